@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the build needs, only those missing.
+# Idempotent; uses sudo only when not root; apt-get update only if installing.
+set -euo pipefail
+
+PACKAGES=(
+  bazel-bootstrap
+  bazel-rules-java
+  libabsl-dev
+  libprotobuf-dev
+  protobuf-compiler
+  libgtest-dev
+  libgmock-dev
+  llvm-16-dev
+  llvm-16-tools
+  libdlpack-dev
+  libopenblas-dev
+)
+
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)
+  if [[ "$status" != "install ok installed" ]]; then
+    echo "setup: $pkg: missing${status:+ ($status)}"
+    missing+=("$pkg")
+  fi
+done
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+  echo "setup: all ${#PACKAGES[@]} packages present, nothing to do"
+  exit 0
+fi
+
+SUDO=()
+if [[ $(id -u) -ne 0 ]]; then
+  command -v sudo >/dev/null || { echo "setup: not root and no sudo; install: ${missing[*]}" >&2; exit 1; }
+  SUDO=(sudo)
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+echo "setup: apt-get update"
+"${SUDO[@]}" apt-get update
+echo "setup: apt-get install ${missing[*]}"
+"${SUDO[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
+echo "setup: done"

@@ -1,0 +1,92 @@
+#include "tile_ir/intrinsics.h"
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+
+namespace tile_ir {
+namespace {
+
+using Result = IntrinsicInfo::ResultType;
+
+struct Registry {
+  std::mutex mu;
+  std::map<std::string, IntrinsicInfo, std::less<>> by_name;
+};
+
+IntrinsicInfo Math(std::string name, int num_args, std::string description) {
+  IntrinsicInfo info;
+  info.name = std::move(name);
+  info.num_args = num_args;
+  info.float_only = true;
+  info.description = std::move(description);
+  return info;
+}
+
+Registry& GetRegistry() {
+  static Registry* registry = [] {
+    auto* r = new Registry;
+    std::vector<IntrinsicInfo> builtins = {
+        Math("exp", 1, "e raised to x"),
+        Math("exp2", 1, "2 raised to x"),
+        Math("log", 1, "natural logarithm"),
+        Math("log2", 1, "base-2 logarithm"),
+        Math("sqrt", 1, "square root"),
+        Math("rsqrt", 1, "1 / sqrt(x)"),
+        Math("tanh", 1, "hyperbolic tangent"),
+        Math("erf", 1, "error function"),
+        Math("sin", 1, "sine"),
+        Math("cos", 1, "cosine"),
+        Math("floor", 1, "largest integer not above x"),
+        Math("ceil", 1, "smallest integer not below x"),
+        Math("pow", 2, "x raised to y"),
+        Math("fma", 3, "x * y + z with one rounding"),
+    };
+    IntrinsicInfo abs;
+    abs.name = "abs";
+    abs.description = "absolute value";
+    builtins.push_back(abs);
+    for (IntrinsicInfo& info : builtins) r->by_name.emplace(info.name, std::move(info));
+    return r;
+  }();
+  return *registry;
+}
+
+}  // namespace
+
+const IntrinsicInfo* FindIntrinsic(std::string_view name) {
+  Registry& r = GetRegistry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  auto it = r.by_name.find(name);
+  // Entries are never removed, so the pointer stays valid after unlocking.
+  return it == r.by_name.end() ? nullptr : &it->second;
+}
+
+bool RegisterIntrinsic(IntrinsicInfo info) {
+  Registry& r = GetRegistry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  std::string name = info.name;
+  return r.by_name.emplace(std::move(name), std::move(info)).second;
+}
+
+std::vector<std::string> IntrinsicNames() {
+  Registry& r = GetRegistry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  std::vector<std::string> names;
+  for (const auto& [name, info] : r.by_name) names.push_back(name);
+  return names;
+}
+
+DataType IntrinsicResultType(const IntrinsicInfo& info, const std::vector<Expr>& args) {
+  switch (info.result) {
+    case Result::kSameAsFirstArg:
+      return args.empty() ? kVoid : args.front()->dtype();
+    case Result::kFixed:
+      return info.fixed_result;
+    case Result::kVoid:
+      return kVoid;
+  }
+  return kVoid;
+}
+
+}  // namespace tile_ir

@@ -1,0 +1,43 @@
+// The registry of intrinsic functions that Call nodes may name. The generic
+// math intrinsics are built in; targets register their own (e.g. a warp
+// shuffle) under a target prefix when their lowering introduces them.
+#ifndef TILE_IR_INTRINSICS_H_
+#define TILE_IR_INTRINSICS_H_
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tile_ir/dtype.h"
+#include "tile_ir/expr.h"
+
+namespace tile_ir {
+
+struct IntrinsicInfo {
+  enum class ResultType {
+    kSameAsFirstArg,  // element-wise math
+    kFixed,           // fixed_result
+    kVoid,            // evaluated for its effect
+  };
+  std::string name;
+  int num_args = 1;
+  ResultType result = ResultType::kSameAsFirstArg;
+  DataType fixed_result = kVoid;
+  bool pure = true;    // no side effects: a pure call whose value is unused can be removed
+  bool float_only = false;  // arguments must be floating point
+  std::string description;
+};
+
+// nullptr when no intrinsic has that name.
+const IntrinsicInfo* FindIntrinsic(std::string_view name);
+// Adds an intrinsic; returns false (and changes nothing) when the name is taken.
+bool RegisterIntrinsic(IntrinsicInfo info);
+// Every registered name, sorted (for "did you mean" suggestions).
+std::vector<std::string> IntrinsicNames();
+// The type a call of `info` with these arguments yields.
+DataType IntrinsicResultType(const IntrinsicInfo& info, const std::vector<Expr>& args);
+
+}  // namespace tile_ir
+
+#endif  // TILE_IR_INTRINSICS_H_
