@@ -1,0 +1,128 @@
+// The C++ API builds the IR a TileLang user would expect, records the user's
+// source lines, and reports invalid kernels at those lines.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "frontends/cpp/dsl.h"
+#include "tile_ir/printer.h"
+
+namespace tile_ir::dsl {
+namespace {
+
+absl::StatusOr<Kernel> BuildGemm(DataType in_dtype, int block_m, int block_n, int block_k) {
+  KernelBuilder k("gemm");
+  E M = k.Dim("M"), N = k.Dim("N"), K = k.Dim("K");
+  Tensor A = k.Param("A", in_dtype, {M, K});
+  Tensor B = k.Param("B", in_dtype, {K, N});
+  Tensor C = k.Param("C", kF32, {M, N});
+  std::vector<E> b = k.Launch({ceildiv(N, block_n), ceildiv(M, block_m)}, {128});
+  E bx = b[0], by = b[1];
+  k.UseSwizzle(8);
+  Tensor A_s = alloc_shared("A_s", {block_m, block_k}, in_dtype);
+  Tensor B_s = alloc_shared("B_s", {block_k, block_n}, in_dtype);
+  Tensor C_l = alloc_fragment("C_l", {block_m, block_n}, kF32);
+  clear(C_l);
+  pipelined(ceildiv(K, block_k), 3, [&](E ko) {
+    copy(A.tile({by * block_m, ko * block_k}), A_s);
+    copy(B.tile({ko * block_k, bx * block_n}), B_s);
+    gemm(A_s, B_s, C_l);
+  });
+  copy(C_l, C.tile({by * block_m, bx * block_n}));
+  return k.Finish();
+}
+
+TEST(DslTest, GemmReadsLikeTheTileProgram) {
+  absl::StatusOr<Kernel> kernel = BuildGemm(kF16, 128, 128, 32);
+  ASSERT_TRUE(kernel.ok()) << kernel.status();
+  std::string text = Print(**kernel);
+  EXPECT_NE(text.find("kernel gemm<M: i32, N: i32, K: i32>(A: f16[M, K], B: f16[K, N], C: f32[M, N])"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("for k in 0 +: ceildiv(K, 32) pipelined(num_stages=3)"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("copy A[by * 128 +: 128, k * 32 +: 32] -> A_s;"), std::string::npos) << text;
+  EXPECT_NE(text.find("fill C_l = 0.0;"), std::string::npos) << text;
+  EXPECT_NE(text.find("copy C_l -> C[by * 128 +: 128, bx * 128 +: 128];"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("swizzle(panel=8, order=row)"), std::string::npos) << text;
+}
+
+TEST(DslTest, StatementsCarryTheCallersLine) {
+  KernelBuilder k("scale");
+  E N = k.Dim("N");
+  Tensor X = k.Param("X", kF32, {N});
+  E bx = k.Launch({ceildiv(N, 64)}, {64})[0];
+  const int line = __LINE__ + 1;
+  parallel(64, [&](E i) { X(bx * 64 + i) = X(bx * 64 + i) * 2; });
+  absl::StatusOr<Kernel> kernel = k.Finish();
+  ASSERT_TRUE(kernel.ok()) << kernel.status();
+  const auto* body = As<Seq>((*kernel)->body);
+  ASSERT_NE(body, nullptr);
+  const auto* loop = As<For>(body->stmts.at(0));
+  ASSERT_NE(loop, nullptr);
+  EXPECT_EQ(loop->loc().line, line);
+  EXPECT_NE(loop->loc().file.find("dsl_test.cc"), std::string::npos);
+  const auto* store = As<Store>(As<Seq>(loop->body)->stmts.at(0));
+  ASSERT_NE(store, nullptr);
+  EXPECT_EQ(store->loc().line, line);
+  // The literal 2 took the element type.
+  EXPECT_EQ(store->value->dtype(), kF32);
+}
+
+TEST(DslTest, GemmIntoASharedAccumulatorNamesTheUserLine) {
+  KernelBuilder k("bad_gemm");
+  Tensor A = k.Param("A", kF16, {64, 64});
+  k.Launch({1}, {128});
+  Tensor A_s = alloc_shared("A_s", {64, 64}, kF16);
+  Tensor C_s = alloc_shared("C_s", {64, 64}, kF32);
+  copy(A, A_s);
+  const int line = __LINE__ + 1;
+  gemm(A_s, A_s, C_s);
+  absl::StatusOr<Kernel> kernel = k.Finish();
+  ASSERT_FALSE(kernel.ok());
+  std::string message(kernel.status().message());
+  EXPECT_NE(message.find("dsl_test.cc:" + std::to_string(line)), std::string::npos) << message;
+  EXPECT_NE(message.find("fragment"), std::string::npos) << message;
+}
+
+TEST(DslTest, CopyOfMismatchedShapesNamesTheUserLine) {
+  KernelBuilder k("bad_copy");
+  Tensor A = k.Param("A", kF32, {64, 64});
+  k.Launch({1}, {128});
+  Tensor A_s = alloc_shared("A_s", {64, 32}, kF32);
+  const int line = __LINE__ + 1;
+  copy(A.tile({0, 0}, {64, 64}), A_s);
+  absl::StatusOr<Kernel> kernel = k.Finish();
+  ASSERT_FALSE(kernel.ok());
+  std::string message(kernel.status().message());
+  EXPECT_NE(message.find("dsl_test.cc:" + std::to_string(line)), std::string::npos) << message;
+}
+
+TEST(DslTest, NamesAreMadeUniqueAndLayoutsAttach) {
+  KernelBuilder k("names");
+  k.Launch({1}, {32});
+  Tensor a = alloc_fragment("t", {16, 16}, kF32);
+  Tensor b = alloc_fragment("t", {16, 16}, kF32);
+  annotate_layout(a, [](const std::vector<E>& ij) {
+    return std::vector<E>{ij[0] * 2 + ij[1] / 8, ij[1] % 8};
+  });
+  fill(a, 1.0);
+  copy(a, b);
+  absl::StatusOr<Kernel> kernel = k.Finish();
+  ASSERT_TRUE(kernel.ok()) << kernel.status();
+  std::string text = Print(**kernel);
+  EXPECT_NE(text.find("alloc t: fragment f32[16, 16] layout("), std::string::npos) << text;
+  EXPECT_NE(text.find("alloc t_1: fragment f32[16, 16];"), std::string::npos) << text;
+  EXPECT_NE(text.find("copy t -> t_1;"), std::string::npos) << text;
+}
+
+TEST(DslTest, MissingLaunchIsAnError) {
+  KernelBuilder k("no_launch");
+  absl::StatusOr<Kernel> kernel = k.Finish();
+  ASSERT_FALSE(kernel.ok());
+  EXPECT_NE(kernel.status().message().find("no Launch"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tile_ir::dsl

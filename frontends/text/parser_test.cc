@@ -1,0 +1,337 @@
+// The parser: the nodes it builds, how names bind, literal types, locations,
+// and the limits that keep deep input from overflowing the stack.
+#include "frontends/text/parser.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "tile_ir/printer.h"
+
+namespace tile_ir::text {
+namespace {
+
+constexpr char kDocExample[] = R"(ir_version 1;
+producer "tile-cpp" "0.1.0";
+
+kernel gemm<M: i32, N: i32, K: i32>(A: f16[M, K], B: f16[K, N], C: f32[M, N])
+    grid(bx: ceildiv(N, 128), by: ceildiv(M, 128)) threads(128) swizzle(panel=8, order=row) {
+  alloc A_s: shared f16[128, 32];
+  alloc B_s: shared f16[32, 128];
+  alloc C_l: fragment f32[128, 128];
+  fill C_l = 0.0;
+  for k in 0 +: ceildiv(K, 32) pipelined(num_stages=3) {
+    copy A[by * 128 +: 128, k * 32 +: 32] -> A_s;
+    copy B[k * 32 +: 32, bx * 128 +: 128] -> B_s;
+    gemm A_s, B_s -> C_l {transpose_a=false, transpose_b=false, policy=square, clear_accum=false};
+  }
+  copy C_l -> C[by * 128 +: 128, bx * 128 +: 128];
+}
+)";
+
+// A module around `body`, the statements of a kernel with a dim N, a buffer
+// A: f32[N] and a scalar s: f32.
+std::string InKernel(const std::string& body) {
+  return absl::StrCat("ir_version 1;\nproducer \"p\" \"v\";\n\n",
+                      "kernel k<N: i32>(A: f32[N], s: f32)\n    grid(bx: 1) threads(32) {\n", body,
+                      "}\n");
+}
+
+absl::StatusOr<Module> Parse(std::string_view text) { return ParseModule(text, "t.tile"); }
+
+// The first statement of the only kernel of `text`.
+Stmt FirstStmt(const absl::StatusOr<Module>& module) {
+  EXPECT_TRUE(module.ok()) << module.status();
+  if (!module.ok()) return nullptr;
+  return As<Seq>(module->kernels[0]->body)->stmts[0];
+}
+
+// The value stored by `A[0] = EXPR;`.
+Expr StoredValue(const std::string& expr) {
+  Stmt stmt = FirstStmt(Parse(InKernel(absl::StrCat("  A[0] = ", expr, ";\n"))));
+  const auto* store = As<Store>(stmt);
+  return store ? store->value : nullptr;
+}
+
+std::string ErrorOf(std::string_view text) {
+  absl::StatusOr<Module> module = Parse(text);
+  return module.ok() ? "(parsed)" : std::string(module.status().message());
+}
+
+TEST(ParserTest, ParsesTheDocumentedExample) {
+  absl::StatusOr<Module> module = Parse(kDocExample);
+  ASSERT_TRUE(module.ok()) << module.status();
+  EXPECT_EQ(module->ir_version, 1);
+  EXPECT_EQ(module->producer, "tile-cpp");
+  EXPECT_EQ(module->producer_version, "0.1.0");
+  ASSERT_EQ(module->kernels.size(), 1u);
+  const KernelNode& kernel = *module->kernels[0];
+  EXPECT_EQ(kernel.name, "gemm");
+  ASSERT_EQ(kernel.dims.size(), 3u);
+  EXPECT_EQ(kernel.dims[2]->name, "K");
+  ASSERT_EQ(kernel.params.size(), 3u);
+  EXPECT_EQ(kernel.params[0].buffer->dtype, kF16);
+  EXPECT_EQ(kernel.params[0].buffer->scope, MemoryScope::kGlobal);
+  // Shapes refer to the dims themselves, not to copies with the same name.
+  EXPECT_EQ(kernel.params[0].buffer->shape[1], kernel.dims[2]);
+  EXPECT_EQ(kernel.launch.grid.size(), 2u);
+  EXPECT_EQ(kernel.launch.threads, std::vector<int64_t>{128});
+  ASSERT_TRUE(kernel.launch.swizzle.has_value());
+  EXPECT_EQ(kernel.launch.swizzle->panel_size, 8);
+  EXPECT_EQ(kernel.loc, (SourceLoc{"t.tile", 4, 1}));
+  const auto& body = *As<Seq>(kernel.body);
+  ASSERT_EQ(body.stmts.size(), 6u);
+  const auto* loop = As<For>(body.stmts[4]);
+  ASSERT_NE(loop, nullptr);
+  EXPECT_EQ(loop->for_kind, ForKind::kPipelined);
+  EXPECT_EQ(loop->pipeline.num_stages, 3);
+  EXPECT_EQ(loop->loc(), (SourceLoc{"t.tile", 10, 3}));
+  const auto* copy = As<Copy>(As<Seq>(loop->body)->stmts[0]);
+  ASSERT_NE(copy, nullptr);
+  // The copy's index uses the loop's own variable and the tile buffer declared above.
+  const auto* index = As<Binary>(copy->src.ranges[1].min);
+  ASSERT_NE(index, nullptr);
+  EXPECT_EQ(index->a, loop->var);
+  EXPECT_EQ(copy->dst.buffer, As<Allocate>(body.stmts[0])->buffer);
+  // A bare name is the whole buffer.
+  EXPECT_EQ(copy->dst.ranges.size(), 2u);
+  EXPECT_EQ(AsConstInt(copy->dst.ranges[0].min), 0);
+  EXPECT_EQ(AsConstInt(copy->dst.ranges[1].extent), 32);
+  const auto* gemm = As<Gemm>(As<Seq>(loop->body)->stmts[2]);
+  ASSERT_NE(gemm, nullptr);
+  EXPECT_EQ(gemm->policy, WarpPolicy::kSquare);
+  EXPECT_EQ(Print(*module), kDocExample);
+}
+
+TEST(ParserTest, NamesAreDeclaredOncePerKernel) {
+  EXPECT_EQ(ErrorOf(InKernel("  for i in 0 +: 4 serial {\n  }\n"
+                             "  for i in 0 +: 4 serial {\n  }\n")),
+            "t.tile:8:7: error: redeclaration of 'i' (first declared at 6:7; names are declared "
+            "once per kernel)");
+  EXPECT_EQ(ErrorOf(InKernel("  {\n    let t: f32 = s;\n  }\n  A[0] = t;\n")),
+            "t.tile:9:10: error: use of 't' outside the block that declares it (at 7:9)");
+  // Another kernel starts afresh.
+  std::string two_kernels = InKernel("  let t: f32 = s;\n");
+  two_kernels += "\nkernel k2(t: f32)\n    grid(bx: 1) threads(1) {\n}\n";
+  EXPECT_TRUE(Parse(two_kernels).ok()) << Parse(two_kernels).status();
+}
+
+TEST(ParserTest, ShapesMayUseScalarParametersDeclaredAfterThem) {
+  absl::StatusOr<Module> module = Parse(
+      "ir_version 1;\nproducer \"p\" \"v\";\n\n"
+      "kernel k<M: i32>(A: f32[M, n] strides[n, one], n: i32, one: i32)\n"
+      "    grid(bx: n) threads(1) {\n}\n");
+  ASSERT_TRUE(module.ok()) << module.status();
+  const KernelNode& kernel = *module->kernels[0];
+  EXPECT_EQ(kernel.params[0].buffer->shape[1], kernel.params[1].scalar);
+  EXPECT_EQ(kernel.params[0].buffer->strides[1], kernel.params[2].scalar);
+  EXPECT_EQ(kernel.launch.grid[0].extent, kernel.params[1].scalar);
+  // The type written at the declaration is the one the variable has.
+  EXPECT_EQ(kernel.params[1].scalar->dtype(), kI32);
+}
+
+TEST(ParserTest, NegativeLiteralsNegationAndSubtraction) {
+  Expr literal = StoredValue("-3.5");
+  ASSERT_NE(As<FloatImm>(literal), nullptr);
+  EXPECT_EQ(As<FloatImm>(literal)->value, -3.5);
+  EXPECT_EQ(As<Unary>(StoredValue("- 3.5"))->op, UnaryOp::kNeg);
+  EXPECT_EQ(As<Unary>(StoredValue("-(3.5)"))->op, UnaryOp::kNeg);
+  Expr sub_expr = StoredValue("s -3.5");
+  const auto* sub = As<Binary>(sub_expr);
+  ASSERT_NE(sub, nullptr);
+  EXPECT_EQ(sub->op, BinaryOp::kSub);
+  EXPECT_EQ(As<FloatImm>(sub->b)->value, 3.5);
+  Expr sub_negative_expr = StoredValue("s - -3.5");
+  const auto* sub_negative = As<Binary>(sub_negative_expr);
+  EXPECT_EQ(As<FloatImm>(sub_negative->b)->value, -3.5);
+  Expr negated_negative_expr = StoredValue("-(-3.5)");
+  const auto* negated_negative = As<Unary>(negated_negative_expr);
+  EXPECT_EQ(As<FloatImm>(negated_negative->a)->value, -3.5);
+}
+
+TEST(ParserTest, PrecedenceAndAssociativity) {
+  Expr sum_expr = StoredValue("s - s - s");
+  const auto* sum = As<Binary>(sum_expr);
+  ASSERT_NE(sum, nullptr);
+  EXPECT_NE(As<Binary>(sum->a), nullptr) << "left-associative";
+  Expr mixed_expr = StoredValue("s + s * s");
+  const auto* mixed = As<Binary>(mixed_expr);
+  EXPECT_EQ(mixed->op, BinaryOp::kAdd);
+  EXPECT_EQ(As<Binary>(mixed->b)->op, BinaryOp::kMul);
+  Expr logic = StoredValue("cast<f32>(s < 1.0 || s > 2.0 && !(s == 3.0))");
+  const auto* any = As<Binary>(As<Cast>(logic)->value);
+  EXPECT_EQ(any->op, BinaryOp::kOr);
+  EXPECT_EQ(As<Binary>(any->b)->op, BinaryOp::kAnd);
+}
+
+TEST(ParserTest, LiteralTypes) {
+  absl::StatusOr<Module> module =
+      Parse(InKernel("  let a: i64 = 7_i64;\n  let b: u8 = 255_u8;\n  let c: f16 = 0.5_f16;\n"
+                     "  let d: bf16 = -inf_bf16;\n  let e: f64 = nan_f64;\n  let f: bool = true;\n"
+                     "  let g: i4 = -8_i4;\n  let h: i32x4 = 1_i32x4;\n"));
+  ASSERT_TRUE(module.ok()) << module.status();
+  const auto& stmts = As<Seq>(module->kernels[0]->body)->stmts;
+  auto value = [&](int i) { return As<Let>(stmts[i])->value; };
+  EXPECT_EQ(value(0)->dtype(), kI64);
+  EXPECT_EQ(AsConstInt(value(1)), 255);
+  EXPECT_EQ(value(1)->dtype(), kU8);
+  EXPECT_EQ(value(2)->dtype(), kF16);
+  EXPECT_EQ(As<FloatImm>(value(3))->value, -std::numeric_limits<double>::infinity());
+  EXPECT_TRUE(std::isnan(As<FloatImm>(value(4))->value));
+  EXPECT_EQ(value(5)->dtype(), kBool);
+  EXPECT_EQ(AsConstInt(value(6)), -8);
+  EXPECT_EQ(value(7)->dtype(), kI32.with_lanes(4));
+}
+
+TEST(ParserTest, FloatsReadBackExactly) {
+  for (double value : {0.1, 1.0 / 3.0, 5e-324, 2.2250738585072014e-308, 1.7976931348623157e308,
+                       -0.0, 123456789.0, 1e20, 6.02214076e23}) {
+    SCOPED_TRACE(value);
+    Expr printed = Float(value, kF64);
+    Expr parsed = StoredValue(Print(printed));
+    ASSERT_NE(As<FloatImm>(parsed), nullptr);
+    EXPECT_EQ(std::signbit(As<FloatImm>(parsed)->value), std::signbit(value));
+    EXPECT_EQ(As<FloatImm>(parsed)->value, value);
+    EXPECT_EQ(parsed->dtype(), kF64);
+  }
+}
+
+TEST(ParserTest, CallsResolveThroughTheRegistry) {
+  Expr call = StoredValue("cast<f32>(exp2(0.5_f16))");
+  const auto* inner = As<Call>(As<Cast>(call)->value);
+  ASSERT_NE(inner, nullptr);
+  EXPECT_EQ(inner->name, "exp2");
+  EXPECT_EQ(inner->dtype(), kF16);
+  EXPECT_EQ(As<Binary>(As<Cast>(StoredValue("cast<f32>(floormod(N, 3))"))->value)->op,
+            BinaryOp::kFloorMod);
+  Expr load = StoredValue("A[ramp(0, 2, 4)]");
+  const auto* ramp = As<Ramp>(As<BufferLoad>(load)->indices[0]);
+  ASSERT_NE(ramp, nullptr);
+  EXPECT_EQ(ramp->lanes, 4);
+  EXPECT_EQ(load->dtype(), kF32.with_lanes(4));
+  EXPECT_EQ(As<Broadcast>(StoredValue("broadcast(s, 8)"))->lanes, 8);
+  EXPECT_NE(As<Select>(StoredValue("select(s < 0.0, -s, s)")), nullptr);
+}
+
+TEST(ParserTest, StatementsGetTheirPositionOrTheirLocSuffix) {
+  absl::StatusOr<Module> module =
+      Parse(InKernel("  A[0] = 1.0;\n    barrier(warp) loc(\"gen.py\":41:2);\n"
+                     "  for i in 0 +: 2 serial loc(\"gen.py\":42:0) {\n  }\n"));
+  ASSERT_TRUE(module.ok()) << module.status();
+  const auto& stmts = As<Seq>(module->kernels[0]->body)->stmts;
+  EXPECT_EQ(stmts[0]->loc(), (SourceLoc{"t.tile", 6, 3}));
+  EXPECT_EQ(stmts[1]->loc(), (SourceLoc{"gen.py", 41, 2}));
+  EXPECT_EQ(stmts[2]->loc(), (SourceLoc{"gen.py", 42, 0}));
+}
+
+TEST(ParserTest, LayoutInputsAreScopedToTheLayout) {
+  absl::StatusOr<Module> module =
+      Parse(InKernel("  alloc f: fragment f32[64] layout((i) -> (i % 32, i / 32));\n"
+                     "  alloc g: fragment f32[64] layout((i) -> (i, 0));\n"
+                     "  for i in 0 +: 64 parallel {\n    f[i] = g[i];\n  }\n"));
+  ASSERT_TRUE(module.ok()) << module.status();
+  const auto& stmts = As<Seq>(module->kernels[0]->body)->stmts;
+  const Layout& layout = *As<Allocate>(stmts[0])->buffer->layout;
+  ASSERT_EQ(layout.inputs.size(), 1u);
+  EXPECT_EQ(As<Binary>(layout.outputs[0])->a, layout.inputs[0]);
+}
+
+TEST(ParserTest, ReportsTheFirstProblemWithItsPosition) {
+  EXPECT_EQ(ErrorOf(""), "t.tile:1:1: error: expected 'ir_version', found end of input");
+  EXPECT_EQ(ErrorOf("ir_version 1;\nproducer \"p\" \"v\";\nkernel"),
+            "t.tile:3:7: error: expected a kernel name, found end of input");
+  EXPECT_EQ(ErrorOf(InKernel("  A[0] = s\n")), "t.tile:7:1: error: expected ';', found '}'");
+  EXPECT_EQ(ErrorOf(InKernel("  let v: f32 = exp(1.0, 2.0);\n")),
+            "t.tile:6:16: error: intrinsic 'exp' takes 1 argument, found 2");
+  EXPECT_EQ(ErrorOf(InKernel("  let v: f32 = sqr(1.0);\n")),
+            "t.tile:6:16: error: unknown intrinsic 'sqr'; did you mean 'sqrt'?");
+  EXPECT_EQ(ErrorOf(InKernel("  let v: f32 = zzzzzz(1.0);\n")),
+            "t.tile:6:16: error: unknown intrinsic 'zzzzzz' (see tile_ir/intrinsics.h for the "
+            "registered ones)");
+  EXPECT_EQ(ErrorOf(InKernel("  let v: f32 = 1;\n  let v: f32 = 2;\n")),
+            "t.tile:7:7: error: redeclaration of 'v' (first declared at 6:7; names are declared "
+            "once per kernel)");
+  EXPECT_EQ(ErrorOf(InKernel("  let v: f32 = -1e400;\n")),
+            "t.tile:6:16: error: float literal '-1e400' is out of the range of a double");
+  EXPECT_EQ(ErrorOf(InKernel("  let v: i8 = -129_i8;\n")),
+            "t.tile:6:15: error: integer literal '-129_i8' does not fit in i8 (range -128 to "
+            "127)");
+  EXPECT_EQ(ErrorOf(InKernel("  let v: i32 = 1.5_i32;\n")),
+            "t.tile:6:16: error: a float literal cannot have the type i32");
+  EXPECT_EQ(ErrorOf(InKernel("  let v: i32 = 1_xyz;\n")),
+            "t.tile:6:16: error: unknown dtype 'xyz' in literal '1_xyz'");
+  EXPECT_EQ(ErrorOf(InKernel("  let v: f32x4 = broadcast(s, 2000);\n")),
+            "t.tile:6:31: error: expected a lane count from 1 to 1024, found '2000'");
+  EXPECT_EQ(ErrorOf(InKernel("  eval min(1);\n")),
+            "t.tile:6:8: error: operator 'min' takes 2 arguments, found 1");
+  EXPECT_EQ(ErrorOf(InKernel("  eval for;\n")),
+            "t.tile:6:8: error: expected an expression, found keyword 'for'");
+  EXPECT_EQ(ErrorOf(InKernel("  eval s[0];\n")), "t.tile:6:9: error: expected ';', found '['");
+  EXPECT_EQ(ErrorOf("ir_version 1;\nproducer \"p\" \"v\";\nkernel k() grid() threads(1) {\n"
+                    "  for t in 0 +: 4 pipelined(num_stages=2, order=[0], stage=[0.5]) {\n"
+                    "  }\n}\n"),
+            "t.tile:4:61: error: expected an integer (an integer without a dtype suffix), found "
+            "'0.5'");
+  EXPECT_EQ(ParseModule("", "").status().message(),
+            "<input>:1:1: error: expected 'ir_version', found end of input");
+}
+
+std::string Repeat(std::string_view piece, int times) {
+  std::string result;
+  result.reserve(piece.size() * times);
+  for (int i = 0; i < times; ++i) result.append(piece);
+  return result;
+}
+
+TEST(ParserTest, DeepInputIsAnErrorNotAStackOverflow) {
+  constexpr int kHuge = 100000;
+  std::string parens = Repeat("(", kHuge) + "1.0" + Repeat(")", kHuge);
+  EXPECT_NE(ErrorOf(InKernel("  A[0] = " + parens + ";\n")).find("error: nesting deeper than 500"),
+            std::string::npos);
+
+  std::string chain = "1.0" + Repeat(" + 1.0", kHuge - 1);
+  std::string chain_error = ErrorOf(InKernel("  A[0] = " + chain + ";\n"));
+  EXPECT_NE(chain_error.find("t.tile:6:3008: error: expression nesting deeper than 500"),
+            std::string::npos)
+      << chain_error;
+
+  EXPECT_NE(
+      ErrorOf(InKernel("  A[0] = " + Repeat("-", kHuge) + "s;\n")).find("nesting deeper than 500"),
+      std::string::npos);
+  EXPECT_NE(ErrorOf(InKernel("  A[0] = " + Repeat("!", kHuge) + "true;\n"))
+                .find("nesting deeper than 500"),
+            std::string::npos);
+  EXPECT_NE(
+      ErrorOf(InKernel(Repeat("{", kHuge) + Repeat("}", kHuge))).find("nesting deeper than 500"),
+      std::string::npos);
+  std::string loops;
+  for (int i = 0; i < kHuge / 100; ++i) {
+    absl::StrAppend(&loops, "for loop", i, " in 0 +: 1 serial {");
+  }
+  EXPECT_NE(ErrorOf(InKernel(loops)).find("nesting deeper than 500"), std::string::npos)
+      << ErrorOf(InKernel(loops)).substr(0, 200);
+  std::string calls = Repeat("abs(", kHuge) + "s" + Repeat(")", kHuge);
+  EXPECT_NE(ErrorOf(InKernel("  A[0] = " + calls + ";\n")).find("nesting deeper than 500"),
+            std::string::npos);
+  std::string loads = Repeat("A[", kHuge) + "0" + Repeat("]", kHuge);
+  EXPECT_NE(ErrorOf(InKernel("  A[0] = " + loads + ";\n")).find("nesting deeper than 500"),
+            std::string::npos);
+}
+
+TEST(ParserTest, NestingJustBelowTheLimitParsesAndPrints) {
+  std::string parens = Repeat("(", 400) + "s" + Repeat(")", 400);
+  EXPECT_EQ(Print(StoredValue(parens)), "s");
+  std::string chain = "s" + Repeat(" + s", 450);
+  Expr sum = StoredValue(chain);
+  ASSERT_NE(sum, nullptr);
+  EXPECT_EQ(Print(sum), chain);
+  std::string nested_right = Repeat("s - (", 200) + "s - s" + Repeat(")", 200);
+  EXPECT_EQ(Print(StoredValue(nested_right)), nested_right);
+}
+
+}  // namespace
+}  // namespace tile_ir::text

@@ -1,0 +1,77 @@
+// What a code-generation target tells the generic lowering passes about
+// itself (docs/LOWERING.md). Generic passes never test a target's name: they
+// ask its TargetInfo. Targets register theirs by name; passes take the name
+// as an option (`lower-tile-ops{target=cpu}`).
+#ifndef PASSES_TARGET_INFO_H_
+#define PASSES_TARGET_INFO_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "tile_ir/dtype.h"
+#include "tile_ir/module.h"
+#include "tile_ir/stmt.h"
+
+namespace tile_ir::passes {
+
+// The tile operations whose support a target declares per dtype.
+enum class TileOpKind { kCopy, kGemm, kFill, kReduce, kAtomicAdd, kCumsum };
+std::string_view TileOpKindName(TileOpKind kind);
+
+// What lower-tile-ops gives a target's instruction-choice hook.
+struct GemmLoweringRequest {
+  const Gemm* gemm = nullptr;
+  const KernelNode* kernel = nullptr;
+};
+
+class TargetInfo {
+ public:
+  virtual ~TargetInfo() = default;
+
+  // Registry key and the first half of "cuda:sm_90a".
+  virtual std::string name() const = 0;
+  // The exact architecture ("sm_90a", "gfx90a", the host CPU's name).
+  virtual std::string arch() const = 0;
+  // Threads that execute in lock step (32 on NVIDIA, 64 on CDNA, 1 on the CPU).
+  virtual int warp_size() const = 0;
+  // How many threads really execute one block: the launch's thread count on
+  // GPUs; 1 where a block runs on one core and the kernel's parallel loops
+  // become vectorizable loops (the CPU).
+  virtual int64_t ThreadsExecutingBlock(const Launch& launch) const = 0;
+  virtual int64_t max_shared_memory_bytes() const = 0;
+  // Widest vector load or store, in bytes.
+  virtual int max_vector_bytes() const = 0;
+  // Whether copies to shared memory can run asynchronously, so that software
+  // pipelining over multi-buffered shared tiles pays off.
+  virtual bool has_async_copy() const = 0;
+
+  // OK when the target can lower `op` on elements of `dtype`; otherwise an
+  // Unimplemented error naming the operation, the target and the missing
+  // capability ("cpu target: gemm on f8e4m3 needs fp8 arithmetic, which ...").
+  virtual absl::Status CheckTileOp(TileOpKind op, DataType dtype) const = 0;
+
+  // Instruction choice for gemm: a thread-level statement implementing the
+  // request, or nullopt to use the generic FMA loops of lower-tile-ops.
+  virtual absl::StatusOr<std::optional<Stmt>> LowerGemm(const GemmLoweringRequest& request) const {
+    return std::optional<Stmt>();
+  }
+
+  // The target's default lowering pipeline, a pipeline string.
+  virtual std::string DefaultPipeline() const = 0;
+};
+
+// Adds a target; an error when the name is taken.
+absl::Status RegisterTarget(std::shared_ptr<const TargetInfo> target);
+// The target named `name` ("cpu"), or NotFound listing the registered ones.
+absl::StatusOr<std::shared_ptr<const TargetInfo>> FindTarget(std::string_view name);
+std::vector<std::string> TargetNames();
+
+}  // namespace tile_ir::passes
+
+#endif  // PASSES_TARGET_INFO_H_

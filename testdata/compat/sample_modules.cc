@@ -1,0 +1,271 @@
+// The sample modules, built with the IR builders (sample_modules.h).
+#include "testdata/compat/sample_modules.h"
+
+#include <utility>
+
+#include "tile_ir/buffer.h"
+#include "tile_ir/expr.h"
+#include "tile_ir/stmt.h"
+
+namespace tile_ir::compat {
+namespace {
+
+Expr Bin(BinaryOp op, Expr a, Expr b) { return Binary::Make(op, std::move(a), std::move(b)); }
+Expr Add(Expr a, Expr b) { return Bin(BinaryOp::kAdd, std::move(a), std::move(b)); }
+Expr Mul(Expr a, Expr b) { return Bin(BinaryOp::kMul, std::move(a), std::move(b)); }
+Expr Load(const Buffer& buffer, std::vector<Expr> indices) {
+  return BufferLoad::Make(buffer, std::move(indices));
+}
+Range Span(Expr min, int64_t extent) { return {std::move(min), Int(extent)}; }
+SourceLoc At(int line, int col) { return SourceLoc{"gemm.tile", line, col}; }
+
+Module NewModule() {
+  Module module;
+  module.producer = "tile-compat";
+  module.producer_version = "1";
+  return module;
+}
+
+// C[M, N] = A[M, K] * B[K, N] in 128x128x32 tiles, three-stage pipelined.
+Kernel TiledGemm() {
+  VarRef m = Var::Make("M"), n = Var::Make("N"), k = Var::Make("K");
+  Buffer a = BufferNode::Make("A", kF16, {m, k}, MemoryScope::kGlobal);
+  Buffer b = BufferNode::Make("B", kF16, {k, n}, MemoryScope::kGlobal);
+  Buffer c = BufferNode::Make("C", kF32, {m, n}, MemoryScope::kGlobal);
+  VarRef bx = Var::Make("bx"), by = Var::Make("by"), ko = Var::Make("ko");
+  Buffer a_s = BufferNode::Make("A_s", kF16, {Int(128), Int(32)}, MemoryScope::kShared);
+  Buffer b_s = BufferNode::Make("B_s", kF16, {Int(32), Int(128)}, MemoryScope::kShared);
+  Buffer c_l = BufferNode::Make("C_l", kF32, {Int(128), Int(128)}, MemoryScope::kFragment);
+  Expr row = Mul(by, Int(128)), col = Mul(bx, Int(128)), depth = Mul(ko, Int(32));
+  Stmt pipeline_body = Seq::Make({
+      Copy::Make({a, {Span(row, 128), Span(depth, 32)}}, Region::Full(a_s), At(9, 5)),
+      Copy::Make({b, {Span(depth, 32), Span(col, 128)}}, Region::Full(b_s), At(10, 5)),
+      Gemm::Make(Region::Full(a_s), Region::Full(b_s), Region::Full(c_l), false, false,
+                 WarpPolicy::kSquare, false, At(11, 5)),
+  });
+  Stmt body = Seq::Make({
+      Allocate::Make(a_s, At(4, 3)),
+      Allocate::Make(b_s, At(5, 3)),
+      Allocate::Make(c_l, At(6, 3)),
+      Fill::Make(Region::Full(c_l), Float(0.0), At(7, 3)),
+      For::Make(ko, Int(0), Bin(BinaryOp::kCeilDiv, k, Int(32)), ForKind::kPipelined, pipeline_body,
+                At(8, 3), PipelineInfo{3, {0, 1, 2}, {0, 0, 1}}),
+      Copy::Make(Region::Full(c_l), {c, {Span(row, 128), Span(col, 128)}}, At(13, 3)),
+  });
+  Launch launch;
+  launch.grid = {{bx, Bin(BinaryOp::kCeilDiv, n, Int(128))},
+                 {by, Bin(BinaryOp::kCeilDiv, m, Int(128))}};
+  launch.threads = {128};
+  launch.cluster = {2, 1};
+  launch.swizzle = BlockSwizzle{8, SwizzleOrder::kRowMajor};
+  return KernelNode::Make("gemm", {m, n, k}, {{a, nullptr}, {b, nullptr}, {c, nullptr}},
+                          std::move(launch), body, At(1, 1));
+}
+
+// C = A * B^T on fixed shapes, clearing the accumulator in the gemm itself.
+Kernel TransposedGemm() {
+  Buffer a = BufferNode::Make("A", kF16, {Int(64), Int(256)}, MemoryScope::kGlobal);
+  Buffer b = BufferNode::Make("B", kF16, {Int(256), Int(64)}, MemoryScope::kGlobal);
+  Buffer c = BufferNode::Make("C", kF32, {Int(256), Int(256)}, MemoryScope::kGlobal);
+  VarRef bx = Var::Make("bx"), by = Var::Make("by"), ko = Var::Make("ko");
+  Buffer a_s = BufferNode::Make("A_s", kF16, {Int(32), Int(128)}, MemoryScope::kShared);
+  Buffer b_s = BufferNode::Make("B_s", kF16, {Int(128), Int(32)}, MemoryScope::kShared);
+  Buffer c_l = BufferNode::Make("C_l", kF32, {Int(128), Int(128)}, MemoryScope::kFragment);
+  Expr row = Mul(by, Int(128)), col = Mul(bx, Int(128)), depth = Mul(ko, Int(32));
+  Stmt loop_body = Seq::Make({
+      Copy::Make({a, {Span(depth, 32), Span(row, 128)}}, Region::Full(a_s)),
+      Copy::Make({b, {Span(col, 128), Span(depth, 32)}}, Region::Full(b_s)),
+      Gemm::Make(Region::Full(a_s), Region::Full(b_s), Region::Full(c_l), true, true,
+                 WarpPolicy::kFullCol, true),
+      Gemm::Make(Region::Full(a_s), Region::Full(b_s), Region::Full(c_l), true, true,
+                 WarpPolicy::kFullRow, false),
+  });
+  Stmt body = Seq::Make({
+      Allocate::Make(a_s),
+      Allocate::Make(b_s),
+      Allocate::Make(c_l),
+      For::Make(ko, Int(0), Int(2), ForKind::kPipelined, loop_body, {}, PipelineInfo{2, {}, {}}),
+      Copy::Make(Region::Full(c_l), {c, {Span(row, 128), Span(col, 128)}}),
+  });
+  Launch launch;
+  launch.grid = {{bx, Int(2)}, {by, Int(2)}};
+  launch.threads = {128, 1, 1};
+  launch.swizzle = BlockSwizzle{4, SwizzleOrder::kColumnMajor};
+  return KernelNode::Make("gemm_nt", {}, {{a, nullptr}, {b, nullptr}, {c, nullptr}},
+                          std::move(launch), body);
+}
+
+// Row softmax statistics over 64-row tiles of X, with per-row prefix sums.
+Kernel RowSoftmax() {
+  VarRef m = Var::Make("M");
+  VarRef scale = Var::Make("scale", kF32);
+  Buffer x = BufferNode::Make("X", kF32, {m, Int(128)}, MemoryScope::kGlobal, {Int(136), Int(1)});
+  Buffer y = BufferNode::Make("Y", kBF16, {m, Int(128)}, MemoryScope::kGlobal);
+  Buffer sums = BufferNode::Make("Sums", kF32, {m}, MemoryScope::kGlobal);
+  VarRef bx = Var::Make("bx"), i = Var::Make("i"), j = Var::Make("j");
+  VarRef r = Var::Make("r"), c = Var::Make("c");
+  VarRef li = Var::Make("li"), lj = Var::Make("lj");
+  Layout layout{
+      {li, lj},
+      {Add(Mul(Bin(BinaryOp::kDiv, li, Int(16)), Int(8)), Bin(BinaryOp::kDiv, lj, Int(16))),
+       Add(Mul(Bin(BinaryOp::kMod, li, Int(16)), Int(16)), Bin(BinaryOp::kMod, lj, Int(16)))}};
+  Buffer tile =
+      BufferNode::Make("X_f", kF32, {Int(64), Int(128)}, MemoryScope::kFragment, {}, layout);
+  Buffer scan = BufferNode::Make("X_scan", kF32, {Int(64), Int(128)}, MemoryScope::kFragment);
+  auto row_buffer = [](const char* name) {
+    return BufferNode::Make(name, kF32, {Int(64)}, MemoryScope::kFragment);
+  };
+  Buffer row_max = row_buffer("row_max"), row_min = row_buffer("row_min");
+  Buffer row_absmax = row_buffer("row_absmax"), row_sum = row_buffer("row_sum");
+  Expr row = Mul(bx, Int(64));
+  Region x_tile{x, {Span(row, 64), Span(Int(0), 128)}};
+  Stmt exponentiate = Store::Make(
+      tile, {i, j},
+      Call::Make(kF32, "exp2",
+                 {Mul(Bin(BinaryOp::kSub, Load(tile, {i, j}), Load(row_max, {i})), scale)}));
+  Expr guarded_row = Add(row, r);
+  Stmt normalize = If::Make(
+      Bin(BinaryOp::kLt, guarded_row, m),
+      Store::Make(y, {guarded_row, c},
+                  Cast::Make(kBF16, Bin(BinaryOp::kDiv, Load(tile, {r, c}), Load(row_sum, {r})))),
+      Store::Make(tile, {r, c}, Float(0.0)));
+  Stmt body = Seq::Make({
+      Allocate::Make(tile),
+      Allocate::Make(scan),
+      Allocate::Make(row_max),
+      Allocate::Make(row_min),
+      Allocate::Make(row_absmax),
+      Allocate::Make(row_sum),
+      Copy::Make(x_tile, Region::Full(tile)),
+      Reduce::Make(ReduceKind::kMax, Region::Full(tile), Region::Full(row_max), 1, true),
+      Reduce::Make(ReduceKind::kMin, Region::Full(tile), Region::Full(row_min), 1, false),
+      Reduce::Make(ReduceKind::kAbsMax, Region::Full(tile), Region::Full(row_absmax), 1),
+      For::Make(i, Int(0), Int(64), ForKind::kParallel,
+                For::Make(j, Int(0), Int(128), ForKind::kParallel, exponentiate)),
+      Reduce::Make(ReduceKind::kSum, Region::Full(tile), Region::Full(row_sum), 1),
+      Cumsum::Make(Region::Full(tile), Region::Full(scan), 1, false),
+      Cumsum::Make(Region::Full(scan), Region::Full(scan), 0, true),
+      AtomicAdd::Make(Region::Full(row_sum), {sums, {Span(row, 64)}}),
+      Copy::Make(Region::Full(scan), x_tile),
+      For::Make(r, Int(0), Int(64), ForKind::kParallel,
+                For::Make(c, Int(0), Int(128), ForKind::kParallel, normalize)),
+  });
+  Launch launch;
+  launch.grid = {{bx, Bin(BinaryOp::kCeilDiv, m, Int(64))}};
+  launch.threads = {256};
+  return KernelNode::Make("softmax_stats", {m},
+                          {{x, nullptr}, {y, nullptr}, {sums, nullptr}, {nullptr, scale}},
+                          std::move(launch), body);
+}
+
+// Thread-level code as lowering leaves it: thread-bound loops, vector loads and stores, local
+// accumulators, barriers, and arithmetic over every scalar type.
+Kernel LoweredElementwise() {
+  Buffer a = BufferNode::Make("A", kF16, {Int(1024)}, MemoryScope::kGlobal);
+  Buffer out = BufferNode::Make("Out", kF32, {Int(1024)}, MemoryScope::kGlobal);
+  Buffer bytes = BufferNode::Make("Bytes", kU8, {Int(1024)}, MemoryScope::kGlobal);
+  Buffer packed = BufferNode::Make("Packed", kI4, {Int(1024)}, MemoryScope::kGlobal);
+  Buffer e4m3 = BufferNode::Make("E4M3", kF8E4M3, {Int(1024)}, MemoryScope::kGlobal);
+  Buffer e5m2 = BufferNode::Make("E5M2", kF8E5M2, {Int(1024)}, MemoryScope::kGlobal);
+  Buffer wide = BufferNode::Make("Wide", kF64, {Int(1024)}, MemoryScope::kGlobal);
+  Buffer small = BufferNode::Make("Small", kI8, {Int(1024)}, MemoryScope::kGlobal);
+  Buffer shorts = BufferNode::Make("Shorts", kI16, {Int(1024)}, MemoryScope::kGlobal);
+  Buffer halves = BufferNode::Make("Halves", kBF16, {Int(1024)}, MemoryScope::kGlobal);
+  VarRef n = Var::Make("n"), big = Var::Make("big", kI64), flag = Var::Make("flag", kBool);
+  VarRef bx = Var::Make("bx"), tx = Var::Make("tx"), ty = Var::Make("ty"), tz = Var::Make("tz");
+  VarRef base = Var::Make("base"), v = Var::Make("v"), u = Var::Make("u");
+  VarRef w = Var::Make("w", kI64), mix = Var::Make("mix"), wide_index = Var::Make("wide", kI64);
+  Buffer acc = BufferNode::Make("acc", kF32, {Int(8)}, MemoryScope::kLocal);
+  Buffer staged = BufferNode::Make("staged", kF16, {Int(4), Int(256)}, MemoryScope::kShared,
+                                   {Int(264), Int(1)});
+
+  // Two vector steps of four lanes each.
+  Expr lanes_a = Ramp::Make(Add(base, Mul(v, Int(4))), Int(1), 4);
+  Expr lanes_staged = Ramp::Make(Add(Mul(tx, Int(8)), Mul(v, Int(4))), Int(1), 4);
+  Stmt vector_copy = For::Make(
+      v, Int(0), Int(2), ForKind::kVectorized,
+      Store::Make(staged, {ty, lanes_staged},
+                  Bin(BinaryOp::kMul, Load(a, {lanes_a}), Broadcast::Make(Float(0.5, kF16), 4))));
+  Expr element = Cast::Make(kF32, Load(staged, {ty, Add(Mul(tx, Int(8)), u)}));
+  Stmt accumulate = For::Make(
+      u, Int(0), Int(8), ForKind::kUnrolled,
+      Store::Make(acc, {u}, Add(Mul(element, Float(2.0)), Cast::Make(kF32, Float(1.5, kF64)))));
+  Expr int_mix = Bin(
+      BinaryOp::kSub, Add(Bin(BinaryOp::kFloorDiv, n, Int(3)), Bin(BinaryOp::kFloorMod, n, Int(5))),
+      Bin(BinaryOp::kMod, Mul(Bin(BinaryOp::kCeilDiv, n, Int(7)), Bin(BinaryOp::kDiv, n, Int(2))),
+          Int(4)));
+  Expr condition =
+      Bin(BinaryOp::kOr,
+          Bin(BinaryOp::kAnd, flag,
+              Bin(BinaryOp::kAnd, Bin(BinaryOp::kNe, n, Int(1)), Bin(BinaryOp::kLe, n, Int(9)))),
+          Bin(BinaryOp::kOr, Unary::Make(UnaryOp::kNot, Bin(BinaryOp::kEq, mix, Int(3))),
+              Bin(BinaryOp::kAnd, Bin(BinaryOp::kGe, n, Int(2)),
+                  Bin(BinaryOp::kAnd, Bin(BinaryOp::kGt, big, Int(4, kI64)),
+                      Bin(BinaryOp::kLt, mix, Int(100))))));
+  Expr acc0 = Load(acc, {Int(0)}), acc1 = Load(acc, {Int(1)});
+  Stmt branch = If::Make(
+      condition,
+      Store::Make(
+          out, {base},
+          Select::Make(Bin(BinaryOp::kGt, acc0, acc1), acc0, Unary::Make(UnaryOp::kNeg, acc1))),
+      Store::Make(out, {base}, Bin(BinaryOp::kMin, acc0, Bin(BinaryOp::kMax, acc1, Float(0.0)))));
+  Stmt conversions = Seq::Make({
+      Store::Make(bytes, {base}, Add(Cast::Make(kU8, acc0), Int(255, kU8))),
+      Store::Make(packed, {base}, Cast::Make(kI4, Int(-3))),
+      Store::Make(e4m3, {base}, Cast::Make(kF8E4M3, acc0)),
+      Store::Make(e5m2, {base}, Cast::Make(kF8E5M2, acc1)),
+      Store::Make(wide, {base}, Mul(Cast::Make(kF64, acc0), Float(2.5, kF64))),
+      Store::Make(small, {base}, Cast::Make(kI8, Int(3, kI8))),
+      Store::Make(shorts, {base}, Add(Cast::Make(kI16, mix), Int(1, kI16))),
+      Store::Make(halves, {base}, Cast::Make(kBF16, Float(1.0, kBF16))),
+  });
+  Stmt per_thread = Seq::Make({
+      Let::Make(base, Add(Add(Mul(bx, Int(256)), Mul(ty, Int(64))), Mul(tx, Int(2)))),
+      Let::Make(mix, int_mix),
+      vector_copy,
+      Barrier::Make(BarrierScope::kBlock),
+      Barrier::Make(BarrierScope::kWarp),
+      accumulate,
+      Let::Make(wide_index, Mul(Cast::Make(kI64, base), Int(2, kI64))),
+      For::Make(w, Int(0, kI64), big, ForKind::kSerial,
+                Evaluate::Make(Call::Make(kF32, "exp2", {acc0}))),
+      Seq::Make({branch, conversions}),
+  });
+  Stmt body = Seq::Make({
+      Allocate::Make(acc),
+      Allocate::Make(staged),
+      For::Make(tx, Int(0), Int(32), ForKind::kThreadBound,
+                For::Make(ty, Int(0), Int(4), ForKind::kThreadBound,
+                          For::Make(tz, Int(0), Int(1), ForKind::kThreadBound, per_thread, {}, {},
+                                    ThreadAxis::kZ),
+                          {}, {}, ThreadAxis::kY),
+                {}, {}, ThreadAxis::kX),
+  });
+  Launch launch;
+  launch.grid = {{bx, Int(4)}};
+  launch.threads = {32, 4, 1};
+  std::vector<Param> params;
+  for (const Buffer& buffer : {a, out, bytes, packed, e4m3, e5m2, wide, small, shorts, halves}) {
+    params.push_back({buffer, nullptr});
+  }
+  for (const VarRef& scalar : {n, big, flag}) params.push_back({nullptr, scalar});
+  return KernelNode::Make("lowered", {}, std::move(params), std::move(launch), body);
+}
+
+}  // namespace
+
+std::vector<SampleModule> SampleModules() {
+  std::vector<SampleModule> samples;
+  Module gemm = NewModule();
+  gemm.kernels = {TiledGemm(), TransposedGemm()};
+  samples.push_back({"gemm", std::move(gemm)});
+  Module softmax = NewModule();
+  softmax.kernels = {RowSoftmax()};
+  samples.push_back({"softmax", std::move(softmax)});
+  Module lowered = NewModule();
+  lowered.kernels = {LoweredElementwise()};
+  samples.push_back({"lowered", std::move(lowered)});
+  return samples;
+}
+
+}  // namespace tile_ir::compat

@@ -1,0 +1,26 @@
+// Modules that together use every IR node kind, every enum value and every scalar type: the
+// round-trip tests convert them, and write_compat_files froze them into testdata/compat/v1/.
+#ifndef TESTDATA_COMPAT_SAMPLE_MODULES_H_
+#define TESTDATA_COMPAT_SAMPLE_MODULES_H_
+
+#include <string>
+#include <vector>
+
+#include "tile_ir/module.h"
+
+namespace tile_ir::compat {
+
+struct SampleModule {
+  std::string name;  // the file stem under testdata/compat/v<N>/
+  Module module;
+};
+
+// A tiled GEMM at the tile level (copy, gemm, fill, pipelined loops, swizzles, clusters) with
+// source locations; a softmax-like kernel (reduce, cumsum, atomic_add, layouts, strides,
+// scalar parameters, if/else); and a thread-level kernel (thread-bound, vectorized and
+// unrolled loops, barriers, ramps, broadcasts, every binary operator and scalar type).
+std::vector<SampleModule> SampleModules();
+
+}  // namespace tile_ir::compat
+
+#endif  // TESTDATA_COMPAT_SAMPLE_MODULES_H_

@@ -1,0 +1,32 @@
+// Conversion between the in-memory IR and tile_ir.v1 messages (tile_ir/proto/tile_ir.proto).
+// serialization.h adds the byte and JSON forms, version checks and upgrades on top.
+#ifndef TILE_IR_PROTO_CONVERT_H_
+#define TILE_IR_PROTO_CONVERT_H_
+
+#include "absl/status/statusor.h"
+#include "tile_ir/module.h"
+#include "tile_ir/proto/tile_ir.pb.h"
+
+namespace tile_ir {
+
+// The deepest nesting of statements and expressions inside one another that a module may
+// have (an expression `a + (b + (c + ...))` of N operands nests N deep). Deeper input is an
+// error rather than a stack overflow; split long expressions with `let`.
+inline constexpr int kMaxProtoNestingDepth = 1000;
+
+// Each nesting level costs two messages (the Stmt or Expr wrapper and its node) plus a few
+// around them (Module, Kernel, Region, Range, ...); this bounds the protobuf parser.
+inline constexpr int kMaxProtoMessageDepth = 2 * kMaxProtoNestingDepth + 16;
+
+// Writes names for variables and buffers; a module whose names are not unique per kernel (see
+// the schema's header) is written as is, and reading it back reports the clash.
+v1::Module ModuleToProto(const Module& module);
+
+// Builds the IR of a message of the current ir_version, resolving names lexically. Errors
+// (InvalidArgument) name the kernel, the field path (`body.seq.stmts[2].copy.src`) and the
+// nearest source location. The message's ir_version and unknown fields are not checked here.
+absl::StatusOr<Module> ModuleFromProto(const v1::Module& proto);
+
+}  // namespace tile_ir
+
+#endif  // TILE_IR_PROTO_CONVERT_H_

@@ -1,0 +1,48 @@
+// The version policy and the list of upgraders, one per ir_version step (upgrade.h).
+#include "tile_ir/upgrade.h"
+
+#include "absl/strings/str_format.h"
+#include "tile_ir/module.h"
+
+namespace tile_ir {
+
+const std::vector<IrUpgrader>& IrUpgraders() {
+  static const auto* const kUpgraders = new std::vector<IrUpgrader>{};
+  return *kUpgraders;
+}
+
+absl::Status UpgradeToCurrentVersion(v1::Module& module) {
+  const int64_t version = module.ir_version();
+  if (version > kIrVersion) {
+    return absl::FailedPreconditionError(absl::StrFormat(
+        "module has ir_version %d, newer than this reader's %d; upgrade the toolkit", version,
+        kIrVersion));
+  }
+  if (version == 0) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("module has no ir_version (0 or unset); expected %d to %d",
+                        kOldestSupportedIrVersion, kIrVersion));
+  }
+  if (version < kOldestSupportedIrVersion) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("module has ir_version %d; this reader reads ir_version %d to %d", version,
+                        kOldestSupportedIrVersion, kIrVersion));
+  }
+  for (const IrUpgrader& step : IrUpgraders()) {
+    if (step.from_version != module.ir_version()) continue;
+    if (absl::Status status = step.upgrade(module); !status.ok()) {
+      return absl::Status(status.code(), absl::StrFormat("upgrading from ir_version %d to %d: %s",
+                                                         step.from_version, step.from_version + 1,
+                                                         status.message()));
+    }
+    module.set_ir_version(step.from_version + 1);
+  }
+  if (module.ir_version() != kIrVersion) {
+    return absl::InternalError(
+        absl::StrFormat("no upgrader from ir_version %d; this build's upgraders do not reach %d",
+                        module.ir_version(), kIrVersion));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace tile_ir

@@ -1,0 +1,154 @@
+// tile-opt end to end through its library entry point: formats, pipelines,
+// and that every kind of bad input ends in a message and a non-zero status.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tools/tile_opt/tile_opt_main.h"
+
+namespace tile_ir::tools {
+namespace {
+
+struct Result {
+  int status;
+  std::string out;
+  std::string err;
+};
+
+Result RunTileOpt(std::vector<std::string> args, const std::string& stdin_text = "") {
+  args.insert(args.begin(), "tile-opt");
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  std::istringstream in(stdin_text);
+  std::ostringstream out, err;
+  int status = TileOptMain(static_cast<int>(argv.size()), argv.data(), in, out, err);
+  return {status, out.str(), err.str()};
+}
+
+std::string TempPath(const std::string& name) {
+  return std::string(std::getenv("TEST_TMPDIR")) + "/" + name;
+}
+
+void WriteBytes(const std::string& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary) << bytes;
+}
+
+constexpr char kKernel[] = R"(ir_version 1;
+producer "test" "1";
+
+kernel scale<N: i32>(X: f32[N], Y: f32[N]) grid(bx: ceildiv(N, 128)) threads(128) {
+  for i in 0 +: 128 parallel {
+    if (bx * 128 + i < N) {
+      Y[bx * 128 + i + 0 * 7] = X[bx * 128 + i] * 2.0;
+    }
+  }
+}
+)";
+
+TEST(TileOptTest, HelpAndListPasses) {
+  Result help = RunTileOpt({"--help"});
+  EXPECT_EQ(help.status, 0);
+  EXPECT_NE(help.out.find("--pass-pipeline"), std::string::npos);
+  Result list = RunTileOpt({"--list-passes"});
+  EXPECT_EQ(list.status, 0);
+  EXPECT_NE(list.out.find("simplify"), std::string::npos);
+  EXPECT_NE(list.out.find("remove-dead-code"), std::string::npos);
+}
+
+TEST(TileOptTest, TextProtoJsonRoundTripThroughStdin) {
+  Result proto = RunTileOpt({"-", "--input-format=tile", "--emit=proto"}, kKernel);
+  ASSERT_EQ(proto.status, 0) << proto.err;
+  Result json = RunTileOpt({"-", "--input-format=tilepb", "--emit=json"}, proto.out);
+  ASSERT_EQ(json.status, 0) << json.err;
+  Result text = RunTileOpt({"-", "--input-format=json"}, json.out);
+  ASSERT_EQ(text.status, 0) << text.err;
+  Result direct = RunTileOpt({"-", "--input-format=tile"}, kKernel);
+  ASSERT_EQ(direct.status, 0) << direct.err;
+  EXPECT_EQ(text.out, direct.out);
+}
+
+TEST(TileOptTest, RunsAPipelineAndWritesAFile) {
+  std::string in = TempPath("k.tile");
+  std::string out = TempPath("k.out.tile");
+  WriteBytes(in, kKernel);
+  Result r = RunTileOpt({in, "--pass-pipeline=simplify,remove-dead-code", "-o", out, "--timing"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("simplify"), std::string::npos) << "timing report expected";
+  std::ifstream file(out);
+  std::string written((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  EXPECT_NE(written.find("Y[bx * 128 + i] = X[bx * 128 + i] * 2.0;"), std::string::npos) << written;
+}
+
+TEST(TileOptTest, UsageErrorsExitNonZeroWithAMessage) {
+  Result no_input = RunTileOpt({});
+  EXPECT_EQ(no_input.status, 2);
+  EXPECT_NE(no_input.err.find("INPUT"), std::string::npos);
+  Result bad_option = RunTileOpt({"--pass-pipline=simplify", "x.tile"});
+  EXPECT_NE(bad_option.status, 0);
+  EXPECT_NE(bad_option.err.find("did you mean '--pass-pipeline'"), std::string::npos)
+      << bad_option.err;
+  Result stdin_without_format = RunTileOpt({"-"}, kKernel);
+  EXPECT_NE(stdin_without_format.status, 0);
+  EXPECT_NE(stdin_without_format.err.find("--input-format"), std::string::npos);
+  Result unknown_pass = RunTileOpt({"-", "--input-format=tile", "--pass-pipeline=simplfy"}, kKernel);
+  EXPECT_NE(unknown_pass.status, 0);
+  EXPECT_NE(unknown_pass.err.find("simplify"), std::string::npos) << unknown_pass.err;
+  Result missing = RunTileOpt({TempPath("does-not-exist.tile")});
+  EXPECT_NE(missing.status, 0);
+  EXPECT_NE(missing.err.find("does-not-exist.tile"), std::string::npos);
+}
+
+TEST(TileOptTest, BadInputsNameTheInput) {
+  std::string empty = TempPath("empty.tilepb");
+  WriteBytes(empty, "");
+  Result r = RunTileOpt({empty});
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.err.find("empty.tilepb"), std::string::npos) << r.err;
+
+  std::string empty_text = TempPath("empty.tile");
+  WriteBytes(empty_text, "");
+  r = RunTileOpt({empty_text});
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.err.find("empty.tile:"), std::string::npos) << r.err;
+
+  std::mt19937 rng(1234);
+  for (int trial = 0; trial < 200; ++trial) {
+    std::string bytes(rng() % 300, '\0');
+    for (char& c : bytes) c = static_cast<char>(rng());
+    std::string path = TempPath("random.tilepb");
+    WriteBytes(path, bytes);
+    r = RunTileOpt({path});
+    if (r.status == 0) continue;  // random bytes can happen to decode to a valid empty module
+    EXPECT_NE(r.err.find("random.tilepb"), std::string::npos) << r.err;
+  }
+}
+
+TEST(TileOptTest, InvalidInputIrIsRejectedUnlessVerificationIsOff) {
+  // A store of an f16 value into an f32 buffer parses but does not verify.
+  const std::string bad = R"(ir_version 1;
+producer "test" "1";
+
+kernel k(Y: f32[4]) grid(bx: 1) threads(1) {
+  Y[0] = 1.0_f16;
+}
+)";
+  Result r = RunTileOpt({"-", "--input-format=tile"}, bad);
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.err.find("invalid input IR"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("<stdin>:5:3"), std::string::npos) << r.err;
+  EXPECT_EQ(RunTileOpt({"-", "--input-format=tile", "--no-verify"}, bad).status, 0);
+}
+
+TEST(TileOptTest, SplitInputFileKeepsLineNumbers) {
+  std::string two = std::string(kKernel) + "// -----\n" + "ir_version 1;\nproducer \"t\" \"1\";\nbogus\n";
+  Result r = RunTileOpt({"-", "--input-format=tile", "--split-input-file"}, two);
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.err.find("<stdin>:14:1"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace tile_ir::tools
