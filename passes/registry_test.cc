@@ -106,7 +106,11 @@ TEST(PassOptionsDeathTest, ReadingAnUndeclaredOptionIsABug) {
 
 TEST(BuiltinPassesTest, RegistersEveryBuiltinPass) {
   const PassRegistry& registry = BuiltinPassRegistry();
-  EXPECT_THAT(registry.Names(), ElementsAre("remove-dead-code", "simplify"));
+  EXPECT_THAT(registry.Names(),
+              ElementsAre("bound-predication", "inject-software-pipeline", "insert-barriers",
+                          "layout-inference", "lower-tile-ops", "pipeline-planning",
+                          "plan-shared-memory", "rasterize-blocks", "remove-dead-code", "simplify",
+                          "thread-binding", "vectorize"));
   for (const PassInfo* pass : registry.All()) {
     EXPECT_FALSE(pass->description.empty()) << pass->name;
   }

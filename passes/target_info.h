@@ -62,6 +62,13 @@ class TargetInfo {
     return std::optional<Stmt>();
   }
 
+  // The fragment layout (thread, register) that the target's gemm instructions
+  // need for the accumulator of `gemm` on a block of `threads` threads, or
+  // nullopt when any layout will do (layout-inference then picks its generic one).
+  virtual std::optional<Layout> FragmentLayoutForGemm(const Gemm& gemm, int64_t threads) const {
+    return std::nullopt;
+  }
+
   // The target's default lowering pipeline, a pipeline string.
   virtual std::string DefaultPipeline() const = 0;
 };

@@ -46,6 +46,30 @@ Registry& GetRegistry() {
     abs.name = "abs";
     abs.description = "absolute value";
     builtins.push_back(abs);
+    IntrinsicInfo atomic_add;
+    atomic_add.name = kAtomicAddAt;
+    atomic_add.num_args = 2;
+    atomic_add.result = Result::kVoid;
+    atomic_add.pure = false;
+    atomic_add.description = "adds the value to the element the load names, atomically";
+    builtins.push_back(atomic_add);
+    // Software pipelining (inject-software-pipeline): where a target with asynchronous
+    // copies closes a group of copies and waits until at most n groups are in flight.
+    IntrinsicInfo async_commit;
+    async_commit.name = "async_commit";
+    async_commit.num_args = 0;
+    async_commit.result = Result::kVoid;
+    async_commit.pure = false;
+    async_commit.description = "closes the group of asynchronous copies issued since the last one";
+    builtins.push_back(async_commit);
+    IntrinsicInfo async_wait;
+    async_wait.name = "async_wait";
+    async_wait.num_args = 1;
+    async_wait.result = Result::kVoid;
+    async_wait.pure = false;
+    async_wait.description =
+        "waits until at most n (a literal) groups of asynchronous copies are pending";
+    builtins.push_back(async_wait);
     for (IntrinsicInfo& info : builtins) r->by_name.emplace(info.name, std::move(info));
     return r;
   }();

@@ -1,6 +1,13 @@
 // The registry of intrinsic functions that Call nodes may name. The generic
 // math intrinsics are built in; targets register their own (e.g. a warp
 // shuffle) under a target prefix when their lowering introduces them.
+//
+// One built-in takes an address: `atomic_add_at(dst[idx], value)` (void,
+// impure) adds value to the element dst[idx] atomically; lower-tile-ops
+// lowers the atomic_add tile operation to it (the tile operation's keyword
+// cannot name a call in the text form). Its first argument must be a
+// BufferLoad of value's type (the verifier checks it) that is never evaluated
+// as a load: code generators take the element's address from it.
 #ifndef TILE_IR_INTRINSICS_H_
 #define TILE_IR_INTRINSICS_H_
 
@@ -13,6 +20,8 @@
 #include "tile_ir/expr.h"
 
 namespace tile_ir {
+
+inline constexpr char kAtomicAddAt[] = "atomic_add_at";
 
 struct IntrinsicInfo {
   enum class ResultType {

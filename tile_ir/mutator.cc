@@ -163,7 +163,8 @@ Stmt IRMutator::MutateLet(const Let& node, const Stmt& self) {
 
 Stmt IRMutator::MutateAllocate(const Allocate& node, const Stmt& self) {
   Buffer buffer = MutateBuffer(node.buffer);
-  return buffer == node.buffer ? self : Allocate::Make(std::move(buffer), node.loc());
+  return buffer == node.buffer ? self
+                               : Allocate::Make(std::move(buffer), node.loc(), node.shared_offset);
 }
 
 Stmt IRMutator::MutateStore(const Store& node, const Stmt& self) {

@@ -347,6 +347,7 @@ void TextPrinter::PrintAllocate(const Allocate& node) {
   out_.push_back(' ');
   PrintBufferType(buffer);
   if (buffer.layout) PrintLayout(*buffer.layout);
+  if (node.shared_offset) absl::StrAppend(&out_, " offset(", *node.shared_offset, ")");
   EndSimpleStmt(node);
 }
 

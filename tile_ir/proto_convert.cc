@@ -244,10 +244,12 @@ void KernelWriter::WriteStmt(const Stmt& stmt, v1::Stmt* out) {
       WriteExpr(node.value, out->mutable_let()->mutable_value());
       return;
     }
-    case StmtKind::kAllocate:
-      WriteBufferDecl(static_cast<const Allocate&>(*stmt).buffer.get(),
-                      out->mutable_allocate()->mutable_buffer());
+    case StmtKind::kAllocate: {
+      const auto& node = static_cast<const Allocate&>(*stmt);
+      WriteBufferDecl(node.buffer.get(), out->mutable_allocate()->mutable_buffer());
+      if (node.shared_offset) out->mutable_allocate()->set_shared_offset(*node.shared_offset);
       return;
+    }
     case StmtKind::kStore: {
       const auto& node = static_cast<const Store&>(*stmt);
       out->mutable_store()->set_buffer(BufferUse(node.buffer));

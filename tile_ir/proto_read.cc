@@ -156,7 +156,9 @@ absl::StatusOr<Stmt> ModuleReader::ReadStmtNode(const v1::Stmt& proto, SourceLoc
           Buffer buffer, exprs_.ReadBufferDecl(allocate.has_buffer(), allocate.buffer(), "buffer"));
       Field buffer_field(&context_, "buffer");
       TILE_RETURN_IF_ERROR(context_.DeclareBuffer(buffer));
-      return Allocate::Make(std::move(buffer), std::move(loc));
+      std::optional<int64_t> shared_offset;
+      if (allocate.has_shared_offset()) shared_offset = allocate.shared_offset();
+      return Allocate::Make(std::move(buffer), std::move(loc), shared_offset);
     }
     case v1::Stmt::kStore: {
       Field f(&context_, "store");

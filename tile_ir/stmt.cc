@@ -82,8 +82,8 @@ Stmt Let::Make(VarRef var, Expr value, SourceLoc loc) {
   return std::make_shared<const Let>(std::move(var), std::move(value), std::move(loc));
 }
 
-Stmt Allocate::Make(Buffer buffer, SourceLoc loc) {
-  return std::make_shared<const Allocate>(std::move(buffer), std::move(loc));
+Stmt Allocate::Make(Buffer buffer, SourceLoc loc, std::optional<int64_t> shared_offset) {
+  return std::make_shared<const Allocate>(std::move(buffer), std::move(loc), shared_offset);
 }
 
 Stmt Store::Make(Buffer buffer, std::vector<Expr> indices, Expr value, SourceLoc loc) {

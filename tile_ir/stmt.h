@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -131,12 +132,19 @@ class Let final : public StmtNode {
 };
 
 // Declares a shared, fragment or local buffer for the rest of the enclosing block.
+// A shared buffer may carry its byte offset in the kernel's one shared-memory pool
+// (set by plan-shared-memory); absent, the target places it.
 class Allocate final : public StmtNode {
  public:
   static constexpr StmtKind kKind = StmtKind::kAllocate;
-  Allocate(Buffer buffer, SourceLoc loc) : StmtNode(kKind, std::move(loc)), buffer(std::move(buffer)) {}
-  static Stmt Make(Buffer buffer, SourceLoc loc = {});
+  Allocate(Buffer buffer, SourceLoc loc, std::optional<int64_t> shared_offset = std::nullopt)
+      : StmtNode(kKind, std::move(loc)),
+        buffer(std::move(buffer)),
+        shared_offset(shared_offset) {}
+  static Stmt Make(Buffer buffer, SourceLoc loc = {},
+                   std::optional<int64_t> shared_offset = std::nullopt);
   const Buffer buffer;
+  const std::optional<int64_t> shared_offset;
 };
 
 class Store final : public StmtNode {

@@ -291,6 +291,17 @@ class NodeChecker {
                                   arg.ToString()));
       }
     }
+    // atomic_add_at's first argument names the element to update (intrinsics.h).
+    if (node.name == kAtomicAddAt) {
+      if (node.args[0]->kind() != ExprKind::kBufferLoad) {
+        return Error(absl::StrCat("the first argument of '", kAtomicAddAt,
+                                  "' must be a load naming the element to add to"));
+      }
+      if (node.args[1]->dtype() != node.args[0]->dtype()) {
+        return Error(absl::StrCat("'", kAtomicAddAt, "' adds a ", node.args[1]->dtype().ToString(),
+                                  " value to a ", node.args[0]->dtype().ToString(), " element"));
+      }
+    }
     DataType expected = IntrinsicResultType(*info, node.args);
     if (node.dtype() != expected) {
       Error(absl::StrCat("call of '", node.name, "' has type ", node.dtype().ToString(),

@@ -1,5 +1,6 @@
 // Statement checks: scoping of loops, lets and allocations, loop annotations,
 // conditions and stores. Tile operations are in verifier_tile_ops.cc.
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -267,6 +268,18 @@ void KernelVerifier::CheckAllocate(const Allocate& node, const Site& site) {
                  "allocate shared, fragment or local memory");
   }
   CheckBufferDecl(buffer, scope_, site);
+  if (node.shared_offset) {
+    // Element-aligned so that every element of the buffer is naturally aligned in the pool.
+    int64_t element_bytes = std::max(1, buffer.dtype.bits() / 8);
+    if (buffer.scope != MemoryScope::kShared) {
+      sink_.Report(site, absl::StrCat("only shared buffers have an offset, but this one is ",
+                                      std::string(MemoryScopeName(buffer.scope))));
+    } else if (*node.shared_offset < 0 || *node.shared_offset % element_bytes != 0) {
+      sink_.Report(site, absl::StrCat("shared offset ", *node.shared_offset,
+                                      " must be a non-negative multiple of the element size (",
+                                      element_bytes, " bytes)"));
+    }
+  }
   scope_.AddBuffer(&buffer);
 }
 

@@ -62,6 +62,7 @@ bool Parser::ParseLocSuffix(SourceLoc* loc) {
   Advance();
   if (!Expect(TokenKind::kLParen, "'('")) return false;
   if (!At(TokenKind::kString)) return FailExpected("a file name as a string");
+  if (!CheckUtf8String(current_)) return false;
   std::string file = current_.value;
   Advance();
   int64_t line = 0;
@@ -100,11 +101,23 @@ Stmt Parser::ParseAllocate() {
     layout.emplace();
     if (!ParseLayout(&*layout)) return nullptr;
   }
+  std::optional<int64_t> shared_offset;
+  if (AtWord("offset")) {
+    Advance();
+    int64_t value = 0;
+    if (!Expect(TokenKind::kLParen, "'('") ||
+        !ParseInteger(std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max(),
+                      "a byte offset", &value) ||
+        !Expect(TokenKind::kRParen, "')'")) {
+      return nullptr;
+    }
+    shared_offset = value;
+  }
   if (!EndStatement(&loc)) return nullptr;
   Buffer buffer = BufferNode::Make(std::string(name.text), dtype, std::move(shape), *scope,
                                    std::move(strides), std::move(layout));
   if (!Declare(name, nullptr, buffer)) return nullptr;
-  return Allocate::Make(std::move(buffer), std::move(loc));
+  return Allocate::Make(std::move(buffer), std::move(loc), shared_offset);
 }
 
 bool Parser::ParseBufferType(DataType* dtype, std::vector<Expr>* shape,

@@ -92,6 +92,7 @@ absl::StatusOr<Module> Parser::ParseModule() {
                                              : "the producer's version as a string");
       return error_;
     }
+    if (!CheckUtf8String(current_)) return error_;
     *field = current_.value;
     Advance();
   }
@@ -314,6 +315,18 @@ bool Parser::ParseDataType(DataType* dtype) {
   if (!parsed) return FailExpected("a dtype");
   *dtype = *parsed;
   Advance();
+  return true;
+}
+
+bool Parser::CheckUtf8String(const Token& token) {
+  for (size_t pos = 0; pos < token.value.size();) {
+    size_t length = Utf8SequenceLength(token.value, pos);
+    if (length == 0) {
+      return Fail(token, "a string here must be valid UTF-8 (the protobuf form stores it as a "
+                         "string field); \\xHH escapes may only spell UTF-8 sequences");
+    }
+    pos += length;
+  }
   return true;
 }
 

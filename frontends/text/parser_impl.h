@@ -66,6 +66,8 @@ class Parser {
   bool Fail(const Token& token, std::string_view message);
   bool FailExpected(std::string_view what);
   SourceLoc LocOf(const Token& token) const;
+  // Strings end up in protobuf string fields, which hold UTF-8 only.
+  bool CheckUtf8String(const Token& token);
 
   // --- Module and kernel (parser.cc).
   Kernel ParseKernel();

@@ -1,0 +1,25 @@
+// Replacing variables by expressions, for passes that remap indices (block
+// rasterization) or instantiate index maps (layouts).
+#ifndef PASSES_SUBSTITUTE_H_
+#define PASSES_SUBSTITUTE_H_
+
+#include "absl/container/flat_hash_map.h"
+#include "tile_ir/expr.h"
+#include "tile_ir/stmt.h"
+
+namespace tile_ir::passes {
+
+// Variables are keyed by identity; a variable not in the map stays.
+using VarMap = absl::flat_hash_map<const Var*, Expr>;
+
+// `e` with every mapped variable replaced; the same pointer when none occurs.
+Expr Substitute(const Expr& e, const VarMap& map);
+
+// The same for every expression of `s`, including the shapes and strides of
+// the buffers it uses and declares (a buffer whose shape changes is rebuilt
+// once and the new one used everywhere in `s`).
+Stmt Substitute(const Stmt& s, const VarMap& map);
+
+}  // namespace tile_ir::passes
+
+#endif  // PASSES_SUBSTITUTE_H_

@@ -1,0 +1,87 @@
+// The test-cpu and test-gpu targets.
+#include "passes/testing/fake_targets.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "passes/target_info.h"
+
+namespace tile_ir::passes::testing {
+namespace {
+
+class FakeTarget : public TargetInfo {
+ public:
+  std::string arch() const override { return "test"; }
+  int64_t max_shared_memory_bytes() const override { return 48 * 1024; }
+  int max_vector_bytes() const override { return 16; }
+  std::string DefaultPipeline() const override {
+    return absl::StrCat("simplify,layout-inference{target=", name(),
+                        "},lower-tile-ops{target=", name(), "},bound-predication,simplify");
+  }
+
+ protected:
+  absl::Status Refuse(TileOpKind op, DataType dtype, absl::string_view capability) const {
+    return absl::UnimplementedError(
+        absl::StrCat(name(), " target: ", std::string(TileOpKindName(op)), " on ", dtype.ToString(),
+                     " needs ", capability, ", which this target does not have"));
+  }
+};
+
+class TestCpuTarget : public FakeTarget {
+ public:
+  std::string name() const override { return "test-cpu"; }
+  int warp_size() const override { return 1; }
+  int64_t ThreadsExecutingBlock(const Launch&) const override { return 1; }
+  bool has_async_copy() const override { return false; }
+  absl::Status CheckTileOp(TileOpKind op, DataType dtype) const override {
+    bool fp8 = dtype.scalar() == ScalarType::kF8E4M3 || dtype.scalar() == ScalarType::kF8E5M2;
+    if (op == TileOpKind::kGemm && fp8) return Refuse(op, dtype, "fp8 arithmetic");
+    return absl::OkStatus();
+  }
+};
+
+class TestGpuTarget : public FakeTarget {
+ public:
+  std::string name() const override { return "test-gpu"; }
+  int warp_size() const override { return 32; }
+  int64_t ThreadsExecutingBlock(const Launch& launch) const override {
+    int64_t threads = 1;
+    for (int64_t extent : launch.threads) threads *= extent;
+    return threads;
+  }
+  bool has_async_copy() const override { return true; }
+  absl::Status CheckTileOp(TileOpKind op, DataType dtype) const override {
+    if (op == TileOpKind::kAtomicAdd && dtype == kBF16) return Refuse(op, dtype, "bf16 atomics");
+    return absl::OkStatus();
+  }
+
+  std::optional<Layout> FragmentLayoutForGemm(const Gemm& gemm, int64_t threads) const override {
+    const std::vector<Range>& ranges = gemm.c.ranges;
+    if (ranges.size() != 2) return std::nullopt;
+    std::optional<int64_t> rows = AsConstInt(ranges[0].extent);
+    std::optional<int64_t> cols = AsConstInt(ranges[1].extent);
+    if (!rows || !cols || threads <= 0 || (*rows * *cols) % threads != 0) return std::nullopt;
+    int64_t per_thread = *rows * *cols / threads;
+    Layout layout;
+    layout.inputs = {Var::Make("i"), Var::Make("j")};
+    Expr linear =
+        Binary::Make(BinaryOp::kAdd, Binary::Make(BinaryOp::kMul, layout.inputs[0], Int(*cols)),
+                     layout.inputs[1]);
+    layout.outputs = {Binary::Make(BinaryOp::kFloorDiv, linear, Int(per_thread)),
+                      Binary::Make(BinaryOp::kFloorMod, linear, Int(per_thread))};
+    return layout;
+  }
+};
+
+}  // namespace
+
+void RegisterFakeTargets() {
+  // Registering twice is an AlreadyExists error, which is what repeated calls expect.
+  RegisterTarget(std::make_shared<TestCpuTarget>()).IgnoreError();
+  RegisterTarget(std::make_shared<TestGpuTarget>()).IgnoreError();
+}
+
+}  // namespace tile_ir::passes::testing

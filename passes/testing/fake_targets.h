@@ -1,0 +1,24 @@
+// Test-only targets for the generic lowering passes, so that their tests do
+// not depend on a real target: "test-cpu" runs a block on one thread,
+// "test-gpu" on the launch's threads in warps of 32.
+#ifndef PASSES_TESTING_FAKE_TARGETS_H_
+#define PASSES_TESTING_FAKE_TARGETS_H_
+
+namespace tile_ir::passes::testing {
+
+// Registers both targets; safe to call more than once.
+//
+// test-cpu: one thread per block, warp size 1, no async copy; refuses gemm on
+// f8e4m3 and f8e5m2 ("needs fp8 arithmetic"). No gemm hooks.
+//
+// test-gpu: the launch's thread count, warp size 32, async copy; refuses
+// atomic_add on bf16 ("needs bf16 atomics"). Its FragmentLayoutForGemm gives
+// an accumulator region of R rows and C columns, when R * C is a multiple of
+// the thread count T, the blocked layout (i, j) -> ((i * C + j) / (R * C / T),
+// (i * C + j) % (R * C / T)); otherwise it leaves the choice to the pass. It
+// has no LowerGemm hook.
+void RegisterFakeTargets();
+
+}  // namespace tile_ir::passes::testing
+
+#endif  // PASSES_TESTING_FAKE_TARGETS_H_

@@ -1,0 +1,59 @@
+// The `thread-binding` pass: maps the parallel loops and fragments that lower-tile-ops
+// leaves onto the threads that execute a block (docs/LOWERING.md, "Thread binding").
+#ifndef PASSES_THREAD_BINDING_H_
+#define PASSES_THREAD_BINDING_H_
+
+#include "absl/status/statusor.h"
+#include "passes/pass.h"
+#include "passes/target_info.h"
+#include "tile_ir/module.h"
+
+namespace tile_ir::passes {
+
+// With T = target.ThreadsExecutingBlock(launch):
+//
+// T == 1: every parallel loop becomes a serial one (innermost loops stay simple counted
+// loops a code generator can vectorize) and every fragment a local buffer of its shape,
+// without its layout.
+//
+// T > 1: the body runs inside `for tx in 0 +: T thread_bound(x) { ... }` (with a launch of
+// several thread axes whose extents multiply to T: nested z, y, x loops and a let of the
+// flat index tx + ty * X + tz * X * Y, the index fragment layouts use). Each fragment
+// becomes a local buffer of R registers (R from its layout, which must place every element
+// on its own (thread, register) within [0, T)), read and written at the register its layout
+// gives. Then:
+// - A parallel loop nest that touches no fragment is dealt cyclically: its perfectly nested
+//   parallel loops flatten into `for r in 0 +: ceildiv(total, T) serial { let e = r * T +
+//   tx; if (e < total) { let i = ...; let j = ...; BODY } }` (the guard omitted when T
+//   divides a constant total), and parallel loops inside BODY become serial.
+// - A nest that touches fragments becomes serial loops that every thread walks; inside
+//   them each run of statements without parallel loops executes on one thread: where the
+//   layouts place the fragment elements it writes (`if (thread(i, j) == tx)`; they must
+//   all be on one thread, checked structurally or by enumerating constant loop ranges), or
+//   else those of its first fragment read; on thread 0 when it touches no fragment but
+//   writes shared or global memory or calls an impure intrinsic; on every thread otherwise.
+//   Lets that read no fragment stay outside the guard.
+// - Outside parallel loops, a store runs like such a run (a store to local memory on
+//   every thread); lets, evaluations, conditions and loop bounds run on every thread;
+//   barriers stay.
+// - A fragment element read by a thread that does not hold it (a let, a condition, or a run
+//   executed for another element) is read from a shared mirror of the fragment (`F_shared`,
+//   the fragment's shape), which the owners fill just before the statement at the top
+//   level or the parallel nest that reads it; insert-barriers orders the fill and the reads.
+//   A nest must not write a fragment it reads that way.
+// Errors name the kernel and the statement: tile operations (run lower-tile-ops first), a
+// fragment without a usable layout, fragment writes of one run on different threads, a
+// fragment read in a loop bound or condition inside a nest that touches fragments, a
+// barrier in a run or a cyclic loop body (it would sit in a branch on the thread index),
+// and a kernel already bound to threads that still has parallel loops or fragments.
+// Correct rather than fast: a faster form iterates over each thread's registers instead of
+// testing every element.
+absl::StatusOr<Kernel> BindThreads(const Kernel& kernel, const TargetInfo& target);
+absl::StatusOr<bool> BindThreads(Module& module, const TargetInfo& target);
+
+// The pass: `thread-binding{target=NAME}`.
+PassInfo ThreadBindingPass();
+
+}  // namespace tile_ir::passes
+
+#endif  // PASSES_THREAD_BINDING_H_

@@ -1,0 +1,302 @@
+#include "passes/thread_binding.h"
+
+#include "absl/strings/str_cat.h"
+#include "frontends/text/parser.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "passes/target_info.h"
+#include "passes/testing/fake_targets.h"
+#include "tile_ir/printer.h"
+#include "tile_ir/verifier.h"
+
+namespace tile_ir::passes {
+namespace {
+
+using ::testing::HasSubstr;
+
+constexpr char kHeader[] = "ir_version 1;\nproducer \"test\" \"1\";\n\n";
+
+Module ParseOrDie(std::string_view kernel_text) {
+  absl::StatusOr<Module> module =
+      text::ParseModule(absl::StrCat(kHeader, std::string(kernel_text)), "test.tile");
+  EXPECT_TRUE(module.ok()) << module.status();
+  return module.ok() ? *std::move(module) : Module{};
+}
+
+std::string Canonical(std::string_view kernel_text) { return Print(ParseOrDie(kernel_text)); }
+
+absl::StatusOr<Module> Bound(std::string_view kernel_text, std::string_view target) {
+  ::tile_ir::passes::testing::RegisterFakeTargets();
+  Module module = ParseOrDie(kernel_text);
+  absl::StatusOr<bool> changed = BindThreads(module, **FindTarget(target));
+  if (!changed.ok()) return changed.status();
+  absl::Status valid = Verify(module);
+  EXPECT_TRUE(valid.ok()) << valid << "\n" << Print(module);
+  return module;
+}
+
+std::string BoundText(std::string_view kernel_text, std::string_view target) {
+  absl::StatusOr<Module> module = Bound(kernel_text, target);
+  EXPECT_TRUE(module.ok()) << module.status();
+  return module.ok() ? Print(*module) : "";
+}
+
+std::string BindError(std::string_view kernel_text) {
+  absl::StatusOr<Module> module = Bound(kernel_text, "test-gpu");
+  EXPECT_FALSE(module.ok()) << Print(*module);
+  return module.ok() ? "" : std::string(module.status().message());
+}
+
+TEST(ThreadBindingTest, OneThreadMakesLoopsSerialAndFragmentsLocal) {
+  EXPECT_EQ(BoundText(R"(
+kernel k(A: f32[16, 8]) grid(bx: 1) threads(128) {
+  alloc F: fragment f32[16, 8] layout((i, j) -> (i, j));
+  for i in 0 +: 16 parallel {
+    for j in 0 +: 8 parallel {
+      F[i, j] = A[i, j];
+    }
+  }
+})",
+                      "test-cpu"),
+            Canonical(R"(
+kernel k(A: f32[16, 8]) grid(bx: 1) threads(128) {
+  alloc F: local f32[16, 8];
+  for i in 0 +: 16 serial {
+    for j in 0 +: 8 serial {
+      F[i, j] = A[i, j];
+    }
+  }
+})"));
+}
+
+TEST(ThreadBindingTest, NestsWithoutFragmentsAreDealtCyclically) {
+  EXPECT_EQ(BoundText(R"(
+kernel k<N: i32>(A: f32[N, 8], B: f32[64, 8]) grid(bx: 1) threads(32) {
+  for i in 0 +: N parallel {
+    for j in 0 +: 8 parallel {
+      A[i, j] = 0.0;
+    }
+  }
+  for p in 0 +: 64 parallel {
+    for q in 0 +: 8 parallel {
+      B[p, q] = 1.0;
+    }
+  }
+})",
+                      "test-gpu"),
+            Canonical(R"(
+kernel k<N: i32>(A: f32[N, 8], B: f32[64, 8]) grid(bx: 1) threads(32) {
+  for tx in 0 +: 32 thread_bound(x) {
+    for r in 0 +: ceildiv(max(N, 0) * 8, 32) serial {
+      let e: i32 = r * 32 + tx;
+      if (e < max(N, 0) * 8) {
+        let i: i32 = e / 8;
+        let j: i32 = e % 8;
+        A[i, j] = 0.0;
+      }
+    }
+    for r_1 in 0 +: 16 serial {
+      let e_1: i32 = r_1 * 32 + tx;
+      let p: i32 = e_1 / 8;
+      let q: i32 = e_1 % 8;
+      B[p, q] = 1.0;
+    }
+  }
+})"));
+}
+
+TEST(ThreadBindingTest, FragmentElementsRunOnTheirThread) {
+  EXPECT_EQ(BoundText(R"(
+kernel k(A: f32[64, 4], O: f32[64]) grid(bx: 1) threads(64) {
+  alloc F: fragment f32[64, 4] layout((i, j) -> (i, j));
+  alloc R: fragment f32[64] layout((i) -> (i, 0));
+  for i in 0 +: 64 parallel {
+    let row: i32 = i * 4;
+    R[i] = 0.0;
+    for j in 0 +: 4 serial {
+      R[i] = R[i] + F[i, j] + A[i, j];
+    }
+    O[i] = R[i];
+  }
+  F[0, 1] = 2.0;
+  O[1] = 3.0;
+})",
+                      "test-gpu"),
+            Canonical(R"(
+kernel k(A: f32[64, 4], O: f32[64]) grid(bx: 1) threads(64) {
+  for tx in 0 +: 64 thread_bound(x) {
+    alloc F: local f32[4];
+    alloc R: local f32[1];
+    for i in 0 +: 64 serial {
+      let row: i32 = i * 4;
+      if (i == tx) {
+        R[0] = 0.0;
+        for j in 0 +: 4 serial {
+          R[0] = R[0] + F[j] + A[i, j];
+        }
+        O[i] = R[0];
+      }
+    }
+    if (0 == tx) {
+      F[1] = 2.0;
+    }
+    if (0 == tx) {
+      O[1] = 3.0;
+    }
+  }
+})"));
+}
+
+TEST(ThreadBindingTest, SeveralThreadAxesDefineAFlatIndex) {
+  std::string out = BoundText(R"(
+kernel k(A: f32[64]) grid(bx: 1) threads(16, 4) {
+  for i in 0 +: 64 parallel {
+    A[i] = 0.0;
+  }
+})",
+                              "test-gpu");
+  EXPECT_THAT(out, HasSubstr(R"(  for ty in 0 +: 4 thread_bound(y) {
+    for tx in 0 +: 16 thread_bound(x) {
+      let tid: i32 = tx + ty * 16;
+      for r in 0 +: 1 serial {
+        let e: i32 = r * 64 + tid;)"));
+}
+
+TEST(ThreadBindingTest, OwnersThatAgreeOnlyOnTheLoopRangeAreProvedEqual) {
+  std::string out = BoundText(R"(
+kernel k(O: f32[8]) grid(bx: 1) threads(4) {
+  alloc F: fragment f32[8, 2] layout((i, j) -> ((i * 2 + j) / 4, (i * 2 + j) % 4));
+  alloc R: fragment f32[8] layout((i) -> (i / 2, i % 2));
+  for i in 0 +: 8 parallel {
+    R[i] = F[i, 0] + F[i, 1];
+  }
+})",
+                              "test-gpu");
+  EXPECT_THAT(out, HasSubstr("if (i / 2 == tx) {"));
+  EXPECT_THAT(out, HasSubstr("R[i % 2] = F[i * 2 % 4] + F[(i * 2 + 1) % 4];"));
+}
+
+TEST(ThreadBindingTest, ElementsReadByOtherThreadsGoThroughSharedMirrors) {
+  EXPECT_EQ(BoundText(R"(
+kernel k(A: f32[8], O: f32[8]) grid(bx: 1) threads(4) {
+  alloc F: fragment f32[8] layout((i) -> (i % 4, i / 4));
+  alloc T: fragment f32[1] layout((i) -> (0, 0));
+  for i in 0 +: 8 parallel {
+    O[i] = F[i] + F[7 - i];
+  }
+  let t: f32 = T[0] * 2.0;
+  O[0] = t;
+})",
+                      "test-gpu"),
+            Canonical(R"(
+kernel k(A: f32[8], O: f32[8]) grid(bx: 1) threads(4) {
+  for tx in 0 +: 4 thread_bound(x) {
+    alloc F_shared: shared f32[8];
+    alloc T_shared: shared f32[1];
+    alloc F: local f32[2];
+    alloc T: local f32[1];
+    for m in 0 +: 8 serial {
+      if (m % 4 == tx) {
+        F_shared[m] = F[m / 4];
+      }
+    }
+    for i in 0 +: 8 serial {
+      if (i % 4 == tx) {
+        O[i] = F[i / 4] + F_shared[7 - i];
+      }
+    }
+    for m_1 in 0 +: 1 serial {
+      if (0 == tx) {
+        T_shared[m_1] = T[0];
+      }
+    }
+    let t: f32 = T_shared[0] * 2.0;
+    if (0 == tx) {
+      O[0] = t;
+    }
+  }
+})"));
+}
+
+TEST(ThreadBindingTest, ReportsWhatItCannotBind) {
+  EXPECT_THAT(BindError(R"(
+kernel k(A: f32[8]) grid(bx: 1) threads(4) {
+  alloc F: fragment f32[8] layout((i) -> (i % 4, i / 4));
+  fill F = 0.0;
+})"),
+              HasSubstr("run lower-tile-ops"));
+  EXPECT_THAT(BindError(R"(
+kernel k(A: f32[8]) grid(bx: 1) threads(4) {
+  alloc F: fragment f32[8] layout((i) -> (i % 4, i / 4));
+  alloc G: fragment f32[8] layout((i) -> (i / 2, i % 2));
+  for i in 0 +: 8 parallel {
+    F[i] = 1.0;
+    G[i] = 2.0;
+  }
+})"),
+              HasSubstr("fragment elements that one statement writes live on different threads "
+                        "('F' on thread i % 4, 'G' on thread i / 2)"));
+  EXPECT_THAT(BindError(R"(
+kernel k(A: f32[8]) grid(bx: 1) threads(4) {
+  alloc F: fragment f32[8] layout((i) -> (i % 4, i / 4));
+  for i in 0 +: 8 parallel {
+    F[i] = F[7 - i];
+  }
+})"),
+              HasSubstr("fragment 'F' is read by threads that do not hold its elements in a loop "
+                        "nest that also writes it"));
+  EXPECT_THAT(BindError(R"(
+kernel k(A: f32[8]) grid(bx: 1) threads(4) {
+  for i in 0 +: 8 parallel {
+    A[i] = 1.0;
+    barrier(block);
+  }
+})"),
+              HasSubstr("a barrier in a parallel loop"));
+  EXPECT_THAT(BindError(R"(
+kernel k(A: f32[8]) grid(bx: 1) threads(4) {
+  alloc F: fragment f32[8];
+  for i in 0 +: 8 parallel {
+    F[i] = 1.0;
+  }
+})"),
+              HasSubstr("fragment 'F' has no (thread, register) layout"));
+  EXPECT_THAT(BindError(R"(
+kernel k(A: f32[8]) grid(bx: 1) threads(4) {
+  alloc F: fragment f32[8] layout((i) -> (i % 4, 0));
+  for i in 0 +: 8 parallel {
+    F[i] = 1.0;
+  }
+})"),
+              HasSubstr("maps two elements to thread 0, register 0"));
+  EXPECT_THAT(BindError(R"(
+kernel k(A: f32[8]) grid(bx: 1) threads(4) {
+  alloc F: fragment f32[8] layout((i) -> (i, 0));
+  for i in 0 +: 8 parallel {
+    F[i] = 1.0;
+  }
+})"),
+              HasSubstr("maps an element to thread 4"));
+}
+
+TEST(ThreadBindingTest, AKernelAlreadyBoundStaysAsItIs) {
+  constexpr char kBound[] = R"(
+kernel k(A: f32[8]) grid(bx: 1) threads(8) {
+  for tx in 0 +: 8 thread_bound(x) {
+    A[tx] = 1.0;
+  }
+})";
+  EXPECT_EQ(BoundText(kBound, "test-gpu"), Canonical(kBound));
+  EXPECT_THAT(BindError(R"(
+kernel k(A: f32[8]) grid(bx: 1) threads(8) {
+  for tx in 0 +: 8 thread_bound(x) {
+    for i in 0 +: 8 parallel {
+      A[i] = 1.0;
+    }
+  }
+})"),
+              HasSubstr("already has thread_bound loops"));
+}
+
+}  // namespace
+}  // namespace tile_ir::passes

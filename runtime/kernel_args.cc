@@ -1,0 +1,333 @@
+// Binding launch arguments to a kernel's signature (see kernel_args.h for the
+// order of the checks); every error names the kernel and the parameter.
+#include "runtime/kernel_args.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "passes/arith/int_math.h"
+#include "runtime/dtype_convert.h"
+#include "runtime/host_buffer.h"
+#include "tile_ir/printer.h"
+
+namespace tile_ir::runtime {
+namespace {
+
+constexpr ScalarType kAllScalarTypes[] = {
+    ScalarType::kBool, ScalarType::kI4,  ScalarType::kI8,     ScalarType::kI16,    ScalarType::kI32,
+    ScalarType::kI64,  ScalarType::kU8,  ScalarType::kF8E4M3, ScalarType::kF8E5M2, ScalarType::kF16,
+    ScalarType::kBF16, ScalarType::kF32, ScalarType::kF64};
+
+std::string DLDataTypeName(DLDataType dl) {
+  for (ScalarType scalar : kAllScalarTypes) {
+    DataType dtype(scalar, dl.lanes == 0 ? 1 : dl.lanes);
+    DLDataType ours;
+    if (ToDLDataType(dtype, &ours) && ours.code == dl.code && ours.bits == dl.bits &&
+        ours.lanes == dl.lanes) {
+      return dtype.ToString();
+    }
+  }
+  return absl::StrCat("an unsupported DLPack type (code ", int{dl.code}, ", ", int{dl.bits},
+                      " bits, ", dl.lanes, " lanes)");
+}
+
+std::string ShapeText(const DLTensor& t) {
+  std::vector<int64_t> shape(t.shape, t.shape + (t.shape ? t.ndim : 0));
+  return absl::StrCat("[", absl::StrJoin(shape, ", "), "]");
+}
+
+std::string DeclaredType(const BufferNode& buffer) {
+  std::vector<std::string> shape;
+  for (const Expr& e : buffer.shape) shape.push_back(Print(e));
+  return absl::StrCat(buffer.dtype.ToString(), "[", absl::StrJoin(shape, ", "), "]");
+}
+
+// A scalar argument converted to its parameter's dtype, in an 8-byte slot.
+absl::StatusOr<uint64_t> ConvertScalar(double value, DataType dtype) {
+  uint64_t slot = 0;
+  auto store = [&slot](auto typed) { std::memcpy(&slot, &typed, sizeof typed); };
+  if (dtype.is_int() || dtype.is_bool()) {
+    if (!std::isfinite(value) || std::trunc(value) != value) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("expected an integer for ", dtype.ToString(), ", got ", value));
+    }
+    int64_t lo = arith::TypeMin(dtype);
+    int64_t hi = arith::TypeMax(dtype);
+    // 2^63 is the first double above int64's range.
+    if (value < static_cast<double>(lo) || value >= 9223372036854775808.0 ||
+        static_cast<int64_t>(value) > hi) {
+      return absl::OutOfRangeError(
+          absl::StrCat(value, " is out of range for ", dtype.ToString(), " [", lo, ", ", hi, "]"));
+    }
+    int64_t v = static_cast<int64_t>(value);
+    switch (dtype.scalar()) {
+      case ScalarType::kI16: store(static_cast<int16_t>(v)); break;
+      case ScalarType::kI32: store(static_cast<int32_t>(v)); break;
+      case ScalarType::kI64: store(v); break;
+      case ScalarType::kU8: store(static_cast<uint8_t>(v)); break;
+      default: store(static_cast<int8_t>(v)); break;  // bool, i4, i8: one byte
+    }
+    return slot;
+  }
+  switch (dtype.scalar()) {
+    case ScalarType::kF8E4M3: store(DoubleToF8E4M3(value)); break;
+    case ScalarType::kF8E5M2: store(DoubleToF8E5M2(value)); break;
+    case ScalarType::kF16: store(DoubleToHalf(value)); break;
+    case ScalarType::kBF16: store(DoubleToBFloat16(value)); break;
+    case ScalarType::kF32: store(static_cast<float>(value)); break;
+    case ScalarType::kF64: store(value); break;
+    default:
+      return absl::InvalidArgumentError(
+          absl::StrCat("a scalar of type ", dtype.ToString(), " cannot be passed"));
+  }
+  return slot;
+}
+
+// A shape or stride entry whose expected value is an expression over the
+// dimensions, checked once all of them are bound.
+struct DeferredCheck {
+  const Param* param;
+  const char* what;  // "dimension" or "stride"
+  int index;
+  int64_t actual;
+  Expr expected;
+};
+
+class Binder {
+ public:
+  Binder(const KernelNode& kernel, DLDeviceType device_type, int64_t min_alignment)
+      : kernel_(kernel), device_type_(device_type), min_alignment_(min_alignment) {
+    for (const VarRef& dim : kernel.dims) dims_.insert(dim.get());
+  }
+
+  absl::StatusOr<BoundArgs> Bind(const std::vector<KernelArg>& args) {
+    if (args.size() != kernel_.params.size()) {
+      std::vector<std::string> names;
+      for (const Param& p : kernel_.params) names.push_back(p.name());
+      return Error(absl::StrCat("expected ", kernel_.params.size(), " arguments (",
+                                absl::StrJoin(names, ", "), "), got ", args.size()));
+    }
+    bound_.data.assign(args.size(), nullptr);
+    bound_.scalar_storage.assign(args.size(), 0);
+    for (size_t i = 0; i < args.size(); ++i) {
+      const Param& param = kernel_.params[i];
+      absl::Status status =
+          param.is_buffer() ? BindTensor(i, param, args[i]) : BindScalar(i, param, args[i]);
+      if (!status.ok()) return status;
+    }
+    for (const VarRef& dim : kernel_.dims) {
+      if (!bound_.int_values.contains(dim.get())) {
+        return Error(absl::StrCat("dimension '", dim->name,
+                                  "' is not bound: no parameter's shape or strides has it as "
+                                  "an entry of its own"));
+      }
+      bound_.dims.push_back(bound_.int_values.at(dim.get()));
+    }
+    for (const DeferredCheck& check : deferred_) {
+      absl::StatusOr<int64_t> want = EvaluateInt(check.expected, bound_.int_values);
+      if (!want.ok()) {
+        return Error(absl::StrCat("parameter '", check.param->name(), "' ", check.what, " ",
+                                  check.index, ": ", want.status().message()));
+      }
+      if (*want != check.actual) {
+        return Error(absl::StrCat("parameter '", check.param->name(), "' ", check.what, " ",
+                                  check.index, " is ", check.actual, " but ", Print(check.expected),
+                                  " = ", *want));
+      }
+    }
+    if (absl::Status status = EvaluateGrid(); !status.ok()) return status;
+    return std::move(bound_);
+  }
+
+ private:
+  absl::Status Error(absl::string_view message) const {
+    return absl::InvalidArgumentError(absl::StrCat("kernel '", kernel_.name, "': ", message));
+  }
+  absl::Status ArgError(size_t i, const Param& param, absl::string_view message) const {
+    return Error(absl::StrCat("argument ", i + 1, " ('", param.name(), "'): ", message));
+  }
+
+  absl::Status BindTensor(size_t i, const Param& param, const KernelArg& arg) {
+    const BufferNode& buffer = *param.buffer;
+    if (arg.tensor == nullptr) return ArgError(i, param, "expected a tensor, got a scalar");
+    const DLTensor& t = *arg.tensor;
+    if (t.device.device_type != device_type_) {
+      return ArgError(i, param,
+                      absl::StrCat("expected a tensor on ", DeviceTypeName(device_type_),
+                                   ", got one on ", DeviceTypeName(t.device.device_type)));
+    }
+    DLDataType want;
+    ToDLDataType(buffer.dtype, &want);
+    if (want.code != t.dtype.code || want.bits != t.dtype.bits || want.lanes != t.dtype.lanes) {
+      return ArgError(
+          i, param,
+          absl::StrCat("expected ", buffer.dtype.ToString(), ", got ", DLDataTypeName(t.dtype)));
+    }
+    if (t.ndim != buffer.rank() || (t.ndim > 0 && t.shape == nullptr)) {
+      return ArgError(i, param,
+                      absl::StrCat("expected rank ", buffer.rank(), " (", DeclaredType(buffer),
+                                   "), got rank ", t.ndim, " ", ShapeText(t)));
+    }
+    int64_t elements = 1;
+    for (int d = 0; d < t.ndim; ++d) {
+      if (t.shape[d] < 0) {
+        return ArgError(i, param, absl::StrCat("dimension ", d, " is negative (", t.shape[d], ")"));
+      }
+      elements *= t.shape[d];
+    }
+    for (int d = 0; d < t.ndim; ++d) {
+      absl::Status status = CheckEntry(param, "dimension", d, t.shape[d], buffer.shape[d]);
+      if (!status.ok()) return status;
+    }
+    if (absl::Status status = CheckStrides(i, param, t); !status.ok()) return status;
+
+    char* data = static_cast<char*>(t.data) + t.byte_offset;
+    if (t.data == nullptr && elements > 0) return ArgError(i, param, "the tensor has no data");
+    int64_t alignment = std::max<int64_t>(min_alignment_, std::max(1, buffer.dtype.bits() / 8));
+    if (reinterpret_cast<uintptr_t>(data) % static_cast<uintptr_t>(alignment) != 0) {
+      return ArgError(
+          i, param,
+          absl::StrCat("the data pointer 0x", absl::Hex(reinterpret_cast<uintptr_t>(data)),
+                       " is not aligned to ", alignment, " bytes"));
+    }
+    bound_.data[i] = data;
+    return absl::OkStatus();
+  }
+
+  // One shape or stride entry: a bare dimension binds (or must agree with its
+  // first binding), a constant must match, anything else waits for all dims.
+  absl::Status CheckEntry(const Param& param, const char* what, int index, int64_t actual,
+                          const Expr& expected) {
+    if (const Var* var = As<Var>(expected); var != nullptr && dims_.contains(var)) {
+      auto [it, inserted] = bound_.int_values.try_emplace(var, actual);
+      if (inserted) {
+        if (!arith::FitsIn(actual, var->dtype())) {
+          return Error(absl::StrCat("parameter '", param.name(), "' ", what, " ", index, " is ",
+                                    actual, ", which does not fit ", var->name, "'s type ",
+                                    var->dtype().ToString()));
+        }
+        bound_by_[var] = param.name();
+      } else if (it->second != actual) {
+        return Error(absl::StrCat("parameter '", param.name(), "' ", what, " ", index, " is ",
+                                  actual, " but ", var->name, " = ", it->second,
+                                  " from parameter '", bound_by_[var], "'"));
+      }
+      return absl::OkStatus();
+    }
+    if (std::optional<int64_t> constant = AsConstInt(expected)) {
+      if (*constant != actual) {
+        return Error(absl::StrCat("parameter '", param.name(), "' ", what, " ", index, " is ",
+                                  actual, " but must be ", *constant));
+      }
+      return absl::OkStatus();
+    }
+    deferred_.push_back({&param, what, index, actual, expected});
+    return absl::OkStatus();
+  }
+
+  absl::Status CheckStrides(size_t i, const Param& param, const DLTensor& t) {
+    const BufferNode& buffer = *param.buffer;
+    std::vector<int64_t> compact(t.ndim, 1);
+    for (int d = t.ndim - 2; d >= 0; --d) compact[d] = compact[d + 1] * t.shape[d + 1];
+    if (buffer.strides.empty()) {
+      if (t.strides == nullptr) return absl::OkStatus();
+      for (int d = 0; d < t.ndim; ++d) {
+        if (t.shape[d] != 1 && t.strides[d] != compact[d]) {
+          std::vector<int64_t> strides(t.strides, t.strides + t.ndim);
+          return ArgError(i, param,
+                          absl::StrCat("the tensor is not dense row-major (strides [",
+                                       absl::StrJoin(strides, ", "), "] for shape ", ShapeText(t),
+                                       "); the parameter declares no strides"));
+        }
+      }
+      return absl::OkStatus();
+    }
+    for (int d = 0; d < t.ndim; ++d) {
+      int64_t actual = t.strides != nullptr ? t.strides[d] : compact[d];
+      const Expr& expected = buffer.strides[d];
+      // A stride of an extent-1 dimension is never used to address anything,
+      // so producers leave arbitrary values there; it still binds a dimension.
+      const Var* var = As<Var>(expected);
+      bool binds = var != nullptr && dims_.contains(var) && !bound_.int_values.contains(var);
+      if (t.shape[d] == 1 && !binds) continue;
+      absl::Status status = CheckEntry(param, "stride", d, actual, expected);
+      if (!status.ok()) return status;
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status BindScalar(size_t i, const Param& param, const KernelArg& arg) {
+    DataType dtype = param.scalar->dtype();
+    if (arg.tensor != nullptr) {
+      return ArgError(i, param,
+                      absl::StrCat("expected a scalar (", dtype.ToString(), "), got a tensor"));
+    }
+    absl::StatusOr<uint64_t> slot = ConvertScalar(arg.scalar, dtype);
+    if (!slot.ok()) return ArgError(i, param, slot.status().message());
+    bound_.scalar_storage[i] = *slot;
+    if (dtype.is_int() || dtype.is_bool()) {
+      bound_.int_values[param.scalar.get()] = static_cast<int64_t>(arg.scalar);
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status EvaluateGrid() {
+    const std::vector<GridAxis>& grid = kernel_.launch.grid;
+    if (grid.size() > 3) return Error(absl::StrCat("has ", grid.size(), " grid axes; at most 3"));
+    for (size_t a = 0; a < grid.size(); ++a) {
+      const GridAxis& axis = grid[a];
+      absl::StatusOr<int64_t> extent = EvaluateInt(axis.extent, bound_.int_values);
+      if (!extent.ok()) {
+        return Error(absl::StrCat("grid axis ", axis.var->name, ": ", extent.status().message()));
+      }
+      if (*extent < 1 || *extent > std::numeric_limits<int32_t>::max()) {
+        return Error(absl::StrCat("grid axis ", axis.var->name, " has ", Print(axis.extent), " = ",
+                                  *extent, " blocks; it must be from 1 to ",
+                                  std::numeric_limits<int32_t>::max()));
+      }
+      bound_.grid[a] = *extent;
+    }
+    return absl::OkStatus();
+  }
+
+  const KernelNode& kernel_;
+  const DLDeviceType device_type_;
+  const int64_t min_alignment_;
+  absl::flat_hash_set<const Var*> dims_;
+  absl::flat_hash_map<const Var*, std::string> bound_by_;
+  std::vector<DeferredCheck> deferred_;
+  BoundArgs bound_;
+};
+
+}  // namespace
+
+std::string DeviceTypeName(DLDeviceType type) {
+  switch (type) {
+    case kDLCPU: return "cpu";
+    case kDLCUDA: return "cuda";
+    case kDLCUDAHost: return "cuda_host";
+    case kDLOpenCL: return "opencl";
+    case kDLVulkan: return "vulkan";
+    case kDLMetal: return "metal";
+    case kDLVPI: return "vpi";
+    case kDLROCM: return "rocm";
+    case kDLROCMHost: return "rocm_host";
+    case kDLExtDev: return "ext_dev";
+    case kDLCUDAManaged: return "cuda_managed";
+  }
+  return absl::StrCat("device type ", static_cast<int>(type));
+}
+
+absl::StatusOr<BoundArgs> BindArguments(const KernelNode& kernel,
+                                        const std::vector<KernelArg>& args,
+                                        DLDeviceType device_type, int64_t min_alignment) {
+  return Binder(kernel, device_type, min_alignment).Bind(args);
+}
+
+}  // namespace tile_ir::runtime

@@ -1,0 +1,198 @@
+// The integer division family on negative operands and zero divisors (i32,
+// u8, i8, vectors; variable and constant divisors), min and max, and the math
+// intrinsics on f32, f64, f16 and bf16.
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "targets/cpu/cpu_codegen.h"
+#include "targets/cpu/cpu_test_util.h"
+#include "targets/cpu/float_reference.h"
+
+namespace tile_ir::cpu {
+namespace {
+
+using test_util::Bf16Value;
+using test_util::HalfValue;
+using test_util::NearestBf16;
+using test_util::NearestHalf;
+using test_util::RunGrid;
+
+class ArithmeticTest : public ::testing::Test {
+ protected:
+  BlockFn Load(const std::string& file, const std::string& kernel) {
+    return loader_.Load(file, kernel);
+  }
+
+  test_util::KernelLoader loader_;
+};
+
+// C semantics plus the target's totality rules: x / 0 = 0, x % 0 = x, MIN / -1 wraps.
+struct Division {
+  int64_t q, r, floor_q, floor_r, ceil_q;
+};
+
+Division Divide(int64_t a, int64_t b, int64_t bits) {
+  if (b == 0) return {0, a, 0, a, 0};
+  int64_t q = a / b, r = a % b;
+  int64_t floor_q = q - ((r != 0 && (r < 0) != (b < 0)) ? 1 : 0);
+  int64_t floor_r = r + ((r != 0 && (r < 0) != (b < 0)) ? b : 0);
+  int64_t ceil_q = q + ((r != 0 && (r < 0) == (b < 0)) ? 1 : 0);
+  auto wrap = [&](int64_t v) {
+    uint64_t mask = (uint64_t{1} << bits) - 1;
+    uint64_t u = static_cast<uint64_t>(v) & mask;
+    return static_cast<int64_t>(u >= (uint64_t{1} << (bits - 1)) ? u - mask - 1 : u);
+  };
+  return {wrap(q), wrap(r), wrap(floor_q), wrap(floor_r), wrap(ceil_q)};
+}
+
+TEST_F(ArithmeticTest, IntegerDivisionFamilyIsTotalAndRoundsAsNamed) {
+  BlockFn kernel = Load("int_division.tile", "divide_i32");
+  BlockFn constants = Load("int_division.tile", "divide_by_constants");
+  ASSERT_NE(kernel, nullptr);
+  ASSERT_NE(constants, nullptr);
+  std::vector<int32_t> a, b;
+  for (int32_t x : {7, -7, 6, -6, 0, 1, -1, INT32_MIN, INT32_MAX}) {
+    for (int32_t y : {2, -2, 3, -3, 1, -1, 0, 7, INT32_MIN, INT32_MAX}) {
+      a.push_back(x);
+      b.push_back(y);
+    }
+  }
+  int32_t n = static_cast<int32_t>(a.size());
+  std::vector<int32_t> out(7 * n), by_const(8 * n);
+  RunGrid(kernel, {a.data(), b.data(), out.data(), &n}, 1);
+  RunGrid(constants, {a.data(), by_const.data(), &n}, 1);
+  for (int i = 0; i < n; ++i) {
+    SCOPED_TRACE(::testing::Message() << a[i] << " by " << b[i]);
+    Division d = Divide(a[i], b[i], 32);
+    EXPECT_EQ(out[i], d.q);
+    EXPECT_EQ(out[n + i], d.r);
+    EXPECT_EQ(out[2 * n + i], d.floor_q);
+    EXPECT_EQ(out[3 * n + i], d.floor_r);
+    EXPECT_EQ(out[4 * n + i], d.ceil_q);
+    EXPECT_EQ(out[5 * n + i], std::min(a[i], b[i]));
+    EXPECT_EQ(out[6 * n + i], std::max(a[i], b[i]));
+    Division four = Divide(a[i], 4, 32), minus_three = Divide(a[i], -3, 32);
+    EXPECT_EQ(by_const[i], four.q);
+    EXPECT_EQ(by_const[n + i], four.r);
+    EXPECT_EQ(by_const[2 * n + i], four.floor_q);
+    EXPECT_EQ(by_const[3 * n + i], four.floor_r);
+    EXPECT_EQ(by_const[4 * n + i], four.ceil_q);
+    EXPECT_EQ(by_const[5 * n + i], minus_three.floor_q);
+    EXPECT_EQ(by_const[6 * n + i], minus_three.floor_r);
+    EXPECT_EQ(by_const[7 * n + i], minus_three.ceil_q);
+  }
+}
+
+TEST_F(ArithmeticTest, UnsignedAndI8Division) {
+  BlockFn kernel = Load("int_division.tile", "divide_small");
+  ASSERT_NE(kernel, nullptr);
+  std::vector<uint8_t> a, b;
+  std::vector<int8_t> c, d;
+  for (int x : {0, 1, 7, 200, 255, 128}) {
+    for (int y : {0, 1, 3, 200, 255}) {
+      a.push_back(x);
+      b.push_back(y);
+    }
+  }
+  for (size_t i = 0; i < a.size(); ++i) {
+    c.push_back(static_cast<int8_t>(std::vector<int>{-128, -7, 7, 100, -1, 0}[i % 6]));
+    d.push_back(static_cast<int8_t>(std::vector<int>{-1, 3, -3, 0, 2}[i % 5]));
+  }
+  int32_t n = static_cast<int32_t>(a.size());
+  std::vector<uint8_t> u(5 * n);
+  std::vector<int8_t> s(5 * n);
+  RunGrid(kernel, {a.data(), b.data(), c.data(), d.data(), u.data(), s.data(), &n}, 1);
+  for (int i = 0; i < n; ++i) {
+    SCOPED_TRACE(::testing::Message()
+                 << int{a[i]} << "," << int{b[i]} << " / " << int{c[i]} << "," << int{d[i]});
+    EXPECT_EQ(u[i], b[i] ? a[i] / b[i] : 0);
+    EXPECT_EQ(u[n + i], b[i] ? a[i] % b[i] : a[i]);
+    EXPECT_EQ(u[2 * n + i], b[i] ? (a[i] + b[i] - 1) / b[i] : 0);
+    EXPECT_EQ(u[3 * n + i], std::max(a[i], b[i]));
+    EXPECT_EQ(u[4 * n + i], a[i] > b[i] ? 1 : 0);  // unsigned comparison
+    Division div = Divide(c[i], d[i], 8);
+    EXPECT_EQ(s[i], div.q);
+    EXPECT_EQ(s[n + i], div.floor_q);
+    EXPECT_EQ(s[2 * n + i], div.floor_r);
+    EXPECT_EQ(s[3 * n + i], std::min(c[i], d[i]));
+    EXPECT_EQ(s[4 * n + i], static_cast<int8_t>(c[i] * d[i]));  // i8 wraps
+  }
+}
+
+TEST_F(ArithmeticTest, VectorFloorDivision) {
+  BlockFn kernel = Load("int_division.tile", "divide_vector");
+  ASSERT_NE(kernel, nullptr);
+  std::vector<int32_t> a(16), b(16), out(32);
+  for (int i = 0; i < 16; ++i) {
+    a[i] = i * 7 - 50;
+    b[i] = (i % 5) - 2;
+  }
+  RunGrid(kernel, {a.data(), b.data(), out.data()}, 2);
+  for (int i = 0; i < 16; ++i) {
+    Division d = Divide(a[i], b[i], 32);
+    EXPECT_EQ(out[i], d.floor_q) << a[i] << " / " << b[i];
+    EXPECT_EQ(out[16 + i], d.floor_r) << a[i] << " % " << b[i];
+  }
+}
+
+TEST_F(ArithmeticTest, MathIntrinsics) {
+  BlockFn f32 = Load("math.tile", "math_f32");
+  BlockFn f64 = Load("math.tile", "math_f64_vector");
+  BlockFn narrow = Load("math.tile", "math_narrow");
+  ASSERT_NE(f32, nullptr);
+  ASSERT_NE(f64, nullptr);
+  ASSERT_NE(narrow, nullptr);
+  std::vector<float> x = {0.25f, 0.5f, 1.0f, 1.5f, 2.0f, 3.75f, 10.0f, 0.001f, 7.5f};
+  int32_t n = static_cast<int32_t>(x.size());
+  std::vector<float> out(15 * n);
+  RunGrid(f32, {x.data(), out.data(), &n}, 1);
+  using Fn = double (*)(double);
+  std::vector<Fn> reference = {
+      [](double v) { return std::exp(v); },      [](double v) { return std::exp2(v); },
+      [](double v) { return std::log(v); },      [](double v) { return std::log2(v); },
+      [](double v) { return std::sqrt(v); },     [](double v) { return 1 / std::sqrt(v); },
+      [](double v) { return std::tanh(v); },     [](double v) { return std::erf(v); },
+      [](double v) { return std::sin(v); },      [](double v) { return std::cos(v); },
+      [](double v) { return std::floor(v); },    [](double v) { return std::ceil(v); },
+      [](double v) { return std::pow(v, 1.5); }, [](double v) { return v * v - 1; },
+      [](double v) { return std::fabs(v); }};
+  for (int f = 0; f < 15; ++f) {
+    for (int i = 0; i < n; ++i) {
+      double expected = reference[f](x[i]);
+      EXPECT_NEAR(out[f * n + i], expected, 1e-6 * std::max(1.0, std::fabs(expected)))
+          << "function " << f << " of " << x[i];
+    }
+  }
+  std::vector<double> xd(16), outd(48);
+  std::vector<int32_t> iabs(16);
+  for (int i = 0; i < 16; ++i) xd[i] = 0.37 * i - 2.9;
+  RunGrid(f64, {xd.data(), outd.data(), iabs.data()}, 4);
+  for (int i = 0; i < 16; ++i) {
+    EXPECT_EQ(outd[i], std::exp(xd[i]));
+    EXPECT_EQ(outd[16 + i], std::tanh(xd[i]));
+    EXPECT_EQ(outd[32 + i], std::erf(xd[i]));
+    EXPECT_EQ(iabs[i], std::abs(static_cast<int32_t>(xd[i] * -3.0)));
+  }
+  std::vector<uint16_t> h(n), b(n), hout(2 * n), bout(2 * n);
+  for (int i = 0; i < n; ++i) {
+    h[i] = NearestHalf(x[i] - 3);
+    b[i] = NearestBf16(x[i] - 3);
+  }
+  RunGrid(narrow, {h.data(), b.data(), hout.data(), bout.data(), &n}, 1);
+  for (int i = 0; i < n; ++i) {
+    float hv = HalfValue(h[i]), bv = Bf16Value(b[i]);
+    // Computed in f32 (the same libm) and rounded once.
+    EXPECT_EQ(hout[i], NearestHalf(std::exp(hv)));
+    EXPECT_EQ(hout[n + i], NearestHalf(std::sqrt(std::fabs(hv))));
+    EXPECT_EQ(bout[i], NearestBf16(std::exp(bv)));
+    EXPECT_EQ(bout[n + i], NearestBf16(std::tanh(bv)));
+  }
+}
+
+}  // namespace
+}  // namespace tile_ir::cpu

@@ -1,0 +1,46 @@
+// What the CPU target tells the generic lowering passes about itself
+// (docs/LOWERING.md): a block runs on one core, its "threads" become
+// iterations of loops that LLVM vectorizes with the host's SIMD registers.
+#ifndef TARGETS_CPU_CPU_TARGET_INFO_H_
+#define TARGETS_CPU_CPU_TARGET_INFO_H_
+
+#include <cstdint>
+#include <string>
+
+#include "absl/status/status.h"
+#include "passes/target_info.h"
+
+namespace tile_ir::cpu {
+
+// Shared and local buffers live in the block function's stack frame (shared
+// tiles in one pool laid out by plan-shared-memory), so their total is capped
+// well below a worker thread's stack (8 MiB by default on Linux).
+inline constexpr int64_t kCpuMaxBlockFrameBytes = int64_t{1} << 20;
+
+class CpuTargetInfo final : public passes::TargetInfo {
+ public:
+  std::string name() const override { return "cpu"; }
+  // The host CPU's LLVM name: code is generated for the machine it runs on.
+  std::string arch() const override;
+  int warp_size() const override { return 1; }
+  int64_t ThreadsExecutingBlock(const Launch& launch) const override { return 1; }
+  int64_t max_shared_memory_bytes() const override { return kCpuMaxBlockFrameBytes; }
+  int max_vector_bytes() const override;
+  bool has_async_copy() const override { return false; }
+  // Every tile operation on every dtype lowers to loops of loads, stores,
+  // casts and arithmetic, which the code generator supports for all dtypes;
+  // only arithmetic on bool (gemm, reduce, atomic_add, cumsum) has no meaning.
+  absl::Status CheckTileOp(passes::TileOpKind op, DataType dtype) const override;
+  std::string DefaultPipeline() const override;
+};
+
+// The CPU target's default lowering pipeline string.
+std::string DefaultCpuPipeline();
+
+// Registers a CpuTargetInfo under "cpu", so that passes given `target=cpu`
+// find it. Safe to call any number of times, from any thread.
+void RegisterCpuTarget();
+
+}  // namespace tile_ir::cpu
+
+#endif  // TARGETS_CPU_CPU_TARGET_INFO_H_

@@ -1,0 +1,196 @@
+// Intrinsic calls: the math functions (LLVM intrinsics, or libm for tanh and
+// erf, resolved from the process by the JIT), atomic_add_at as atomicrmw or,
+// for the packed and bit-stored types, a compare-exchange loop, and the
+// asynchronous-copy markers, which are no-ops.
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Intrinsics.h"
+#include "targets/cpu/float_formats.h"
+#include "targets/cpu/kernel_emitter.h"
+#include "tile_ir/intrinsics.h"
+
+namespace tile_ir::cpu {
+namespace {
+
+const absl::flat_hash_map<std::string, llvm::Intrinsic::ID>& LlvmMathIntrinsics() {
+  static const auto* table = new absl::flat_hash_map<std::string, llvm::Intrinsic::ID>{
+      {"exp", llvm::Intrinsic::exp},   {"exp2", llvm::Intrinsic::exp2},
+      {"log", llvm::Intrinsic::log},   {"log2", llvm::Intrinsic::log2},
+      {"sqrt", llvm::Intrinsic::sqrt}, {"sin", llvm::Intrinsic::sin},
+      {"cos", llvm::Intrinsic::cos},   {"floor", llvm::Intrinsic::floor},
+      {"ceil", llvm::Intrinsic::ceil}, {"pow", llvm::Intrinsic::pow},
+      {"fma", llvm::Intrinsic::fma},   {"abs", llvm::Intrinsic::fabs},
+  };
+  return *table;
+}
+
+bool IsLibmFunction(const std::string& name) { return name == "tanh" || name == "erf"; }
+
+}  // namespace
+
+llvm::Value* KernelEmitter::EmitCall(const Call& call) {
+  if (call.name == kAtomicAddAt) return EmitAtomicAdd(call);
+  // Copies are synchronous on the CPU: there is never a group to close or wait for.
+  if (call.name == "async_commit" || call.name == "async_wait") return nullptr;
+  llvm::Type* result_type = RegisterType(call.dtype());
+  bool known =
+      LlvmMathIntrinsics().contains(call.name) || IsLibmFunction(call.name) || call.name == "rsqrt";
+  if (!known || call.args.empty()) {
+    return Fail(absl::StrCat("intrinsic '", call.name, "' has no CPU lowering"), result_type);
+  }
+  DataType type = call.args[0]->dtype();
+  std::vector<llvm::Value*> args;
+  for (const Expr& arg : call.args) {
+    DataType arg_type = arg->dtype();
+    if (arg_type.lanes() != type.lanes() && arg_type.lanes() != 1) {
+      return Fail(absl::StrCat("intrinsic '", call.name, "' mixes ", type.ToString(), " and ",
+                               arg_type.ToString(), " arguments"),
+                  result_type);
+    }
+    llvm::Value* value = EmitCast(EmitExpr(arg), arg_type, type.with_lanes(arg_type.lanes()));
+    if (arg_type.lanes() != type.lanes()) value = builder_.CreateVectorSplat(type.lanes(), value);
+    args.push_back(value);
+  }
+  if (!type.is_float()) {
+    // abs is the one intrinsic defined on integers; unsigned values are their own.
+    if (type.is_unsigned() || type.is_bool()) return args[0];
+    return builder_.CreateBinaryIntrinsic(llvm::Intrinsic::abs, args[0], builder_.getFalse());
+  }
+  // f16, bf16 and fp8 compute in f32 and round the result once.
+  bool native = type.scalar() == ScalarType::kF32 || type.scalar() == ScalarType::kF64;
+  if (native) return EmitMath(call.name, args);
+  for (llvm::Value*& arg : args) arg = FloatToF32(arg, type);
+  return F32ToFloat(EmitMath(call.name, args), type);
+}
+
+llvm::Value* KernelEmitter::EmitMath(const std::string& name,
+                                     const std::vector<llvm::Value*>& args) {
+  llvm::Type* type = args[0]->getType();
+  if (name == "rsqrt") {
+    llvm::Value* root = builder_.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, args[0]);
+    return builder_.CreateFDiv(llvm::ConstantFP::get(type, 1.0), root);
+  }
+  if (IsLibmFunction(name)) {
+    auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(type);
+    if (vector == nullptr) return EmitLibmCall(name, args[0]);
+    llvm::Value* result = llvm::PoisonValue::get(type);
+    for (unsigned lane = 0; lane < vector->getNumElements(); ++lane) {
+      llvm::Value* element = EmitLibmCall(name, builder_.CreateExtractElement(args[0], lane));
+      result = builder_.CreateInsertElement(result, element, lane);
+    }
+    return result;
+  }
+  return builder_.CreateIntrinsic(LlvmMathIntrinsics().at(name), {type}, args);
+}
+
+llvm::Value* KernelEmitter::EmitLibmCall(const std::string& name, llvm::Value* arg) {
+  llvm::Type* type = arg->getType();
+  std::string symbol = type->isFloatTy() ? name + "f" : name;
+  llvm::FunctionCallee callee =
+      module_.getOrInsertFunction(symbol, llvm::FunctionType::get(type, {type}, false));
+  if (auto* function = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
+    // tanh and erf neither fail nor set errno.
+    function->setDoesNotAccessMemory();
+    function->setDoesNotThrow();
+    function->setWillReturn();
+  }
+  return builder_.CreateCall(callee, {arg});
+}
+
+llvm::Value* KernelEmitter::EmitAtomicAdd(const Call& call) {
+  llvm::Type* result_type = RegisterType(call.dtype());
+  const BufferLoad* target = call.args.size() == 2 ? As<BufferLoad>(call.args[0]) : nullptr;
+  if (target == nullptr) {
+    return Fail(absl::StrCat(kAtomicAddAt,
+                             " takes a buffer element (a load such as C[i]) and the value to add"),
+                result_type);
+  }
+  DataType type = target->dtype();
+  DataType value_type = call.args[1]->dtype();
+  if (type.is_bool() || value_type.lanes() != type.lanes()) {
+    return Fail(absl::StrCat(kAtomicAddAt, " of ", value_type.ToString(), " to an element of '",
+                             target->buffer->name, "' (", type.ToString(), ") has no meaning"),
+                result_type);
+  }
+  llvm::Value* value = EmitCast(EmitExpr(call.args[1]), value_type, type);
+  ElementAddress address = EmitAddress(*target->buffer, target->indices, type.lanes());
+  llvm::Type* element_type = RegisterType(type.element());
+  llvm::Value* old = type.lanes() == 1 ? nullptr : llvm::PoisonValue::get(RegisterType(type));
+  for (int lane = 0; lane < type.lanes(); ++lane) {
+    llvm::Value* offset = LaneOffset(address, lane);
+    llvm::Value* addend = type.lanes() == 1 ? value : builder_.CreateExtractElement(value, lane);
+    auto add = [&] { return EmitScalarAtomicAdd(*target->buffer, offset, addend); };
+    llvm::Value* lane_old;
+    if (lane_mask_ == nullptr) {
+      lane_old = add();
+    } else {
+      // Inside a guarded vector select, only the active lanes add.
+      llvm::Value* active = type.lanes() == 1 ? builder_.CreateOrReduce(lane_mask_)
+                                              : builder_.CreateExtractElement(lane_mask_, lane);
+      lane_old = EmitIf(active, element_type, add);
+    }
+    old = type.lanes() == 1 ? lane_old : builder_.CreateInsertElement(old, lane_old, lane);
+  }
+  if (call.dtype().is_void()) return nullptr;
+  return EmitCast(old, type, call.dtype());
+}
+
+llvm::Value* KernelEmitter::EmitScalarAtomicAdd(const BufferNode& buffer, llvm::Value* offset,
+                                                llvm::Value* value) {
+  DataType type = buffer.dtype;
+  auto ordering = llvm::AtomicOrdering::Monotonic;
+  if (type.scalar() == ScalarType::kI4) {
+    llvm::Type* i8 = builder_.getInt8Ty();
+    llvm::Value* pointer = ElementPointer(buffer, builder_.CreateAShr(offset, 1));
+    llvm::Value* shift =
+        builder_.CreateTrunc(builder_.CreateShl(builder_.CreateAnd(offset, 1), 2), i8);
+    llvm::Value* nibble_mask = builder_.CreateShl(builder_.getInt8(0x0F), shift);
+    llvm::Value* addend = builder_.CreateShl(builder_.CreateZExt(value, i8), shift);
+    llvm::Value* old_byte = EmitCompareExchangeLoop(pointer, i8, [&](llvm::Value* current) {
+      // Adding in place wraps within the nibble once the carry is masked off.
+      llvm::Value* sum = builder_.CreateAnd(builder_.CreateAdd(current, addend), nibble_mask);
+      return builder_.CreateOr(builder_.CreateAnd(current, builder_.CreateNot(nibble_mask)), sum);
+    });
+    return builder_.CreateTrunc(builder_.CreateLShr(old_byte, shift), RegisterType(type));
+  }
+  llvm::Value* pointer = ElementPointer(buffer, offset);
+  llvm::MaybeAlign align(std::max(1, type.bits() / 8));
+  if (IsBitStoredFloat(type.scalar())) {
+    llvm::Value* old_bits =
+        EmitCompareExchangeLoop(pointer, MemoryType(type.scalar()), [&](llvm::Value* current) {
+          llvm::Value* sum = builder_.CreateFAdd(FromMemory(current, type), value);
+          return ToMemory(RoundF32To(builder_, sum, type.scalar()), type);
+        });
+    return FromMemory(old_bits, type);
+  }
+  auto op = type.is_float() ? llvm::AtomicRMWInst::FAdd : llvm::AtomicRMWInst::Add;
+  return builder_.CreateAtomicRMW(op, pointer, value, align, ordering);
+}
+
+llvm::Value* KernelEmitter::EmitCompareExchangeLoop(
+    llvm::Value* pointer, llvm::Type* type,
+    const std::function<llvm::Value*(llvm::Value*)>& update) {
+  llvm::Align align(type->getPrimitiveSizeInBits() / 8);
+  auto ordering = llvm::AtomicOrdering::Monotonic;
+  llvm::LoadInst* initial = builder_.CreateAlignedLoad(type, pointer, align);
+  initial->setAtomic(ordering);
+  llvm::BasicBlock* before = builder_.GetInsertBlock();
+  llvm::BasicBlock* loop = llvm::BasicBlock::Create(context_, "cas.loop", function_);
+  llvm::BasicBlock* done = llvm::BasicBlock::Create(context_, "cas.done", function_);
+  builder_.CreateBr(loop);
+  builder_.SetInsertPoint(loop);
+  llvm::PHINode* current = builder_.CreatePHI(type, 2);
+  current->addIncoming(initial, before);
+  llvm::Value* exchange =
+      builder_.CreateAtomicCmpXchg(pointer, current, update(current), align, ordering, ordering);
+  current->addIncoming(builder_.CreateExtractValue(exchange, 0), builder_.GetInsertBlock());
+  builder_.CreateCondBr(builder_.CreateExtractValue(exchange, 1), done, loop);
+  builder_.SetInsertPoint(done);
+  return current;
+}
+
+}  // namespace tile_ir::cpu

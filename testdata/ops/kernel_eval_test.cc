@@ -1,0 +1,87 @@
+// Every kernel of the suite computes its reference within the op's
+// tolerance, at default and ragged shapes, when run by the tile-level
+// evaluator: the kernels are right before any backend sees them, and the
+// tolerances are not too tight for a correct kernel.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "testdata/ops/op_suite.h"
+#include "testdata/ops/op_tensors.h"
+#include "testdata/ops/tile_evaluator.h"
+
+namespace tile_ir::ops {
+namespace {
+
+constexpr uint64_t kSeed = 20261129;
+
+class KernelEvalTest : public testing::TestWithParam<std::string> {};
+
+// Logs the element with the largest |got - want| / (atol + rtol |want|): how
+// much of its tolerance an op uses, so that tolerances can be judged.
+void LogWorstElement(const std::string& what, const RefTensor& got, const RefTensor& want,
+                     double atol, double rtol) {
+  double worst = 0;
+  size_t at = 0;
+  for (size_t i = 0; i < got.data.size(); ++i) {
+    double fraction = std::abs(got.data[i] - want.data[i]) / (atol + rtol * std::abs(want.data[i]));
+    if (fraction > worst) {
+      worst = fraction;
+      at = i;
+    }
+  }
+  std::printf("%s: worst error %.3g of the tolerance (element %zu: got %.9g, want %.9g)\n",
+              what.c_str(), worst, at, got.data[at], want.data[at]);
+}
+
+void ExpectKernelMatchesReference(const OpCase& op, const Shapes& dims) {
+  absl::StatusOr<Kernel> kernel = op.build();
+  ASSERT_TRUE(kernel.ok()) << kernel.status();
+  absl::StatusOr<RefTensors> tensors = MakeRefTensors(op, **kernel, dims, kSeed);
+  ASSERT_TRUE(tensors.ok()) << tensors.status();
+  RefTensors want = *tensors;
+  op.reference(want, dims, op.scalars);
+  // Poisoned outputs: an element the kernel never writes stays NaN and fails.
+  for (const std::string& output : op.outputs) {
+    std::vector<double>& data = tensors->at(output).data;
+    std::fill(data.begin(), data.end(), NAN);
+  }
+  absl::Status run = EvaluateKernel(**kernel, dims, op.scalars, *tensors);
+  ASSERT_TRUE(run.ok()) << run;
+  for (const std::string& output : op.outputs) {
+    const RefTensor& got = tensors->at(output);
+    absl::Status close = CheckClose(got, want.at(output), op.atol, op.rtol);
+    EXPECT_TRUE(close.ok()) << output << " (seed " << kSeed << "): " << close;
+    LogWorstElement(op.name + " " + output, got, want.at(output), op.atol, op.rtol);
+  }
+}
+
+TEST_P(KernelEvalTest, DefaultShapes) {
+  const OpCase* op = FindOp(GetParam());
+  ASSERT_NE(op, nullptr);
+  ExpectKernelMatchesReference(*op, op->default_shapes);
+}
+
+TEST_P(KernelEvalTest, RaggedShapes) {
+  const OpCase* op = FindOp(GetParam());
+  ASSERT_NE(op, nullptr);
+  ExpectKernelMatchesReference(*op, op->ragged_shapes);
+}
+
+std::vector<std::string> OpNames() {
+  std::vector<std::string> names;
+  for (const OpCase& op : OperatorSuite()) names.push_back(op.name);
+  return names;
+}
+
+INSTANTIATE_TEST_SUITE_P(Suite, KernelEvalTest, testing::ValuesIn(OpNames()),
+                         [](const testing::TestParamInfo<std::string>& info) {
+                           return info.param;
+                         });
+
+}  // namespace
+}  // namespace tile_ir::ops

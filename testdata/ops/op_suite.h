@@ -1,0 +1,71 @@
+// The operator suite: every kernel the toolkit is verified on, written with
+// the C++ API, each with its float64 reference, input distributions, shapes
+// (default and ragged) and tolerances. tile-run, the tests and the support
+// matrix all go through this one list.
+#ifndef TESTDATA_OPS_OP_SUITE_H_
+#define TESTDATA_OPS_OP_SUITE_H_
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "tile_ir/module.h"
+
+namespace tile_ir::ops {
+
+// A tensor as the reference sees it: row-major doubles. Inputs hold exactly
+// the values the kernel reads (already rounded to the input's dtype).
+struct RefTensor {
+  std::vector<int64_t> shape;
+  std::vector<double> data;
+};
+using RefTensors = std::map<std::string, RefTensor>;
+using Shapes = std::map<std::string, int64_t>;
+
+// How an input is filled with seeded random values.
+struct InputInit {
+  enum class Kind { kUniform, kIntegers };
+  Kind kind = Kind::kUniform;
+  double lo = -1.0;  // uniform in [lo, hi); integers in [lo, hi]
+  double hi = 1.0;
+};
+
+struct OpCase {
+  std::string name;  // also the kernel's name and the .tile file stem
+  std::string description;
+  // Builds the kernel with the C++ API (frontends/cpp).
+  std::function<absl::StatusOr<Kernel>()> build;
+  Shapes default_shapes;                   // a value for every symbolic dimension
+  Shapes ragged_shapes;                    // dimensions that are not multiples of the tile sizes
+  std::map<std::string, double> scalars;   // scalar parameter values
+  std::map<std::string, InputInit> inits;  // by input parameter; default uniform [-1, 1)
+  std::vector<std::string> outputs;        // buffer parameters the kernel writes
+  // Computes every output from the inputs in float64. `tensors` holds all
+  // parameters (outputs pre-sized, zero-filled); `dims` the bound dimensions.
+  std::function<void(RefTensors& tensors, const Shapes& dims,
+                     const std::map<std::string, double>& scalars)>
+      reference;
+  // |got - want| <= atol + rtol * |want| element-wise, at both shape sets;
+  // each op's definition says how its values follow from its dtypes.
+  double atol = 0;
+  double rtol = 0;
+  // For throughput reports: the floating-point operations and the bytes of
+  // global memory the kernel moves at the given dims.
+  std::function<double(const Shapes& dims)> flops;
+  std::function<double(const Shapes& dims)> bytes;
+};
+
+const std::vector<OpCase>& OperatorSuite();
+// nullptr when no operator has that name.
+const OpCase* FindOp(std::string_view name);
+// The canonical text of the op's kernel as a module of its own: what
+// testdata/ops/<name>.tile holds (written by //testdata/ops:export_ops).
+absl::StatusOr<std::string> OpText(const OpCase& op);
+
+}  // namespace tile_ir::ops
+
+#endif  // TESTDATA_OPS_OP_SUITE_H_

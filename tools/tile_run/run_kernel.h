@@ -1,0 +1,49 @@
+// One tile-run: allocate a loaded kernel's tensors, fill the inputs with
+// seeded random values, poison the outputs, launch, and optionally check the
+// outputs against the operator's float64 reference and time repeated launches.
+#ifndef TOOLS_TILE_RUN_RUN_KERNEL_H_
+#define TOOLS_TILE_RUN_RUN_KERNEL_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "runtime/device_base.h"
+#include "testdata/ops/op_suite.h"
+#include "tools/tile_run/compare.h"
+
+namespace tile_ir::tools {
+
+struct RunOptions {
+  ops::Shapes dims;                       // a value for every dimension of the kernel
+  std::map<std::string, double> scalars;  // a value for every scalar parameter
+  uint64_t seed = 0;
+  bool check = false;  // needs an operator entry
+  bool bench = false;
+  int warmup = 3;  // untimed launches before the timed ones
+  int iters = 20;  // timed launches
+};
+
+struct RunResult {
+  double launch_seconds = 0;               // the first launch
+  std::vector<OutputCheck> checks;         // with RunOptions::check
+  std::optional<double> median_seconds;    // with RunOptions::bench
+  std::optional<double> flops_per_second;  // with bench and the op's flops
+  std::optional<double> bytes_per_second;  // with bench and the op's bytes
+
+  bool passed() const;
+};
+
+// `op` may be null for a kernel outside the operator suite: every buffer is
+// then an input (uniform in [-1, 1)) and nothing is poisoned or checked.
+// Errors name what is missing or what failed (dims, scalars, allocation,
+// launch).
+absl::StatusOr<RunResult> RunKernel(runtime::LoadedKernel& kernel, const ops::OpCase* op,
+                                    const RunOptions& options);
+
+}  // namespace tile_ir::tools
+
+#endif  // TOOLS_TILE_RUN_RUN_KERNEL_H_

@@ -1,0 +1,14 @@
+// tile-run: runs, checks and times kernels on a device (see --help).
+#include <iostream>
+
+#include "runtime/device.h"
+#include "testdata/ops/op_suite.h"
+#include "tools/common/working_directory.h"
+#include "tools/tile_run/tile_run_main.h"
+
+int main(int argc, char** argv) {
+  tile_ir::cli::EnterUserWorkingDirectory();
+  return tile_ir::tools::TileRunMain(
+      argc, argv, std::cout, std::cerr,
+      {tile_ir::runtime::OpenDevice, &tile_ir::ops::OperatorSuite()});
+}

@@ -1,0 +1,72 @@
+// tile-run as the binary runs it: the real CPU device and operator suite, on
+// the suite's own .tile files (testdata/ops).
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "runtime/device.h"
+#include "testdata/ops/op_suite.h"
+#include "tools/tile_run/tile_run_main.h"
+
+namespace tile_ir::tools {
+namespace {
+
+using ::testing::HasSubstr;
+
+struct Result {
+  int status;
+  std::string out;
+  std::string err;
+};
+
+Result RunTileRun(std::vector<std::string> args) {
+  args.insert(args.begin(), "tile-run");
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  std::ostringstream out, err;
+  int status = TileRunMain(static_cast<int>(argv.size()), argv.data(), out, err,
+                           {runtime::OpenDevice, &ops::OperatorSuite()});
+  return {status, out.str(), err.str()};
+}
+
+TEST(TileRunCpuTest, ListsTheSuite) {
+  Result r = RunTileRun({"--list"});
+  EXPECT_EQ(r.status, 0);
+  EXPECT_THAT(r.out, HasSubstr("add_f32"));
+  EXPECT_THAT(r.out, HasSubstr("gemm_f16"));
+}
+
+TEST(TileRunCpuTest, ChecksAnElementwiseOperatorAtRaggedShapes) {
+  Result r = RunTileRun({"testdata/ops/add_f32.tile", "--check", "--ragged", "--seed=11"});
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("on cpu: "));
+  EXPECT_THAT(r.out, HasSubstr("shapes  M=1000,N=777"));
+  EXPECT_THAT(r.out, HasSubstr("C: max abs err"));
+  EXPECT_THAT(r.out, HasSubstr("PASS (rerun with --seed=11)"));
+}
+
+TEST(TileRunCpuTest, ChecksAGemmAtSmallRaggedShapes) {
+  Result r =
+      RunTileRun({"testdata/ops/gemm_f16.tile", "--check", "--shapes=M=100,N=70,K=50", "--seed=5"});
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("shapes  M=100,N=70,K=50"));
+}
+
+TEST(TileRunCpuTest, BenchesWithThroughput) {
+  Result r = RunTileRun({"testdata/ops/add_f32.tile", "--bench", "--iters=3", "--warmup=1"});
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("over 3 launches"));
+  EXPECT_THAT(r.out, HasSubstr("GB/s"));
+}
+
+TEST(TileRunCpuTest, GpuTargetsSayTheyAreNotBuilt) {
+  Result r = RunTileRun({"testdata/ops/add_f32.tile", "--target=cuda"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_THAT(r.err, HasSubstr("--target=cuda: the cuda runtime is not built yet"));
+}
+
+}  // namespace
+}  // namespace tile_ir::tools

@@ -1,0 +1,303 @@
+// tile-run end to end through its library entry point, with a fake device
+// whose kernels are C++ functions over the bound tensors and a small operator
+// suite: checking, poisoning, failures, shapes, benches, the suite table and
+// every command-line error.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "frontends/text/parser.h"
+#include "runtime/kernel_args.h"
+#include "tools/tile_run/tile_run_main.h"
+
+namespace tile_ir::tools {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+// Y = alpha * X under several names; the fake device gets some of them wrong.
+std::string ScaleModule(const std::string& name) {
+  return absl::StrCat(
+      R"(ir_version 1;
+producer "test" "1";
+
+kernel )",
+      name, R"(<N: i32>(X: f32[N], Y: f32[N], alpha: f32) grid(bx: ceildiv(N, 128)) threads(128) {
+}
+)");
+}
+
+// Computes Y = alpha * X, except: "wrong" adds 1 to element 3 and "lazy"
+// leaves element 5 unwritten (poisoned).
+class FakeKernel final : public runtime::LoadedKernel {
+ public:
+  explicit FakeKernel(Module module) : module_(std::move(module)) {}
+  const KernelNode& signature() const override { return *module_.kernels.front(); }
+  absl::Status Launch(const std::vector<runtime::KernelArg>& args) override {
+    absl::StatusOr<runtime::BoundArgs> bound = runtime::BindArguments(signature(), args, kDLCPU, 1);
+    if (!bound.ok()) return bound.status();
+    const float* x = static_cast<const float*>(bound->data[0]);
+    float* y = static_cast<float*>(bound->data[1]);
+    float alpha;
+    std::memcpy(&alpha, &bound->scalar_storage[2], sizeof alpha);
+    const std::string& name = signature().name;
+    for (int64_t i = 0; i < bound->dims[0]; ++i) {
+      if (name == "lazy" && i == 5) continue;
+      y[i] = alpha * x[i] + (name == "wrong" && i == 3 ? 1.0f : 0.0f);
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  Module module_;
+};
+
+class FakeDevice final : public runtime::Device {
+ public:
+  std::string name() const override { return "fake"; }
+  std::string description() const override { return "fake: C++ kernels"; }
+  absl::StatusOr<std::unique_ptr<runtime::LoadedKernel>> Load(
+      const Module& module, std::string_view kernel_name) override {
+    for (const Kernel& kernel : module.kernels) {
+      if (kernel->name == kernel_name) {
+        Module single = module;
+        single.kernels = {kernel};
+        return std::make_unique<FakeKernel>(std::move(single));
+      }
+    }
+    return absl::NotFoundError("no such kernel");
+  }
+};
+
+ops::OpCase ScaleOp(const std::string& name) {
+  ops::OpCase op;
+  op.name = name;
+  op.description = "Y = alpha * X";
+  op.build = [name]() -> absl::StatusOr<Kernel> {
+    absl::StatusOr<Module> module = text::ParseModule(ScaleModule(name), name + ".tile");
+    if (!module.ok()) return module.status();
+    return module->kernels.front();
+  };
+  op.default_shapes = {{"N", 1000}};
+  op.ragged_shapes = {{"N", 777}};
+  op.scalars = {{"alpha", 2.0}};
+  op.outputs = {"Y"};
+  op.reference = [](ops::RefTensors& t, const ops::Shapes&,
+                    const std::map<std::string, double>& scalars) {
+    const std::vector<double>& x = t.at("X").data;
+    std::vector<double>& y = t.at("Y").data;
+    for (size_t i = 0; i < y.size(); ++i) y[i] = scalars.at("alpha") * x[i];
+  };
+  op.flops = [](const ops::Shapes& d) { return double(d.at("N")); };
+  op.bytes = [](const ops::Shapes& d) { return 8.0 * d.at("N"); };
+  return op;
+}
+
+const std::vector<ops::OpCase>& TestSuite() {
+  static const std::vector<ops::OpCase> suite = {ScaleOp("scale"), ScaleOp("wrong"),
+                                                 ScaleOp("lazy")};
+  return suite;
+}
+
+struct Result {
+  int status;
+  std::string out;
+  std::string err;
+};
+
+Result RunTileRun(std::vector<std::string> args, const std::vector<ops::OpCase>* suite = nullptr) {
+  args.insert(args.begin(), "tile-run");
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  TileRunEnvironment env;
+  env.open_device =
+      [](std::string_view target) -> absl::StatusOr<std::unique_ptr<runtime::Device>> {
+    if (target != "fake") return absl::NotFoundError("unknown target; known targets: fake");
+    return std::make_unique<FakeDevice>();
+  };
+  env.suite = suite != nullptr ? suite : &TestSuite();
+  std::ostringstream out, err;
+  int status = TileRunMain(static_cast<int>(argv.size()), argv.data(), out, err, env);
+  return {status, out.str(), err.str()};
+}
+
+std::string WriteModule(const std::string& stem, const std::string& text) {
+  std::string path = absl::StrCat(std::getenv("TEST_TMPDIR"), "/", stem, ".tile");
+  std::ofstream(path) << text;
+  return path;
+}
+
+TEST(TileRunTest, HelpAndList) {
+  Result help = RunTileRun({"--help"});
+  EXPECT_EQ(help.status, 0);
+  EXPECT_THAT(help.out, HasSubstr("--check"));
+  EXPECT_THAT(help.out, HasSubstr("--ragged"));
+  Result list = RunTileRun({"--list"});
+  EXPECT_EQ(list.status, 0);
+  EXPECT_THAT(list.out, HasSubstr("scale"));
+  EXPECT_THAT(list.out, HasSubstr("N=1000"));
+  EXPECT_THAT(list.out, HasSubstr("N=777"));
+  EXPECT_THAT(list.out, HasSubstr("Y = alpha * X"));
+}
+
+TEST(TileRunTest, CheckPassesAtTheOperatorsDefaultShapes) {
+  std::string path = WriteModule("scale", ScaleModule("scale"));
+  Result r = RunTileRun({path, "--target=fake", "--check", "--seed=42"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("kernel scale from " + path + " on fake: C++ kernels"));
+  EXPECT_THAT(r.out, HasSubstr("shapes  N=1000"));
+  EXPECT_THAT(r.out, HasSubstr("seed    42"));
+  EXPECT_THAT(r.out, HasSubstr("Y: max abs err 0, max rel err 0"));
+  EXPECT_THAT(r.out, HasSubstr("0 of 1000 mismatched, 0 NaN: PASS"));
+  EXPECT_THAT(r.out, HasSubstr("PASS (rerun with --seed=42)"));
+}
+
+TEST(TileRunTest, AWrongElementFailsAndIsReported) {
+  std::string path = WriteModule("wrong", ScaleModule("wrong"));
+  Result r = RunTileRun({path, "--target=fake", "--check", "--seed=7"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_THAT(r.out, HasSubstr("worst at [3]"));
+  EXPECT_THAT(r.out, HasSubstr("1 of 1000 mismatched, 0 NaN: FAIL"));
+  EXPECT_THAT(r.out, HasSubstr("\nFAIL"));
+}
+
+TEST(TileRunTest, OutputsArePoisonedSoAnUnwrittenElementIsNaN) {
+  std::string path = WriteModule("lazy", ScaleModule("lazy"));
+  Result r = RunTileRun({path, "--target=fake", "--check", "--seed=1"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_THAT(r.out, HasSubstr("worst at [5] (got nan"));
+  EXPECT_THAT(r.out, HasSubstr("1 of 1000 mismatched, 1 NaN: FAIL"));
+}
+
+TEST(TileRunTest, SameSeedSameDataOtherSeedOtherData) {
+  std::string path = WriteModule("wrong", ScaleModule("wrong"));
+  auto worst = [&](const std::string& seed) {
+    Result r = RunTileRun({path, "--target=fake", "--check", "--seed=" + seed});
+    size_t at = r.out.find("worst at");
+    return r.out.substr(at, r.out.find(')', at) - at);
+  };
+  EXPECT_EQ(worst("5"), worst("5"));
+  EXPECT_NE(worst("5"), worst("6"));
+  Result no_seed = RunTileRun({path, "--target=fake", "--check"});
+  EXPECT_THAT(no_seed.out, HasSubstr("seed    "));
+  EXPECT_THAT(no_seed.out, HasSubstr("(rerun with --seed="));
+}
+
+TEST(TileRunTest, ShapesRaggedAndScalars) {
+  std::string path = WriteModule("scale", ScaleModule("scale"));
+  Result shapes = RunTileRun({path, "--target=fake", "--check", "--shapes", "N=77"});
+  EXPECT_EQ(shapes.status, 0) << shapes.err;
+  EXPECT_THAT(shapes.out, HasSubstr("shapes  N=77"));
+  EXPECT_THAT(shapes.out, HasSubstr("0 of 77 mismatched"));
+  Result ragged = RunTileRun({path, "--target=fake", "--check", "--ragged"});
+  EXPECT_EQ(ragged.status, 0) << ragged.err;
+  EXPECT_THAT(ragged.out, HasSubstr("shapes  N=777"));
+  // The reference sees the overridden scalar too.
+  Result scalars = RunTileRun({path, "--target=fake", "--check", "--scalars=alpha=-0.5"});
+  EXPECT_EQ(scalars.status, 0) << scalars.err;
+}
+
+TEST(TileRunTest, BenchReportsTheMedianAndRates) {
+  std::string path = WriteModule("scale", ScaleModule("scale"));
+  Result r = RunTileRun({path, "--target=fake", "--bench", "--iters=5", "--warmup=1"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("over 5 launches"));
+  EXPECT_THAT(r.out, HasSubstr("GFLOP/s"));
+  EXPECT_THAT(r.out, HasSubstr("GB/s"));
+  EXPECT_THAT(r.out, HasSubstr("ran (outputs not checked; --check compares them)"));
+}
+
+TEST(TileRunTest, AllPrintsATableAndFailsWhenAnOperatorFails) {
+  Result r = RunTileRun({"--all", "--target=fake", "--seed=3"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_THAT(r.out, HasSubstr("op     shapes  max abs err  max rel err  verdict  time"));
+  EXPECT_THAT(r.out, HasSubstr("scale  N=1000  0            0            PASS"));
+  EXPECT_THAT(r.out, HasSubstr("FAIL"));
+  EXPECT_THAT(r.out, HasSubstr("problems:\n  wrong: Y: max abs err 1"));
+  EXPECT_THAT(r.out, HasSubstr("1 of 3 operators passed on fake: C++ kernels (seed 3)"));
+  EXPECT_THAT(r.err, HasSubstr("[2/3] wrong"));
+  Result ragged = RunTileRun({"--all", "--target=fake", "--ragged", "--bench", "--iters=2"});
+  EXPECT_THAT(ragged.out, HasSubstr("scale  N=777"));
+  EXPECT_THAT(ragged.out, HasSubstr("median time"));
+  std::vector<ops::OpCase> good = {ScaleOp("scale")};
+  EXPECT_EQ(RunTileRun({"--all", "--target=fake"}, &good).status, 0);
+}
+
+TEST(TileRunTest, KernelsOutsideTheSuiteNeedShapesAndCannotBeChecked) {
+  std::string path = WriteModule("mystery", ScaleModule("mystery"));
+  Result check = RunTileRun({path, "--target=fake", "--check"});
+  EXPECT_EQ(check.status, 2);
+  EXPECT_THAT(check.err, HasSubstr("no reference for kernel 'mystery': --check needs an "
+                                   "operator-suite entry"));
+  Result no_dims = RunTileRun({path, "--target=fake"});
+  EXPECT_EQ(no_dims.status, 2);
+  EXPECT_THAT(no_dims.err, HasSubstr("no value for dimension 'N' of kernel 'mystery' (it is not "
+                                     "in the operator suite); give it with --shapes N=N"));
+  Result no_scalar = RunTileRun({path, "--target=fake", "--shapes=N=10"});
+  EXPECT_EQ(no_scalar.status, 1);
+  EXPECT_THAT(no_scalar.err,
+              HasSubstr("kernel 'mystery': no value for the scalar parameter 'alpha'"));
+  Result ran = RunTileRun({path, "--target=fake", "--shapes=N=10", "--scalars=alpha=3"});
+  EXPECT_EQ(ran.status, 0) << ran.err;
+  EXPECT_THAT(ran.out, HasSubstr("ran (outputs not checked)"));
+  Result unknown = RunTileRun({path, "--target=fake", "--shapes=N=10,Q=3", "--scalars=alpha=3"});
+  EXPECT_EQ(unknown.status, 1);
+  EXPECT_THAT(unknown.err, HasSubstr("kernel 'mystery' has no dimension 'Q' (its dimensions: N)"));
+}
+
+TEST(TileRunTest, LaunchErrorsNameTheFileAndKernel) {
+  std::string path = WriteModule("scale", ScaleModule("scale"));
+  Result r = RunTileRun({path, "--target=fake", "--shapes=N=0"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_THAT(r.err,
+              HasSubstr(path + ": kernel 'scale': grid axis bx has ceildiv(N, 128) = 0 blocks"));
+}
+
+TEST(TileRunTest, CommandLineErrors) {
+  std::string path = WriteModule("scale", ScaleModule("scale"));
+  EXPECT_THAT(RunTileRun({path, "--target=fake", "--shapes=N"}).err,
+              HasSubstr("--shapes: expected NAME=VALUE, got 'N'"));
+  EXPECT_THAT(RunTileRun({path, "--target=fake", "--shapes=N=x"}).status, 2);
+  EXPECT_THAT(RunTileRun({path, "--target=fake", "--iters=0"}).err,
+              HasSubstr("--iters must be an integer >= 1, got '0'"));
+  EXPECT_THAT(RunTileRun({path, "--target=fake", "--seed=-1"}).err,
+              HasSubstr("--seed must be a non-negative integer"));
+  EXPECT_THAT(RunTileRun({path, "--chek"}).err, HasSubstr("did you mean '--check'"));
+  EXPECT_EQ(RunTileRun({}).status, 2);
+  Result all_with_file = RunTileRun({"--all", path});
+  EXPECT_EQ(all_with_file.status, 2);
+  EXPECT_THAT(all_with_file.err, HasSubstr("--all runs every operator at its own shapes"));
+  Result target = RunTileRun({path, "--target=cuda"});
+  EXPECT_EQ(target.status, 1);
+  EXPECT_THAT(target.err, HasSubstr("tile-run: error: --target=cuda: unknown target"));
+  Result missing = RunTileRun({"/nonexistent/k.tile", "--target=fake"});
+  EXPECT_EQ(missing.status, 1);
+  EXPECT_THAT(missing.err, HasSubstr("/nonexistent/k.tile"));
+}
+
+TEST(TileRunTest, PicksTheKernelOfAModuleWithSeveral) {
+  std::string two = ScaleModule("scale") + "\n" +
+                    ScaleModule("wrong").substr(ScaleModule("wrong").find("kernel"));
+  std::string path = WriteModule("two", two);
+  Result ambiguous = RunTileRun({path, "--target=fake", "--check"});
+  EXPECT_EQ(ambiguous.status, 2);
+  EXPECT_THAT(ambiguous.err,
+              HasSubstr("the module has 2 kernels (scale, wrong); choose one with --kernel"));
+  EXPECT_EQ(RunTileRun({path, "--target=fake", "--check", "--kernel=scale"}).status, 0);
+  EXPECT_EQ(RunTileRun({path, "--target=fake", "--check", "--kernel=wrong"}).status, 1);
+  Result none = RunTileRun({path, "--target=fake", "--kernel=nope"});
+  EXPECT_THAT(none.err, HasSubstr("no kernel named 'nope' (kernels: scale, wrong)"));
+  EXPECT_THAT(none.out, Not(HasSubstr("PASS")));
+}
+
+}  // namespace
+}  // namespace tile_ir::tools
