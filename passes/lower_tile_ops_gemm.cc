@@ -35,10 +35,46 @@ std::optional<Matrix> AsMatrix(const Region& region) {
 
 bool IsFragment(const Region& region) { return region.buffer->scope == MemoryScope::kFragment; }
 
+// A gemm of several threads reads whole rows of A and columns of B, which a
+// fragment spreads over threads; such an operand is first copied into a new
+// shared tile (insert-barriers orders the copy before the reads). This is how
+// attention's P * V runs where the target has no register-operand gemm.
+absl::StatusOr<Stmt> StageFragmentOperands(const Gemm& op, OpContext& ctx) {
+  std::vector<Stmt> stmts;
+  auto stage = [&](const Region& operand) -> absl::StatusOr<Region> {
+    if (!IsFragment(operand)) return operand;
+    std::optional<Matrix> m = AsMatrix(operand);
+    if (!m) {
+      return OpError(ctx, op, absl::StatusCode::kInvalidArgument,
+                     "gemm operands must be 2-D regions (leading unit dimensions aside)");
+    }
+    Buffer staged = BufferNode::Make(ctx.names.Fresh(operand.buffer->name + "_staged"),
+                                     operand.buffer->dtype, {m->rows(), m->cols()},
+                                     MemoryScope::kShared);
+    stmts.push_back(Allocate::Make(staged, op.loc()));
+    Stmt copy = Copy::Make(operand, Region::Full(staged), op.loc());
+    absl::StatusOr<Stmt> lowered = LowerCopy(*As<Copy>(copy), ctx);
+    if (!lowered.ok()) return lowered.status();
+    stmts.push_back(*std::move(lowered));
+    return Region::Full(staged);
+  };
+  absl::StatusOr<Region> a = stage(op.a);
+  if (!a.ok()) return a.status();
+  absl::StatusOr<Region> b = stage(op.b);
+  if (!b.ok()) return b.status();
+  Stmt gemm = Gemm::Make(*a, *b, op.c, op.transpose_a, op.transpose_b, op.policy,
+                         op.clear_accum, op.loc());
+  absl::StatusOr<Stmt> lowered = LowerGemm(*As<Gemm>(gemm), ctx);
+  if (!lowered.ok()) return lowered.status();
+  stmts.push_back(*std::move(lowered));
+  return Seq::Make(std::move(stmts), op.loc());
+}
+
 }  // namespace
 
 absl::StatusOr<Stmt> LowerGemm(const Gemm& op, OpContext& ctx) {
-  absl::StatusOr<std::optional<Stmt>> by_target = ctx.target.LowerGemm({&op, &ctx.kernel});
+  absl::StatusOr<std::optional<Stmt>> by_target =
+      ctx.target.LowerGemm({&op, &ctx.kernel, &ctx.names});
   if (!by_target.ok()) {
     return OpError(ctx, op, by_target.status().code(), by_target.status().message());
   }
@@ -54,12 +90,7 @@ absl::StatusOr<Stmt> LowerGemm(const Gemm& op, OpContext& ctx) {
   const Buffer& acc = op.c.buffer;
   bool per_thread = ctx.threads <= 1 || acc->scope == MemoryScope::kLocal;
   if (!per_thread && (IsFragment(op.a) || IsFragment(op.b))) {
-    return OpError(
-        ctx, op, absl::StatusCode::kUnimplemented,
-        absl::StrCat("the generic gemm of a block of ", ctx.threads,
-                     " threads reads whole rows of A and columns of B, so they must be in "
-                     "shared memory, not fragments; target '",
-                     ctx.target.name(), "' has no gemm lowering for fragment operands"));
+    return StageFragmentOperands(op, ctx);
   }
 
   // The clearing loops come first in the program, so they get the first names.

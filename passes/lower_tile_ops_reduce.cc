@@ -61,6 +61,27 @@ std::vector<Expr> Vars(const std::vector<Loop>& loops) {
 
 }  // namespace
 
+// When a fragment's layout spreads the elements of one reduced row over
+// several threads (a gemm accumulator's, say), no thread can combine its row
+// alone: the source is copied into a shared tile first, from which the
+// destination's owners reduce whole rows (insert-barriers orders the two).
+// Correct on any target; a target with warp shuffles can do better.
+absl::StatusOr<Stmt> StageSourceInShared(const Reduce& op, OpContext& ctx) {
+  std::vector<Expr> shape;
+  for (const Range& range : op.src.ranges) shape.push_back(range.extent);
+  Buffer staged = BufferNode::Make(ctx.names.Fresh(op.src.buffer->name + "_staged"),
+                                   op.src.buffer->dtype, std::move(shape), MemoryScope::kShared);
+  Stmt copy_op = Copy::Make(op.src, Region::Full(staged), op.loc());
+  absl::StatusOr<Stmt> copy = LowerCopy(*As<Copy>(copy_op), ctx);
+  if (!copy.ok()) return copy.status();
+  Stmt reduce_op =
+      Reduce::Make(op.reduce_kind, Region::Full(staged), op.dst, op.dim, op.clear, op.loc());
+  absl::StatusOr<Stmt> reduce = LowerReduce(*As<Reduce>(reduce_op), ctx);
+  if (!reduce.ok()) return reduce.status();
+  return Seq::Make({Allocate::Make(staged, op.loc()), *std::move(copy), *std::move(reduce)},
+                   op.loc());
+}
+
 absl::StatusOr<Stmt> LowerReduce(const Reduce& op, OpContext& ctx) {
   const Buffer& dst = op.dst.buffer;
   if (dst->dtype.is_bool() || op.src.buffer->dtype.is_bool()) {
@@ -84,7 +105,10 @@ absl::StatusOr<Stmt> LowerReduce(const Reduce& op, OpContext& ctx) {
 
   absl::Status same_thread =
       CheckSameThread(ctx, op, op.src, src_index, op.dst, dst_index, r.var.get());
-  if (!same_thread.ok()) return same_thread;
+  if (!same_thread.ok()) {
+    if (op.src.buffer->scope != MemoryScope::kFragment) return same_thread;
+    return StageSourceInShared(op, ctx);
+  }
 
   Expr acc = BufferLoad::Make(dst, dst_index);
   std::vector<Stmt> row;

@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
+#include "absl/strings/str_split.h"
 #include "frontends/text/parser.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -300,37 +301,58 @@ kernel fp8(A: f8e4m3[16, 16]) grid(bx: 1) threads(1) {
                         "arithmetic"));
 }
 
-TEST(LowerTileOpsTest, CrossThreadReductionsAreRefused) {
-  absl::StatusOr<Module> module = Lower("test-gpu", R"(
-kernel x() grid(bx: 1) threads(4) {
-  alloc s: fragment f32[4, 4] layout((i, j) -> (j, i));
-  alloc d: fragment f32[4];
+TEST(LowerTileOpsTest, CrossThreadReductionsGoThroughSharedMemory) {
+  // Rows spread over threads (a gemm accumulator's layout does this), and a
+  // destination whose owners differ from the source's: both reduce from a
+  // shared copy of the source.
+  for (const char* layouts : {"(i, j) -> (j, i)|(i) -> (i, 0)", "(i, j) -> (i, j)|(i) -> (3 - i, 0)"}) {
+    std::vector<std::string> parts = absl::StrSplit(layouts, '|');
+    std::string kernel = absl::StrReplaceAll(R"(
+kernel x(S: f32[4, 4], D: f32[4]) grid(bx: 1) threads(4) {
+  alloc s: fragment f32[4, 4] layout(SRC);
+  alloc d: fragment f32[4] layout(DST);
+  copy S -> s;
   reduce sum s -> d {dim=1, clear=true};
-})");
-  ASSERT_FALSE(module.ok());
-  EXPECT_THAT(
-      module.status().message(),
-      HasSubstr("in kernel 'x': the layout of 's' spreads the elements combined along 'r'"));
-  module = Lower("test-gpu", R"(
-kernel y() grid(bx: 1) threads(4) {
-  alloc s: fragment f32[4, 4] layout((i, j) -> (i, j));
-  alloc d: fragment f32[4] layout((i) -> (3 - i, 0));
-  reduce sum s -> d {dim=1, clear=true};
-})");
-  ASSERT_FALSE(module.ok());
-  EXPECT_THAT(module.status().message(), HasSubstr("'s' and 'd' hold corresponding elements on "
-                                                   "different threads"));
+  copy d -> D;
+})",
+                                             {{"SRC", parts[0]}, {"DST", parts[1]}});
+    EXPECT_THAT(LoweredText("test-gpu", kernel), HasSubstr("alloc s_staged: shared f32[4, 4];"));
+    std::vector<double> in = Values(16, 3);
+    std::vector<double> expected;
+    for (int i = 0; i < 4; ++i) expected.push_back(in[i * 4] + in[i * 4 + 1] + in[i * 4 + 2] + in[i * 4 + 3]);
+    for (const auto& out : RunOnBothTargets(kernel, {{{"S", in}}, "D"})) {
+      EXPECT_EQ(out, expected) << layouts;
+    }
+  }
 }
 
-TEST(LowerTileOpsTest, GenericGemmOnManyThreadsNeedsSharedOperands) {
-  absl::StatusOr<Module> module = Lower("test-gpu", R"(
-kernel f() grid(bx: 1) threads(16) {
+TEST(LowerTileOpsTest, FragmentGemmOperandsAreStagedInSharedMemory) {
+  // Attention's P * V: A is a register tile, which the generic gemm of several
+  // threads cannot read row by row.
+  const std::string kernel = R"(
+kernel f(A: f32[4, 4], B: f32[4, 4], C: f32[4, 4]) grid(bx: 1) threads(16) {
   alloc a: fragment f32[4, 4];
+  alloc b_s: shared f32[4, 4];
   alloc acc: fragment f32[4, 4];
-  gemm a, a -> acc {transpose_a=false, transpose_b=false, policy=square, clear_accum=true};
-})");
-  ASSERT_FALSE(module.ok());
-  EXPECT_THAT(module.status().message(), HasSubstr("must be in shared memory, not fragments"));
+  copy A -> a;
+  copy B -> b_s;
+  gemm a, b_s -> acc {transpose_a=false, transpose_b=false, policy=square, clear_accum=true};
+  copy acc -> C;
+})";
+  EXPECT_THAT(LoweredText("test-gpu", kernel), HasSubstr("alloc a_staged: shared f32[4, 4];"));
+  std::vector<double> a = Values(16, 1);
+  std::vector<double> b = Values(16, 5);
+  std::vector<double> expected;
+  for (int i = 0; i < 4; ++i) {
+    for (int j = 0; j < 4; ++j) {
+      double sum = 0;
+      for (int k = 0; k < 4; ++k) sum += a[i * 4 + k] * b[k * 4 + j];
+      expected.push_back(sum);
+    }
+  }
+  for (const auto& out : RunOnBothTargets(kernel, {{{"A", a}, {"B", b}}, "C"})) {
+    EXPECT_EQ(out, expected);
+  }
 }
 
 // A target whose gemm hook replaces the generic loops.

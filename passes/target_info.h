@@ -24,10 +24,16 @@ namespace tile_ir::passes {
 enum class TileOpKind { kCopy, kGemm, kFill, kReduce, kAtomicAdd, kCumsum };
 std::string_view TileOpKindName(TileOpKind kind);
 
+class FreshNames;
+
 // What lower-tile-ops gives a target's instruction-choice hook.
 struct GemmLoweringRequest {
   const Gemm* gemm = nullptr;
   const KernelNode* kernel = nullptr;
+  // Names for the loops and buffers a lowering declares: unique in the kernel
+  // being lowered, including what lower-tile-ops declared before (a kernel
+  // declares each name once).
+  FreshNames* names = nullptr;
 };
 
 class TargetInfo {

@@ -36,6 +36,12 @@ namespace tile_ir::passes {
 // - Outside parallel loops, a store runs like such a run (a store to local memory on
 //   every thread); lets, evaluations, conditions and loop bounds run on every thread;
 //   barriers stay.
+// - A fragment passed whole to a target intrinsic (a load of it, at all indices 0, as an
+//   argument of a call whose name has a target prefix, such as a tensor-core gemm's
+//   accumulator in `eval cuda.gemm_ss(..., C[0, 0], ...)`) becomes the thread's first
+//   register `C_local[0]`: target intrinsics take load arguments as addresses, and each
+//   thread passes its own registers. Such a call must run on every thread, so outside
+//   parallel loops and not in a store.
 // - A fragment element read by a thread that does not hold it (a let, a condition, or a run
 //   executed for another element) is read from a shared mirror of the fragment (`F_shared`,
 //   the fragment's shape), which the owners fill just before the statement at the top

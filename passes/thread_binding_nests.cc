@@ -21,6 +21,35 @@ namespace tile_ir::passes::thread_binding {
 namespace {
 
 Expr Op(BinaryOp op, Expr a, Expr b) { return Binary::Make(op, std::move(a), std::move(b)); }
+
+// A fragment passed whole to a target intrinsic: target intrinsics carry their target's
+// prefix ("cuda.gemm_ss"; tile_ir/intrinsics.h) and take a load argument as an address, so a
+// fragment argument stands for the fragment itself, in each thread its own registers (a
+// tensor-core gemm's accumulator). These are the loads of `node` in that position.
+class PassedWhole : public IRVisitor {
+ public:
+  using IRVisitor::Visit;
+  std::vector<const BufferLoad*> loads;
+
+ protected:
+  void VisitCall(const Call& node) override {
+    if (node.name.find('.') != std::string::npos) {
+      for (const Expr& arg : node.args) {
+        const BufferLoad* load = As<BufferLoad>(arg);
+        if (load && load->buffer->scope == MemoryScope::kFragment) loads.push_back(load);
+      }
+    }
+    IRVisitor::VisitCall(node);
+  }
+};
+
+template <typename Node>
+std::vector<const BufferLoad*> FragmentsPassedWhole(const Node& node) {
+  PassedWhole finder;
+  finder.Visit(node);
+  return finder.loads;
+}
+
 Expr AsI32(const Expr& e) { return e->dtype() == kI32 ? e : Cast::Make(kI32, e); }
 
 // T > 1. Bind() rewrites statements outside parallel loops; the nest methods rewrite a
@@ -75,7 +104,7 @@ class Binder : public IRMutator {
           return *std::move(dealt);
         }
         Stmt body = BindWithFills(loop.body);
-        return For::Make(loop.var, ReadViaMirrors(loop.min), ReadViaMirrors(loop.extent),
+        return For::Make(loop.var, ReadViaMirrors(loop.min, s), ReadViaMirrors(loop.extent, s),
                          loop.for_kind, std::move(body), loop.loc(), loop.pipeline,
                          loop.thread_axis);
       }
@@ -83,17 +112,17 @@ class Binder : public IRMutator {
         const If& node = *As<If>(s);
         Stmt then_body = BindWithFills(node.then_body);
         Stmt else_body = node.else_body ? BindWithFills(node.else_body) : nullptr;
-        return If::Make(ReadViaMirrors(node.cond), std::move(then_body), std::move(else_body),
+        return If::Make(ReadViaMirrors(node.cond, s), std::move(then_body), std::move(else_body),
                         node.loc());
       }
       case StmtKind::kStore:
         return Guarded({s}, s);
       case StmtKind::kLet: {
         const Let& let = *As<Let>(s);
-        return Let::Make(let.var, ReadViaMirrors(let.value), let.loc());
+        return Let::Make(let.var, ReadViaMirrors(let.value, s), let.loc());
       }
       case StmtKind::kEvaluate:
-        return Evaluate::Make(ReadViaMirrors(As<Evaluate>(s)->value), s->loc());
+        return Evaluate::Make(ReadViaMirrors(As<Evaluate>(s)->value, s), s->loc());
       case StmtKind::kAllocate:
         return Mutate(s);
       case StmtKind::kBarrier:
@@ -105,6 +134,9 @@ class Binder : public IRMutator {
 
  protected:
   Expr MutateBufferLoad(const BufferLoad& node, const Expr& self) override {
+    if (passed_whole_.contains(&node)) {
+      return BufferLoad::Make(fragments_.at(node.buffer.get()).local, {Int(0)});
+    }
     Expr result = IRMutator::MutateBufferLoad(node, self);
     if (via_mirror_.contains(&node)) {
       return BufferLoad::Make(mirrors_.at(node.buffer.get()), As<BufferLoad>(result)->indices);
@@ -161,15 +193,30 @@ class Binder : public IRMutator {
     }
   }
 
-  // `e`, which every thread evaluates, with its fragment reads going to mirrors.
-  Expr ReadViaMirrors(const Expr& e) {
+  // `e`, which every thread evaluates (in statement `site`), with its fragment reads going
+  // to mirrors, except fragments passed whole to target intrinsics: each thread passes its
+  // own registers, `F[0, ...]` becoming `F_local[0]`.
+  Expr ReadViaMirrors(const Expr& e, const Stmt& site) {
+    for (const BufferLoad* load : FragmentsPassedWhole(e)) {
+      for (const Expr& index : load->indices) {
+        if (AsConstInt(index) != 0) {
+          Fail(site, absl::StrCat("fragment '", load->buffer->name,
+                                  "' is passed whole to a target intrinsic, so it must be "
+                                  "named by its first element (all indices 0)"));
+          return e;
+        }
+      }
+      passed_whole_.insert(load);
+    }
     Contents contents = Scan(e);
     for (const BufferLoad* load : contents.fragment_loads) {
+      if (passed_whole_.contains(load)) continue;
       RequestMirror(load->buffer.get());
       via_mirror_.insert(load);
     }
     Expr result = Mutate(e);
     via_mirror_.clear();
+    passed_whole_.clear();
     return result;
   }
 
@@ -307,6 +354,14 @@ class Binder : public IRMutator {
                   "a barrier would execute on one thread only (it sits among statements "
                   "that one thread executes for an element)");
     }
+    for (const Stmt& s : stmts) {
+      if (!FragmentsPassedWhole(s).empty()) {
+        return Fail(site,
+                    "a fragment passed whole to a target intrinsic needs every thread, but the "
+                    "call sits among statements that one thread executes (inside a parallel "
+                    "loop, or storing its result)");
+      }
+    }
     Expr owner;
     if (contents.fragment()) {
       std::optional<Expr> found = ChooseOwner(contents, site);
@@ -372,6 +427,8 @@ class Binder : public IRMutator {
   // statement being rewritten takes from mirrors.
   std::vector<const BufferNode*> fills_;
   absl::flat_hash_set<const BufferLoad*> via_mirror_;
+  // The fragment loads of the expression being rewritten that pass fragments whole.
+  absl::flat_hash_set<const BufferLoad*> passed_whole_;
   // Enclosing loops of the current nest with constant bounds.
   std::vector<VarRange> loops_;
   absl::Status status_;

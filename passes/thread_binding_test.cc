@@ -6,6 +6,7 @@
 #include "gtest/gtest.h"
 #include "passes/target_info.h"
 #include "passes/testing/fake_targets.h"
+#include "tile_ir/intrinsics.h"
 #include "tile_ir/printer.h"
 #include "tile_ir/verifier.h"
 
@@ -277,6 +278,69 @@ kernel k(A: f32[8]) grid(bx: 1) threads(4) {
   }
 })"),
               HasSubstr("maps an element to thread 4"));
+}
+
+// A target intrinsic that takes a fragment whole, as a tensor-core gemm takes its accumulator.
+void RegisterWholeFragmentIntrinsic() {
+  IntrinsicInfo info;
+  info.name = "test.accumulate";
+  info.num_args = 3;
+  info.result = IntrinsicInfo::ResultType::kVoid;
+  info.pure = false;
+  info.description = "adds a shared tile to each thread's registers of a fragment";
+  RegisterIntrinsic(info);
+}
+
+TEST(ThreadBindingTest, AFragmentPassedWholeToATargetIntrinsicIsEachThreadsRegisters) {
+  RegisterWholeFragmentIntrinsic();
+  EXPECT_EQ(BoundText(R"(
+kernel k(O: f32[4, 8]) grid(bx: 1) threads(8) {
+  alloc S: shared f32[2, 4, 8];
+  alloc C: fragment f32[4, 8] layout((i, j) -> (j, i));
+  eval test.accumulate(S[1, 0, 0], C[0, 0], 8);
+  for i in 0 +: 4 parallel {
+    for j in 0 +: 8 parallel {
+      O[i, j] = C[i, j];
+    }
+  }
+})",
+                      "test-gpu"),
+            Canonical(R"(
+kernel k(O: f32[4, 8]) grid(bx: 1) threads(8) {
+  for tx in 0 +: 8 thread_bound(x) {
+    alloc S: shared f32[2, 4, 8];
+    alloc C: local f32[4];
+    eval test.accumulate(S[1, 0, 0], C[0], 8);
+    for i in 0 +: 4 serial {
+      for j in 0 +: 8 serial {
+        if (j == tx) {
+          O[i, j] = C[i];
+        }
+      }
+    }
+  }
+})"));
+}
+
+TEST(ThreadBindingTest, AFragmentPassedWholeMustBeNamedByItsFirstElementOnEveryThread) {
+  RegisterWholeFragmentIntrinsic();
+  EXPECT_THAT(BindError(R"(
+kernel k(O: f32[4, 8]) grid(bx: 1) threads(8) {
+  alloc S: shared f32[4, 8];
+  alloc C: fragment f32[4, 8] layout((i, j) -> (j, i));
+  eval test.accumulate(S[0, 0], C[1, 0], 8);
+})"),
+              HasSubstr("fragment 'C' is passed whole to a target intrinsic, so it must be named "
+                        "by its first element"));
+  EXPECT_THAT(BindError(R"(
+kernel k(O: f32[4, 8]) grid(bx: 1) threads(8) {
+  alloc S: shared f32[4, 8];
+  alloc C: fragment f32[4, 8] layout((i, j) -> (j, i));
+  for i in 0 +: 4 parallel {
+    eval test.accumulate(S[i, 0], C[0, 0], 8);
+  }
+})"),
+              HasSubstr("a fragment passed whole to a target intrinsic needs every thread"));
 }
 
 TEST(ThreadBindingTest, AKernelAlreadyBoundStaysAsItIs) {

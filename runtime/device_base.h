@@ -1,10 +1,11 @@
 // The interface every device implements: compile a module's kernel into
-// something it can launch, and launch it with DLPack arguments. device.h adds
-// OpenDevice, which knows every implementation; implementations (runtime/cpu)
-// depend only on this header.
+// something it can launch, launch it with DLPack arguments, and hold tensors
+// in the memory its kernels use. device_registry.h opens devices by name;
+// implementations (runtime/cpu, runtime/cuda) depend only on this header.
 #ifndef RUNTIME_DEVICE_BASE_H_
 #define RUNTIME_DEVICE_BASE_H_
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -12,10 +13,32 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "runtime/host_buffer.h"
 #include "runtime/kernel_args.h"
 #include "tile_ir/module.h"
 
 namespace tile_ir::runtime {
+
+// A file a device produced while compiling a kernel, kept for inspection
+// (tile-run --dump-cubin writes them): the CUDA source, PTX, the cubin.
+struct KernelArtifact {
+  std::string extension;  // "cu", "ptx", "cubin"
+  std::string contents;
+};
+
+// A dense row-major tensor in the memory a device's kernels read and write,
+// filled and read back from the host by harnesses (tile-run).
+class DeviceBuffer {
+ public:
+  virtual ~DeviceBuffer() = default;
+  // The tensor to pass to the device's kernels; valid while the buffer lives.
+  virtual const DLTensor* tensor() const = 0;
+  // Copies a host buffer of the same dtype and shape in, or out.
+  virtual absl::Status CopyFromHost(const HostBuffer& host) = 0;
+  virtual absl::Status CopyToHost(HostBuffer& host) const = 0;
+  // Sets every byte (0xFF poisons: every float element becomes NaN).
+  virtual absl::Status Fill(uint8_t byte) = 0;
+};
 
 class LoadedKernel {
  public:
@@ -24,6 +47,12 @@ class LoadedKernel {
   // Checks the arguments (see kernel_args.h), runs the kernel and waits for
   // it. Safe to call from several threads at once.
   virtual absl::Status Launch(const std::vector<KernelArg>& args) = 0;
+  // Launch, returning the kernel's run time in seconds on the device's own
+  // clock (CUDA events on GPUs). The default times Launch with the host's
+  // steady clock.
+  virtual absl::StatusOr<double> TimedLaunch(const std::vector<KernelArg>& args);
+  // What the device kept of the compilation; none by default.
+  virtual std::vector<KernelArtifact> artifacts() const { return {}; }
 };
 
 class Device {
@@ -37,6 +66,10 @@ class Device {
   // kernel does not refer to `module` afterwards.
   virtual absl::StatusOr<std::unique_ptr<LoadedKernel>> Load(const Module& module,
                                                              std::string_view kernel_name) = 0;
+  // A zero-filled tensor in the memory this device's kernels use. The default
+  // allocates host memory, for devices whose kernels run on the host.
+  virtual absl::StatusOr<std::unique_ptr<DeviceBuffer>> Allocate(DataType dtype,
+                                                                 const std::vector<int64_t>& shape);
 };
 
 }  // namespace tile_ir::runtime

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "targets/cpu/cpu_gemm_lowering.h"
 #include "targets/cpu/host_cpu.h"
 
 namespace tile_ir::cpu {
@@ -24,6 +25,11 @@ absl::Status CpuTargetInfo::CheckTileOp(passes::TileOpKind op, DataType dtype) c
                      " elements, which the CPU target does not define"));
   }
   return absl::OkStatus();
+}
+
+absl::StatusOr<std::optional<Stmt>> CpuTargetInfo::LowerGemm(
+    const passes::GemmLoweringRequest& request) const {
+  return LowerCpuGemm(request, max_vector_bytes());
 }
 
 std::string CpuTargetInfo::DefaultPipeline() const { return DefaultCpuPipeline(); }

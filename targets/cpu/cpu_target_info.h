@@ -5,9 +5,11 @@
 #define TARGETS_CPU_CPU_TARGET_INFO_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "passes/target_info.h"
 
 namespace tile_ir::cpu {
@@ -31,6 +33,9 @@ class CpuTargetInfo final : public passes::TargetInfo {
   // casts and arithmetic, which the code generator supports for all dtypes;
   // only arithmetic on bool (gemm, reduce, atomic_add, cumsum) has no meaning.
   absl::Status CheckTileOp(passes::TileOpKind op, DataType dtype) const override;
+  // Register-blocked micro-kernels where they apply (cpu_gemm_lowering.h).
+  absl::StatusOr<std::optional<Stmt>> LowerGemm(
+      const passes::GemmLoweringRequest& request) const override;
   std::string DefaultPipeline() const override;
 };
 

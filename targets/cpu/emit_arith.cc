@@ -23,6 +23,8 @@ bool HasNoSignedWrap(DataType type) {
 }  // namespace
 
 llvm::Value* KernelEmitter::EmitBinary(const Binary& binary) {
+  // A clamp of a guarded load's index that the guard makes the identity.
+  if (Expr unclamped = guard_facts_.Unclamped(binary)) return EmitExpr(unclamped);
   if (IsLogical(binary.op) && NeedsGuard(binary.b)) {
     // a && b is select(a, b, false); a || b is select(a, true, b).
     llvm::Value* a = EmitExpr(binary.a);

@@ -72,9 +72,14 @@ llvm::Value* KernelEmitter::EmitSelect(const Select& select) {
   if (!NeedsGuard(select.true_value) && !NeedsGuard(select.false_value)) {
     return builder_.CreateSelect(cond, EmitExpr(select.true_value), EmitExpr(select.false_value));
   }
-  return EmitGuardedSelect(
-      cond, [&] { return EmitExpr(select.true_value); },
-      [&] { return EmitExpr(select.false_value); });
+  auto on_true = [&] {
+    if (select.cond->dtype().is_vector()) return EmitExpr(select.true_value);
+    size_t mark = guard_facts_.Assume(select.cond);
+    llvm::Value* value = EmitExpr(select.true_value);
+    guard_facts_.Forget(mark);
+    return value;
+  };
+  return EmitGuardedSelect(cond, on_true, [&] { return EmitExpr(select.false_value); });
 }
 
 llvm::Value* KernelEmitter::EmitGuardedSelect(llvm::Value* cond,

@@ -116,7 +116,9 @@ void KernelEmitter::EmitIfStmt(const If& node) {
       node.else_body ? llvm::BasicBlock::Create(context_, "if.else", function_) : done;
   builder_.CreateCondBr(cond, then_block, else_block);
   builder_.SetInsertPoint(then_block);
+  size_t mark = guard_facts_.Assume(node.cond);
   EmitStmt(node.then_body);
+  guard_facts_.Forget(mark);
   builder_.CreateBr(done);
   if (node.else_body) {
     builder_.SetInsertPoint(else_block);

@@ -15,6 +15,7 @@
 #include "absl/status/status.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
+#include "targets/cpu/guard_facts.h"
 #include "tile_ir/module.h"
 
 namespace tile_ir::cpu {
@@ -134,6 +135,9 @@ class KernelEmitter {
   absl::flat_hash_map<const ExprNode*, bool> needs_guard_;
   // Active lanes while a guarded vector select evaluates one of its arms.
   llvm::Value* lane_mask_ = nullptr;
+  // The scalar conditions of the guarded select arms and if statements being
+  // emitted: they hold wherever the code being emitted runs.
+  GuardFacts guard_facts_;
   // The shared tiles that plan-shared-memory placed, as one pool.
   llvm::AllocaInst* shared_pool_ = nullptr;
   int64_t shared_pool_bytes_ = 0;

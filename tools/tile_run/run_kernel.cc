@@ -1,6 +1,6 @@
 // Runs a loaded kernel on seeded random inputs (testdata/ops/op_tensors.h
-// draws them, so every harness sees the same data for a seed), then checks and
-// times it.
+// draws them, so every harness sees the same data for a seed) in the device's
+// memory, then checks and times it.
 #include "tools/tile_run/run_kernel.h"
 
 #include <algorithm>
@@ -16,6 +16,7 @@
 namespace tile_ir::tools {
 namespace {
 
+using runtime::DeviceBuffer;
 using runtime::HostBuffer;
 using runtime::KernelArg;
 
@@ -62,8 +63,8 @@ bool RunResult::passed() const {
                      [](const OutputCheck& check) { return check.passed(); });
 }
 
-absl::StatusOr<RunResult> RunKernel(runtime::LoadedKernel& loaded, const ops::OpCase* op,
-                                    const RunOptions& options) {
+absl::StatusOr<RunResult> RunKernel(runtime::Device& device, runtime::LoadedKernel& loaded,
+                                    const ops::OpCase* op, const RunOptions& options) {
   const KernelNode& kernel = loaded.signature();
   std::vector<std::string> dim_names;
   for (const VarRef& dim : kernel.dims) dim_names.push_back(dim->name);
@@ -89,36 +90,47 @@ absl::StatusOr<RunResult> RunKernel(runtime::LoadedKernel& loaded, const ops::Op
   absl::StatusOr<ops::RefTensors> ref =
       ops::MakeRefTensors(how, kernel, options.dims, options.seed);
   if (!ref.ok()) return ref.status();
-  std::map<std::string, std::unique_ptr<HostBuffer>> buffers;
+  auto error = [&kernel](const std::string& param, const absl::Status& status) {
+    return absl::Status(status.code(), absl::StrCat("kernel '", kernel.name, "': parameter '",
+                                                    param, "': ", status.message()));
+  };
+  // The host copy of every buffer: inputs as the reference sees them, outputs
+  // as copied back; the device copy is what the kernel reads and writes.
+  std::map<std::string, std::unique_ptr<HostBuffer>> host;
+  std::map<std::string, std::unique_ptr<DeviceBuffer>> on_device;
   std::map<std::string, double> scalars;  // as the kernel sees them, rounded to their dtype
   std::vector<KernelArg> args;
   for (const Param& param : kernel.params) {
+    const std::string& name = param.name();
     if (!param.is_buffer()) {
-      double value = ops::RoundToDtype(options.scalars.at(param.name()), param.scalar->dtype());
-      scalars[param.name()] = value;
+      double value = ops::RoundToDtype(options.scalars.at(name), param.scalar->dtype());
+      scalars[name] = value;
       args.push_back(KernelArg::Scalar(value));
       continue;
     }
-    ops::RefTensor& tensor = ref->at(param.name());
+    ops::RefTensor& tensor = ref->at(name);
     absl::StatusOr<std::unique_ptr<HostBuffer>> buffer =
         HostBuffer::Create(param.buffer->dtype, tensor.shape);
-    if (!buffer.ok()) {
-      return absl::Status(buffer.status().code(),
-                          absl::StrCat("kernel '", kernel.name, "': parameter '", param.name(),
-                                       "': ", buffer.status().message()));
-    }
+    if (!buffer.ok()) return error(name, buffer.status());
+    absl::StatusOr<std::unique_ptr<DeviceBuffer>> device_buffer =
+        device.Allocate(param.buffer->dtype, tensor.shape);
+    if (!device_buffer.ok()) return error(name, device_buffer.status());
     HostBuffer& b = **buffer;
-    if (is_output(param.name())) {
-      b.Poison(0xFF);
+    absl::Status filled;
+    if (is_output(name)) {
+      filled = (*device_buffer)->Fill(0xFF);
     } else {
       // The reference sees exactly what the kernel reads.
       for (int64_t i = 0; i < b.num_elements(); ++i) {
         b.Set(i, tensor.data[i]);
         tensor.data[i] = b.Get(i);
       }
+      filled = (*device_buffer)->CopyFromHost(b);
     }
-    args.push_back(KernelArg::Tensor(b.AsDLTensor()));
-    buffers[param.name()] = *std::move(buffer);
+    if (!filled.ok()) return error(name, filled);
+    args.push_back(KernelArg::Tensor((*device_buffer)->tensor()));
+    host[name] = *std::move(buffer);
+    on_device[name] = *std::move(device_buffer);
   }
 
   RunResult result;
@@ -129,11 +141,14 @@ absl::StatusOr<RunResult> RunKernel(runtime::LoadedKernel& loaded, const ops::Op
   if (options.check) {
     op->reference(*ref, options.dims, scalars);
     for (const std::string& name : op->outputs) {
-      auto it = buffers.find(name);
-      if (it == buffers.end()) {
+      auto it = host.find(name);
+      if (it == host.end()) {
         return absl::InvalidArgumentError(
             absl::StrCat("operator '", op->name, "' lists the output '", name,
                          "', which is not a buffer parameter of kernel '", kernel.name, "'"));
+      }
+      if (absl::Status copied = on_device.at(name)->CopyToHost(*it->second); !copied.ok()) {
+        return error(name, copied);
       }
       result.checks.push_back(CompareOutput(name, *it->second, ref->at(name), op->atol, op->rtol));
     }
@@ -145,7 +160,7 @@ absl::StatusOr<RunResult> RunKernel(runtime::LoadedKernel& loaded, const ops::Op
     }
     std::vector<double> times;
     for (int i = 0; i < std::max(1, options.iters); ++i) {
-      absl::StatusOr<double> t = TimeLaunch(loaded, args);
+      absl::StatusOr<double> t = loaded.TimedLaunch(args);
       if (!t.ok()) return t.status();
       times.push_back(*t);
     }

@@ -1,6 +1,7 @@
-// One tile-run: allocate a loaded kernel's tensors, fill the inputs with
-// seeded random values, poison the outputs, launch, and optionally check the
-// outputs against the operator's float64 reference and time repeated launches.
+// One tile-run: allocate a loaded kernel's tensors in the device's memory,
+// fill the inputs with seeded random values, poison the outputs, launch, copy
+// the outputs back, and optionally check them against the operator's float64
+// reference and time repeated launches on the device's clock.
 #ifndef TOOLS_TILE_RUN_RUN_KERNEL_H_
 #define TOOLS_TILE_RUN_RUN_KERNEL_H_
 
@@ -37,12 +38,12 @@ struct RunResult {
   bool passed() const;
 };
 
-// `op` may be null for a kernel outside the operator suite: every buffer is
-// then an input (uniform in [-1, 1)) and nothing is poisoned or checked.
-// Errors name what is missing or what failed (dims, scalars, allocation,
-// launch).
-absl::StatusOr<RunResult> RunKernel(runtime::LoadedKernel& kernel, const ops::OpCase* op,
-                                    const RunOptions& options);
+// `kernel` was loaded by `device`, which allocates its tensors. `op` may be
+// null for a kernel outside the operator suite: every buffer is then an input
+// (uniform in [-1, 1)) and nothing is poisoned or checked. Errors name what is
+// missing or what failed (dims, scalars, allocation, copies, launch).
+absl::StatusOr<RunResult> RunKernel(runtime::Device& device, runtime::LoadedKernel& kernel,
+                                    const ops::OpCase* op, const RunOptions& options);
 
 }  // namespace tile_ir::tools
 

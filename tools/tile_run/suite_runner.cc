@@ -5,6 +5,7 @@
 #include <ostream>
 
 #include "absl/strings/str_cat.h"
+#include "tools/tile_run/dump_artifacts.h"
 #include "tools/tile_run/report.h"
 #include "tools/tile_run/run_kernel.h"
 
@@ -45,6 +46,13 @@ Row RunOperator(const ops::OpCase& op, runtime::Device& device, const SuiteRunOp
     row.error = std::string(loaded.status().message());
     return row;
   }
+  if (!options.dump_dir.empty()) {
+    absl::Status dumped = DumpArtifacts(**loaded, device.name(), options.dump_dir);
+    if (!dumped.ok()) {
+      row.error = std::string(dumped.message());
+      return row;
+    }
+  }
   RunOptions run;
   run.dims = dims;
   run.scalars = op.scalars;
@@ -53,7 +61,7 @@ Row RunOperator(const ops::OpCase& op, runtime::Device& device, const SuiteRunOp
   run.bench = options.bench;
   run.warmup = options.warmup;
   run.iters = options.iters;
-  absl::StatusOr<RunResult> result = RunKernel(**loaded, &op, run);
+  absl::StatusOr<RunResult> result = RunKernel(device, **loaded, &op, run);
   if (!result.ok()) {
     row.error = std::string(result.status().message());
     return row;

@@ -22,6 +22,7 @@ struct SuiteRunOptions {
   bool bench = false;   // the time column is then the median of `iters` launches
   int warmup = 3;
   int iters = 20;
+  std::string dump_dir;  // when set, each kernel's artifacts go there (--dump-cubin)
 };
 
 // Builds, loads, runs and checks every operator; prints progress to `err` and

@@ -1,7 +1,9 @@
-// tile-run: runs, checks and times kernels on a device (see --help).
+// tile-run: runs, checks and times kernels on a device (see --help). Built
+// twice: tile-run with every device, tile-run-gpu with CUDA alone (no LLVM),
+// for the GPU machine; the devices are whichever the binary links.
 #include <iostream>
 
-#include "runtime/device.h"
+#include "runtime/device_registry.h"
 #include "testdata/ops/op_suite.h"
 #include "tools/common/working_directory.h"
 #include "tools/tile_run/tile_run_main.h"

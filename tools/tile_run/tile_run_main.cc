@@ -14,6 +14,7 @@
 #include "frontends/io/module_io.h"
 #include "tile_ir/verifier.h"
 #include "tools/common/cli.h"
+#include "tools/tile_run/dump_artifacts.h"
 #include "tools/tile_run/report.h"
 #include "tools/tile_run/run_kernel.h"
 #include "tools/tile_run/suite_runner.h"
@@ -42,6 +43,9 @@ cli::ArgParser MakeParser() {
   parser.Add({"ragged", "", "use the operator's ragged shapes (not multiples of its tiles)"});
   parser.Add({"all", "", "check every operator of the suite and print a table"});
   parser.Add({"list", "", "print the operator suite"});
+  parser.Add({"dump-cubin", "DIR",
+              "write each compiled kernel's device code to DIR as <kernel>.cu, .ptx and "
+              ".cubin (cuda)"});
   parser.Add({"help", "", "show this help"});
   return parser;
 }
@@ -164,10 +168,17 @@ int RunFile(const cli::ArgParser& parser, const RunOptions& base, runtime::Devic
     err << "tile-run: error: " << path << ": " << loaded.status().message() << "\n";
     return 1;
   }
+  if (parser.Has("dump-cubin")) {
+    absl::Status dumped = DumpArtifacts(**loaded, device.name(), parser.Get("dump-cubin"));
+    if (!dumped.ok()) {
+      err << "tile-run: error: " << dumped.message() << "\n";
+      return 1;
+    }
+  }
   out << "kernel " << name << " from " << path << " on " << device.description() << "\n"
       << "  shapes  " << FormatShapes(options.dims, order) << "\n"
       << "  seed    " << options.seed << "\n";
-  absl::StatusOr<RunResult> result = RunKernel(**loaded, op, options);
+  absl::StatusOr<RunResult> result = RunKernel(device, **loaded, op, options);
   if (!result.ok()) {
     err << "tile-run: error: " << path << ": " << result.status().message() << "\n";
     return 1;
@@ -235,6 +246,10 @@ int TileRunMain(int argc, char** argv, std::ostream& out, std::ostream& err,
         std::chrono::system_clock::now().time_since_epoch().count() % 1000000000);
   }
 
+  if (parser.Has("dump-cubin") && parser.Get("dump-cubin").empty()) {
+    err << "tile-run: error: --dump-cubin needs a folder\n";
+    return 2;
+  }
   const bool all = parser.Has("all");
   if (all && (!parser.positional().empty() || parser.Has("kernel") || parser.Has("shapes") ||
               parser.Has("scalars"))) {
@@ -264,6 +279,7 @@ int TileRunMain(int argc, char** argv, std::ostream& out, std::ostream& err,
     suite_options.bench = options.bench;
     suite_options.warmup = options.warmup;
     suite_options.iters = options.iters;
+    suite_options.dump_dir = parser.Get("dump-cubin");
     return RunSuite(suite, **device, suite_options, out, err) ? 0 : 1;
   }
   return RunFile(parser, options, **device, suite, out, err);

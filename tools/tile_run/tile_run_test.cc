@@ -1,13 +1,15 @@
-// tile-run end to end through its library entry point, with a fake device
-// whose kernels are C++ functions over the bound tensors and a small operator
-// suite: checking, poisoning, failures, shapes, benches, the suite table and
-// every command-line error.
+// tile-run end to end through its library entry point, with fake devices
+// whose kernels are C++ functions over the bound tensors (one on host memory,
+// one on memory reached only through copies, like a GPU's) and a small
+// operator suite: checking, poisoning, failures, shapes, benches, artifacts,
+// the suite table and every command-line error.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -15,6 +17,8 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "frontends/text/parser.h"
+#include "runtime/device_base.h"
+#include "runtime/host_buffer.h"
 #include "runtime/kernel_args.h"
 #include "tools/tile_run/tile_run_main.h"
 
@@ -36,14 +40,43 @@ kernel )",
 )");
 }
 
+// Memory of a pretend accelerator: kernels see kDLExtDev tensors, and the
+// host reaches the data only through copies.
+class StagedBuffer final : public runtime::DeviceBuffer {
+ public:
+  StagedBuffer(DataType dtype, std::vector<int64_t> shape) : memory_(dtype, std::move(shape)) {
+    tensor_ = *memory_.AsDLTensor();
+    tensor_.device = {kDLExtDev, 0};
+  }
+  const DLTensor* tensor() const override { return &tensor_; }
+  absl::Status CopyFromHost(const runtime::HostBuffer& host) override {
+    std::memcpy(memory_.data(), host.data(), host.size_bytes());
+    return absl::OkStatus();
+  }
+  absl::Status CopyToHost(runtime::HostBuffer& host) const override {
+    std::memcpy(host.data(), memory_.data(), host.size_bytes());
+    return absl::OkStatus();
+  }
+  absl::Status Fill(uint8_t byte) override {
+    memory_.Poison(byte);
+    return absl::OkStatus();
+  }
+
+ private:
+  runtime::HostBuffer memory_;
+  DLTensor tensor_;
+};
+
 // Computes Y = alpha * X, except: "wrong" adds 1 to element 3 and "lazy"
-// leaves element 5 unwritten (poisoned).
+// leaves element 5 unwritten (poisoned). A staged kernel takes kDLExtDev
+// tensors, times itself at 4 ms and keeps artifacts.
 class FakeKernel final : public runtime::LoadedKernel {
  public:
-  explicit FakeKernel(Module module) : module_(std::move(module)) {}
+  FakeKernel(Module module, bool staged) : module_(std::move(module)), staged_(staged) {}
   const KernelNode& signature() const override { return *module_.kernels.front(); }
   absl::Status Launch(const std::vector<runtime::KernelArg>& args) override {
-    absl::StatusOr<runtime::BoundArgs> bound = runtime::BindArguments(signature(), args, kDLCPU, 1);
+    absl::StatusOr<runtime::BoundArgs> bound =
+        runtime::BindArguments(signature(), args, staged_ ? kDLExtDev : kDLCPU, 1);
     if (!bound.ok()) return bound.status();
     const float* x = static_cast<const float*>(bound->data[0]);
     float* y = static_cast<float*>(bound->data[1]);
@@ -56,26 +89,47 @@ class FakeKernel final : public runtime::LoadedKernel {
     }
     return absl::OkStatus();
   }
+  absl::StatusOr<double> TimedLaunch(const std::vector<runtime::KernelArg>& args) override {
+    if (!staged_) return LoadedKernel::TimedLaunch(args);
+    if (absl::Status status = Launch(args); !status.ok()) return status;
+    return 0.004;
+  }
+  std::vector<runtime::KernelArtifact> artifacts() const override {
+    if (!staged_) return {};
+    return {{"cu", "// " + signature().name}, {"cubin", std::string("\177ELF\0", 5)}};
+  }
 
  private:
   Module module_;
+  bool staged_;
 };
 
 class FakeDevice final : public runtime::Device {
  public:
-  std::string name() const override { return "fake"; }
-  std::string description() const override { return "fake: C++ kernels"; }
+  explicit FakeDevice(bool staged) : staged_(staged) {}
+  std::string name() const override { return staged_ ? "staged" : "fake"; }
+  std::string description() const override {
+    return staged_ ? "staged: C++ kernels on copies" : "fake: C++ kernels";
+  }
   absl::StatusOr<std::unique_ptr<runtime::LoadedKernel>> Load(
       const Module& module, std::string_view kernel_name) override {
     for (const Kernel& kernel : module.kernels) {
       if (kernel->name == kernel_name) {
         Module single = module;
         single.kernels = {kernel};
-        return std::make_unique<FakeKernel>(std::move(single));
+        return std::make_unique<FakeKernel>(std::move(single), staged_);
       }
     }
     return absl::NotFoundError("no such kernel");
   }
+  absl::StatusOr<std::unique_ptr<runtime::DeviceBuffer>> Allocate(
+      DataType dtype, const std::vector<int64_t>& shape) override {
+    if (!staged_) return Device::Allocate(dtype, shape);
+    return std::make_unique<StagedBuffer>(dtype, shape);
+  }
+
+ private:
+  bool staged_;
 };
 
 ops::OpCase ScaleOp(const std::string& name) {
@@ -121,8 +175,10 @@ Result RunTileRun(std::vector<std::string> args, const std::vector<ops::OpCase>*
   TileRunEnvironment env;
   env.open_device =
       [](std::string_view target) -> absl::StatusOr<std::unique_ptr<runtime::Device>> {
-    if (target != "fake") return absl::NotFoundError("unknown target; known targets: fake");
-    return std::make_unique<FakeDevice>();
+    if (target != "fake" && target != "staged") {
+      return absl::NotFoundError("unknown target; known targets: fake, staged");
+    }
+    return std::make_unique<FakeDevice>(target == "staged");
   };
   env.suite = suite != nullptr ? suite : &TestSuite();
   std::ostringstream out, err;
@@ -230,6 +286,46 @@ TEST(TileRunTest, AllPrintsATableAndFailsWhenAnOperatorFails) {
   EXPECT_THAT(ragged.out, HasSubstr("median time"));
   std::vector<ops::OpCase> good = {ScaleOp("scale")};
   EXPECT_EQ(RunTileRun({"--all", "--target=fake"}, &good).status, 0);
+}
+
+TEST(TileRunTest, DeviceMemoryIsFilledPoisonedAndCopiedBack) {
+  std::string path = WriteModule("scale", ScaleModule("scale"));
+  Result r = RunTileRun({path, "--target=staged", "--check", "--ragged", "--seed=9"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("0 of 777 mismatched, 0 NaN: PASS"));
+  std::string lazy = WriteModule("lazy", ScaleModule("lazy"));
+  Result poisoned = RunTileRun({lazy, "--target=staged", "--check", "--seed=1"});
+  EXPECT_EQ(poisoned.status, 1);
+  EXPECT_THAT(poisoned.out, HasSubstr("worst at [5] (got nan"));
+  Result all = RunTileRun({"--all", "--target=staged", "--seed=3"});
+  EXPECT_THAT(all.out, HasSubstr("1 of 3 operators passed on staged"));
+}
+
+TEST(TileRunTest, BenchUsesTheDevicesClock) {
+  std::string path = WriteModule("scale", ScaleModule("scale"));
+  Result r = RunTileRun({path, "--target=staged", "--bench", "--iters=3"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("median 4.00 ms over 3 launches"));
+}
+
+TEST(TileRunTest, DumpCubinWritesTheArtifacts) {
+  std::string dir = absl::StrCat(std::getenv("TEST_TMPDIR"), "/dump");
+  std::string path = WriteModule("scale", ScaleModule("scale"));
+  Result r = RunTileRun({path, "--target=staged", "--dump-cubin=" + dir});
+  EXPECT_EQ(r.status, 0) << r.err;
+  std::ifstream cu(dir + "/scale.cu");
+  std::string source((std::istreambuf_iterator<char>(cu)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(source, "// scale");
+  std::ifstream cubin(dir + "/scale.cubin", std::ios::binary);
+  std::string binary((std::istreambuf_iterator<char>(cubin)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(binary, std::string("\177ELF\0", 5));
+  Result all = RunTileRun({"--all", "--target=staged", "--dump-cubin=" + dir + "/all"});
+  std::ifstream wrong_cu(dir + "/all/wrong.cu");
+  EXPECT_TRUE(wrong_cu.good());
+  Result host = RunTileRun({path, "--target=fake", "--dump-cubin=" + dir});
+  EXPECT_EQ(host.status, 1);
+  EXPECT_THAT(host.err, HasSubstr("--dump-cubin: the fake device keeps no compiled code to write"));
+  EXPECT_EQ(RunTileRun({path, "--target=staged", "--dump-cubin="}).status, 2);
 }
 
 TEST(TileRunTest, KernelsOutsideTheSuiteNeedShapesAndCannotBeChecked) {

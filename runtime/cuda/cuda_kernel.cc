@@ -1,0 +1,214 @@
+// Loading a cubin, laying out launches by the CUDA calling convention and
+// launching, waiting and timing through the driver.
+#include "runtime/cuda/cuda_kernel.h"
+
+#include <cstring>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "runtime/kernel_args.h"
+
+namespace tile_ir::runtime::cuda {
+namespace {
+
+// Kernels read their buffers with up to 16-byte vector accesses.
+constexpr int64_t kBufferAlignment = 16;
+// CUDA's limits on the y and z grid extents (x allows 2^31 - 1).
+constexpr int64_t kMaxGridYZ = 65535;
+
+// Destroys an event when it leaves scope.
+class ScopedEvent {
+ public:
+  explicit ScopedEvent(const CudaContext& context) : context_(context) {}
+  ~ScopedEvent() {
+    if (event_ != nullptr) context_.api().cuEventDestroy(event_);
+  }
+  absl::Status Create() {
+    return context_.Check(context_.api().cuEventCreate(&event_, 0), "cuEventCreate");
+  }
+  CUevent get() const { return event_; }
+
+ private:
+  const CudaContext& context_;
+  CUevent event_ = nullptr;
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<CudaKernel>> CudaKernel::Load(std::shared_ptr<CudaContext> context,
+                                                             CudaKernelImage image) {
+  std::unique_ptr<CudaKernel> kernel(new CudaKernel(std::move(context), std::move(image)));
+  const CudaKernelImage& im = kernel->image_;
+  for (const Kernel& k : im.lowered.kernels) {
+    if (k->name == im.kernel_name) kernel->kernel_ = k.get();
+  }
+  if (kernel->kernel_ == nullptr) {
+    return absl::InternalError(
+        absl::StrCat("cuda: the lowered module has no kernel '", im.kernel_name, "'"));
+  }
+  const KernelNode& node = *kernel->kernel_;
+  if (!node.launch.cluster.empty()) {
+    return absl::UnimplementedError(absl::StrCat(
+        "kernel '", node.name, "': thread-block clusters are not launched by the cuda runtime"));
+  }
+  const CudaContext& ctx = *kernel->context_;
+  const CudaDriverApi& api = ctx.api();
+  if (absl::Status status = ctx.MakeCurrent(); !status.ok()) return status;
+  if (absl::Status status =
+          ctx.Check(api.cuModuleLoadData(&kernel->module_, im.cubin.data()), "cuModuleLoadData");
+      !status.ok()) {
+    return kernel->Error(status);
+  }
+  if (absl::Status status =
+          ctx.Check(api.cuModuleGetFunction(&kernel->function_, kernel->module_, im.entry.c_str()),
+                    absl::StrCat("cuModuleGetFunction('", im.entry, "')"));
+      !status.ok()) {
+    return kernel->Error(status);
+  }
+
+  const CudaDeviceInfo& info = ctx.info();
+  if (im.dynamic_shared_bytes > info.max_shared_memory_per_block) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("kernel '", node.name, "' needs ", im.dynamic_shared_bytes,
+                     " bytes of shared memory per block; the ", info.name, " (", info.arch,
+                     ") has ", info.max_shared_memory_per_block));
+  }
+  if (im.dynamic_shared_bytes > kDefaultSharedMemoryBytes) {
+    if (absl::Status status = ctx.Check(
+            api.cuFuncSetAttribute(kernel->function_, kFuncAttributeMaxDynamicSharedSizeBytes,
+                                   static_cast<int>(im.dynamic_shared_bytes)),
+            "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
+        !status.ok()) {
+      return kernel->Error(status);
+    }
+  }
+  int max_threads = 0;
+  if (absl::Status status = ctx.Check(
+          api.cuFuncGetAttribute(&max_threads, kFuncAttributeMaxThreadsPerBlock, kernel->function_),
+          "cuFuncGetAttribute(MAX_THREADS_PER_BLOCK)");
+      !status.ok()) {
+    return kernel->Error(status);
+  }
+  if (absl::Status status = ctx.Check(
+          api.cuFuncGetAttribute(&kernel->registers_, kFuncAttributeNumRegs, kernel->function_),
+          "cuFuncGetAttribute(NUM_REGS)");
+      !status.ok()) {
+    return kernel->Error(status);
+  }
+  int64_t threads = 1;
+  for (int64_t extent : node.launch.threads) threads *= extent;
+  if (threads > max_threads) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "kernel '", node.name, "' launches ", threads, " threads per block, but its code uses ",
+        kernel->registers_, " registers per thread, so at most ", max_threads,
+        " threads per block can run on the ", info.name));
+  }
+  return kernel;
+}
+
+CudaKernel::~CudaKernel() {
+  if (module_ != nullptr && context_->MakeCurrent().ok()) context_->api().cuModuleUnload(module_);
+}
+
+absl::Status CudaKernel::Error(const absl::Status& status) const {
+  return absl::Status(status.code(),
+                      absl::StrCat("kernel '", image_.kernel_name, "': ", status.message()));
+}
+
+absl::StatusOr<CudaLaunch> CudaKernel::Prepare(const std::vector<KernelArg>& args) const {
+  absl::StatusOr<BoundArgs> bound = BindArguments(*kernel_, args, kDLCUDA, kBufferAlignment);
+  if (!bound.ok()) return bound.status();
+  for (int axis = 1; axis < 3; ++axis) {
+    if (bound->grid[axis] > kMaxGridYZ) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "kernel '", kernel_->name, "': grid axis ", kernel_->launch.grid[axis].var->name, " has ",
+          bound->grid[axis], " blocks; CUDA allows at most ", kMaxGridYZ, " on the y and z axes"));
+    }
+  }
+  CudaLaunch launch;
+  for (int axis = 0; axis < 3; ++axis) {
+    launch.grid[axis] = static_cast<unsigned int>(bound->grid[axis]);
+    if (axis < static_cast<int>(kernel_->launch.threads.size())) {
+      launch.block[axis] = static_cast<unsigned int>(kernel_->launch.threads[axis]);
+    }
+  }
+  launch.shared_bytes = static_cast<unsigned int>(image_.dynamic_shared_bytes);
+  const size_t num_params = kernel_->params.size();
+  launch.slots.assign(num_params + bound->dims.size(), 0);
+  for (size_t i = 0; i < num_params; ++i) {
+    if (kernel_->params[i].is_buffer()) {
+      // The parameter is a CUdeviceptr-sized pointer to global memory.
+      launch.slots[i] = reinterpret_cast<uintptr_t>(bound->data[i]);
+    } else {
+      launch.slots[i] = bound->scalar_storage[i];
+    }
+  }
+  for (size_t j = 0; j < bound->dims.size(); ++j) {
+    int64_t value = bound->dims[j];
+    uint64_t& slot = launch.slots[num_params + j];
+    if (kernel_->dims[j]->dtype() == kI64) {
+      std::memcpy(&slot, &value, sizeof value);
+    } else {
+      int32_t narrow = static_cast<int32_t>(value);  // BindArguments checked that it fits
+      std::memcpy(&slot, &narrow, sizeof narrow);
+    }
+  }
+  launch.params.reserve(launch.slots.size());
+  for (uint64_t& slot : launch.slots) launch.params.push_back(&slot);
+  return launch;
+}
+
+absl::Status CudaKernel::Enqueue(const CudaLaunch& launch) const {
+  absl::Status status =
+      context_->Check(context_->api().cuLaunchKernel(
+                          function_, launch.grid[0], launch.grid[1], launch.grid[2],
+                          launch.block[0], launch.block[1], launch.block[2], launch.shared_bytes,
+                          nullptr, const_cast<void**>(launch.params.data()), nullptr),
+                      "cuLaunchKernel");
+  return status.ok() ? status : Error(status);
+}
+
+absl::Status CudaKernel::Synchronize() const {
+  absl::Status status = context_->Check(context_->api().cuCtxSynchronize(), "cuCtxSynchronize");
+  return status.ok() ? status : Error(status);
+}
+
+absl::Status CudaKernel::Launch(const std::vector<KernelArg>& args) {
+  if (absl::Status status = context_->MakeCurrent(); !status.ok()) return status;
+  absl::StatusOr<CudaLaunch> launch = Prepare(args);
+  if (!launch.ok()) return launch.status();
+  if (absl::Status status = Enqueue(*launch); !status.ok()) return status;
+  return Synchronize();
+}
+
+absl::StatusOr<double> CudaKernel::TimedLaunch(const std::vector<KernelArg>& args) {
+  if (absl::Status status = context_->MakeCurrent(); !status.ok()) return status;
+  absl::StatusOr<CudaLaunch> launch = Prepare(args);
+  if (!launch.ok()) return launch.status();
+  const CudaDriverApi& api = context_->api();
+  ScopedEvent start(*context_), end(*context_);
+  for (ScopedEvent* event : {&start, &end}) {
+    if (absl::Status status = event->Create(); !status.ok()) return status;
+  }
+  if (absl::Status status =
+          context_->Check(api.cuEventRecord(start.get(), nullptr), "cuEventRecord");
+      !status.ok()) {
+    return status;
+  }
+  if (absl::Status status = Enqueue(*launch); !status.ok()) return status;
+  if (absl::Status status = context_->Check(api.cuEventRecord(end.get(), nullptr), "cuEventRecord");
+      !status.ok()) {
+    return status;
+  }
+  if (absl::Status status = Synchronize(); !status.ok()) return status;
+  float milliseconds = 0;
+  if (absl::Status status = context_->Check(
+          api.cuEventElapsedTime(&milliseconds, start.get(), end.get()), "cuEventElapsedTime");
+      !status.ok()) {
+    return status;
+  }
+  return milliseconds * 1e-3;
+}
+
+}  // namespace tile_ir::runtime::cuda

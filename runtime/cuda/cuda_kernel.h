@@ -1,0 +1,91 @@
+// A kernel loaded on a GPU: its cubin as a driver module, launches laid out
+// by the CUDA calling convention (docs/LOWERING.md: one parameter per buffer
+// pointer and scalar value, then one per symbolic dimension), timing with
+// CUDA events. Prepare and Enqueue split Launch for callers that launch one
+// bound argument set many times (the launch-overhead benchmark).
+#ifndef RUNTIME_CUDA_CUDA_KERNEL_H_
+#define RUNTIME_CUDA_CUDA_KERNEL_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "runtime/cuda/cuda_context.h"
+#include "runtime/device_base.h"
+#include "tile_ir/module.h"
+
+namespace tile_ir::runtime::cuda {
+
+// What the compiler produced for one kernel.
+struct CudaKernelImage {
+  Module lowered;           // the thread-level module the code came from
+  std::string kernel_name;  // the kernel of `lowered`, whose signature launches bind
+  std::string entry;        // the __global__ function's name in the cubin
+  std::string cubin;
+  int64_t dynamic_shared_bytes = 0;  // per block
+  std::vector<KernelArtifact> artifacts;
+};
+
+// A launch with its arguments bound and laid out, to enqueue any number of
+// times. Move-only: `params` points into `slots`.
+struct CudaLaunch {
+  CudaLaunch() = default;
+  CudaLaunch(CudaLaunch&&) = default;
+  CudaLaunch& operator=(CudaLaunch&&) = default;
+
+  unsigned int grid[3] = {1, 1, 1};
+  unsigned int block[3] = {1, 1, 1};
+  unsigned int shared_bytes = 0;
+  std::vector<uint64_t> slots;  // one 8-byte value per kernel parameter, then per dimension
+  std::vector<void*> params;    // &slots[i], as cuLaunchKernel takes them
+};
+
+class CudaKernel final : public LoadedKernel {
+ public:
+  // Loads the cubin on the context's GPU. Errors name the kernel: a cubin the
+  // driver refuses, more threads than the compiled code can run, more shared
+  // memory than the GPU has.
+  static absl::StatusOr<std::unique_ptr<CudaKernel>> Load(std::shared_ptr<CudaContext> context,
+                                                          CudaKernelImage image);
+  CudaKernel(const CudaKernel&) = delete;
+  CudaKernel& operator=(const CudaKernel&) = delete;
+  ~CudaKernel() override;
+
+  const KernelNode& signature() const override { return *kernel_; }
+  // Binds (kDLCUDA tensors, data 16-byte aligned for vector accesses),
+  // launches on the default stream, waits and checks for errors.
+  absl::Status Launch(const std::vector<KernelArg>& args) override;
+  // Launch timed with CUDA events recorded around the kernel.
+  absl::StatusOr<double> TimedLaunch(const std::vector<KernelArg>& args) override;
+  std::vector<KernelArtifact> artifacts() const override { return image_.artifacts; }
+
+  // The binding and layout half of Launch.
+  absl::StatusOr<CudaLaunch> Prepare(const std::vector<KernelArg>& args) const;
+  // The launch half: cuLaunchKernel on the default stream, without waiting.
+  // The context must be current on the calling thread.
+  absl::Status Enqueue(const CudaLaunch& launch) const;
+  // Waits for everything enqueued and names this kernel in any error.
+  absl::Status Synchronize() const;
+
+  const CudaContext& context() const { return *context_; }
+  int registers_per_thread() const { return registers_; }
+  int64_t dynamic_shared_bytes() const { return image_.dynamic_shared_bytes; }
+
+ private:
+  CudaKernel(std::shared_ptr<CudaContext> context, CudaKernelImage image)
+      : context_(std::move(context)), image_(std::move(image)) {}
+  absl::Status Error(const absl::Status& status) const;
+
+  std::shared_ptr<CudaContext> context_;
+  CudaKernelImage image_;
+  const KernelNode* kernel_ = nullptr;  // in image_.lowered
+  CUmodule module_ = nullptr;
+  CUfunction function_ = nullptr;
+  int registers_ = 0;
+};
+
+}  // namespace tile_ir::runtime::cuda
+
+#endif  // RUNTIME_CUDA_CUDA_KERNEL_H_

@@ -1,0 +1,180 @@
+// A fake NVIDIA driver for tests on machines without a GPU: the driver API
+// symbols the runtime resolves, over host memory (a CUdeviceptr is a host
+// address), one "H200" of compute capability 9.0, kernels run as a host
+// callback, and failures on request (fake_cuda_driver.h).
+#include "runtime/cuda/fake_cuda_driver.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+
+namespace {
+
+using CUresult = int;
+using CUdeviceptr = unsigned long long;  // NOLINT(runtime/int): the driver's type
+
+constexpr CUresult kSuccess = 0;
+constexpr CUresult kInvalidValue = 1;
+constexpr CUresult kInvalidImage = 200;
+constexpr CUresult kNotFound = 500;
+
+struct State {
+  std::mutex mutex;
+  FakeCudaKernelFn kernel = nullptr;
+  FakeCudaLaunch last{};
+  int dynamic_shared_limit = -1;
+  int max_threads = 1024;
+  std::string fail_name;
+  int fail_code = 0;
+  std::string entry;
+};
+
+State& state() {
+  static State* s = new State;
+  return *s;
+}
+
+// The failure tests asked of `name`, once.
+CUresult Injected(const char* name) {
+  State& s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (s.fail_name != name) return kSuccess;
+  s.fail_name.clear();
+  return s.fail_code;
+}
+
+void SetKernel(FakeCudaKernelFn fn) { state().kernel = fn; }
+const FakeCudaLaunch* LastLaunch() { return &state().last; }
+int DynamicSharedLimit() { return state().dynamic_shared_limit; }
+void SetMaxThreads(int threads) { state().max_threads = threads; }
+void FailNext(const char* name, int code) {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  state().fail_name = name;
+  state().fail_code = code;
+}
+
+const FakeCudaControl kControl = {SetKernel, LastLaunch, DynamicSharedLimit, SetMaxThreads,
+                                  FailNext};
+
+// Any non-null handle will do: the runtime only passes them back.
+void* Handle() { return reinterpret_cast<void*>(0x1000); }
+
+}  // namespace
+
+extern "C" {
+
+const FakeCudaControl* fake_cuda_control() { return &kControl; }
+
+CUresult cuInit(unsigned int) { return Injected("cuInit"); }
+CUresult cuDriverGetVersion(int* version) {
+  *version = 13000;
+  return kSuccess;
+}
+CUresult cuGetErrorName(CUresult error, const char** name) {
+  *name = error == 719 ? "CUDA_ERROR_LAUNCH_FAILED" : "CUDA_ERROR_FAKE";
+  return kSuccess;
+}
+CUresult cuGetErrorString(CUresult, const char** text) {
+  *text = "failure injected by the fake driver";
+  return kSuccess;
+}
+CUresult cuDeviceGetCount(int* count) {
+  *count = 1;
+  return Injected("cuDeviceGetCount");
+}
+CUresult cuDeviceGet(int* device, int ordinal) {
+  *device = ordinal;
+  return kSuccess;
+}
+CUresult cuDeviceGetName(char* name, int length, int) {
+  std::strncpy(name, "Fake H200", length);
+  return kSuccess;
+}
+CUresult cuDeviceGetAttribute(int* value, int attribute, int) {
+  switch (attribute) {
+    case 1: *value = 1024; break;     // max threads per block
+    case 16: *value = 132; break;     // multiprocessors
+    case 75: *value = 9; break;       // compute capability major
+    case 76: *value = 0; break;       // minor
+    case 97: *value = 232448; break;  // shared memory per block, opt-in
+    default: return kInvalidValue;
+  }
+  return kSuccess;
+}
+CUresult cuDeviceTotalMem_v2(size_t* bytes, int) {
+  *bytes = size_t{141} << 30;
+  return kSuccess;
+}
+CUresult cuDevicePrimaryCtxRetain(void** context, int) {
+  *context = Handle();
+  return Injected("cuDevicePrimaryCtxRetain");
+}
+CUresult cuDevicePrimaryCtxRelease_v2(int) { return kSuccess; }
+CUresult cuCtxSetCurrent(void*) { return kSuccess; }
+CUresult cuCtxSynchronize() { return Injected("cuCtxSynchronize"); }
+CUresult cuModuleLoadData(void** module, const void* image) {
+  if (std::memcmp(image, "\177ELF", 4) != 0) return kInvalidImage;
+  *module = Handle();
+  return Injected("cuModuleLoadData");
+}
+CUresult cuModuleUnload(void*) { return kSuccess; }
+CUresult cuModuleGetFunction(void** function, void*, const char* name) {
+  state().entry = name;
+  *function = Handle();
+  return name[0] == '\0' ? kNotFound : kSuccess;
+}
+CUresult cuFuncGetAttribute(int* value, int attribute, void*) {
+  switch (attribute) {
+    case 0: *value = state().max_threads; break;
+    case 4: *value = 40; break;  // registers per thread
+    default: return kInvalidValue;
+  }
+  return kSuccess;
+}
+CUresult cuFuncSetAttribute(void*, int attribute, int value) {
+  if (attribute == 8) state().dynamic_shared_limit = value;
+  return kSuccess;
+}
+CUresult cuLaunchKernel(void*, unsigned int gx, unsigned int gy, unsigned int gz, unsigned int bx,
+                        unsigned int by, unsigned int bz, unsigned int shared, void*, void** params,
+                        void**) {
+  if (CUresult injected = Injected("cuLaunchKernel"); injected != kSuccess) return injected;
+  State& s = state();
+  s.last = {{gx, gy, gz}, {bx, by, bz}, shared, s.last.launches + 1};
+  if (s.kernel != nullptr) s.kernel(s.entry.c_str(), &s.last, params);
+  return kSuccess;
+}
+CUresult cuMemAlloc_v2(CUdeviceptr* pointer, size_t bytes) {
+  if (CUresult injected = Injected("cuMemAlloc"); injected != kSuccess) return injected;
+  *pointer = reinterpret_cast<CUdeviceptr>(std::aligned_alloc(256, (bytes + 255) / 256 * 256));
+  return kSuccess;
+}
+CUresult cuMemFree_v2(CUdeviceptr pointer) {
+  std::free(reinterpret_cast<void*>(pointer));
+  return kSuccess;
+}
+CUresult cuMemcpyHtoD_v2(CUdeviceptr destination, const void* source, size_t bytes) {
+  std::memcpy(reinterpret_cast<void*>(destination), source, bytes);
+  return kSuccess;
+}
+CUresult cuMemcpyDtoH_v2(void* destination, CUdeviceptr source, size_t bytes) {
+  std::memcpy(destination, reinterpret_cast<const void*>(source), bytes);
+  return kSuccess;
+}
+CUresult cuMemsetD8_v2(CUdeviceptr destination, unsigned char value, size_t bytes) {
+  std::memset(reinterpret_cast<void*>(destination), value, bytes);
+  return kSuccess;
+}
+CUresult cuEventCreate(void** event, unsigned int) {
+  *event = Handle();
+  return kSuccess;
+}
+CUresult cuEventDestroy_v2(void*) { return kSuccess; }
+CUresult cuEventRecord(void*, void*) { return kSuccess; }
+CUresult cuEventElapsedTime(float* milliseconds, void*, void*) {
+  *milliseconds = 0.25f;
+  return kSuccess;
+}
+
+}  // extern "C"

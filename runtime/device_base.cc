@@ -1,0 +1,64 @@
+// The defaults of the device interface: host memory and host-clock timing,
+// right for devices whose kernels run on the host.
+#include "runtime/device_base.h"
+
+#include <chrono>
+#include <cstring>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+
+namespace tile_ir::runtime {
+namespace {
+
+class HostMemoryBuffer final : public DeviceBuffer {
+ public:
+  explicit HostMemoryBuffer(std::unique_ptr<HostBuffer> buffer) : buffer_(std::move(buffer)) {}
+
+  const DLTensor* tensor() const override { return buffer_->AsDLTensor(); }
+
+  absl::Status CopyFromHost(const HostBuffer& host) override {
+    if (absl::Status status = CheckSize(host); !status.ok()) return status;
+    std::memcpy(buffer_->data(), host.data(), host.size_bytes());
+    return absl::OkStatus();
+  }
+
+  absl::Status CopyToHost(HostBuffer& host) const override {
+    if (absl::Status status = CheckSize(host); !status.ok()) return status;
+    std::memcpy(host.data(), buffer_->data(), host.size_bytes());
+    return absl::OkStatus();
+  }
+
+  absl::Status Fill(uint8_t byte) override {
+    buffer_->Poison(byte);
+    return absl::OkStatus();
+  }
+
+ private:
+  absl::Status CheckSize(const HostBuffer& host) const {
+    if (host.size_bytes() == buffer_->size_bytes()) return absl::OkStatus();
+    return absl::InvalidArgumentError(absl::StrCat(
+        "copying ", host.size_bytes(), " bytes to or from a buffer of ", buffer_->size_bytes()));
+  }
+
+  std::unique_ptr<HostBuffer> buffer_;
+};
+
+}  // namespace
+
+absl::StatusOr<double> LoadedKernel::TimedLaunch(const std::vector<KernelArg>& args) {
+  auto start = std::chrono::steady_clock::now();
+  absl::Status status = Launch(args);
+  auto end = std::chrono::steady_clock::now();
+  if (!status.ok()) return status;
+  return std::chrono::duration<double>(end - start).count();
+}
+
+absl::StatusOr<std::unique_ptr<DeviceBuffer>> Device::Allocate(DataType dtype,
+                                                               const std::vector<int64_t>& shape) {
+  absl::StatusOr<std::unique_ptr<HostBuffer>> buffer = HostBuffer::Create(dtype, shape);
+  if (!buffer.ok()) return buffer.status();
+  return std::make_unique<HostMemoryBuffer>(*std::move(buffer));
+}
+
+}  // namespace tile_ir::runtime

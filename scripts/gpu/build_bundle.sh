@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Builds the GPU machine's binaries here (bazel -c opt; none links LLVM) and
+# gathers them into .devrun/ (git-ignored) with the shared libraries they
+# need, the operator suite's .tile files and the peer-baselines script. The
+# folder then travels with a device run: carry [".devrun"], and run
+# scripts/gpu/run_on_device.sh there. See scripts/gpu/README.md.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+
+BUNDLE=.devrun
+MAX_BYTES=$((60 * 1000 * 1000))
+PEER_BASELINES=${PEER_BASELINES:-/work/shared/tools/peer_baselines.py}
+# label -> file name in the bundle. cuda_device_test runs the CUDA device's
+# end-to-end tests, which skip here for want of a GPU.
+TARGETS=(
+  //tools/tile_run:tile-run-gpu
+  //bench:launch_overhead_cuda
+  //runtime/cuda:cuda_device_test
+)
+# Libraries every Linux has, or that must come from the GPU machine itself:
+# glibc, the compiler's runtime (Ubuntu 24.04's is newer than ours and takes
+# our binaries), and the NVIDIA driver and NVRTC (loaded with dlopen anyway).
+SYSTEM_LIBS='^(linux-vdso|ld-linux|libc\.so|libm\.so|libpthread\.so|libdl\.so|librt\.so|libutil\.so|libresolv\.so|libstdc\+\+\.so|libgcc_s\.so|libcuda\.so|libnvrtc)'
+
+echo "build_bundle: bazel build -c opt ${TARGETS[*]}"
+bazel build -c opt "${TARGETS[@]}"
+# Other builds may point bazel-bin at another configuration meanwhile; ask
+# for the -c opt output folder itself.
+BIN_DIR=$(bazel info -c opt bazel-bin 2>/dev/null)
+
+rm -rf "$BUNDLE/bin" "$BUNDLE/lib" "$BUNDLE/ops" "$BUNDLE/peer_baselines.py" "$BUNDLE/MANIFEST"
+mkdir -p "$BUNDLE/bin" "$BUNDLE/lib" "$BUNDLE/ops"
+
+for label in "${TARGETS[@]}"; do
+  package=${label#//}
+  package=${package%%:*}
+  binary="$BIN_DIR/$package/${label##*:}"
+  [[ -x "$binary" ]] || { echo "build_bundle: error: $binary was not built" >&2; exit 1; }
+  cp -L "$binary" "$BUNDLE/bin/"
+  # "libfoo.so => /path/libfoo.so (0x...)": copy every library that is not
+  # the system's; a "not found" one would fail there too, so stop here.
+  while read -r name arrow path _; do
+    [[ "$arrow" == "=>" ]] || continue
+    if [[ "$path" == "not" ]]; then
+      echo "build_bundle: error: $binary needs $name, which the loader cannot find" >&2
+      exit 1
+    fi
+    [[ "$name" =~ $SYSTEM_LIBS ]] && continue
+    cp -L -n "$path" "$BUNDLE/lib/$name"
+  done < <(ldd "$binary")
+done
+
+cp testdata/ops/*.tile "$BUNDLE/ops/"
+if [[ -f "$PEER_BASELINES" ]]; then
+  cp "$PEER_BASELINES" "$BUNDLE/peer_baselines.py"
+else
+  echo "build_bundle: warning: no $PEER_BASELINES; the run will skip the peers" >&2
+fi
+
+# The GPU machine cannot take LLVM (libLLVM-16 alone is 118 MB).
+if ls "$BUNDLE/lib" | grep -qi llvm; then
+  echo "build_bundle: error: LLVM got into the bundle: $(ls "$BUNDLE/lib" | grep -i llvm)" >&2
+  exit 1
+fi
+for binary in "$BUNDLE"/bin/*; do
+  if ldd "$binary" | grep -qi llvm; then
+    echo "build_bundle: error: $binary links LLVM" >&2
+    exit 1
+  fi
+done
+bytes=$(du -sb "$BUNDLE" | cut -f1)
+if ((bytes >= MAX_BYTES)); then
+  echo "build_bundle: error: the bundle is $bytes bytes; it must stay under $MAX_BYTES" >&2
+  exit 1
+fi
+
+{
+  echo "commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . 2>/dev/null || echo '+changes')"
+  echo "built $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -n)"
+  (cd "$BUNDLE" && find bin lib ops -type f -printf '%s %p\n' | sort -k2)
+} >"$BUNDLE/MANIFEST"
+echo "build_bundle: $BUNDLE is $((bytes / 1000 / 1000)) MB:" \
+  "$(ls "$BUNDLE/bin" | wc -l) binaries, $(ls "$BUNDLE/lib" | wc -l) libraries," \
+  "$(ls "$BUNDLE/ops" | wc -l) .tile files"

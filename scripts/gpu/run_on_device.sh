@@ -1,0 +1,176 @@
+#!/usr/bin/env bash
+# Runs ON the GPU machine, from the repository root, with the bundle that
+# build_bundle.sh made in .devrun/ (carried along) and $OUT set: the CUDA
+# device's tests, the operator suite at default and ragged shapes, the memory
+# checker, the gemm kernel's SASS, the launch-overhead benchmark, our
+# benchmark figures and the peers' (in the same run, so ratios compare like
+# with like). Logs go to $OUT (at most 8 files come back); a summary table is
+# printed last. Each step has a time limit and the whole run a budget
+# (RUN_BUDGET_S, default 480 s): a step that no longer fits is skipped.
+# Knobs: SANITIZE_OPS, RACECHECK_OPS, SANITIZE_ALL=1, BENCH_CASES, SKIP_PEERS=1.
+# See scripts/gpu/README.md.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+
+: "${OUT:?run_on_device.sh: set OUT to the folder for the logs}"
+export OUT PYTHONUNBUFFERED=1
+BUNDLE=.devrun
+BIN=$BUNDLE/bin
+OPS=$BUNDLE/ops
+RUN_BUDGET_S=${RUN_BUDGET_S:-480}
+SANITIZE_OPS=${SANITIZE_OPS:-"add_f32 softmax_f16 layernorm_bf16 gemm_f16 flash_attn_d64_causal"}
+RACECHECK_OPS=${RACECHECK_OPS:-"gemm_f16 softmax_f16"}
+SANITIZE_ALL=${SANITIZE_ALL:-0}
+SKIP_PEERS=${SKIP_PEERS:-0}
+# FILE:SHAPES pairs at sizes that fill the H200, beside the peers' figures.
+BENCH_CASES=${BENCH_CASES:-"gemm_f16:M=4096,N=4096,K=4096 gemm_bf16:M=4096,N=4096,K=4096 \
+add_f32:M=8192,N=8192 softmax_f16:M=16384,N=8192 layernorm_bf16:M=16384,N=8192 \
+flash_attn_d128:BATCH=4,HEADS=32,SEQ=4096 flash_attn_d128_causal:BATCH=4,HEADS=32,SEQ=4096"}
+CUBIN_DIR=/tmp/tile-cubin
+RUN_LOG=$OUT/run.log
+
+[[ -x $BIN/tile-run-gpu ]] || {
+  echo "run_on_device.sh: no $BIN/tile-run-gpu; run scripts/gpu/build_bundle.sh and carry .devrun" >&2
+  exit 2
+}
+
+CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+export PATH="$PATH:$CUDA_HOME/bin:$CUDA_HOME/compute-sanitizer"
+# NVRTC (libnvrtc.so.13, 110 MB) does not travel: find the machine's own, in
+# the toolkit or in the nvidia-* Python packages.
+NVRTC_DIR=""
+for dir in "$CUDA_HOME/lib64" "$CUDA_HOME/targets/x86_64-linux/lib" \
+  $(python3 -c 'import glob, sys; print(" ".join(sorted({p.rsplit("/", 1)[0] for d in sys.path for p in glob.glob(d + "/nvidia/*/lib/libnvrtc.so.13")})))' 2>/dev/null); do
+  if [[ -e $dir/libnvrtc.so.13 ]]; then NVRTC_DIR=$dir; break; fi
+done
+# Our libraries first, the machine's after them (the driver's folder among
+# them), NVRTC's last. Python (the peers) keeps the machine's own path: our
+# Abseil, protobuf and zlib are for our binaries only.
+SYSTEM_LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}
+export LD_LIBRARY_PATH="$PWD/$BUNDLE/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}${NVRTC_DIR:+:$NVRTC_DIR}"
+
+STEP_NAMES=()
+STEP_RESULTS=()
+STEP_SECONDS=()
+STEP_NOTES=()
+
+# step NAME LIMIT_S LOG COMMAND...: runs COMMAND under `timeout`, appending
+# its output to LOG, unless the budget has no LIMIT_S left.
+step() {
+  local name=$1 limit=$2 log=$3
+  shift 3
+  local left=$((RUN_BUDGET_S - SECONDS))
+  STEP_NAMES+=("$name")
+  if ((left < limit / 2)); then
+    STEP_RESULTS+=("SKIP")
+    STEP_SECONDS+=(0)
+    STEP_NOTES+=("no time left (${left}s of the budget)")
+    echo "== $name: skipped, ${left}s left" | tee -a "$log"
+    return 0
+  fi
+  ((limit > left)) && limit=$left
+  echo "== $name (limit ${limit}s): $*" | tee -a "$log"
+  local start=$SECONDS rc output
+  output=$(mktemp)
+  timeout --kill-after=10 "$limit" "$@" >"$output" 2>&1
+  rc=$?
+  cat "$output" >>"$log"
+  STEP_SECONDS+=($((SECONDS - start)))
+  case $rc in
+    0) STEP_RESULTS+=("ok") ;;
+    124 | 137) STEP_RESULTS+=("TIMEOUT") ;;
+    *) STEP_RESULTS+=("FAIL($rc)") ;;
+  esac
+  # A failure's note is its last words, unless the caller has better.
+  if ((rc == 0)); then STEP_NOTES+=(""); else STEP_NOTES+=("$(grep -v '^\s*$' "$output" | tail -1)"); fi
+  rm -f "$output"
+  echo "== $name: exit $rc after $((SECONDS - start))s" >>"$log"
+  return 0
+}
+# Replaces the last step's note with $1 when that says something.
+note() { [[ -n $1 ]] && STEP_NOTES[${#STEP_NOTES[@]} - 1]=$1; return 0; }
+
+{
+  echo "run_on_device.sh $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -n), $(uname -r)"
+  head -2 "$BUNDLE/MANIFEST" 2>/dev/null
+  echo "NVRTC: ${NVRTC_DIR:-not found (kernels cannot be compiled)}"
+  echo "LD_LIBRARY_PATH=$LD_LIBRARY_PATH"
+  nvidia-smi
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,power.draw \
+    --format=csv
+} >"$RUN_LOG" 2>&1
+head -3 "$RUN_LOG"
+
+TESTS_LOG=$OUT/tests.log
+step "cuda_device_test" 60 "$TESTS_LOG" "$BIN/cuda_device_test"
+note "$(grep -E '^\[  (PASSED|FAILED) +\] [0-9]' "$TESTS_LOG" | tr -s ' ' | paste -sd';' -)"
+
+rm -rf "$CUBIN_DIR"
+step "suite, default shapes" 150 "$TESTS_LOG" \
+  "$BIN/tile-run-gpu" --all --target=cuda --seed=1 --dump-cubin="$CUBIN_DIR"
+note "$(grep -E 'operators passed on' "$TESTS_LOG" | tail -1 | cut -d' ' -f1-4)"
+step "suite, ragged shapes" 150 "$TESTS_LOG" "$BIN/tile-run-gpu" --all --ragged --target=cuda --seed=2
+note "$(grep -E 'operators passed on' "$TESTS_LOG" | tail -1 | cut -d' ' -f1-4)"
+
+LAUNCH_LOG=$OUT/launch_overhead.log
+step "launch overhead" 60 "$LAUNCH_LOG" "$BIN/launch_overhead_cuda" 10000
+note "$(grep -E '^enqueue' "$LAUNCH_LOG" | awk '{print "enqueue " $NF " us"}')"
+
+SASS_LOG=$OUT/sass.log
+GEMM_CUBIN=$CUBIN_DIR/gemm_f16.cubin
+if [[ -f $GEMM_CUBIN ]]; then
+  step "gemm_f16 SASS" 30 "$SASS_LOG" bash -c \
+    "cuobjdump --dump-resource-usage '$GEMM_CUBIN' && cuobjdump --dump-sass '$GEMM_CUBIN'"
+  note "$(for op in HGMMA HMMA LDSM LDGSTS LDG STS BAR; do
+    printf '%s %s ' "$op" "$(grep -cE "\b$op\b|\b$op\." "$SASS_LOG")"; done)"
+else
+  STEP_NAMES+=("gemm_f16 SASS"); STEP_RESULTS+=("SKIP"); STEP_SECONDS+=(0)
+  STEP_NOTES+=("no $GEMM_CUBIN (the suite run wrote none)")
+fi
+
+SAN_LOG=$OUT/sanitizer.log
+for op in $SANITIZE_OPS; do
+  step "memcheck $op" 60 "$SAN_LOG" compute-sanitizer --tool memcheck --error-exitcode 99 \
+    --print-limit 20 "$BIN/tile-run-gpu" "$OPS/$op.tile" --target=cuda --check --ragged --seed=3
+  note "$(grep -E 'ERROR SUMMARY' "$SAN_LOG" | tail -1 | sed 's/=* //')"
+done
+for op in $RACECHECK_OPS; do
+  step "racecheck $op" 60 "$SAN_LOG" compute-sanitizer --tool racecheck --error-exitcode 99 \
+    --print-limit 20 "$BIN/tile-run-gpu" "$OPS/$op.tile" --target=cuda --check --ragged --seed=3
+  note "$(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$SAN_LOG" | tail -1 | sed 's/=* //')"
+done
+
+BENCH_LOG=$OUT/bench.log
+for case in $BENCH_CASES; do
+  op=${case%%:*}
+  step "bench $op" 60 "$BENCH_LOG" "$BIN/tile-run-gpu" "$OPS/$op.tile" --target=cuda --bench \
+    --iters=20 --warmup=3 --seed=4 --shapes="${case#*:}"
+  note "$(grep -E '^  bench' "$BENCH_LOG" | tail -1 | sed 's/^  bench *//')"
+done
+
+PEERS_LOG=$OUT/peers.log
+if [[ $SKIP_PEERS == 1 || ! -f $BUNDLE/peer_baselines.py ]]; then
+  STEP_NAMES+=("peers"); STEP_RESULTS+=("SKIP"); STEP_SECONDS+=(0)
+  STEP_NOTES+=("SKIP_PEERS=1 or no $BUNDLE/peer_baselines.py")
+else
+  step "peers" 240 "$PEERS_LOG" env LD_LIBRARY_PATH="$SYSTEM_LD_LIBRARY_PATH" \
+    python3 "$BUNDLE/peer_baselines.py"
+  note "$(grep -E '^(copy_bw|cublas_fp16_4096|cupy_rawkernel)' "$PEERS_LOG" |
+    awk '{printf "%s %s %s; ", $1, $2, $3}')"
+fi
+
+if [[ $SANITIZE_ALL == 1 ]]; then
+  step "memcheck suite (ragged)" 240 "$SAN_LOG" compute-sanitizer --tool memcheck \
+    --error-exitcode 99 --print-limit 20 "$BIN/tile-run-gpu" --all --ragged --target=cuda --seed=5
+  note "$(grep -E 'ERROR SUMMARY' "$SAN_LOG" | tail -1 | sed 's/=* //')"
+fi
+
+{
+  echo
+  echo "summary (${SECONDS}s; logs: $(cd "$OUT" && ls | paste -sd' ' -))"
+  printf '%-30s %-8s %5s  %s\n' step result time notes
+  for i in "${!STEP_NAMES[@]}"; do
+    printf '%-30s %-8s %4ss  %s\n' "${STEP_NAMES[$i]}" "${STEP_RESULTS[$i]}" \
+      "${STEP_SECONDS[$i]}" "${STEP_NOTES[$i]:0:120}"
+  done
+} | tee -a "$RUN_LOG"

@@ -1,0 +1,41 @@
+// C++ identifiers for the IR's variables and buffers in emitted CUDA code:
+// readable (the IR's own name where it is a valid, unreserved identifier),
+// unique within a kernel, and never one the emitted code or CUDA's headers
+// use themselves (keywords, threadIdx, smem, tl, the math functions called
+// unqualified, vector types).
+#ifndef TARGETS_CUDA_CUDA_NAMES_H_
+#define TARGETS_CUDA_CUDA_NAMES_H_
+
+#include <string>
+#include <string_view>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+
+namespace tile_ir::cuda {
+
+// Whether `name` can be an exported kernel symbol as it is: a C identifier
+// that no name of the emitted code or of CUDA's headers takes.
+bool IsUsableKernelName(std::string_view name);
+
+class CudaNames {
+ public:
+  CudaNames();
+
+  // Takes `name` as it is (a kernel's symbol); false when it is not free.
+  bool Reserve(const std::string& name);
+  // Gives the IR node `key` an identifier derived from `hint` and returns it.
+  const std::string& Declare(const void* key, std::string_view hint);
+  // A fresh identifier tied to no node (loop bounds, temporaries).
+  std::string Fresh(std::string_view hint);
+  // The identifier of a declared node; nullptr when it was never declared.
+  const std::string* Find(const void* key) const;
+
+ private:
+  absl::flat_hash_set<std::string> taken_;
+  absl::flat_hash_map<const void*, std::string> by_key_;
+};
+
+}  // namespace tile_ir::cuda
+
+#endif  // TARGETS_CUDA_CUDA_NAMES_H_

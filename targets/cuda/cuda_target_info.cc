@@ -1,0 +1,110 @@
+// The CUDA TargetInfo, its pipeline string and its registration.
+#include "targets/cuda/cuda_target_info.h"
+
+#include <memory>
+#include <mutex>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "targets/cuda/gemm_mma.h"
+#include "targets/cuda/intrinsics.h"
+
+namespace tile_ir::cuda {
+namespace {
+
+bool IsFp8(DataType dtype) {
+  return dtype.scalar() == ScalarType::kF8E4M3 || dtype.scalar() == ScalarType::kF8E5M2;
+}
+
+}  // namespace
+
+const std::vector<std::string>& KnownCudaArchs() {
+  static const std::vector<std::string>* archs = new std::vector<std::string>{"sm_80", "sm_90a"};
+  return *archs;
+}
+
+absl::Status CheckCudaArch(std::string_view arch) {
+  for (const std::string& known : KnownCudaArchs()) {
+    if (known == arch) return absl::OkStatus();
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown CUDA architecture '", std::string(arch),
+                   "'; known: ", absl::StrJoin(KnownCudaArchs(), ", ")));
+}
+
+CudaTargetInfo::CudaTargetInfo(std::string arch, std::string registered_name)
+    : arch_(std::move(arch)), registered_name_(std::move(registered_name)) {}
+
+int64_t CudaTargetInfo::ThreadsExecutingBlock(const Launch& launch) const {
+  int64_t threads = 1;
+  for (int64_t extent : launch.threads) threads *= extent;
+  return threads;
+}
+
+int64_t CudaTargetInfo::max_shared_memory_bytes() const {
+  // cudaDevAttrMaxSharedMemoryPerBlockOptin: 227 KiB on H100/H200, 163 KiB on A100.
+  return (arch_ == "sm_80" ? 163 : 227) * int64_t{1024};
+}
+
+absl::Status CudaTargetInfo::CheckTileOp(passes::TileOpKind op, DataType dtype) const {
+  auto refuse = [&](absl::string_view capability) {
+    return absl::UnimplementedError(
+        absl::StrCat("cuda target (", arch_, "): ", std::string(passes::TileOpKindName(op)), " on ",
+                     dtype.ToString(), " needs ", capability, ", which this target does not have"));
+  };
+  bool arithmetic = op == passes::TileOpKind::kGemm || op == passes::TileOpKind::kReduce ||
+                    op == passes::TileOpKind::kAtomicAdd || op == passes::TileOpKind::kCumsum;
+  if (dtype.is_void()) return refuse("a value type");
+  if (arithmetic && dtype.is_bool()) return refuse("arithmetic on bool elements");
+  if (op == passes::TileOpKind::kGemm && dtype.scalar() == ScalarType::kI4) {
+    return refuse("packed 4-bit integer matrix arithmetic");
+  }
+  if (op == passes::TileOpKind::kGemm && IsFp8(dtype) && arch_ == "sm_80") {
+    return refuse("fp8 matrix instructions (sm_89 or newer)");
+  }
+  if (op == passes::TileOpKind::kAtomicAdd && dtype.scalar() == ScalarType::kI4) {
+    return refuse("atomic read-modify-write of packed 4-bit elements");
+  }
+  return absl::OkStatus();
+}
+
+std::optional<Layout> CudaTargetInfo::FragmentLayoutForGemm(const Gemm& gemm,
+                                                            int64_t threads) const {
+  return MmaAccumulatorLayout(gemm, threads);
+}
+
+absl::StatusOr<std::optional<Stmt>> CudaTargetInfo::LowerGemm(
+    const passes::GemmLoweringRequest& request) const {
+  return LowerGemmToMma(request);
+}
+
+std::string CudaTargetInfo::DefaultPipeline() const { return DefaultCudaPipeline(name()); }
+
+std::string DefaultCudaPipeline(std::string_view target_name) {
+  std::string t(target_name);
+  return absl::StrCat("simplify,rasterize-blocks,layout-inference{target=", t,
+                      "},pipeline-planning{target=", t, "},inject-software-pipeline{target=", t,
+                      "},lower-tile-ops{target=", t,
+                      "},bound-predication,thread-binding{target=", t, "},vectorize{target=", t,
+                      "},plan-shared-memory{target=", t, "},insert-barriers{target=", t,
+                      "},simplify,remove-dead-code");
+}
+
+absl::Status RegisterCudaTarget(std::string arch) {
+  absl::Status known = CheckCudaArch(arch);
+  if (!known.ok()) return known;
+  RegisterCudaLibraryIntrinsics();
+  RegisterGemmMmaIntrinsic().IgnoreError();  // fails only if another component took the name
+  static std::once_flag once;
+  std::call_once(once, [] {
+    for (const std::string& each : KnownCudaArchs()) {
+      // AlreadyExists (registered by another component first) keeps that one.
+      passes::RegisterTarget(std::make_shared<CudaTargetInfo>(each, "cuda:" + each)).IgnoreError();
+    }
+  });
+  // Only the first registration of plain "cuda" takes effect.
+  passes::RegisterTarget(std::make_shared<CudaTargetInfo>(std::move(arch))).IgnoreError();
+  return absl::OkStatus();
+}
+
+}  // namespace tile_ir::cuda

@@ -1,0 +1,71 @@
+// What the CUDA target tells the generic lowering passes about itself
+// (docs/LOWERING.md): warps of 32, a block's threads all run, 16-byte vector
+// accesses, cp.async copies, and the per-architecture shared-memory limit.
+#ifndef TARGETS_CUDA_CUDA_TARGET_INFO_H_
+#define TARGETS_CUDA_CUDA_TARGET_INFO_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "passes/target_info.h"
+
+namespace tile_ir::cuda {
+
+// The architectures this target generates code for, oldest first.
+const std::vector<std::string>& KnownCudaArchs();
+// OK for a known architecture; InvalidArgument listing the known ones otherwise.
+absl::Status CheckCudaArch(std::string_view arch);
+
+class CudaTargetInfo final : public passes::TargetInfo {
+ public:
+  // `arch` is one of KnownCudaArchs(). `registered_name` is the registry key:
+  // "cuda" for the default architecture, "cuda:<arch>" for a pinned one.
+  explicit CudaTargetInfo(std::string arch, std::string registered_name = "cuda");
+
+  std::string name() const override { return registered_name_; }
+  std::string arch() const override { return arch_; }
+  int warp_size() const override { return 32; }
+  // The product of the launch's thread extents: every thread of a block runs.
+  int64_t ThreadsExecutingBlock(const Launch& launch) const override;
+  // Dynamic shared memory per block with the opt-in attribute set by the
+  // runtime: 227 KiB on sm_90a, 163 KiB on sm_80.
+  int64_t max_shared_memory_bytes() const override;
+  int max_vector_bytes() const override { return 16; }
+  bool has_async_copy() const override { return true; }
+  // Refuses gemm on i4 (no packed-nibble arithmetic), gemm on fp8 on sm_80
+  // (fp8 matrix instructions arrive with sm_89), arithmetic on bool, and
+  // atomic_add on i4 (no atomic form for a nibble).
+  absl::Status CheckTileOp(passes::TileOpKind op, DataType dtype) const override;
+  // Tensor cores (gemm_mma.h): the mma.sync accumulator layout, and one tl::gemm_ss call for a
+  // gemm that has it; other gemms take the generic FMA path.
+  std::optional<Layout> FragmentLayoutForGemm(const Gemm& gemm, int64_t threads) const override;
+  absl::StatusOr<std::optional<Stmt>> LowerGemm(
+      const passes::GemmLoweringRequest& request) const override;
+  // DefaultCudaPipeline with this target's registered name.
+  std::string DefaultPipeline() const override;
+
+ private:
+  std::string arch_;
+  std::string registered_name_;
+};
+
+// The default CUDA pipeline for the target registered as `target_name`
+// ("cuda", or "cuda:sm_80" to pin an architecture).
+std::string DefaultCudaPipeline(std::string_view target_name = "cuda");
+
+// Registers the CUDA targets: "cuda:<arch>" for every known architecture,
+// and "cuda" for `arch`; and the device library's intrinsics
+// (RegisterCudaLibraryIntrinsics), so that IR using them parses. The registry is by name, so the
+// first call decides which architecture plain "cuda" means for the rest of the process; code that
+// needs one architecture names "cuda:<arch>" (LowerForCuda does). Safe to call any number of times,
+// from any thread. An unknown `arch` is an InvalidArgument error and registers nothing.
+absl::Status RegisterCudaTarget(std::string arch = "sm_90a");
+
+}  // namespace tile_ir::cuda
+
+#endif  // TARGETS_CUDA_CUDA_TARGET_INFO_H_

@@ -1,0 +1,47 @@
+// The embedded device library: every header is there under "tl/", includes
+// between headers resolve inside the library, and the fingerprint is stable.
+#include "targets/cuda/device_headers.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+namespace tile_ir::cuda {
+namespace {
+
+TEST(DeviceHeadersTest, LibraryIsEmbedded) {
+  std::set<std::string> names;
+  for (const DeviceHeader& header : DeviceHeaders()) {
+    EXPECT_EQ(header.name.substr(0, 3), "tl/");
+    EXPECT_FALSE(header.source.empty()) << header.name;
+    names.emplace(header.name);
+  }
+  for (const char* name : {"tl/common.cuh", "tl/arith.cuh", "tl/async_copy.cuh", "tl/convert.cuh",
+                           "tl/math.cuh", "tl/memory.cuh", "tl/warp_reduce.cuh"}) {
+    EXPECT_TRUE(names.count(name)) << name;
+  }
+}
+
+TEST(DeviceHeadersTest, IncludesResolveInsideTheLibrary) {
+  std::set<std::string> names;
+  for (const DeviceHeader& header : DeviceHeaders()) names.emplace(header.name);
+  for (const DeviceHeader& header : DeviceHeaders()) {
+    std::string_view rest = header.source;
+    const std::string_view directive = "#include \"";
+    for (size_t at = rest.find(directive); at != std::string_view::npos;
+         at = rest.find(directive)) {
+      rest = rest.substr(at + directive.size());
+      std::string included(rest.substr(0, rest.find('"')));
+      EXPECT_TRUE(names.count(included)) << header.name << " includes " << included;
+    }
+  }
+}
+
+TEST(DeviceHeadersTest, Fingerprint) {
+  EXPECT_EQ(DeviceLibraryFingerprint(), DeviceLibraryFingerprint());
+  EXPECT_NE(DeviceLibraryFingerprint(), 0u);
+}
+
+}  // namespace
+}  // namespace tile_ir::cuda

@@ -1,0 +1,115 @@
+// The tensor-core gemm through NVRTC: tl::gemm_ss instantiated for every transpose and input
+// type, and the gemm operators of the suite through the whole CUDA pipeline, compiled for
+// sm_80 and sm_90a. Compiling needs no GPU; without NVRTC the compile checks are skipped
+// with the reason.
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "frontends/text/parser.h"
+#include "gtest/gtest.h"
+#include "targets/cuda/cuda_codegen.h"
+#include "targets/cuda/cuda_lowering.h"
+#include "targets/cuda/nvrtc_compiler.h"
+
+namespace tile_ir::cuda {
+namespace {
+
+class GemmMmaNvrtcTest : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    if (absl::Status available = NvrtcAvailable(); !available.ok()) {
+      GTEST_SKIP() << available.message();
+    }
+  }
+};
+
+// One kernel per input type and transpose pair, each calling gemm_ss twice (clearing, then
+// accumulating) over 2 x 2 warps of 32 x 24 tiles: three n8 tiles, so .x4 and .x2 loads.
+constexpr char kInstantiations[] = R"(
+#include "tl/gemm_mma.cuh"
+
+template <typename T, bool TRANS_A, bool TRANS_B>
+__device__ void Gemm(const T* a, const T* b, float* c) {
+  __shared__ __align__(16) T a_s[64 * 32];
+  __shared__ __align__(16) T b_s[32 * 48];
+  for (int e = threadIdx.x; e < 64 * 32; e += blockDim.x) a_s[e] = a[e];
+  for (int e = threadIdx.x; e < 32 * 48; e += blockDim.x) b_s[e] = b[e];
+  __syncthreads();
+  float acc[24];
+  tl::gemm_ss<64, 48, 32, 2, 2, TRANS_A, TRANS_B, true>(a_s, b_s, acc);
+  tl::gemm_ss<64, 48, 32, 2, 2, TRANS_A, TRANS_B, false>(a_s, b_s, acc);
+  for (int r = 0; r < 24; ++r) c[r * 128 + threadIdx.x] = acc[r];
+}
+
+#define GEMM_KERNEL(NAME, T, TA, TB) \
+  extern "C" __global__ void NAME(const T* a, const T* b, float* c) { Gemm<T, TA, TB>(a, b, c); }
+GEMM_KERNEL(f16_nn, __half, false, false)
+GEMM_KERNEL(f16_tn, __half, true, false)
+GEMM_KERNEL(f16_nt, __half, false, true)
+GEMM_KERNEL(f16_tt, __half, true, true)
+GEMM_KERNEL(bf16_nn, __nv_bfloat16, false, false)
+GEMM_KERNEL(bf16_tn, __nv_bfloat16, true, false)
+GEMM_KERNEL(bf16_nt, __nv_bfloat16, false, true)
+GEMM_KERNEL(bf16_tt, __nv_bfloat16, true, true)
+)";
+
+TEST_P(GemmMmaNvrtcTest, DeviceLibraryInstantiationsCompile) {
+  const std::string arch = GetParam();
+  absl::StatusOr<NvrtcOutput> compiled =
+      CompileWithNvrtc(kInstantiations, "gemm_ss_instantiations.cu", {.arch = arch});
+  ASSERT_TRUE(compiled.ok()) << compiled.status();
+  EXPECT_FALSE(compiled->cubin.empty());
+  const std::string& ptx = compiled->ptx;
+  EXPECT_TRUE(absl::StrContains(ptx, "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"));
+  EXPECT_TRUE(absl::StrContains(ptx, "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"));
+  EXPECT_TRUE(absl::StrContains(ptx, "ldmatrix.sync.aligned.m8n8.x4.shared.b16"));
+  EXPECT_TRUE(absl::StrContains(ptx, "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16"));
+  EXPECT_TRUE(absl::StrContains(ptx, "ldmatrix.sync.aligned.m8n8.x2.shared.b16"));
+  EXPECT_TRUE(absl::StrContains(ptx, "ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16"));
+  // The accumulators stay in registers: no local-memory array.
+  EXPECT_FALSE(absl::StrContains(ptx, ".local")) << ptx;
+  EXPECT_EQ(compiled->registers.size(), 8u) << compiled->log;
+}
+
+// The gemm operators whose gemm runs on mma.sync: the pipeline turns each into calls of
+// tl::gemm_ss (one in the pipelined loop, one in its epilogue) on the thread's registers, and
+// NVRTC compiles the result.
+TEST_P(GemmMmaNvrtcTest, GemmOperatorsLowerToGemmSsAndCompile) {
+  const std::string arch = GetParam();
+  struct Case {
+    const char* op;
+    const char* call;
+  };
+  for (const Case& c : {
+           Case{"gemm_f16", "tl::gemm_ss<128, 128, 32, 2, 2, false, false, false>(&A_s["},
+           Case{"gemm_bf16", "tl::gemm_ss<128, 128, 32, 2, 2, false, false, false>(&A_s["},
+           Case{"gemm_f16_tn", "tl::gemm_ss<128, 128, 32, 2, 2, false, true, false>(&A_s["},
+           Case{"gemm_f16_nt", "tl::gemm_ss<128, 128, 32, 2, 2, true, false, false>(&A_s["},
+           Case{"batched_gemm_f16", "tl::gemm_ss<64, 64, 32, 2, 2, false, false, false>(&A_s["},
+       }) {
+    SCOPED_TRACE(c.op);
+    std::ifstream file(absl::StrCat("testdata/ops/", c.op, ".tile"));
+    std::stringstream text;
+    text << file.rdbuf();
+    absl::StatusOr<Module> module = text::ParseModule(text.str(), absl::StrCat(c.op, ".tile"));
+    ASSERT_TRUE(module.ok()) << module.status();
+    absl::StatusOr<Module> lowered = LowerForCuda(*module, arch);
+    ASSERT_TRUE(lowered.ok()) << lowered.status();
+    absl::StatusOr<std::string> source = EmitCudaSource(*lowered, {.arch = arch});
+    ASSERT_TRUE(source.ok()) << source.status();
+    EXPECT_TRUE(absl::StrContains(*source, c.call)) << *source;
+    EXPECT_TRUE(absl::StrContains(*source, "], &C_l[0]);")) << *source;
+    absl::StatusOr<NvrtcOutput> compiled =
+        CompileWithNvrtc(*source, absl::StrCat(c.op, ".cu"), {.arch = arch});
+    ASSERT_TRUE(compiled.ok()) << compiled.status() << "\n" << *source;
+    EXPECT_TRUE(absl::StrContains(compiled->ptx, "mma.sync.aligned.m16n8k16"));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Archs, GemmMmaNvrtcTest, ::testing::Values("sm_80", "sm_90a"));
+
+}  // namespace
+}  // namespace tile_ir::cuda

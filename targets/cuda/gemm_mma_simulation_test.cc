@@ -1,0 +1,255 @@
+// Runs the device library's gemm_ss loop (tl::mma::GemmSs in device/gemm_mma.cuh, the code
+// the GPU runs) on the host, one thread per lane, over a model of ldmatrix and
+// mma.sync.m16n8k16 written from the PTX ISA's descriptions, and reads the accumulators
+// through the compiler's layout (MmaAccumulatorLayout). This checks every address, register
+// and fragment position the kernel uses; the tensor cores' arithmetic itself is left to the
+// GPU test (device_tests/). Element values are small integers kept in the 16-bit slots as
+// integers, so the model's products are exact.
+#include <barrier>
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gtest/gtest.h"
+#include "passes/fragment_layout.h"
+#include "passes/fragment_threads.h"
+#include "targets/cuda/gemm_mma.h"
+#include "targets/cuda/gemm_mma_cuh_host.h"
+#include "targets/cuda/gemm_mma_testing.h"
+#include "tile_ir/module.h"
+
+namespace tile_ir::cuda {
+namespace {
+
+using testing::GemmSpec;
+using testing::MakeGemm;
+
+// One warp's lanes meeting at each collective instruction.
+struct Warp {
+  std::barrier<> sync{32};
+  std::mutex mu;
+  std::string error;  // the first misuse the model saw
+  // The operand tiles, to check the addresses ldmatrix gets.
+  std::vector<std::pair<const uint16_t*, size_t>> tiles;
+  const uint16_t* rows[32] = {};
+  unsigned a[32][4] = {};
+  unsigned b[32][2] = {};
+  float c[32][4] = {};
+
+  void Fail(std::string message) {
+    std::lock_guard<std::mutex> lock(mu);
+    if (error.empty()) error = std::move(message);
+  }
+};
+
+thread_local Warp* this_warp = nullptr;
+thread_local int this_lane = 0;
+
+int Half(unsigned reg, int half) { return half == 0 ? reg & 0xffff : reg >> 16; }
+
+struct ModelOps {
+  template <bool TRANS>
+  static void LdMatrixX4(unsigned (&r)[4], const void* row) {
+    Load<TRANS>(r, row);
+  }
+  template <bool TRANS>
+  static void LdMatrixX2(unsigned (&r)[2], const void* row) {
+    Load<TRANS>(r, row);
+  }
+
+  // PTX ISA, mma.m16n8k16 with .f16/.bf16 inputs (g = lane / 4, t = lane % 4): a_i, half
+  // i % 2 of register i / 2, is row g (+ 8 for i = 2, 3, 6, 7), column 2t + (i & 1) (+ 8 for
+  // i >= 4); b_i is row 2t + (i & 1) (+ 8 for i >= 2), column g; c_i is row g (+ 8 for
+  // i >= 2), column 2t + (i & 1).
+  template <bool BF16>
+  static void Mma(float* c, const unsigned (&a)[4], const unsigned (&b)[2]) {
+    Warp& warp = *this_warp;
+    const int lane = this_lane;
+    for (int i = 0; i < 4; ++i) warp.a[lane][i] = a[i];
+    for (int i = 0; i < 2; ++i) warp.b[lane][i] = b[i];
+    for (int i = 0; i < 4; ++i) warp.c[lane][i] = c[i];
+    warp.sync.arrive_and_wait();
+    int a_tile[16][16];
+    int b_tile[16][8];
+    for (int l = 0; l < 32; ++l) {
+      const int g = l / 4;
+      const int t = l % 4;
+      for (int i = 0; i < 8; ++i) {
+        int row = g + ((i / 2) % 2 == 1 ? 8 : 0);
+        int col = 2 * t + (i & 1) + (i >= 4 ? 8 : 0);
+        a_tile[row][col] = Half(warp.a[l][i / 2], i % 2);
+      }
+      for (int i = 0; i < 4; ++i) {
+        b_tile[2 * t + (i & 1) + (i >= 2 ? 8 : 0)][g] = Half(warp.b[l][i / 2], i % 2);
+      }
+    }
+    const int g = lane / 4;
+    const int t = lane % 4;
+    for (int i = 0; i < 4; ++i) {
+      int row = g + (i >= 2 ? 8 : 0);
+      int col = 2 * t + (i & 1);
+      float sum = warp.c[lane][i];
+      for (int k = 0; k < 16; ++k) sum += static_cast<float>(a_tile[row][k] * b_tile[k][col]);
+      c[i] = sum;
+    }
+    warp.sync.arrive_and_wait();
+  }
+
+ private:
+  // PTX ISA, ldmatrix .m8n8 .b16: row i of matrix q is 8 consecutive elements at the address
+  // of lane 8q + i, which must be 16-byte aligned; lane l receives in register q the elements
+  // (l / 4, 2 (l % 4)) and (l / 4, 2 (l % 4) + 1) of matrix q, low half first, or of its
+  // transpose with .trans.
+  template <bool TRANS, size_t NUM>
+  static void Load(unsigned (&r)[NUM], const void* row) {
+    Warp& warp = *this_warp;
+    const int lane = this_lane;
+    warp.rows[lane] = static_cast<const uint16_t*>(row);
+    warp.sync.arrive_and_wait();
+    for (size_t q = 0; q < NUM; ++q) {
+      for (int i = 0; i < 8; ++i) CheckRow(warp, warp.rows[8 * q + i]);
+    }
+    const int g = lane / 4;
+    const int t = lane % 4;
+    for (size_t q = 0; q < NUM; ++q) {
+      auto element = [&](int i, int j) { return warp.rows[8 * q + i][j]; };
+      unsigned lo = TRANS ? element(2 * t, g) : element(g, 2 * t);
+      unsigned hi = TRANS ? element(2 * t + 1, g) : element(g, 2 * t + 1);
+      r[q] = lo | hi << 16;
+    }
+    warp.sync.arrive_and_wait();
+  }
+
+  static void CheckRow(Warp& warp, const uint16_t* row) {
+    for (const auto& [tile, size] : warp.tiles) {
+      if (row < tile || row >= tile + size) continue;
+      size_t offset = row - tile;
+      if (offset % 8 != 0) warp.Fail(absl::StrCat("a row at element ", offset, " is misaligned"));
+      if (offset + 8 > size)
+        warp.Fail(absl::StrCat("a row at element ", offset, " leaves its tile"));
+      return;
+    }
+    warp.Fail("ldmatrix got an address outside the operand tiles");
+  }
+};
+
+struct Place {
+  int64_t thread;
+  int64_t reg;
+};
+
+Place At(const Layout& layout, int64_t i, int64_t j) {
+  passes::IntEnv env = {{layout.inputs[0].get(), i}, {layout.inputs[1].get(), j}};
+  return {passes::EvaluateInt(layout.outputs[0], env).value_or(-1),
+          passes::EvaluateInt(layout.outputs[1], env).value_or(-1)};
+}
+
+// The gemm_ss template arguments the compiler picks for `spec` on `threads` threads.
+std::vector<int64_t> CompilerArgs(const GemmSpec& spec, const Layout& layout, int64_t threads) {
+  Stmt gemm = MakeGemm(spec, passes::SimplifyLayout(layout, {Int(spec.m), Int(spec.n)}));
+  Launch launch;
+  launch.threads = {threads};
+  Kernel kernel = KernelNode::Make("k", {}, {}, std::move(launch), gemm);
+  absl::StatusOr<std::optional<Stmt>> call = LowerGemmToMma({As<Gemm>(gemm), kernel.get()});
+  if (!call.ok() || !*call) return {};
+  std::vector<int64_t> args;
+  const Call& node = *As<Call>(As<Evaluate>(**call)->value);
+  for (size_t i = 3; i < node.args.size(); ++i) args.push_back(*AsConstInt(node.args[i]));
+  return args;
+}
+
+template <int M, int N, int K, int WARPS_M, int WARPS_N, bool TRANS_A, bool TRANS_B, bool CLEAR>
+void ExpectGemmSs(WarpPolicy policy) {
+  constexpr int kThreads = WARPS_M * WARPS_N * 32;
+  constexpr int kRegisters = M * N / kThreads;
+  SCOPED_TRACE(::testing::Message()
+               << M << "x" << N << "x" << K << " on " << WARPS_M << "x" << WARPS_N
+               << " warps, trans_a " << TRANS_A << ", trans_b " << TRANS_B << ", clear " << CLEAR);
+  GemmSpec spec{.m = M,
+                .n = N,
+                .k = K,
+                .trans_a = TRANS_A,
+                .trans_b = TRANS_B,
+                .policy = policy,
+                .clear = CLEAR};
+  std::optional<Layout> layout = MmaAccumulatorLayout(*As<Gemm>(MakeGemm(spec)), kThreads);
+  ASSERT_TRUE(layout);
+  ASSERT_EQ(CompilerArgs(spec, *layout, kThreads),
+            (std::vector<int64_t>{M, N, K, WARPS_M, WARPS_N, TRANS_A, TRANS_B, CLEAR}));
+
+  std::mt19937 random(M * 7919 + N * 104729 + K + TRANS_A * 2 + TRANS_B);
+  std::uniform_int_distribution<int> small(0, 7);
+  std::vector<int> a(M * K);  // op(A), row-major
+  std::vector<int> b(K * N);  // op(B), row-major
+  for (int& x : a) x = small(random);
+  for (int& x : b) x = small(random);
+  std::vector<uint16_t> a_tile(M * K);
+  std::vector<uint16_t> b_tile(K * N);
+  for (int m = 0; m < M; ++m) {
+    for (int k = 0; k < K; ++k) a_tile[TRANS_A ? k * M + m : m * K + k] = a[m * K + k];
+  }
+  for (int k = 0; k < K; ++k) {
+    for (int n = 0; n < N; ++n) b_tile[TRANS_B ? n * K + k : k * N + n] = b[k * N + n];
+  }
+  auto initial = [](int i, int j) { return static_cast<float>((i * 7 + j) % 11); };
+  std::vector<std::vector<float>> regs(kThreads, std::vector<float>(kRegisters, 1e30f));
+  for (int i = 0; !CLEAR && i < M; ++i) {
+    for (int j = 0; j < N; ++j) {
+      Place place = At(*layout, i, j);
+      regs[place.thread][place.reg] = initial(i, j);
+    }
+  }
+
+  for (int w = 0; w < WARPS_M * WARPS_N; ++w) {
+    Warp warp;
+    warp.tiles = {{a_tile.data(), a_tile.size()}, {b_tile.data(), b_tile.size()}};
+    std::vector<std::thread> lanes;
+    for (int lane = 0; lane < 32; ++lane) {
+      lanes.emplace_back([&, lane] {
+        this_warp = &warp;
+        this_lane = lane;
+        const int thread = w * 32 + lane;
+        tl::mma::GemmSs<M, N, K, WARPS_M, WARPS_N, TRANS_A, TRANS_B, CLEAR, false, ModelOps>(
+            a_tile.data(), b_tile.data(), regs[thread].data(), thread);
+      });
+    }
+    for (std::thread& lane : lanes) lane.join();
+    ASSERT_EQ(warp.error, "") << "warp " << w;
+  }
+
+  for (int i = 0; i < M; ++i) {
+    for (int j = 0; j < N; ++j) {
+      float want = CLEAR ? 0.0f : initial(i, j);
+      for (int k = 0; k < K; ++k) want += static_cast<float>(a[i * K + k] * b[k * N + j]);
+      Place place = At(*layout, i, j);
+      ASSERT_EQ(regs[place.thread][place.reg], want) << "C[" << i << ", " << j << "]";
+    }
+  }
+}
+
+TEST(GemmSsSimulationTest, AllTransposesOfTheSquareTile) {
+  ExpectGemmSs<128, 128, 32, 2, 2, false, false, false>(WarpPolicy::kSquare);
+  ExpectGemmSs<128, 128, 32, 2, 2, true, false, false>(WarpPolicy::kSquare);
+  ExpectGemmSs<128, 128, 32, 2, 2, false, true, false>(WarpPolicy::kSquare);
+  ExpectGemmSs<128, 128, 32, 2, 2, true, true, false>(WarpPolicy::kSquare);
+}
+
+TEST(GemmSsSimulationTest, ClearingAndOtherWarpGrids) {
+  ExpectGemmSs<64, 64, 32, 2, 2, false, false, true>(WarpPolicy::kSquare);
+  ExpectGemmSs<64, 64, 64, 4, 1, true, true, false>(WarpPolicy::kFullRow);
+  ExpectGemmSs<64, 64, 16, 1, 4, false, true, true>(WarpPolicy::kFullCol);
+}
+
+TEST(GemmSsSimulationTest, AnOddNumberOfN8TilesUsesAnX2Load) {
+  ExpectGemmSs<32, 48, 32, 1, 2, false, false, false>(WarpPolicy::kSquare);
+  ExpectGemmSs<32, 48, 32, 1, 2, true, true, false>(WarpPolicy::kSquare);
+  ExpectGemmSs<16, 8, 16, 1, 1, false, true, true>(WarpPolicy::kSquare);
+}
+
+}  // namespace
+}  // namespace tile_ir::cuda

@@ -1,0 +1,86 @@
+// The table of "cuda." intrinsics and their template arities.
+#include "targets/cuda/intrinsics.h"
+
+#include <map>
+#include <mutex>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "tile_ir/intrinsics.h"
+
+namespace tile_ir::cuda {
+namespace {
+
+struct Table {
+  std::mutex mu;
+  std::map<std::string, CudaIntrinsic, std::less<>> by_name;
+};
+
+Table& GetTable() {
+  static Table* table = new Table;
+  return *table;
+}
+
+}  // namespace
+
+absl::Status RegisterCudaIntrinsic(std::string name, int num_args, int num_template_args,
+                                   std::string description) {
+  if (!absl::StartsWith(name, kCudaIntrinsicPrefix) || name.size() == kCudaIntrinsicPrefixSize) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("CUDA intrinsic '", name, "' must be named cuda.<name>"));
+  }
+  if (num_args < 0 || num_template_args < 0 || num_template_args > num_args) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("CUDA intrinsic '", name, "': ", num_template_args,
+                     " template arguments do not fit ", num_args, " arguments"));
+  }
+  Table& table = GetTable();
+  std::lock_guard<std::mutex> lock(table.mu);
+  auto it = table.by_name.find(name);
+  if (it != table.by_name.end()) {
+    if (it->second.num_args == num_args && it->second.num_template_args == num_template_args) {
+      return absl::OkStatus();
+    }
+    return absl::AlreadyExistsError(
+        absl::StrCat("CUDA intrinsic '", name, "' is already registered with ", it->second.num_args,
+                     " arguments, ", it->second.num_template_args, " of them template arguments"));
+  }
+  IntrinsicInfo info;
+  info.name = name;
+  info.num_args = num_args;
+  info.result = IntrinsicInfo::ResultType::kVoid;
+  info.pure = false;
+  info.description = description;
+  if (!RegisterIntrinsic(std::move(info))) {
+    return absl::AlreadyExistsError(
+        absl::StrCat("intrinsic '", name, "' is already registered outside the CUDA target"));
+  }
+  table.by_name.emplace(name,
+                        CudaIntrinsic{name, num_args, num_template_args, std::move(description)});
+  return absl::OkStatus();
+}
+
+const CudaIntrinsic* FindCudaIntrinsic(std::string_view name) {
+  Table& table = GetTable();
+  std::lock_guard<std::mutex> lock(table.mu);
+  auto it = table.by_name.find(name);
+  // Entries are never removed, so the pointer stays valid after unlocking.
+  return it == table.by_name.end() ? nullptr : &it->second;
+}
+
+void RegisterCudaLibraryIntrinsics() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    for (int bytes : {16, 8, 4}) {
+      // Only a foreign registration of the same name can fail; the emitter
+      // then reports the name as unregistered where it is used.
+      RegisterCudaIntrinsic(absl::StrCat("cuda.cp_async_", bytes), 3, 0,
+                            absl::StrCat("copies ", bytes,
+                                         " bytes from global to shared memory asynchronously "
+                                         "when the predicate holds, else zero-fills"))
+          .IgnoreError();
+    }
+  });
+}
+
+}  // namespace tile_ir::cuda

@@ -1,0 +1,55 @@
+// The CUDA target's own intrinsics: IR calls named "cuda.<name>" that the
+// code generator emits as calls of the device library (targets/cuda/device),
+//
+//   eval cuda.<name>(a, B[i, j], ..., 4, 2);  ->  tl::<name><4, 2>(a, &B[i * N + j], ...);
+//
+// A '.' inside <name> becomes "::" (a namespace of the library). Arguments
+// that are buffer loads pass the element's address (a typed pointer; the
+// thread's own registers for a fragment), the last num_template_args
+// arguments must be integer or bool literals and become template arguments,
+// and every other argument passes its value. Lowering passes that introduce
+// such calls register them here first (RegisterCudaIntrinsic also registers
+// the IR intrinsic, void and impure, so that the verifier and the text
+// parser accept it).
+#ifndef TARGETS_CUDA_INTRINSICS_H_
+#define TARGETS_CUDA_INTRINSICS_H_
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "absl/status/status.h"
+
+namespace tile_ir::cuda {
+
+inline constexpr char kCudaIntrinsicPrefix[] = "cuda.";
+inline constexpr size_t kCudaIntrinsicPrefixSize = sizeof(kCudaIntrinsicPrefix) - 1;
+
+struct CudaIntrinsic {
+  std::string name;  // with the "cuda." prefix
+  int num_args = 0;
+  int num_template_args = 0;  // the last arguments, literals
+  std::string description;
+};
+
+// Registers `name` (which must start with "cuda.") as an IR intrinsic and
+// records its template arity. Registering the same name again with the same
+// arities is OK (so registration may run in every caller); different
+// arities, a name another component registered, or num_template_args outside
+// [0, num_args] are errors.
+absl::Status RegisterCudaIntrinsic(std::string name, int num_args, int num_template_args,
+                                   std::string description);
+
+// The registered intrinsic, or nullptr.
+const CudaIntrinsic* FindCudaIntrinsic(std::string_view name);
+
+// Registers the intrinsics of the device library itself (safe to call again):
+//   cuda.cp_async_16(dst, src, pred), cuda.cp_async_8(...), cuda.cp_async_4(...):
+//     an asynchronous copy of 16, 8 or 4 bytes from the global element src to
+//     the shared element dst (both aligned to the size) when pred holds, else
+//     zeros into dst without reading src; async_commit/async_wait complete it.
+void RegisterCudaLibraryIntrinsics();
+
+}  // namespace tile_ir::cuda
+
+#endif  // TARGETS_CUDA_INTRINSICS_H_

@@ -1,0 +1,116 @@
+// The CUDA target's CI check: every operator of the suite (testdata/ops/*.tile)
+// lowers with the CUDA pipeline, emits, and compiles with NVRTC for sm_80 and
+// sm_90a; operators the target cannot lower yet are listed below with the
+// reason, and must fail with exactly that capability error. Without NVRTC the
+// compile step is skipped (with the reason) and lowering and emission still run.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <ostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "frontends/text/parser.h"
+#include "targets/cuda/cuda_codegen.h"
+#include "targets/cuda/cuda_lowering.h"
+#include "targets/cuda/nvrtc_compiler.h"
+
+namespace tile_ir::cuda {
+namespace {
+
+// Operators the CUDA target refuses, with the text their error must contain.
+const std::map<std::string, std::string>& ExpectedUnsupported() {
+  // Every operator of the suite lowers for CUDA today; an operator the target
+  // refuses goes here with the capability its error names.
+  static const auto* ops = new std::map<std::string, std::string>{};
+  return *ops;
+}
+
+std::vector<std::string> OpNames() {
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator("testdata/ops")) {
+    if (entry.path().extension() == ".tile") names.push_back(entry.path().stem().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+struct OpArch {
+  std::string op;
+  std::string arch;
+
+  friend void PrintTo(const OpArch& value, std::ostream* out) {
+    *out << value.op << " for " << value.arch;
+  }
+};
+
+std::vector<OpArch> Cases() {
+  std::vector<OpArch> cases;
+  for (const std::string& op : OpNames()) {
+    for (const std::string& arch : KnownCudaArchs()) cases.push_back({op, arch});
+  }
+  return cases;
+}
+
+class OpSuiteNvrtcTest : public testing::TestWithParam<OpArch> {};
+
+TEST(OpSuiteFilesTest, SuiteIsThere) {
+  std::vector<std::string> names = OpNames();
+  EXPECT_GE(names.size(), 21u);
+  for (const auto& [op, reason] : ExpectedUnsupported()) {
+    EXPECT_NE(std::find(names.begin(), names.end(), op), names.end())
+        << op << " is listed as unsupported but is not in the suite any more";
+  }
+}
+
+TEST_P(OpSuiteNvrtcTest, LowersEmitsAndCompiles) {
+  const auto& [op, arch] = GetParam();
+  std::ifstream file("testdata/ops/" + op + ".tile");
+  std::stringstream text;
+  text << file.rdbuf();
+  absl::StatusOr<Module> module = text::ParseModule(text.str(), op + ".tile");
+  ASSERT_TRUE(module.ok()) << module.status();
+
+  absl::StatusOr<Module> lowered = LowerForCuda(*module, arch);
+  auto unsupported = ExpectedUnsupported().find(op);
+  if (unsupported != ExpectedUnsupported().end()) {
+    ASSERT_FALSE(lowered.ok()) << op << " lowers now: remove it from ExpectedUnsupported";
+    EXPECT_EQ(lowered.status().code(), absl::StatusCode::kUnimplemented) << lowered.status();
+    EXPECT_TRUE(absl::StrContains(lowered.status().message(), unsupported->second))
+        << lowered.status();
+    return;
+  }
+  ASSERT_TRUE(lowered.ok()) << lowered.status();
+  CudaCodegenOptions options;
+  options.arch = arch;
+  absl::StatusOr<std::string> source = EmitCudaSource(*lowered, options);
+  ASSERT_TRUE(source.ok()) << source.status();
+  EXPECT_TRUE(absl::StrContains(*source, "__global__")) << *source;
+
+  if (absl::Status available = NvrtcAvailable(); !available.ok()) {
+    GTEST_SKIP() << "emitted, not compiled: " << available.message();
+  }
+  absl::StatusOr<NvrtcOutput> compiled = CompileWithNvrtc(*source, op + ".cu", {.arch = arch});
+  ASSERT_TRUE(compiled.ok()) << compiled.status() << "\nsource:\n" << *source;
+  EXPECT_FALSE(compiled->cubin.empty());
+  auto registers = compiled->registers.find(op);
+  std::cout << op << " " << arch << ": cubin " << compiled->cubin.size() << " bytes, "
+            << (registers == compiled->registers.end()
+                    ? std::string("? registers")
+                    : std::to_string(registers->second) + " registers")
+            << ", " << SharedMemoryBytes(*lowered->kernels.front()) << " bytes shared\n";
+}
+
+INSTANTIATE_TEST_SUITE_P(AllOps, OpSuiteNvrtcTest, testing::ValuesIn(Cases()),
+                         [](const testing::TestParamInfo<OpArch>& info) {
+                           return info.param.op + "_" + info.param.arch;
+                         });
+
+}  // namespace
+}  // namespace tile_ir::cuda

@@ -1,0 +1,195 @@
+// A visitor that finds the first construct the CUDA code generator cannot take.
+#include "targets/cuda/thread_level_check.h"
+
+#include <cstdint>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "targets/cuda/cuda_diagnostics.h"
+#include "targets/cuda/cuda_names.h"
+#include "targets/cuda/shared_memory.h"
+#include "tile_ir/visitor.h"
+
+namespace tile_ir::cuda {
+namespace {
+
+constexpr char kLowerFirst[] = "; lower the module with the CUDA pipeline (LowerForCuda) first";
+
+int AxisIndex(ThreadAxis axis) {
+  switch (axis) {
+    case ThreadAxis::kY:
+      return 1;
+    case ThreadAxis::kZ:
+      return 2;
+    default:
+      return 0;
+  }
+}
+
+class ThreadLevelChecker : public IRVisitor {
+ public:
+  explicit ThreadLevelChecker(const KernelNode& kernel) : kernel_(kernel) {
+    for (int64_t extent : kernel.launch.threads) threads_ *= extent;
+  }
+
+  absl::Status Check() {
+    CheckLaunch();
+    if (error_.ok()) VisitKernel(kernel_);
+    return error_;
+  }
+
+ protected:
+  void VisitFor(const For& node) override {
+    if (node.for_kind == ForKind::kParallel || node.for_kind == ForKind::kPipelined) {
+      return Fail(node.loc(),
+                  absl::StrCat("the ", std::string(ForKindName(node.for_kind)), " loop over '",
+                               node.var->name, "' is not thread-level", kLowerFirst));
+    }
+    if (node.for_kind == ForKind::kThreadBound) return VisitThreadLoop(node);
+    RequireThreadLevel(node.loc(), "a loop");
+    ++nested_;
+    IRVisitor::VisitFor(node);
+    --nested_;
+  }
+
+  void VisitIf(const If& node) override {
+    RequireThreadLevel(node.loc(), "an if");
+    ++nested_;
+    IRVisitor::VisitIf(node);
+    --nested_;
+  }
+
+  void VisitStore(const Store& node) override {
+    RequireThreadLevel(node.loc(), "a store");
+    IRVisitor::VisitStore(node);
+  }
+  void VisitEvaluate(const Evaluate& node) override {
+    RequireThreadLevel(node.loc(), "an evaluation");
+    IRVisitor::VisitEvaluate(node);
+  }
+  void VisitBarrier(const Barrier& node) override { RequireThreadLevel(node.loc(), "a barrier"); }
+
+  void VisitAllocate(const Allocate& node) override {
+    const BufferNode& buffer = *node.buffer;
+    switch (buffer.scope) {
+      case MemoryScope::kFragment:
+        return Fail(node.loc(), absl::StrCat("fragment buffer '", buffer.name,
+                                             "' is not thread-level", kLowerFirst));
+      case MemoryScope::kGlobal:
+        return Fail(node.loc(), absl::StrCat("global buffer '", buffer.name,
+                                             "' cannot be allocated inside a kernel"));
+      default:
+        break;
+    }
+    std::string scope(MemoryScopeName(buffer.scope));
+    if (buffer.layout) {
+      return Fail(node.loc(), absl::StrCat(scope, " buffer '", buffer.name,
+                                           "' still has a layout; the CUDA code generator "
+                                           "takes buffers whose accesses lowering already mapped"));
+    }
+    if (!BufferElements(buffer)) {
+      return Fail(node.loc(), absl::StrCat(scope, " buffer '", buffer.name,
+                                           "' needs a constant shape (and strides)"));
+    }
+    if (buffer.scope == MemoryScope::kShared && !node.shared_offset) {
+      return Fail(node.loc(), absl::StrCat("shared buffer '", buffer.name,
+                                           "' has no offset(N) in the shared-memory pool; run "
+                                           "plan-shared-memory{target=cuda} (LowerForCuda does)"));
+    }
+    IRVisitor::VisitAllocate(node);
+  }
+
+  void VisitCopy(const Copy& node) override { FailTileOp(node, "copy"); }
+  void VisitGemm(const Gemm& node) override { FailTileOp(node, "gemm"); }
+  void VisitFill(const Fill& node) override { FailTileOp(node, "fill"); }
+  void VisitReduce(const Reduce& node) override { FailTileOp(node, "reduce"); }
+  void VisitAtomicAdd(const AtomicAdd& node) override { FailTileOp(node, "atomic_add"); }
+  void VisitCumsum(const Cumsum& node) override { FailTileOp(node, "cumsum"); }
+
+ private:
+  void CheckLaunch() {
+    if (!IsUsableKernelName(kernel_.name)) {
+      return Fail(kernel_.loc,
+                  absl::StrCat("the kernel name is not usable as a CUDA symbol "
+                               "(a C identifier that neither C++ nor CUDA's "
+                               "headers take); rename the kernel"),
+                  absl::StatusCode::kInvalidArgument);
+    }
+    const std::vector<int64_t>& threads = kernel_.launch.threads;
+    if (threads_ > 1024 || (threads.size() > 2 && threads[2] > 64)) {
+      Fail(kernel_.loc,
+           absl::StrCat("a block of ", threads_,
+                        " threads (at most 1024, z at most 64) cannot launch"),
+           absl::StatusCode::kInvalidArgument);
+    }
+  }
+
+  void VisitThreadLoop(const For& node) {
+    int axis = AxisIndex(node.thread_axis);
+    std::string name = absl::StrCat("thread_bound(", std::string(ThreadAxisName(node.thread_axis)),
+                                    ") loop over '", node.var->name, "'");
+    const std::vector<int64_t>& threads = kernel_.launch.threads;
+    if (nested_ > 0) {
+      return Fail(node.loc(), absl::StrCat("the ", name,
+                                           " is inside a serial loop or an if; CUDA maps only "
+                                           "the thread loops at a kernel's top to threadIdx"));
+    }
+    if (axis >= static_cast<int>(threads.size())) {
+      return Fail(node.loc(), absl::StrCat("the ", name, " binds an axis the launch (",
+                                           threads.size(), " thread axes) does not have"));
+    }
+    if ((bound_ | used_) & (1 << axis)) {
+      return Fail(node.loc(), absl::StrCat("the ", name,
+                                           " binds an axis that another thread loop bound "
+                                           "already; one thread loop per axis"));
+    }
+    if (AsConstInt(node.min) != 0 || AsConstInt(node.extent) != threads[axis]) {
+      return Fail(node.loc(), absl::StrCat("the ", name, " must run over 0 +: ", threads[axis],
+                                           ", the launch's extent on that axis"));
+    }
+    bound_ |= 1 << axis;
+    used_ |= 1 << axis;
+    Visit(node.body);
+    bound_ &= ~(1 << axis);
+  }
+
+  // Statements with effects need every axis of more than one thread bound.
+  void RequireThreadLevel(const SourceLoc& loc, const char* what) {
+    if (threads_ <= 1) return;
+    const std::vector<int64_t>& threads = kernel_.launch.threads;
+    for (size_t axis = 0; axis < threads.size(); ++axis) {
+      if (threads[axis] > 1 && !(bound_ & (1 << axis))) {
+        return Fail(loc, absl::StrCat(what,
+                                      " outside the kernel's thread_bound loops would run "
+                                      "on every one of the block's ",
+                                      threads_,
+                                      " threads; run thread-binding{target=cuda} "
+                                      "(LowerForCuda does)"));
+      }
+    }
+  }
+
+  void FailTileOp(const StmtNode& node, const char* name) {
+    Fail(node.loc(), absl::StrCat("tile operation '", name, "' is not thread-level", kLowerFirst));
+  }
+
+  void Fail(const SourceLoc& loc, const std::string& message,
+            absl::StatusCode code = absl::StatusCode::kUnimplemented) {
+    if (error_.ok()) error_ = KernelError(code, kernel_, loc, message);
+  }
+
+  const KernelNode& kernel_;
+  int64_t threads_ = 1;
+  int nested_ = 0;  // serial loops and ifs around the node
+  int bound_ = 0;   // thread axes bound around the node, a bit per axis
+  int used_ = 0;    // thread axes some loop bound
+  absl::Status error_;
+};
+
+}  // namespace
+
+absl::Status CheckCudaThreadLevel(const KernelNode& kernel) {
+  return ThreadLevelChecker(kernel).Check();
+}
+
+}  // namespace tile_ir::cuda

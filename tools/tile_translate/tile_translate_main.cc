@@ -1,0 +1,128 @@
+// tile-translate's library: options, reading, lowering per target, and emission.
+#include "tools/tile_translate/tile_translate_main.h"
+
+#include <iostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "frontends/io/module_io.h"
+#include "targets/cpu/cpu_compiler.h"
+#include "targets/cuda/cuda_codegen.h"
+#include "targets/cuda/cuda_lowering.h"
+#include "tile_ir/printer.h"
+#include "tile_ir/verifier.h"
+#include "tools/common/cli.h"
+
+namespace tile_ir::tools {
+namespace {
+
+cli::ArgParser MakeParser() {
+  cli::ArgParser parser(
+      "tile-translate", "[options] FILE",
+      "Reads a tile IR module (FILE is a .tile, .tilepb or .json file), lowers it with the\n"
+      "target's default pipeline and prints the source the target compiles: CUDA C++ for\n"
+      "cuda:<arch>, LLVM IR (optimized for the host) for cpu.\n"
+      "Example: tile-translate gemm.tile --target=cuda:sm_80 --kernel=gemm");
+  parser.Add({"target", "TARGET", "cuda:sm_90a | cuda:sm_80 | cuda (sm_90a) | cpu", "cuda:sm_90a"});
+  parser.Add({"lowered-ir", "", "print the thread-level IR instead of the generated source"});
+  parser.Add({"kernel", "NAME", "print only this kernel"});
+  parser.Add({"thread-level", "",
+              "FILE is thread-level IR already (hand-written or lowered): do not lower it"});
+  parser.Add({"help", "", "show this help"});
+  return parser;
+}
+
+struct Target {
+  bool cpu = false;
+  std::string arch;  // for cuda
+};
+
+absl::StatusOr<Target> ParseTarget(const std::string& text) {
+  if (text == "cpu") return Target{true, ""};
+  if (text == "cuda") return Target{false, "sm_90a"};
+  if (absl::StartsWith(text, "cuda:")) {
+    std::string arch = text.substr(5);
+    if (absl::Status known = cuda::CheckCudaArch(arch); !known.ok()) return known;
+    return Target{false, arch};
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown --target '", text, "'; expected cuda:sm_90a, cuda:sm_80 or cpu"));
+}
+
+// Keeps only the kernel named `name`; NotFound when the module has none.
+absl::Status KeepKernel(Module& module, const std::string& name) {
+  std::vector<Kernel> kept;
+  for (Kernel& kernel : module.kernels) {
+    if (kernel->name == name) kept.push_back(std::move(kernel));
+  }
+  if (kept.empty())
+    return absl::NotFoundError(absl::StrCat("the module has no kernel '", name, "'"));
+  module.kernels = std::move(kept);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::string> Translate(Module module, const Target& target,
+                                      const cli::ArgParser& parser) {
+  if (parser.Has("kernel")) {
+    if (absl::Status kept = KeepKernel(module, parser.Get("kernel")); !kept.ok()) return kept;
+  }
+  if (parser.Has("thread-level")) {
+    if (absl::Status valid = Verify(module); !valid.ok()) return valid;
+  } else {
+    absl::StatusOr<Module> lowered =
+        target.cpu ? cpu::LowerForCpu(module) : cuda::LowerForCuda(module, target.arch);
+    if (!lowered.ok()) return lowered.status();
+    module = *std::move(lowered);
+  }
+  if (parser.Has("lowered-ir")) return Print(module);
+  if (target.cpu) return cpu::EmitLlvmIr(module, /*optimize=*/true);
+  cuda::CudaCodegenOptions options;
+  options.arch = target.arch;
+  return cuda::EmitCudaSource(module, options);
+}
+
+}  // namespace
+
+int TileTranslateMain(int argc, char** argv, std::ostream& out, std::ostream& err) {
+  cli::ArgParser parser = MakeParser();
+  if (absl::Status status = parser.Parse(argc, argv); !status.ok()) {
+    err << "tile-translate: error: " << status.message() << "\n";
+    return 2;
+  }
+  if (parser.Has("help")) {
+    out << parser.Help();
+    return 0;
+  }
+  if (parser.positional().size() != 1) {
+    err << "tile-translate: error: expected exactly one FILE; see --help\n";
+    return 2;
+  }
+  absl::StatusOr<Target> target = ParseTarget(parser.Get("target"));
+  if (!target.ok()) {
+    err << "tile-translate: error: " << target.status().message() << "\n";
+    return 2;
+  }
+  const std::string& input = parser.positional().front();
+  absl::StatusOr<Module> module = io::ReadModuleFile(input);
+  if (!module.ok()) {
+    err << "tile-translate: error: " << module.status().message() << "\n";
+    return 1;
+  }
+  absl::StatusOr<std::string> output = Translate(*std::move(module), *target, parser);
+  if (!output.ok()) {
+    err << "tile-translate: error: " << input << ": " << output.status().message() << "\n";
+    return 1;
+  }
+  out << *output;
+  out.flush();
+  if (!out) {
+    err << "tile-translate: error: writing the output failed\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace tile_ir::tools

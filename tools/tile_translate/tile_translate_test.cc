@@ -1,0 +1,137 @@
+// tile-translate through its library entry point: each target's output, the
+// lowered IR, one kernel, and errors that name the input.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tools/common/targets.h"
+#include "tools/tile_translate/tile_translate_main.h"
+
+namespace tile_ir::tools {
+namespace {
+
+struct Result {
+  int status;
+  std::string out;
+  std::string err;
+};
+
+Result RunTileTranslate(std::vector<std::string> args) {
+  cli::RegisterAllTargets();
+  args.insert(args.begin(), "tile-translate");
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  std::ostringstream out, err;
+  int status = TileTranslateMain(static_cast<int>(argv.size()), argv.data(), out, err);
+  return {status, out.str(), err.str()};
+}
+
+std::string WriteTemp(const std::string& name, const std::string& text) {
+  std::string path = std::string(std::getenv("TEST_TMPDIR")) + "/" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+constexpr char kModule[] = R"(ir_version 1;
+producer "test" "1";
+
+kernel scale<N: i32>(X: f32[N], Y: f32[N]) grid(bx: ceildiv(N, 128)) threads(128) {
+  for i in 0 +: 128 parallel {
+    if (bx * 128 + i < N) {
+      Y[bx * 128 + i] = X[bx * 128 + i] * 2.0;
+    }
+  }
+}
+
+kernel other(Y: f32[1]) grid(bx: 1) threads(1) {
+  Y[0] = 1.0;
+}
+)";
+
+bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+TEST(TileTranslateTest, Cuda) {
+  std::string path = WriteTemp("scale.tile", kModule);
+  Result result = RunTileTranslate({path, "--target=cuda:sm_80"});
+  ASSERT_EQ(result.status, 0) << result.err;
+  EXPECT_TRUE(Contains(result.out, "// CUDA C++ for sm_80")) << result.out;
+  EXPECT_TRUE(Contains(result.out, "__launch_bounds__(128) scale(float* X, float* Y, int N)"))
+      << result.out;
+  EXPECT_TRUE(Contains(result.out, "const int tx = threadIdx.x;")) << result.out;
+  EXPECT_TRUE(Contains(result.out, "other(float* Y)")) << result.out;
+}
+
+TEST(TileTranslateTest, LoweredIrAndOneKernel) {
+  std::string path = WriteTemp("scale.tile", kModule);
+  Result result = RunTileTranslate({path, "--lowered-ir", "--kernel=scale"});
+  ASSERT_EQ(result.status, 0) << result.err;
+  EXPECT_TRUE(Contains(result.out, "thread_bound(x)")) << result.out;
+  EXPECT_FALSE(Contains(result.out, "kernel other")) << result.out;
+  Result missing = RunTileTranslate({path, "--kernel=nope"});
+  EXPECT_EQ(missing.status, 1);
+  EXPECT_TRUE(Contains(missing.err, path + ": the module has no kernel 'nope'")) << missing.err;
+}
+
+TEST(TileTranslateTest, Cpu) {
+  std::string path = WriteTemp("scale.tile", kModule);
+  Result result = RunTileTranslate({path, "--target=cpu", "--kernel=other"});
+  ASSERT_EQ(result.status, 0) << result.err;
+  EXPECT_TRUE(Contains(result.out, "define")) << result.out;
+  EXPECT_TRUE(Contains(result.out, "other_block")) << result.out;
+}
+
+TEST(TileTranslateTest, ThreadLevelInputIsNotLoweredAgain) {
+  std::string path = WriteTemp("lowered.tile", R"(ir_version 1;
+producer "test" "1";
+
+kernel copy(X: f32[64], Y: f32[64]) grid(bx: 1) threads(64) {
+  for tx in 0 +: 64 thread_bound(x) {
+    Y[tx] = X[tx];
+  }
+}
+)");
+  Result result = RunTileTranslate({path, "--thread-level"});
+  ASSERT_EQ(result.status, 0) << result.err;
+  EXPECT_TRUE(Contains(result.out, "  Y[tx] = X[tx];\n}")) << result.out;
+}
+
+TEST(TileTranslateTest, Errors) {
+  Result usage = RunTileTranslate({});
+  EXPECT_EQ(usage.status, 2);
+  EXPECT_TRUE(Contains(usage.err, "expected exactly one FILE")) << usage.err;
+  std::string path = WriteTemp("scale.tile", kModule);
+  Result target = RunTileTranslate({path, "--target=cuda:sm_75"});
+  EXPECT_EQ(target.status, 2);
+  EXPECT_TRUE(Contains(target.err, "unknown CUDA architecture 'sm_75'")) << target.err;
+  Result bad_target = RunTileTranslate({path, "--target=metal"});
+  EXPECT_EQ(bad_target.status, 2);
+  EXPECT_TRUE(Contains(bad_target.err, "unknown --target 'metal'")) << bad_target.err;
+  std::string broken = WriteTemp("broken.tile", "ir_version 1;\nkernel\n");
+  Result parse = RunTileTranslate({broken});
+  EXPECT_EQ(parse.status, 1);
+  EXPECT_TRUE(Contains(parse.err, "broken.tile")) << parse.err;
+  Result absent = RunTileTranslate({path + ".absent"});
+  EXPECT_EQ(absent.status, 1);
+  EXPECT_TRUE(Contains(absent.err, "scale.tile.absent")) << absent.err;
+  // A tile-level module given as thread-level reaches the code generator's contract check.
+  Result unlowered = RunTileTranslate({path, "--thread-level"});
+  EXPECT_EQ(unlowered.status, 1);
+  EXPECT_TRUE(Contains(unlowered.err, path + ":")) << unlowered.err;
+  EXPECT_TRUE(Contains(unlowered.err, "is not thread-level")) << unlowered.err;
+}
+
+TEST(TileTranslateTest, Help) {
+  Result help = RunTileTranslate({"--help"});
+  EXPECT_EQ(help.status, 0);
+  EXPECT_TRUE(Contains(help.out, "--lowered-ir")) << help.out;
+  EXPECT_TRUE(Contains(help.out, "cuda:sm_80")) << help.out;
+}
+
+}  // namespace
+}  // namespace tile_ir::tools
