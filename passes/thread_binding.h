@@ -26,7 +26,19 @@ namespace tile_ir::passes {
 //   parallel loops flatten into `for r in 0 +: ceildiv(total, T) serial { let e = r * T +
 //   tx; if (e < total) { let i = ...; let j = ...; BODY } }` (the guard omitted when T
 //   divides a constant total), and parallel loops inside BODY become serial.
-// - A nest that touches fragments becomes serial loops that every thread walks; inside
+// - A nest that touches fragments walks each thread's own registers where it can: a perfect
+//   nest of parallel loops over a constant box, without parallel loops in its body, whose
+//   fragment stores all sit, element by element, on the thread the first fragment store (or
+//   else load) places the element on, by a placement that enumerates (fragment_threads.h)
+//   to an injective map of the box onto (thread t, register r) with linear index
+//   A * t + B[r] (A >= 0, B increasing) becomes `for r in 0 +: R unrolled { let e = A * tx +
+//   B_r; if (e < total) { let i = ...; let j = ...; BODY } }` (the guard omitted when every
+//   (t, r) holds an element), B_r being B0 + r * D where B is an arithmetic progression and
+//   a select chain over r otherwise; the loop is serial when R > 64, and needs a
+//   progression then. Fragment registers that are a function of r (plus a fixed multiple
+//   of inner loop offsets) are indexed by it; loads of elements held elsewhere go through
+//   mirrors as below.
+// - Any other nest that touches fragments becomes serial loops that every thread walks; inside
 //   them each run of statements without parallel loops executes on one thread: where the
 //   layouts place the fragment elements it writes (`if (thread(i, j) == tx)`; they must
 //   all be on one thread, checked structurally or by enumerating constant loop ranges), or
@@ -52,8 +64,6 @@ namespace tile_ir::passes {
 // fragment read in a loop bound or condition inside a nest that touches fragments, a
 // barrier in a run or a cyclic loop body (it would sit in a branch on the thread index),
 // and a kernel already bound to threads that still has parallel loops or fragments.
-// Correct rather than fast: a faster form iterates over each thread's registers instead of
-// testing every element.
 absl::StatusOr<Kernel> BindThreads(const Kernel& kernel, const TargetInfo& target);
 absl::StatusOr<bool> BindThreads(Module& module, const TargetInfo& target);
 

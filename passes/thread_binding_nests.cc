@@ -95,7 +95,10 @@ class Binder : public IRMutator {
       case StmtKind::kFor: {
         const For& loop = *As<For>(s);
         if (loop.for_kind == ForKind::kParallel) {
-          if (Scan(s).fragment()) return Nest(s);
+          if (Scan(s).fragment()) {
+            if (std::optional<Stmt> fast = RegisterNest(loop)) return *std::move(fast);
+            return Nest(s);
+          }
           absl::StatusOr<Stmt> dealt = DealCyclically(kernel_, loop, threads_, thread_, names_);
           if (!dealt.ok()) {
             if (status_.ok()) status_ = dealt.status();
@@ -143,16 +146,22 @@ class Binder : public IRMutator {
     }
     auto it = fragments_.find(node.buffer.get());
     if (it == fragments_.end()) return result;
+    auto fixed = register_override_.find(&node);
     return BufferLoad::Make(it->second.local,
-                            {Register(it->second, As<BufferLoad>(result)->indices)});
+                            {fixed != register_override_.end()
+                                 ? fixed->second
+                                 : Register(it->second, As<BufferLoad>(result)->indices)});
   }
   Stmt MutateStore(const Store& node, const Stmt& self) override {
     Stmt result = IRMutator::MutateStore(node, self);
     auto it = fragments_.find(node.buffer.get());
     if (it == fragments_.end()) return result;
     const Store& store = *As<Store>(result);
-    return Store::Make(it->second.local, {Register(it->second, store.indices)}, store.value,
-                       store.loc());
+    auto fixed = register_override_.find(&node);
+    return Store::Make(it->second.local,
+                       {fixed != register_override_.end() ? fixed->second
+                                                          : Register(it->second, store.indices)},
+                       store.value, store.loc());
   }
   Stmt MutateAllocate(const Allocate& node, const Stmt& self) override {
     auto it = fragments_.find(node.buffer.get());
@@ -243,6 +252,364 @@ class Binder : public IRMutator {
     }
     fills_.clear();
     return fills;
+  }
+
+  // The fast form of a nest that touches fragments (nullopt where it does not apply, and the
+  // generic form of Nest() follows): a perfect nest of parallel loops over a constant box
+  // whose body holds no parallel loop, where every fragment access of an element sits on
+  // the thread that the first fragment store (or else load) places the element on, and that
+  // placement, an injective map from the box to (thread t, register r), reads back as
+  // linear index = A * t + B[r] (A >= 0, B increasing, so each thread visits its elements
+  // in the order the nest did). Each thread then walks its own registers:
+  //   for r in 0 +: R unrolled { let e = A * tx + B_r; [if (e < total)] { let i = ...; BODY } }
+  // with B_r = B0 + r * D where B is an arithmetic progression, a select chain over r
+  // otherwise (R <= kMaxUnrolled), and register indices r (or a function of r) where an
+  // access's register depends on r alone.
+  std::optional<Stmt> RegisterNest(const For& root) {
+    constexpr int64_t kMaxPoints = int64_t{1} << 20;
+    constexpr int64_t kMaxRegisters = 1 << 12;
+    constexpr int64_t kMaxUnrolled = 64;
+    std::vector<const For*> chain = {&root};
+    while (true) {
+      const Stmt& body = chain.back()->body;
+      const Seq* seq = As<Seq>(body);
+      const For* inner = As<For>(seq && seq->stmts.size() == 1 ? seq->stmts[0] : body);
+      if (inner == nullptr || inner->for_kind != ForKind::kParallel) break;
+      chain.push_back(inner);
+    }
+    std::vector<VarRange> domain;
+    int64_t total = 1;
+    for (const For* loop : chain) {
+      std::optional<int64_t> min = AsConstInt(loop->min);
+      std::optional<int64_t> extent = AsConstInt(loop->extent);
+      if (!min || !extent || *extent <= 0 || total > kMaxPoints / *extent) return std::nullopt;
+      domain.push_back({loop->var.get(), *min, *extent});
+      total *= *extent;
+    }
+    const Stmt& body = chain.back()->body;
+    Contents contents = Scan(body);
+    if (contents.parallel || contents.thread_bound || contents.barrier || contents.tile_op ||
+        !contents.fragment() || !FragmentsPassedWhole(body).empty()) {
+      return std::nullopt;
+    }
+    // Every fragment access: (owner, register) expressions and the box of loop variables
+    // (the nest's and those of constant inner loops they mention) to enumerate them over.
+    struct Access {
+      const void* node;
+      const BufferLoad* load;  // null for a store
+      Expr owner;
+      Expr reg;
+      std::vector<VarRange> box;
+    };
+    std::vector<Access> accesses;
+    auto add = [&](const void* node, const BufferLoad* load, const Buffer& buffer,
+                   const std::vector<Expr>& indices) {
+      std::vector<Expr> place = ApplyLayout(fragments_.at(buffer.get()).layout, ToI32(indices));
+      Access access{node, load, place[0], place[1], domain};
+      for (const VarRange& range : contents.constant_loops) {
+        if (Mentions(place[0], range.var) || Mentions(place[1], range.var)) {
+          access.box.push_back(range);
+        }
+      }
+      accesses.push_back(std::move(access));
+    };
+    for (const Store* store : contents.fragment_stores) {
+      add(store, nullptr, store->buffer, store->indices);
+    }
+    for (const BufferLoad* load : contents.fragment_loads) {
+      add(load, load, load->buffer, load->indices);
+    }
+    // The placement of each point of the box (row-major linear index) by the first access.
+    const Access& primary = accesses.front();
+    if (primary.box.size() != domain.size()) return std::nullopt;
+    std::vector<int64_t> point_thread(total), point_register(total);
+    int64_t registers = 0;
+    bool ok = EnumerateBox(domain, kMaxPoints, [&](const IntEnv& env, int64_t point) {
+      std::optional<int64_t> t = EvaluateInt(primary.owner, env);
+      std::optional<int64_t> r = EvaluateInt(primary.reg, env);
+      if (!t || !r || *t < 0 || *t >= threads_ || *r < 0 || *r >= kMaxRegisters) return false;
+      point_thread[point] = *t;
+      point_register[point] = *r;
+      registers = std::max(registers, *r + 1);
+      return true;
+    });
+    if (!ok || registers * threads_ > kMaxPoints) return std::nullopt;
+    std::vector<int64_t> owned(registers * threads_, -1);  // (t, r) -> point
+    for (int64_t point = 0; point < total; ++point) {
+      int64_t& slot = owned[point_register[point] * threads_ + point_thread[point]];
+      if (slot >= 0) return std::nullopt;
+      slot = point;
+    }
+    // A from any register held by two threads; B[r] from its first holder.
+    std::optional<int64_t> slope;
+    std::vector<std::optional<int64_t>> offset(registers);
+    for (int64_t r = 0; r < registers && !slope; ++r) {
+      int64_t first = -1;
+      for (int64_t t = 0; t < threads_ && !slope; ++t) {
+        int64_t point = owned[r * threads_ + t];
+        if (point < 0) continue;
+        if (first < 0) {
+          first = t;
+        } else {
+          int64_t rise = point - owned[r * threads_ + first];
+          if (rise % (t - first) != 0) return std::nullopt;
+          slope = rise / (t - first);
+        }
+      }
+    }
+    if (!slope || *slope < 0) return std::nullopt;
+    const int64_t a = *slope;
+    bool guard = false;
+    for (int64_t r = 0; r < registers; ++r) {
+      for (int64_t t = 0; t < threads_; ++t) {
+        int64_t point = owned[r * threads_ + t];
+        if (point >= 0 && !offset[r]) offset[r] = point - a * t;
+        if (point >= 0 && point != a * t + *offset[r]) return std::nullopt;
+      }
+      if (!offset[r]) {
+        guard = true;
+        continue;
+      }
+      for (int64_t t = 0; t < threads_; ++t) {
+        if (owned[r * threads_ + t] >= 0) continue;
+        if (a * t + *offset[r] < total) return std::nullopt;
+        guard = true;
+      }
+    }
+    std::optional<int64_t> previous;
+    for (int64_t r = 0; r < registers; ++r) {
+      if (!offset[r]) continue;
+      if (previous && *offset[r] <= *previous) return std::nullopt;
+      previous = offset[r];
+    }
+    // Every access on the primary's thread; its register as a function of r where it is one.
+    // Every store on the primary's thread, and every load, or else (as in the generic form)
+    // read from the fragment's shared mirror; its register as a function of r plus a fixed
+    // multiple of each inner loop's offset where it is one (the layout's expression stays
+    // otherwise).
+    std::vector<const BufferLoad*> mirrored;
+    absl::flat_hash_map<const Var*, VarRef> loop_vars = InnerLoopVars(body);
+    std::vector<Expr> access_registers;
+    for (const Access& access : accesses) {
+      std::vector<VarRange> inner_loops(access.box.begin() + domain.size(), access.box.end());
+      std::vector<int64_t> coefficients(inner_loops.size(), 0);
+      IntEnv start;
+      for (const VarRange& range : access.box) start[range.var] = range.min;
+      std::optional<int64_t> at_start = EvaluateInt(access.reg, start);
+      if (!at_start) return std::nullopt;
+      for (size_t k = 0; k < inner_loops.size(); ++k) {
+        if (inner_loops[k].extent < 2) continue;
+        IntEnv next = start;
+        next[inner_loops[k].var] = inner_loops[k].min + 1;
+        std::optional<int64_t> at_next = EvaluateInt(access.reg, next);
+        if (!at_next) return std::nullopt;
+        coefficients[k] = *at_next - *at_start;
+      }
+      std::vector<std::optional<int64_t>> by_register(registers);
+      bool function = true;
+      int64_t base = 0;
+      bool ok = EnumerateBox(access.box, kMaxPoints, [&](const IntEnv& env, int64_t) {
+        int64_t point = 0;
+        for (const VarRange& range : domain) {
+          point = point * range.extent + (env.at(range.var) - range.min);
+        }
+        std::optional<int64_t> t = EvaluateInt(access.owner, env);
+        std::optional<int64_t> reg = EvaluateInt(access.reg, env);
+        if (!t || !reg) return false;
+        if (*t != point_thread[point]) {
+          if (access.load) mirrored.push_back(access.load);
+          return false;
+        }
+        int64_t shift = 0;
+        bool first = true;
+        for (size_t k = 0; k < inner_loops.size(); ++k) {
+          int64_t offset = env.at(inner_loops[k].var) - inner_loops[k].min;
+          shift += coefficients[k] * offset;
+          first &= offset == 0;
+        }
+        if (first) {  // inner loops at their start: comes first for each point
+          base = *reg;
+          std::optional<int64_t>& slot = by_register[point_register[point]];
+          if (slot && *slot != *reg) function = false;
+          slot = *reg;
+        } else if (*reg != base + shift) {
+          function = false;
+        }
+        return true;
+      });
+      if (!ok && !mirrored.empty() && mirrored.back() == access.load) {
+        access_registers.push_back(nullptr);
+        continue;
+      }
+      if (!ok) return std::nullopt;
+      Expr reg = function ? RegisterTable(by_register, kMaxUnrolled) : nullptr;
+      for (size_t k = 0; reg && k < inner_loops.size(); ++k) {
+        if (coefficients[k] == 0) continue;
+        auto found = loop_vars.find(inner_loops[k].var);
+        if (found == loop_vars.end()) {
+          reg = nullptr;
+          break;
+        }
+        Expr offset = Op(BinaryOp::kSub, AsI32(found->second), Int(inner_loops[k].min));
+        reg = Op(BinaryOp::kAdd, reg, Op(BinaryOp::kMul, Int(coefficients[k]), offset));
+      }
+      access_registers.push_back(reg ? SimplifyExpr(reg) : nullptr);
+    }
+    for (const BufferLoad* load : mirrored) {
+      for (const Store* store : contents.fragment_stores) {
+        if (store->buffer == load->buffer) return std::nullopt;  // Nest() reports it
+      }
+    }
+    std::vector<std::optional<int64_t>> table = offset;
+    for (std::optional<int64_t>& b : table) {
+      if (!b) b = total;  // no thread holds register r: e >= total fails the guard
+    }
+    DataType type = root.var->dtype();
+    if (registers > kMaxUnrolled && !Progression(table, Placeholder(), type)) return std::nullopt;
+    VarRef round = Var::Make(names_.Fresh("r"), type);
+    std::optional<Expr> progression = Progression(table, round, type);
+    Expr b = progression ? *progression : SelectChain(table, round, type);
+    for (size_t k = 0; k < accesses.size(); ++k) {
+      if (!access_registers[k]) continue;
+      register_override_[accesses[k].node] = SubstituteRound(access_registers[k], round);
+    }
+    for (const BufferLoad* load : mirrored) {
+      RequestMirror(load->buffer.get());
+      via_mirror_.insert(load);
+    }
+    // The body at the element e.
+    VarRef element = Var::Make(names_.Fresh("e"), type);
+    Expr thread = thread_->dtype() == type ? thread_ : Cast::Make(type, thread_);
+    Expr first = SimplifyExpr(Op(BinaryOp::kAdd, Op(BinaryOp::kMul, Int(a, type), thread), b));
+    std::vector<Stmt> inner;
+    int64_t stride = 1;
+    for (size_t d = chain.size(); d-- > 0;) {
+      Expr position = stride > 1 ? Op(BinaryOp::kDiv, element, Int(stride, type)) : Expr(element);
+      if (d > 0) position = Op(BinaryOp::kMod, position, Int(domain[d].extent, type));
+      const For& loop = *chain[d];
+      Expr value = Op(BinaryOp::kAdd, Int(domain[d].min, type), position);
+      if (loop.var->dtype() != type) value = Cast::Make(loop.var->dtype(), value);
+      inner.insert(inner.begin(), Let::Make(loop.var, SimplifyExpr(value), loop.loc()));
+      stride *= domain[d].extent;
+    }
+    Stmt rewritten = Mutate(body);
+    register_override_.clear();
+    via_mirror_.clear();
+    if (const Seq* seq = As<Seq>(rewritten)) {
+      inner.insert(inner.end(), seq->stmts.begin(), seq->stmts.end());
+    } else {
+      inner.push_back(rewritten);
+    }
+    std::vector<Stmt> stmts = {Let::Make(element, first, root.loc())};
+    if (guard) {
+      stmts.push_back(If::Make(Op(BinaryOp::kLt, element, Int(total, type)),
+                               Seq::Make(std::move(inner), root.loc()), nullptr, root.loc()));
+    } else {
+      stmts.insert(stmts.end(), inner.begin(), inner.end());
+    }
+    ForKind kind = registers <= kMaxUnrolled ? ForKind::kUnrolled : ForKind::kSerial;
+    return For::Make(round, Int(0, type), Int(registers, type), kind,
+                     Seq::Make(std::move(stmts), root.loc()), root.loc());
+  }
+
+  // Calls visit(env, point) at every point of `box` in row-major order (point counting
+  // them); false when it returned false or the box is too large.
+  template <typename Visit>
+  static bool EnumerateBox(const std::vector<VarRange>& box, int64_t limit, Visit visit) {
+    int64_t size = 1;
+    for (const VarRange& range : box) {
+      if (range.extent <= 0) return true;
+      if (size > limit / range.extent) return false;
+      size *= range.extent;
+    }
+    IntEnv env;
+    for (int64_t point = 0; point < size; ++point) {
+      int64_t rest = point;
+      for (size_t d = box.size(); d-- > 0;) {
+        env[box[d].var] = box[d].min + rest % box[d].extent;
+        rest /= box[d].extent;
+      }
+      if (!visit(env, point)) return false;
+    }
+    return true;
+  }
+
+  // The variables of the loops inside `body`.
+  static absl::flat_hash_map<const Var*, VarRef> InnerLoopVars(const Stmt& body) {
+    class Finder : public IRVisitor {
+     public:
+      using IRVisitor::Visit;
+      absl::flat_hash_map<const Var*, VarRef> vars;
+
+     protected:
+      void VisitFor(const For& node) override {
+        vars[node.var.get()] = node.var;
+        IRVisitor::VisitFor(node);
+      }
+    };
+    Finder finder;
+    finder.Visit(body);
+    return finder.vars;
+  }
+
+  // A placeholder for the round variable in register tables built before it exists.
+  const VarRef& Placeholder() {
+    if (!placeholder_) placeholder_ = Var::Make("__round");
+    return placeholder_;
+  }
+  Expr SubstituteRound(const Expr& e, const VarRef& round) {
+    class Replace : public IRMutator {
+     public:
+      Replace(const Var* from, Expr to) : from_(from), to_(std::move(to)) {}
+
+     protected:
+      Expr MutateVar(const Var& node, const Expr& self) override {
+        return &node == from_ ? to_ : self;
+      }
+
+     private:
+      const Var* from_;
+      Expr to_;
+    };
+    Replace replace(Placeholder().get(), round);
+    return replace.Mutate(e);
+  }
+
+  // An access's register as an expression of the round variable (the placeholder): the
+  // progression of its values, or a select chain where the loop unrolls; nullptr (the
+  // layout's expression stays) otherwise. Registers no element reaches take any value.
+  Expr RegisterTable(std::vector<std::optional<int64_t>> values, int64_t max_unrolled) {
+    for (std::optional<int64_t>& v : values) {
+      if (!v) v = 0;
+    }
+    std::optional<Expr> progression = Progression(values, Placeholder(), kI32);
+    if (progression) return *progression;
+    if (static_cast<int64_t>(values.size()) <= max_unrolled) {
+      return SelectChain(values, Placeholder(), kI32);
+    }
+    return nullptr;
+  }
+
+  static std::optional<Expr> Progression(const std::vector<std::optional<int64_t>>& values,
+                                         const VarRef& round, DataType type) {
+    int64_t b0 = *values[0];
+    int64_t d = values.size() > 1 ? *values[1] - b0 : 0;
+    for (size_t r = 0; r < values.size(); ++r) {
+      if (*values[r] != b0 + static_cast<int64_t>(r) * d) return std::nullopt;
+    }
+    Expr r = round->dtype() == type ? Expr(round) : Cast::Make(type, round);
+    return SimplifyExpr(Op(BinaryOp::kAdd, Int(b0, type), Op(BinaryOp::kMul, r, Int(d, type))));
+  }
+
+  static Expr SelectChain(const std::vector<std::optional<int64_t>>& values,
+                          const VarRef& round, DataType type) {
+    Expr r = round->dtype() == type ? Expr(round) : Cast::Make(type, round);
+    Expr chain = Int(*values.back(), type);
+    for (size_t k = values.size() - 1; k-- > 0;) {
+      chain = Select::Make(Op(BinaryOp::kEq, r, Int(static_cast<int64_t>(k), type)),
+                           Int(*values[k], type), chain);
+    }
+    return chain;
   }
 
   // A nest that touches fragments, at the statement level: the fragments it reads through
@@ -429,6 +796,10 @@ class Binder : public IRMutator {
   absl::flat_hash_set<const BufferLoad*> via_mirror_;
   // The fragment loads of the expression being rewritten that pass fragments whole.
   absl::flat_hash_set<const BufferLoad*> passed_whole_;
+  // Register indices of fragment accesses (loads and stores of the original body) that the
+  // fast nest form fixes, and the stand-in for its round variable.
+  absl::flat_hash_map<const void*, Expr> register_override_;
+  VarRef placeholder_;
   // Enclosing loops of the current nest with constant bounds.
   std::vector<VarRange> loops_;
   absl::Status status_;

@@ -6,6 +6,7 @@
 #include "gtest/gtest.h"
 #include "passes/target_info.h"
 #include "passes/testing/fake_targets.h"
+#include "passes/testing/tiny_interpreter.h"
 #include "tile_ir/intrinsics.h"
 #include "tile_ir/printer.h"
 #include "tile_ir/verifier.h"
@@ -128,15 +129,15 @@ kernel k(A: f32[64, 4], O: f32[64]) grid(bx: 1) threads(64) {
   for tx in 0 +: 64 thread_bound(x) {
     alloc F: local f32[4];
     alloc R: local f32[1];
-    for i in 0 +: 64 serial {
+    for r in 0 +: 1 unrolled {
+      let e: i32 = tx;
+      let i: i32 = e;
       let row: i32 = i * 4;
-      if (i == tx) {
-        R[0] = 0.0;
-        for j in 0 +: 4 serial {
-          R[0] = R[0] + F[j] + A[i, j];
-        }
-        O[i] = R[0];
+      R[0] = 0.0;
+      for j in 0 +: 4 serial {
+        R[0] = R[0] + F[j] + A[i, j];
       }
+      O[i] = R[0];
     }
     if (0 == tx) {
       F[1] = 2.0;
@@ -146,6 +147,102 @@ kernel k(A: f32[64, 4], O: f32[64]) grid(bx: 1) threads(64) {
     }
   }
 })"));
+}
+
+// Runs a bound kernel (every thread in turn) on A = 0, 1, 2, ... and returns O.
+std::vector<double> RunBound(const Module& module, int64_t inputs, int64_t outputs) {
+  testing::TinyInterpreter interpreter;
+  std::vector<double> a(inputs);
+  for (int64_t k = 0; k < inputs; ++k) a[k] = static_cast<double>(k);
+  interpreter.SetBuffer("A", a);
+  interpreter.SetBuffer("O", std::vector<double>(outputs, -1.0));
+  interpreter.SetInt("bx", 0);
+  absl::Status ran = interpreter.Run(*module.kernels[0]);
+  EXPECT_TRUE(ran.ok()) << ran << "\n" << Print(module);
+  return ran.ok() ? interpreter.buffer("O") : std::vector<double>{};
+}
+
+// A cyclic layout (e -> (e % T, e / T)) over a nest whose 100 elements T = 32 does not
+// divide: each thread walks its registers r, at element tx + r * 32, guarded by e < 100.
+TEST(ThreadBindingTest, ACyclicLayoutNestWalksEachThreadsRegisters) {
+  constexpr char kKernel[] = R"(
+kernel k(A: f32[10, 10], O: f32[10, 10]) grid(bx: 1) threads(32) {
+  alloc F: fragment f32[10, 10] layout((i, j) -> ((i * 10 + j) % 32, (i * 10 + j) / 32));
+  for i in 0 +: 10 parallel {
+    for j in 0 +: 10 parallel {
+      F[i, j] = A[i, j] * 2.0;
+    }
+  }
+  for p in 0 +: 10 parallel {
+    for q in 0 +: 10 parallel {
+      O[p, q] = F[p, q] + F[p, q];
+    }
+  }
+})";
+  absl::StatusOr<Module> module = Bound(kKernel, "test-gpu");
+  ASSERT_TRUE(module.ok()) << module.status();
+  std::string out = Print(*module);
+  EXPECT_THAT(out, HasSubstr(R"(    for r in 0 +: 4 unrolled {
+      let e: i32 = tx + r * 32;
+      if (e < 100) {
+        let i: i32 = e / 10;
+        let j: i32 = e % 10;
+        F[r] = A[i, j] * 2.0;
+      }
+    })"));
+  EXPECT_THAT(out, HasSubstr("O[p, q] = F[r_1] + F[r_1];"));
+  EXPECT_THAT(out, ::testing::Not(HasSubstr("== tx")));
+  std::vector<double> o = RunBound(*module, 100, 100);
+  ASSERT_EQ(o.size(), 100u);
+  for (int k = 0; k < 100; ++k) EXPECT_EQ(o[k], 4.0 * k) << k;
+}
+
+// A row layout (rows cyclic over T = 8 threads, 4 registers per row, 12 rows): linear
+// index 4 * tx + B[r] with B = 0, 1, 2, 3, 32, 33, 34, 35, not a progression, so B comes
+// from a select chain in the unrolled loop; rows 12 to 15 do not exist (e < 48). A
+// reduction's row fragment reads register r / 4 (a select chain too) on the same thread.
+TEST(ThreadBindingTest, ARowLayoutNestUnrollsOverItsRegisters) {
+  constexpr char kKernel[] = R"(
+kernel k(A: f32[12, 4], O: f32[12, 4]) grid(bx: 1) threads(8) {
+  alloc F: fragment f32[12, 4] layout((i, j) -> (i % 8, i / 8 * 4 + j));
+  alloc S: fragment f32[12] layout((i) -> (i % 8, i / 8));
+  for i in 0 +: 12 parallel {
+    for j in 0 +: 4 parallel {
+      F[i, j] = A[i, j] + 1.0;
+    }
+  }
+  for k in 0 +: 12 parallel {
+    S[k] = 0.0;
+    for x in 0 +: 4 serial {
+      S[k] = S[k] + F[k, x];
+    }
+  }
+  for p in 0 +: 12 parallel {
+    for q in 0 +: 4 parallel {
+      O[p, q] = F[p, q] * S[p];
+    }
+  }
+})";
+  absl::StatusOr<Module> module = Bound(kKernel, "test-gpu");
+  ASSERT_TRUE(module.ok()) << module.status();
+  std::string out = Print(*module);
+  EXPECT_THAT(out, HasSubstr(R"(    for r in 0 +: 8 unrolled {
+      let e: i32 = tx * 4 + select(r == 0, 0, select(r == 1, 1, select(r == 2, 2, select(r == 3, 3, select(r == 4, 32, select(r == 5, 33, select(r == 6, 34, 35)))))));
+      if (e < 48) {
+        let i: i32 = e / 4;
+        let j: i32 = e % 4;
+        F[r] = A[i, j] + 1.0;
+      }
+    })"));
+  EXPECT_THAT(out, HasSubstr("S[r_1] = S[r_1] + F[r_1 * 4 + x];"));
+  EXPECT_THAT(out, ::testing::Not(HasSubstr("== tx")));
+  std::vector<double> o = RunBound(*module, 48, 48);
+  ASSERT_EQ(o.size(), 48u);
+  for (int i = 0; i < 12; ++i) {
+    double sum = 0;
+    for (int j = 0; j < 4; ++j) sum += i * 4 + j + 1.0;
+    for (int j = 0; j < 4; ++j) EXPECT_EQ(o[i * 4 + j], (i * 4 + j + 1.0) * sum) << i << "," << j;
+  }
 }
 
 TEST(ThreadBindingTest, SeveralThreadAxesDefineAFlatIndex) {
@@ -163,18 +260,19 @@ kernel k(A: f32[64]) grid(bx: 1) threads(16, 4) {
         let e: i32 = r * 64 + tid;)"));
 }
 
+// R's registers run against the element order, so the nest keeps the generic form.
 TEST(ThreadBindingTest, OwnersThatAgreeOnlyOnTheLoopRangeAreProvedEqual) {
   std::string out = BoundText(R"(
 kernel k(O: f32[8]) grid(bx: 1) threads(4) {
   alloc F: fragment f32[8, 2] layout((i, j) -> ((i * 2 + j) / 4, (i * 2 + j) % 4));
-  alloc R: fragment f32[8] layout((i) -> (i / 2, i % 2));
+  alloc R: fragment f32[8] layout((i) -> (i / 2, 1 - i % 2));
   for i in 0 +: 8 parallel {
     R[i] = F[i, 0] + F[i, 1];
   }
 })",
                               "test-gpu");
   EXPECT_THAT(out, HasSubstr("if (i / 2 == tx) {"));
-  EXPECT_THAT(out, HasSubstr("R[i % 2] = F[i * 2 % 4] + F[(i * 2 + 1) % 4];"));
+  EXPECT_THAT(out, HasSubstr("R[1 - i % 2] = F[i * 2 % 4] + F[(i * 2 + 1) % 4];"));
 }
 
 TEST(ThreadBindingTest, ElementsReadByOtherThreadsGoThroughSharedMirrors) {
@@ -201,10 +299,10 @@ kernel k(A: f32[8], O: f32[8]) grid(bx: 1) threads(4) {
         F_shared[m] = F[m / 4];
       }
     }
-    for i in 0 +: 8 serial {
-      if (i % 4 == tx) {
-        O[i] = F[i / 4] + F_shared[7 - i];
-      }
+    for r in 0 +: 2 unrolled {
+      let e: i32 = tx + r * 4;
+      let i: i32 = e;
+      O[i] = F[r] + F_shared[7 - i];
     }
     for m_1 in 0 +: 1 serial {
       if (0 == tx) {
@@ -311,12 +409,11 @@ kernel k(O: f32[4, 8]) grid(bx: 1) threads(8) {
     alloc S: shared f32[2, 4, 8];
     alloc C: local f32[4];
     eval test.accumulate(S[1, 0, 0], C[0], 8);
-    for i in 0 +: 4 serial {
-      for j in 0 +: 8 serial {
-        if (j == tx) {
-          O[i, j] = C[i];
-        }
-      }
+    for r in 0 +: 4 unrolled {
+      let e: i32 = tx + r * 8;
+      let i: i32 = e / 8;
+      let j: i32 = e % 8;
+      O[i, j] = C[r];
     }
   }
 })"));
