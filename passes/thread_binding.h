@@ -35,9 +35,16 @@ namespace tile_ir::passes {
 //   B_r; if (e < total) { let i = ...; let j = ...; BODY } }` (the guard omitted when every
 //   (t, r) holds an element), B_r being B0 + r * D where B is an arithmetic progression and
 //   a select chain over r otherwise; the loop is serial when R > 64, and needs a
-//   progression then. Fragment registers that are a function of r (plus a fixed multiple
-//   of inner loop offsets) are indexed by it; loads of elements held elsewhere go through
-//   mirrors as below.
+//   progression then. Failing that, a placement separable and bit-linear in the thread (T a
+//   power of two; for each loop d, coord_d(t, r) = P_d(t) + Q_d(r) with P_d(t) = P_d(0) + the
+//   sum over bits b of c_{d,b} * ((t >> b) & 1), checked at every (t, r), each (t, r) that
+//   holds nothing landing outside the box), such as the mma.sync accumulator layout, becomes
+//   `for r in 0 +: R unrolled { let i = P_i(tx) + Q_i(r); ...; [if (in the box)] { BODY } }`
+//   (P_d as terms c * (tx / 2^b % 2^len), one per run of bits whose coefficients double; Q_d
+//   a progression or a select chain), always unrolled, for R <= 256: nvcc keeps a register
+//   array in registers only when every index of it is constant. Fragment registers that are
+//   a function of r (plus a fixed multiple of inner loop offsets) are indexed by it; loads of
+//   elements held elsewhere go through mirrors as below.
 // - Any other nest that touches fragments becomes serial loops that every thread walks; inside
 //   them each run of statements without parallel loops executes on one thread: where the
 //   layouts place the fragment elements it writes (`if (thread(i, j) == tx)`; they must

@@ -118,20 +118,16 @@ class Binder : public IRMutator {
         return If::Make(ReadViaMirrors(node.cond, s), std::move(then_body), std::move(else_body),
                         node.loc());
       }
-      case StmtKind::kStore:
-        return Guarded({s}, s);
+      case StmtKind::kStore: return Guarded({s}, s);
       case StmtKind::kLet: {
         const Let& let = *As<Let>(s);
         return Let::Make(let.var, ReadViaMirrors(let.value, s), let.loc());
       }
       case StmtKind::kEvaluate:
         return Evaluate::Make(ReadViaMirrors(As<Evaluate>(s)->value, s), s->loc());
-      case StmtKind::kAllocate:
-        return Mutate(s);
-      case StmtKind::kBarrier:
-        return s;
-      default:
-        return Fail(s, "tile operations must be lowered first (run lower-tile-ops)");
+      case StmtKind::kAllocate: return Mutate(s);
+      case StmtKind::kBarrier: return s;
+      default: return Fail(s, "tile operations must be lowered first (run lower-tile-ops)");
     }
   }
 
@@ -158,10 +154,10 @@ class Binder : public IRMutator {
     if (it == fragments_.end()) return result;
     const Store& store = *As<Store>(result);
     auto fixed = register_override_.find(&node);
-    return Store::Make(it->second.local,
-                       {fixed != register_override_.end() ? fixed->second
-                                                          : Register(it->second, store.indices)},
-                       store.value, store.loc());
+    return Store::Make(
+        it->second.local,
+        {fixed != register_override_.end() ? fixed->second : Register(it->second, store.indices)},
+        store.value, store.loc());
   }
   Stmt MutateAllocate(const Allocate& node, const Stmt& self) override {
     auto it = fragments_.find(node.buffer.get());
@@ -264,7 +260,8 @@ class Binder : public IRMutator {
   //   for r in 0 +: R unrolled { let e = A * tx + B_r; [if (e < total)] { let i = ...; BODY } }
   // with B_r = B0 + r * D where B is an arithmetic progression, a select chain over r
   // otherwise (R <= kMaxUnrolled), and register indices r (or a function of r) where an
-  // access's register depends on r alone.
+  // access's register depends on r alone. Where the placement is not of that form but
+  // separable and bit-linear in the thread (FindSeparable), the loop is SeparableNest's.
   std::optional<Stmt> RegisterNest(const For& root) {
     constexpr int64_t kMaxPoints = int64_t{1} << 20;
     constexpr int64_t kMaxRegisters = 1 << 12;
@@ -340,48 +337,64 @@ class Binder : public IRMutator {
       if (slot >= 0) return std::nullopt;
       slot = point;
     }
-    // A from any register held by two threads; B[r] from its first holder.
-    std::optional<int64_t> slope;
+    // The affine form: A from any register held by two threads; B[r] from its first holder.
+    int64_t a = 0;
+    bool guard = false;
     std::vector<std::optional<int64_t>> offset(registers);
-    for (int64_t r = 0; r < registers && !slope; ++r) {
-      int64_t first = -1;
-      for (int64_t t = 0; t < threads_ && !slope; ++t) {
-        int64_t point = owned[r * threads_ + t];
-        if (point < 0) continue;
-        if (first < 0) {
-          first = t;
-        } else {
-          int64_t rise = point - owned[r * threads_ + first];
-          if (rise % (t - first) != 0) return std::nullopt;
-          slope = rise / (t - first);
+    auto find_affine = [&]() -> bool {
+      std::optional<int64_t> slope;
+      for (int64_t r = 0; r < registers && !slope; ++r) {
+        int64_t first = -1;
+        for (int64_t t = 0; t < threads_ && !slope; ++t) {
+          int64_t point = owned[r * threads_ + t];
+          if (point < 0) continue;
+          if (first < 0) {
+            first = t;
+          } else {
+            int64_t rise = point - owned[r * threads_ + first];
+            if (rise % (t - first) != 0) return false;
+            slope = rise / (t - first);
+          }
         }
       }
-    }
-    if (!slope || *slope < 0) return std::nullopt;
-    const int64_t a = *slope;
-    bool guard = false;
-    for (int64_t r = 0; r < registers; ++r) {
-      for (int64_t t = 0; t < threads_; ++t) {
-        int64_t point = owned[r * threads_ + t];
-        if (point >= 0 && !offset[r]) offset[r] = point - a * t;
-        if (point >= 0 && point != a * t + *offset[r]) return std::nullopt;
+      if (!slope || *slope < 0) return false;
+      a = *slope;
+      for (int64_t r = 0; r < registers; ++r) {
+        for (int64_t t = 0; t < threads_; ++t) {
+          int64_t point = owned[r * threads_ + t];
+          if (point >= 0 && !offset[r]) offset[r] = point - a * t;
+          if (point >= 0 && point != a * t + *offset[r]) return false;
+        }
+        if (!offset[r]) {
+          guard = true;
+          continue;
+        }
+        for (int64_t t = 0; t < threads_; ++t) {
+          if (owned[r * threads_ + t] >= 0) continue;
+          if (a * t + *offset[r] < total) return false;
+          guard = true;
+        }
       }
-      if (!offset[r]) {
-        guard = true;
-        continue;
+      std::optional<int64_t> previous;
+      for (int64_t r = 0; r < registers; ++r) {
+        if (!offset[r]) continue;
+        if (previous && *offset[r] <= *previous) return false;
+        previous = offset[r];
       }
-      for (int64_t t = 0; t < threads_; ++t) {
-        if (owned[r * threads_ + t] >= 0) continue;
-        if (a * t + *offset[r] < total) return std::nullopt;
-        guard = true;
+      DataType type = root.var->dtype();
+      std::vector<std::optional<int64_t>> table = offset;
+      for (std::optional<int64_t>& b : table) {
+        if (!b) b = total;
       }
+      return registers <= kMaxUnrolled || Progression(table, Placeholder(), type).has_value();
+    };
+    const bool affine = find_affine();
+    std::optional<Separable> separable;
+    if (!affine) {
+      separable = FindSeparable(domain, owned, registers);
+      if (!separable) return std::nullopt;
     }
-    std::optional<int64_t> previous;
-    for (int64_t r = 0; r < registers; ++r) {
-      if (!offset[r]) continue;
-      if (previous && *offset[r] <= *previous) return std::nullopt;
-      previous = offset[r];
-    }
+    const int64_t max_unrolled = affine ? kMaxUnrolled : kMaxSeparableUnrolled;
     // Every access on the primary's thread; its register as a function of r where it is one.
     // Every store on the primary's thread, and every load, or else (as in the generic form)
     // read from the fragment's shared mirror; its register as a function of r plus a fixed
@@ -442,7 +455,7 @@ class Binder : public IRMutator {
         continue;
       }
       if (!ok) return std::nullopt;
-      Expr reg = function ? RegisterTable(by_register, kMaxUnrolled) : nullptr;
+      Expr reg = function ? RegisterTable(by_register, max_unrolled) : nullptr;
       for (size_t k = 0; reg && k < inner_loops.size(); ++k) {
         if (coefficients[k] == 0) continue;
         auto found = loop_vars.find(inner_loops[k].var);
@@ -460,15 +473,8 @@ class Binder : public IRMutator {
         if (store->buffer == load->buffer) return std::nullopt;  // Nest() reports it
       }
     }
-    std::vector<std::optional<int64_t>> table = offset;
-    for (std::optional<int64_t>& b : table) {
-      if (!b) b = total;  // no thread holds register r: e >= total fails the guard
-    }
     DataType type = root.var->dtype();
-    if (registers > kMaxUnrolled && !Progression(table, Placeholder(), type)) return std::nullopt;
     VarRef round = Var::Make(names_.Fresh("r"), type);
-    std::optional<Expr> progression = Progression(table, round, type);
-    Expr b = progression ? *progression : SelectChain(table, round, type);
     for (size_t k = 0; k < accesses.size(); ++k) {
       if (!access_registers[k]) continue;
       register_override_[accesses[k].node] = SubstituteRound(access_registers[k], round);
@@ -477,9 +483,16 @@ class Binder : public IRMutator {
       RequestMirror(load->buffer.get());
       via_mirror_.insert(load);
     }
+    Expr thread = thread_->dtype() == type ? thread_ : Cast::Make(type, thread_);
+    if (separable) return SeparableNest(root, chain, domain, *separable, body, round, thread);
+    std::vector<std::optional<int64_t>> table = offset;
+    for (std::optional<int64_t>& b : table) {
+      if (!b) b = total;  // no thread holds register r: e >= total fails the guard
+    }
+    std::optional<Expr> progression = Progression(table, round, type);
+    Expr b = progression ? *progression : SelectChain(table, round, type);
     // The body at the element e.
     VarRef element = Var::Make(names_.Fresh("e"), type);
-    Expr thread = thread_->dtype() == type ? thread_ : Cast::Make(type, thread_);
     Expr first = SimplifyExpr(Op(BinaryOp::kAdd, Op(BinaryOp::kMul, Int(a, type), thread), b));
     std::vector<Stmt> inner;
     int64_t stride = 1;
@@ -510,6 +523,181 @@ class Binder : public IRMutator {
     ForKind kind = registers <= kMaxUnrolled ? ForKind::kUnrolled : ForKind::kSerial;
     return For::Make(round, Int(0, type), Int(registers, type), kind,
                      Seq::Make(std::move(stmts), root.loc()), root.loc());
+  }
+
+  // The separable form always unrolls: it exists for layouts (tensor-core accumulators)
+  // whose register arrays nvcc keeps in registers only when every index is a constant after
+  // unrolling; one access indexed at run time anywhere sends the whole array to local memory.
+  static constexpr int64_t kMaxSeparableUnrolled = 256;
+
+  // A placement whose coordinates are separable and bit-linear: for each dimension d of the
+  // nest, coord_d(t, r) = P_d(t) + Q_d(r) with P_d(t) = sum over bits b of t of
+  // bits[d][b] * ((t >> b) & 1) (T a power of two).
+  struct Separable {
+    std::vector<std::vector<int64_t>> bits;  // [d][b]
+    std::vector<std::vector<int64_t>> q;     // [d][r]
+    // Dimensions whose coordinate leaves the box below / above at a (t, r) holding nothing.
+    std::vector<bool> guard_low;
+    std::vector<bool> guard_high;
+  };
+
+  // The separable form of the placement `owned` ((t, r) -> row-major point of `domain`, -1
+  // where (t, r) holds nothing), checked at every (t, r); nullopt where it does not apply
+  // (T not a power of two, more than kMaxSeparableUnrolled registers, no register held by
+  // every thread, coordinates not of that form, or a (t, r) holding nothing whose
+  // coordinates land inside the box).
+  std::optional<Separable> FindSeparable(const std::vector<VarRange>& domain,
+                                         const std::vector<int64_t>& owned,
+                                         int64_t registers) const {
+    const int64_t t_count = threads_;
+    if (registers > kMaxSeparableUnrolled || t_count < 1 || (t_count & (t_count - 1)) != 0) {
+      return std::nullopt;
+    }
+    int log_t = 0;
+    while ((int64_t{1} << log_t) < t_count) ++log_t;
+    const size_t dims = domain.size();
+    auto coords_of = [&](int64_t point) {
+      std::vector<int64_t> c(dims);
+      for (size_t d = dims; d-- > 0;) {
+        c[d] = domain[d].min + point % domain[d].extent;
+        point /= domain[d].extent;
+      }
+      return c;
+    };
+    int64_t full = -1;
+    for (int64_t r = 0; r < registers && full < 0; ++r) {
+      bool all = true;
+      for (int64_t t = 0; t < t_count && all; ++t) all = owned[r * t_count + t] >= 0;
+      if (all) full = r;
+    }
+    if (full < 0) return std::nullopt;
+    // P_d(t) relative to thread 0, read off the fully held register.
+    std::vector<std::vector<int64_t>> p(dims, std::vector<int64_t>(t_count));
+    std::vector<int64_t> base = coords_of(owned[full * t_count]);
+    for (int64_t t = 0; t < t_count; ++t) {
+      std::vector<int64_t> c = coords_of(owned[full * t_count + t]);
+      for (size_t d = 0; d < dims; ++d) p[d][t] = c[d] - base[d];
+    }
+    Separable result;
+    result.bits.assign(dims, std::vector<int64_t>(log_t));
+    for (size_t d = 0; d < dims; ++d) {
+      for (int b = 0; b < log_t; ++b) result.bits[d][b] = p[d][int64_t{1} << b];
+      for (int64_t t = 0; t < t_count; ++t) {
+        int64_t sum = 0;
+        for (int b = 0; b < log_t; ++b) sum += ((t >> b) & 1) * result.bits[d][b];
+        if (sum != p[d][t]) return std::nullopt;
+      }
+    }
+    // Q_d(r) from r's first holder; a register nobody holds is sent out of the box in
+    // dimension 0 (above its end at every thread).
+    result.q.assign(dims, std::vector<int64_t>(registers, 0));
+    int64_t lowest_p0 = *std::min_element(p[0].begin(), p[0].end());
+    for (int64_t r = 0; r < registers; ++r) {
+      int64_t holder = -1;
+      for (int64_t t = 0; t < t_count && holder < 0; ++t) {
+        if (owned[r * t_count + t] >= 0) holder = t;
+      }
+      for (size_t d = 0; d < dims; ++d) {
+        if (holder >= 0) {
+          result.q[d][r] = coords_of(owned[r * t_count + holder])[d] - p[d][holder];
+        } else {
+          result.q[d][r] = d == 0 ? domain[0].min + domain[0].extent - lowest_p0 : domain[d].min;
+        }
+      }
+    }
+    result.guard_low.assign(dims, false);
+    result.guard_high.assign(dims, false);
+    for (int64_t r = 0; r < registers; ++r) {
+      for (int64_t t = 0; t < t_count; ++t) {
+        int64_t point = owned[r * t_count + t];
+        if (point >= 0) {
+          std::vector<int64_t> c = coords_of(point);
+          for (size_t d = 0; d < dims; ++d) {
+            if (c[d] != p[d][t] + result.q[d][r]) return std::nullopt;
+          }
+          continue;
+        }
+        bool outside = false;
+        for (size_t d = 0; d < dims; ++d) {
+          int64_t x = p[d][t] + result.q[d][r];
+          if (x < domain[d].min) {
+            result.guard_low[d] = true;
+            outside = true;
+          } else if (x >= domain[d].min + domain[d].extent) {
+            result.guard_high[d] = true;
+            outside = true;
+          }
+        }
+        if (!outside) return std::nullopt;
+      }
+    }
+    return result;
+  }
+
+  // P(thread): the sum of bits[b] * ((thread >> b) & 1), each run of bits whose coefficients
+  // double (c, 2c, 4c, ...) one term c * (thread / 2^b0 % 2^len) (the division left out at
+  // bit 0, the remainder at the top bit; the thread index is never negative).
+  static Expr BitLinear(const std::vector<int64_t>& bits, const Expr& thread, DataType type) {
+    const int log_t = static_cast<int>(bits.size());
+    Expr sum;
+    for (int b = 0; b < log_t;) {
+      if (bits[b] == 0) {
+        ++b;
+        continue;
+      }
+      int len = 1;
+      while (b + len < log_t && bits[b + len] == 2 * bits[b + len - 1]) ++len;
+      Expr x = thread;
+      if (b > 0) x = Op(BinaryOp::kDiv, x, Int(int64_t{1} << b, type));
+      if (b + len < log_t) x = Op(BinaryOp::kMod, x, Int(int64_t{1} << len, type));
+      Expr term = bits[b] == 1 ? x : Op(BinaryOp::kMul, x, Int(bits[b], type));
+      sum = sum ? Op(BinaryOp::kAdd, sum, term) : term;
+      b += len;
+    }
+    return sum ? sum : Int(0, type);
+  }
+
+  // The separable form: `for r in 0 +: R unrolled { let i = P_i(tx) + Q_i(r); ...;
+  // [if (in the box)] { BODY } }`, register overrides and mirrors already set up.
+  Stmt SeparableNest(const For& root, const std::vector<const For*>& chain,
+                     const std::vector<VarRange>& domain, const Separable& form, const Stmt& body,
+                     const VarRef& round, const Expr& thread) {
+    DataType type = root.var->dtype();
+    std::vector<Stmt> stmts;
+    Expr in_box;
+    for (size_t d = 0; d < chain.size(); ++d) {
+      const For& loop = *chain[d];
+      std::vector<std::optional<int64_t>> q(form.q[d].begin(), form.q[d].end());
+      std::optional<Expr> progression = Progression(q, round, type);
+      Expr value = Op(BinaryOp::kAdd, BitLinear(form.bits[d], thread, type),
+                      progression ? *progression : SelectChain(q, round, type));
+      value = SimplifyExpr(value);
+      if (loop.var->dtype() != type) value = Cast::Make(loop.var->dtype(), value);
+      stmts.push_back(Let::Make(loop.var, SimplifyExpr(value), loop.loc()));
+      DataType var_type = loop.var->dtype();
+      auto add = [&](Expr cond) { in_box = in_box ? Op(BinaryOp::kAnd, in_box, cond) : cond; };
+      if (form.guard_low[d]) add(Op(BinaryOp::kGe, loop.var, Int(domain[d].min, var_type)));
+      if (form.guard_high[d]) {
+        add(Op(BinaryOp::kLt, loop.var, Int(domain[d].min + domain[d].extent, var_type)));
+      }
+    }
+    Stmt rewritten = Mutate(body);
+    register_override_.clear();
+    via_mirror_.clear();
+    std::vector<Stmt> inner;
+    if (const Seq* seq = As<Seq>(rewritten)) {
+      inner.insert(inner.end(), seq->stmts.begin(), seq->stmts.end());
+    } else {
+      inner.push_back(rewritten);
+    }
+    if (in_box) {
+      stmts.push_back(
+          If::Make(in_box, Seq::Make(std::move(inner), root.loc()), nullptr, root.loc()));
+    } else {
+      stmts.insert(stmts.end(), inner.begin(), inner.end());
+    }
+    return For::Make(round, Int(0, type), Int(static_cast<int64_t>(form.q[0].size()), type),
+                     ForKind::kUnrolled, Seq::Make(std::move(stmts), root.loc()), root.loc());
   }
 
   // Calls visit(env, point) at every point of `box` in row-major order (point counting
@@ -601,8 +789,8 @@ class Binder : public IRMutator {
     return SimplifyExpr(Op(BinaryOp::kAdd, Int(b0, type), Op(BinaryOp::kMul, r, Int(d, type))));
   }
 
-  static Expr SelectChain(const std::vector<std::optional<int64_t>>& values,
-                          const VarRef& round, DataType type) {
+  static Expr SelectChain(const std::vector<std::optional<int64_t>>& values, const VarRef& round,
+                          DataType type) {
     Expr r = round->dtype() == type ? Expr(round) : Cast::Make(type, round);
     Expr chain = Int(*values.back(), type);
     for (size_t k = values.size() - 1; k-- > 0;) {
