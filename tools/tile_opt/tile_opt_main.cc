@@ -57,8 +57,10 @@ std::string ListPasses() {
       absl::string_view type = option.type == passes::OptionType::kInt    ? "int"
                               : option.type == passes::OptionType::kBool ? "bool"
                                                                           : "string";
-      absl::StrAppend(&text, "      ", option.name, "=<", type, "> (default ",
-                      option.default_value, "): ", option.description, "\n");
+      absl::StrAppend(&text, "      ", option.name, "=<", type, "> (",
+                      option.default_value.empty() ? std::string("no default")
+                                                   : "default " + option.default_value,
+                      "): ", option.description, "\n");
     }
   }
   return text;
