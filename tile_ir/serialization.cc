@@ -2,6 +2,7 @@
 // unknown-field checks, upgrading, and conversion (proto_convert.h).
 #include "tile_ir/serialization.h"
 
+#include <google/protobuf/arena.h>
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 #include <google/protobuf/util/json_util.h>
@@ -58,7 +59,10 @@ absl::StatusOr<Module> ReadModuleProto(std::string_view bytes, std::string_view 
       !framing.ok()) {
     return InvalidInput(source_name, absl::StrCat("not a tile IR module: ", framing.message()));
   }
-  v1::Module proto;
+  // An arena: a module is hundreds of thousands of small messages, and freeing
+  // them one by one cost more than parsing them.
+  google::protobuf::Arena arena;
+  v1::Module& proto = *google::protobuf::Arena::CreateMessage<v1::Module>(&arena);
   google::protobuf::io::ArrayInputStream stream(bytes.data(), static_cast<int>(bytes.size()));
   google::protobuf::io::CodedInputStream input(&stream);
   input.SetRecursionLimit(kMaxProtoMessageDepth);
