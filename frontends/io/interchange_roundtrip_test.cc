@@ -3,47 +3,21 @@
 // and so does the text form with locations (which protobuf carries too).
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <filesystem>
 #include <string>
 #include <vector>
 
-#include "absl/strings/ascii.h"
-#include "absl/strings/str_cat.h"
-#include "absl/strings/str_split.h"
 #include "frontends/io/module_io.h"
+#include "testdata/tile_files.h"
 #include "tile_ir/printer.h"
 
 namespace tile_ir::io {
 namespace {
 
-std::vector<std::string> TileFiles() {
-  std::vector<std::string> paths;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(
-           "testdata", std::filesystem::directory_options::follow_directory_symlink)) {
-    if (entry.is_regular_file() && entry.path().extension() == ".tile") {
-      paths.push_back(entry.path().string());
-    }
-  }
-  std::sort(paths.begin(), paths.end());
-  return paths;
-}
-
-// Golden-test files hold several modules split by "// -----" lines.
-std::vector<std::string> SplitModules(const std::string& text) {
-  std::vector<std::string> chunks(1);
-  for (absl::string_view line : absl::StrSplit(text, '\n')) {
-    if (absl::StripAsciiWhitespace(line) == "// -----") {
-      chunks.emplace_back();
-    } else {
-      absl::StrAppend(&chunks.back(), line, "\n");
-    }
-  }
-  return chunks;
-}
+using ::tile_ir::testdata::AllTileFiles;
+using ::tile_ir::testdata::SplitModules;
 
 TEST(InterchangeRoundTripTest, EveryTileFileSurvivesProtoAndJson) {
-  std::vector<std::string> files = TileFiles();
+  std::vector<std::string> files = AllTileFiles();
   ASSERT_GT(files.size(), 10u) << "testdata/ should be in the test's runfiles";
   int modules = 0;
   for (const std::string& path : files) {

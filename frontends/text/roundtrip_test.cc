@@ -3,52 +3,21 @@
 // canonical: printing them reproduces them, comment lines aside.
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
 #include "frontends/text/parser.h"
+#include "testdata/tile_files.h"
 #include "tile_ir/printer.h"
 
 namespace tile_ir::text {
 namespace {
 
-std::vector<std::string> TileFiles() {
-  std::vector<std::string> paths;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(
-           "testdata", std::filesystem::directory_options::follow_directory_symlink)) {
-    if (entry.is_regular_file() && entry.path().extension() == ".tile") {
-      paths.push_back(entry.path().string());
-    }
-  }
-  std::sort(paths.begin(), paths.end());
-  return paths;
-}
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  std::stringstream contents;
-  contents << file.rdbuf();
-  return contents.str();
-}
-
-// Golden tests keep several modules in one file, split by "// -----" lines.
-std::vector<std::string> SplitModules(const std::string& text) {
-  std::vector<std::string> chunks(1);
-  for (absl::string_view line : absl::StrSplit(text, '\n')) {
-    if (absl::StripAsciiWhitespace(line) == "// -----") {
-      chunks.emplace_back();
-    } else {
-      chunks.back().append(line.data(), line.size());
-      chunks.back().push_back('\n');
-    }
-  }
-  return chunks;
-}
+using ::tile_ir::testdata::AllTileFiles;
+using ::tile_ir::testdata::ReadTextFile;
+using ::tile_ir::testdata::SplitModules;
 
 // The text without comment lines and without the blank lines that open it.
 std::string WithoutComments(const std::string& text) {
@@ -64,12 +33,12 @@ std::string WithoutComments(const std::string& text) {
 }
 
 TEST(RoundTripTest, EveryTileFileUnderTestdataIsAFixedPoint) {
-  std::vector<std::string> files = TileFiles();
+  std::vector<std::string> files = AllTileFiles();
   int text_files = 0;
   for (const std::string& path : files) {
     SCOPED_TRACE(path);
     text_files += absl::StartsWith(path, "testdata/text/");
-    for (const std::string& chunk : SplitModules(ReadFile(path))) {
+    for (const std::string& chunk : SplitModules(ReadTextFile(path))) {
       absl::StatusOr<Module> parsed = ParseModule(chunk, path);
       ASSERT_TRUE(parsed.ok()) << parsed.status();
       for (bool print_locs : {false, true}) {
@@ -87,10 +56,10 @@ TEST(RoundTripTest, EveryTileFileUnderTestdataIsAFixedPoint) {
 }
 
 TEST(RoundTripTest, TextExamplesAreCanonical) {
-  for (const std::string& path : TileFiles()) {
+  for (const std::string& path : AllTileFiles()) {
     if (!absl::StartsWith(path, "testdata/text/")) continue;
     SCOPED_TRACE(path);
-    std::string text = ReadFile(path);
+    std::string text = ReadTextFile(path);
     absl::StatusOr<Module> parsed = ParseModule(text, path);
     ASSERT_TRUE(parsed.ok()) << parsed.status();
     PrintOptions options;
