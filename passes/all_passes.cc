@@ -5,16 +5,19 @@
 #include <cstdlib>
 #include <string>
 
+#include "passes/async_copies.h"
 #include "passes/bound_predication.h"
 #include "passes/inject_software_pipeline.h"
 #include "passes/insert_barriers.h"
 #include "passes/layout_inference.h"
 #include "passes/lower_tile_ops.h"
+#include "passes/pad_shared_rows.h"
 #include "passes/pipeline_planning.h"
 #include "passes/plan_shared_memory.h"
 #include "passes/rasterize_blocks.h"
 #include "passes/remove_dead_code.h"
 #include "passes/simplify.h"
+#include "passes/specialize_dims.h"
 #include "passes/thread_binding.h"
 #include "passes/vectorize.h"
 
@@ -36,14 +39,17 @@ void RegisterOrDie(PassRegistry& registry, PassInfo info) {
 void RegisterBuiltinPasses(PassRegistry& registry) {
   RegisterOrDie(registry, RemoveDeadCodePass());
   RegisterOrDie(registry, SimplifyPass());
+  RegisterOrDie(registry, SpecializeDimsPass());
   RegisterOrDie(registry, RasterizeBlocksPass());
   RegisterOrDie(registry, LayoutInferencePass());
   RegisterOrDie(registry, LowerTileOpsPass());
   RegisterOrDie(registry, BoundPredicationPass());
   RegisterOrDie(registry, PipelinePlanningPass());
   RegisterOrDie(registry, InjectSoftwarePipelinePass());
+  RegisterOrDie(registry, PadSharedRowsPass());
   RegisterOrDie(registry, ThreadBindingPass());
   RegisterOrDie(registry, VectorizePass());
+  RegisterOrDie(registry, AsyncCopiesPass());
   RegisterOrDie(registry, PlanSharedMemoryPass());
   RegisterOrDie(registry, InsertBarriersPass());
 }

@@ -1,6 +1,7 @@
 // A visitor that sorts buffer uses into reads and writes by the role of each operand.
 #include "passes/buffer_access.h"
 
+#include "tile_ir/intrinsics.h"
 #include "tile_ir/visitor.h"
 
 namespace tile_ir::passes {
@@ -20,6 +21,18 @@ class AccessCollector : public IRVisitor {
     out_.writes.insert(node.buffer.get());
     for (const Expr& index : node.indices) Visit(index);
     Visit(node.value);
+  }
+  void VisitCall(const Call& node) override {
+    const IntrinsicInfo* info = FindIntrinsic(node.name);
+    const BufferLoad* dst = node.args.empty() ? nullptr : As<BufferLoad>(node.args[0]);
+    if (info == nullptr || !info->async_copy || dst == nullptr) {
+      IRVisitor::VisitCall(node);
+      return;
+    }
+    out_.writes.insert(dst->buffer.get());
+    out_.async_writes.insert(dst->buffer.get());
+    for (const Expr& index : dst->indices) Visit(index);
+    for (size_t i = 1; i < node.args.size(); ++i) Visit(node.args[i]);
   }
   void VisitAllocate(const Allocate&) override {}
   void VisitCopy(const Copy& node) override {

@@ -30,10 +30,13 @@ using UnitsByBuffer = absl::flat_hash_map<const BufferNode*, Units>;
 // `landed` holds what asynchronous copies wrote as of an async_wait: visible to the waiting
 // thread only, so later readers need a barrier, while the copies themselves were ordered
 // against earlier accesses where they were issued.
+// `issued` holds asynchronous copies' destinations: ordered against earlier accesses where
+// they are issued, never pending afterwards (their bytes are in `landed` once waited for).
 struct Pending {
   UnitsByBuffer reads;
   UnitsByBuffer writes;
   UnitsByBuffer landed;
+  UnitsByBuffer issued;
 
   void Merge(const Pending& other) {
     for (const auto& [buffer, units] : other.reads) {
@@ -91,7 +94,8 @@ bool Conflicts(const Pending& earlier, const Pending& later, const Aliases& alia
     return false;
   };
   return check(later.reads, earlier.writes) || check(later.writes, earlier.writes) ||
-         check(later.writes, earlier.reads) || check(later.reads, earlier.landed);
+         check(later.writes, earlier.reads) || check(later.reads, earlier.landed) ||
+         check(later.issued, earlier.writes) || check(later.issued, earlier.reads);
 }
 
 // Variables whose value may differ between the threads of a block.
@@ -139,7 +143,8 @@ void AddAccesses(const BufferAccesses& accesses, const StmtNode* unit, Pending* 
     if (IsShared(buffer)) out->reads[buffer].insert(unit);
   }
   for (const BufferNode* buffer : accesses.writes) {
-    if (IsShared(buffer)) out->writes[buffer].insert(unit);
+    if (!IsShared(buffer)) continue;
+    (accesses.async_writes.contains(buffer) ? out->issued : out->writes)[buffer].insert(unit);
   }
 }
 

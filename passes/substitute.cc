@@ -14,6 +14,8 @@ class Substituter : public IRMutator {
  public:
   explicit Substituter(const VarMap& map) : map_(map) {}
 
+  Buffer MutateBufferOf(const Buffer& buffer) { return MutateBuffer(buffer); }
+
  protected:
   Expr MutateVar(const Var& node, const Expr& self) override {
     auto it = map_.find(&node);
@@ -50,6 +52,18 @@ Stmt Substitute(const Stmt& s, const VarMap& map) {
   if (map.empty()) return s;
   Substituter substituter(map);
   return substituter.Mutate(s);
+}
+
+Kernel Substitute(const Kernel& kernel, const VarMap& map) {
+  if (map.empty()) return kernel;
+  Substituter substituter(map);
+  std::vector<Param> params = kernel->params;
+  for (Param& param : params) {
+    if (param.is_buffer()) param.buffer = substituter.MutateBufferOf(param.buffer);
+  }
+  Kernel body = substituter.MutateKernel(kernel);
+  return KernelNode::Make(kernel->name, kernel->dims, std::move(params), body->launch, body->body,
+                          kernel->loc);
 }
 
 }  // namespace tile_ir::passes

@@ -5,6 +5,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "tile_ir/expr.h"
+#include "tile_ir/module.h"
 #include "tile_ir/stmt.h"
 
 namespace tile_ir::passes {
@@ -19,6 +20,11 @@ Expr Substitute(const Expr& e, const VarMap& map);
 // the buffers it uses and declares (a buffer whose shape changes is rebuilt
 // once and the new one used everywhere in `s`).
 Stmt Substitute(const Stmt& s, const VarMap& map);
+
+// The same for a whole kernel: grid extents, body and the shapes and strides of its
+// buffer parameters (one rebuilt buffer per parameter, used in the body too). Dims and
+// scalar parameters are kept; a caller that binds them removes them itself.
+Kernel Substitute(const Kernel& kernel, const VarMap& map);
 
 }  // namespace tile_ir::passes
 

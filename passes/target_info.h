@@ -75,6 +75,16 @@ class TargetInfo {
     return std::nullopt;
   }
 
+  // The asynchronous form of copying `bytes` contiguous bytes from the element `src` names
+  // (global memory) to the element `dst` names (shared memory), both addresses proved
+  // aligned to `bytes`: a statement that issues the copy, whose data lands when a later
+  // async_wait returns (its call is registered with IntrinsicInfo::async_copy). nullopt
+  // keeps the synchronous store. Only asked when has_async_copy().
+  // `dst` and `src` are BufferLoads naming the first elements.
+  virtual std::optional<Stmt> AsyncCopy(const Expr& dst, const Expr& src, int bytes) const {
+    return std::nullopt;
+  }
+
   // The target's default lowering pipeline, a pipeline string.
   virtual std::string DefaultPipeline() const = 0;
 };

@@ -141,7 +141,8 @@ absl::StatusOr<Kernel> BindThreads(const Kernel& kernel, const TargetInfo& targe
   FreshNames names(*kernel);
   ThreadLoops loops = MakeThreadLoops(kernel->launch, threads, names);
   absl::StatusOr<Stmt> body =
-      thread_binding::BindStatements(*kernel, threads, std::move(fragments), loops.flat, names);
+      thread_binding::BindStatements(*kernel, threads, std::move(fragments), loops.flat,
+                                      target.max_vector_bytes(), names);
   if (!body.ok()) return body.status();
   return kernel->WithBody(WrapInThreadLoops(loops, *std::move(body)));
 }

@@ -89,14 +89,18 @@ Contents Scan(const Expr& e);
 // "FILE:LINE:COL: in kernel 'k': thread-binding: MESSAGE (at `first line of stmt`)".
 absl::Status StmtError(const KernelNode& kernel, const Stmt& stmt, std::string_view message);
 
-// A parallel nest that touches no fragment, dealt out cyclically (see BindThreads).
+// A parallel nest that touches no fragment, dealt out cyclically (see BindThreads). When
+// its body is one unguarded store and the innermost extent is a constant multiple of the
+// lanes that fit `vector_bytes`, threads take whole runs of those lanes in a vectorized
+// loop, so that the vectorize pass can turn each run into one wide access.
 absl::StatusOr<Stmt> DealCyclically(const KernelNode& kernel, const For& root, int64_t threads,
-                                    const Expr& thread, FreshNames& names);
+                                    const Expr& thread, int vector_bytes, FreshNames& names);
 
 // The statements of `kernel`'s body bound to `threads` threads whose flat index is
 // `thread` (see BindThreads); an error naming the statement that cannot be bound.
 absl::StatusOr<Stmt> BindStatements(const KernelNode& kernel, int64_t threads,
-                                    FragmentMap fragments, Expr thread, FreshNames& names);
+                                    FragmentMap fragments, Expr thread, int vector_bytes,
+                                    FreshNames& names);
 
 }  // namespace tile_ir::passes::thread_binding
 

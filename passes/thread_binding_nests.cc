@@ -57,11 +57,12 @@ Expr AsI32(const Expr& e) { return e->dtype() == kI32 ? e : Cast::Make(kI32, e);
 class Binder : public IRMutator {
  public:
   Binder(const KernelNode& kernel, int64_t threads, FragmentMap fragments, Expr thread,
-         FreshNames& names)
+         int vector_bytes, FreshNames& names)
       : kernel_(kernel),
         threads_(threads),
         fragments_(std::move(fragments)),
         thread_(std::move(thread)),
+        vector_bytes_(vector_bytes),
         names_(names) {}
 
   const absl::Status& status() const { return status_; }
@@ -99,7 +100,7 @@ class Binder : public IRMutator {
             if (std::optional<Stmt> fast = RegisterNest(loop)) return *std::move(fast);
             return Nest(s);
           }
-          absl::StatusOr<Stmt> dealt = DealCyclically(kernel_, loop, threads_, thread_, names_);
+          absl::StatusOr<Stmt> dealt = DealCyclically(kernel_, loop, threads_, thread_, vector_bytes_, names_);
           if (!dealt.ok()) {
             if (status_.ok()) status_ = dealt.status();
             return s;
@@ -975,6 +976,7 @@ class Binder : public IRMutator {
   const int64_t threads_;
   const FragmentMap fragments_;
   const Expr thread_;
+  const int vector_bytes_;
   FreshNames& names_;
   absl::flat_hash_map<const BufferNode*, Buffer> mirrors_;
   std::vector<Buffer> mirror_list_;
@@ -1014,8 +1016,9 @@ Contents Scan(const Expr& e) {
 }
 
 absl::StatusOr<Stmt> BindStatements(const KernelNode& kernel, int64_t threads,
-                                    FragmentMap fragments, Expr thread, FreshNames& names) {
-  Binder binder(kernel, threads, std::move(fragments), std::move(thread), names);
+                                    FragmentMap fragments, Expr thread, int vector_bytes,
+                                    FreshNames& names) {
+  Binder binder(kernel, threads, std::move(fragments), std::move(thread), vector_bytes, names);
   Stmt body = binder.BindWithFills(kernel.body);
   if (!binder.status().ok()) return binder.status();
   if (binder.mirrors().empty()) return body;

@@ -89,19 +89,48 @@ kernel k<N: i32>(A: f32[N, 8], B: f32[64, 8]) grid(bx: 1) threads(32) {
             Canonical(R"(
 kernel k<N: i32>(A: f32[N, 8], B: f32[64, 8]) grid(bx: 1) threads(32) {
   for tx in 0 +: 32 thread_bound(x) {
-    for r in 0 +: ceildiv(max(N, 0) * 8, 32) serial {
+    for r in 0 +: ceildiv(max(N, 0) * 2, 32) serial {
       let e: i32 = r * 32 + tx;
-      if (e < max(N, 0) * 8) {
-        let i: i32 = e / 8;
-        let j: i32 = e % 8;
-        A[i, j] = 0.0;
+      if (e < max(N, 0) * 2) {
+        let i: i32 = e / 2;
+        let j_run: i32 = e % 2 * 4;
+        for j_lane in 0 +: 4 vectorized {
+          A[i, j_run + j_lane] = 0.0;
+        }
       }
     }
-    for r_1 in 0 +: 16 serial {
+    for r_1 in 0 +: 4 serial {
       let e_1: i32 = r_1 * 32 + tx;
-      let p: i32 = e_1 / 8;
-      let q: i32 = e_1 % 8;
-      B[p, q] = 1.0;
+      let p: i32 = e_1 / 2;
+      let q_run: i32 = e_1 % 2 * 4;
+      for q_lane in 0 +: 4 vectorized {
+        B[p, q_run + q_lane] = 1.0;
+      }
+    }
+  }
+})"));
+}
+
+// A guarded store (bound predication's select) would not vectorize: its elements are dealt
+// out one by one, so that neighbouring threads still touch neighbouring elements.
+TEST(ThreadBindingTest, GuardedNestsAreDealtElementByElement) {
+  EXPECT_EQ(BoundText(R"(
+kernel k<N: i32>(A: f32[N, 8], B: f32[64, 8]) grid(bx: 1) threads(32) {
+  for p in 0 +: 64 parallel {
+    for q in 0 +: 8 parallel {
+      B[p, q] = select(p < N, A[min(p, N - 1), q], 0.0);
+    }
+  }
+})",
+                      "test-gpu"),
+            Canonical(R"(
+kernel k<N: i32>(A: f32[N, 8], B: f32[64, 8]) grid(bx: 1) threads(32) {
+  for tx in 0 +: 32 thread_bound(x) {
+    for r in 0 +: 16 serial {
+      let e: i32 = r * 32 + tx;
+      let p: i32 = e / 8;
+      let q: i32 = e % 8;
+      B[p, q] = select(p < N, A[min(p, N - 1), q], 0.0);
     }
   }
 })"));

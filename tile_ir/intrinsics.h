@@ -35,6 +35,11 @@ struct IntrinsicInfo {
   DataType fixed_result = kVoid;
   bool pure = true;    // no side effects: a pure call whose value is unused can be removed
   bool float_only = false;  // arguments must be floating point
+  // An asynchronous copy into shared memory: the first argument (a BufferLoad naming the
+  // destination's first element, never evaluated) is written when a later async_wait
+  // returns; the other loads are read when the call issues. Barrier insertion orders the
+  // issue after earlier accesses and the landing at the async_wait.
+  bool async_copy = false;
   std::string description;
 };
 

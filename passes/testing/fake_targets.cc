@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "passes/target_info.h"
+#include "tile_ir/intrinsics.h"
 
 namespace tile_ir::passes::testing {
 namespace {
@@ -53,6 +54,11 @@ class TestGpuTarget : public FakeTarget {
     return threads;
   }
   bool has_async_copy() const override { return true; }
+  // `eval test_gpu.async_copy(dst, src, bytes)`, an intrinsic registered as an async copy.
+  // (registered by RegisterFakeTargets).
+  std::optional<Stmt> AsyncCopy(const Expr& dst, const Expr& src, int bytes) const override {
+    return Evaluate::Make(Call::Make(kVoid, "test_gpu.async_copy", {dst, src, Int(bytes)}));
+  }
   absl::Status CheckTileOp(TileOpKind op, DataType dtype) const override {
     if (op == TileOpKind::kAtomicAdd && dtype == kBF16) return Refuse(op, dtype, "bf16 atomics");
     return absl::OkStatus();
@@ -82,6 +88,14 @@ void RegisterFakeTargets() {
   // Registering twice is an AlreadyExists error, which is what repeated calls expect.
   RegisterTarget(std::make_shared<TestCpuTarget>()).IgnoreError();
   RegisterTarget(std::make_shared<TestGpuTarget>()).IgnoreError();
+  IntrinsicInfo async_copy;
+  async_copy.name = "test_gpu.async_copy";
+  async_copy.num_args = 3;
+  async_copy.result = IntrinsicInfo::ResultType::kVoid;
+  async_copy.pure = false;
+  async_copy.async_copy = true;
+  async_copy.description = "test-gpu's asynchronous copy of `bytes` bytes";
+  RegisterIntrinsic(std::move(async_copy));  // false when already registered
 }
 
 }  // namespace tile_ir::passes::testing

@@ -1,0 +1,53 @@
+#include "passes/specialize_dims.h"
+
+#include "absl/strings/str_cat.h"
+#include "frontends/text/parser.h"
+#include "gtest/gtest.h"
+#include "tile_ir/printer.h"
+#include "tile_ir/verifier.h"
+
+namespace tile_ir::passes {
+namespace {
+
+constexpr char kHeader[] = "ir_version 1;\nproducer \"test\" \"1\";\n\n";
+
+Module ParseOrDie(std::string_view kernel_text) {
+  absl::StatusOr<Module> module =
+      text::ParseModule(absl::StrCat(kHeader, std::string(kernel_text)), "test.tile");
+  EXPECT_TRUE(module.ok()) << module.status();
+  return module.ok() ? *std::move(module) : Module{};
+}
+
+constexpr char kKernel[] = R"(
+kernel k<M: i32, N: i32>(A: f32[M, N], B: f32[M, N] strides[N, 1])
+    grid(bx: ceildiv(N, 32), by: M) threads(32) {
+  alloc T: shared f32[32];
+  copy A[by +: 1, bx * 32 +: 32] -> T;
+  copy T -> B[by +: 1, bx * 32 +: 32];
+})";
+
+TEST(SpecializeDimsTest, BoundDimsBecomeConstantsEverywhereAndLeaveTheSignature) {
+  Module module = ParseOrDie(kKernel);
+  absl::StatusOr<Kernel> specialized = SpecializeDims(module.kernels[0], {{"N", 4096}});
+  ASSERT_TRUE(specialized.ok()) << specialized.status();
+  module.kernels[0] = *specialized;
+  ASSERT_TRUE(Verify(module).ok()) << Verify(module);
+  EXPECT_EQ(Print(module), Print(ParseOrDie(R"(
+kernel k<M: i32>(A: f32[M, 4096], B: f32[M, 4096] strides[4096, 1])
+    grid(bx: ceildiv(4096, 32), by: M) threads(32) {
+  alloc T: shared f32[32];
+  copy A[by +: 1, bx * 32 +: 32] -> T;
+  copy T -> B[by +: 1, bx * 32 +: 32];
+})")));
+}
+
+TEST(SpecializeDimsTest, UnknownDimsAndValuesOutOfRangeAreRefused) {
+  Module module = ParseOrDie(kKernel);
+  absl::StatusOr<Kernel> unknown = SpecializeDims(module.kernels[0], {{"K", 1}});
+  EXPECT_EQ(unknown.status().message(), "kernel 'k' has no dim 'K' to specialize (its dims: M, N)");
+  absl::StatusOr<Kernel> too_big = SpecializeDims(module.kernels[0], {{"M", int64_t{1} << 40}});
+  EXPECT_EQ(too_big.status().message(), "kernel 'k': dim 'M' is i32; 1099511627776 does not fit");
+}
+
+}  // namespace
+}  // namespace tile_ir::passes
