@@ -15,6 +15,11 @@ PACKAGES=(
   llvm-16-tools
   libdlpack-dev
   libopenblas-dev
+  # HIP: hipcc compiles emitted HIP C++ to gfx90a/gfx940 code objects offline
+  # (//targets/hip:op_suite_hipcc_test); libamdhip64 is dlopened at run time.
+  hipcc
+  libamdhip64-dev
+  rocm-device-libs
 )
 
 missing=()

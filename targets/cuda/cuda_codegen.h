@@ -2,7 +2,8 @@
 // `extern "C" __global__` function per kernel, that includes the device
 // library "tl/common.cuh" (device_headers.h) and compiles with NVRTC
 // (nvrtc_compiler.h) or nvcc. cuda_lowering.h adds the lowering from the tile
-// level. Nothing here needs CUDA at run time.
+// level. The walk over the IR is targets/c_source's, with the CUDA dialect
+// (cuda_dialect.h). Nothing here needs CUDA at run time.
 //
 // Semantics the generated code gives the IR (beyond tile_ir/expr.h), as the
 // CPU target's (targets/cpu/cpu_codegen.h) wherever CUDA allows:
@@ -51,7 +52,7 @@ struct CudaCodegenOptions {
 
 // The CUDA C++ source of a thread-level module (docs/LOWERING.md, "The CUDA
 // calling convention"). Errors name the kernel, the node and its location:
-// the contract of CheckCudaThreadLevel, constructs without a CUDA form, and
+// the contract of c_source::CheckThreadLevel, constructs without a CUDA form, and
 // NotFound for an options.kernel the module does not have.
 absl::StatusOr<std::string> EmitCudaSource(const Module& lowered,
                                            const CudaCodegenOptions& options = {});

@@ -12,6 +12,10 @@
 #include "targets/cpu/cpu_compiler.h"
 #include "targets/cuda/cuda_codegen.h"
 #include "targets/cuda/cuda_lowering.h"
+#include "targets/hip/hip_codegen.h"
+#include "targets/hip/hip_lowering.h"
+#include "targets/metal/metal_codegen.h"
+#include "targets/metal/metal_lowering.h"
 #include "tile_ir/printer.h"
 #include "tile_ir/verifier.h"
 #include "tools/common/cli.h"
@@ -24,9 +28,13 @@ cli::ArgParser MakeParser() {
       "tile-translate", "[options] FILE",
       "Reads a tile IR module (FILE is a .tile, .tilepb or .json file), lowers it with the\n"
       "target's default pipeline and prints the source the target compiles: CUDA C++ for\n"
-      "cuda:<arch>, LLVM IR (optimized for the host) for cpu.\n"
+      "cuda:<arch>, HIP C++ for hip:<arch>, the Metal Shading Language for metal, LLVM IR\n"
+      "(optimized for the host) for cpu.\n"
       "Example: tile-translate gemm.tile --target=cuda:sm_80 --kernel=gemm");
-  parser.Add({"target", "TARGET", "cuda:sm_90a | cuda:sm_80 | cuda (sm_90a) | cpu", "cuda:sm_90a"});
+  parser.Add({"target", "TARGET",
+              "cuda:sm_90a | cuda:sm_80 | cuda (sm_90a) | hip:gfx90a | hip:gfx940 | hip (gfx90a) "
+              "| metal | cpu",
+              "cuda:sm_90a"});
   parser.Add({"lowered-ir", "", "print the thread-level IR instead of the generated source"});
   parser.Add({"kernel", "NAME", "print only this kernel"});
   parser.Add({"thread-level", "",
@@ -35,21 +43,41 @@ cli::ArgParser MakeParser() {
   return parser;
 }
 
+enum class Family { kCpu, kCuda, kHip, kMetal };
+
 struct Target {
-  bool cpu = false;
-  std::string arch;  // for cuda
+  Family family = Family::kCuda;
+  std::string arch;  // for cuda and hip
 };
 
 absl::StatusOr<Target> ParseTarget(const std::string& text) {
-  if (text == "cpu") return Target{true, ""};
-  if (text == "cuda") return Target{false, "sm_90a"};
+  if (text == "cpu") return Target{Family::kCpu, ""};
+  if (text == "metal") return Target{Family::kMetal, ""};
+  if (text == "cuda") return Target{Family::kCuda, "sm_90a"};
+  if (text == "hip") return Target{Family::kHip, "gfx90a"};
   if (absl::StartsWith(text, "cuda:")) {
     std::string arch = text.substr(5);
     if (absl::Status known = cuda::CheckCudaArch(arch); !known.ok()) return known;
-    return Target{false, arch};
+    return Target{Family::kCuda, arch};
+  }
+  if (absl::StartsWith(text, "hip:")) {
+    std::string arch = text.substr(4);
+    if (absl::Status known = hip::CheckHipArch(arch); !known.ok()) return known;
+    return Target{Family::kHip, arch};
   }
   return absl::InvalidArgumentError(
-      absl::StrCat("unknown --target '", text, "'; expected cuda:sm_90a, cuda:sm_80 or cpu"));
+      absl::StrCat("unknown --target '", text,
+                   "'; expected cuda:sm_90a, cuda:sm_80, hip:gfx90a, hip:gfx940, metal or cpu"));
+}
+
+absl::StatusOr<Module> Lower(const Module& module, const Target& target) {
+  switch (target.family) {
+    case Family::kCpu: return cpu::LowerForCpu(module);
+    case Family::kHip: return hip::LowerForHip(module, target.arch);
+    case Family::kMetal: return metal::LowerForMetal(module);
+    case Family::kCuda: break;
+  }
+  return cuda::LowerForCuda(module, target.arch);
 }
 
 // Keeps only the kernel named `name`; NotFound when the module has none.
@@ -72,13 +100,17 @@ absl::StatusOr<std::string> Translate(Module module, const Target& target,
   if (parser.Has("thread-level")) {
     if (absl::Status valid = Verify(module); !valid.ok()) return valid;
   } else {
-    absl::StatusOr<Module> lowered =
-        target.cpu ? cpu::LowerForCpu(module) : cuda::LowerForCuda(module, target.arch);
+    absl::StatusOr<Module> lowered = Lower(module, target);
     if (!lowered.ok()) return lowered.status();
     module = *std::move(lowered);
   }
   if (parser.Has("lowered-ir")) return Print(module);
-  if (target.cpu) return cpu::EmitLlvmIr(module, /*optimize=*/true);
+  switch (target.family) {
+    case Family::kCpu: return cpu::EmitLlvmIr(module, /*optimize=*/true);
+    case Family::kHip: return hip::EmitHipSource(module, {.arch = target.arch});
+    case Family::kMetal: return metal::EmitMetalSource(module);
+    case Family::kCuda: break;
+  }
   cuda::CudaCodegenOptions options;
   options.arch = target.arch;
   return cuda::EmitCudaSource(module, options);

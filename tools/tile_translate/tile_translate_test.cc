@@ -101,6 +101,17 @@ kernel copy(X: f32[64], Y: f32[64]) grid(bx: 1) threads(64) {
   EXPECT_TRUE(Contains(result.out, "  Y[tx] = X[tx];\n}")) << result.out;
 }
 
+TEST(TileTranslateTest, HipAndMetalSource) {
+  std::string path = WriteTemp("scale.tile", kModule);
+  Result hip = RunTileTranslate({path, "--target=hip:gfx940"});
+  ASSERT_EQ(hip.status, 0) << hip.err;
+  EXPECT_TRUE(Contains(hip.out, "// HIP C++ for gfx940")) << hip.out;
+  EXPECT_TRUE(Contains(hip.out, "__global__")) << hip.out;
+  Result metal = RunTileTranslate({path, "--target=metal"});
+  ASSERT_EQ(metal.status, 0) << metal.err;
+  EXPECT_TRUE(Contains(metal.out, "kernel void")) << metal.out;
+}
+
 TEST(TileTranslateTest, Errors) {
   Result usage = RunTileTranslate({});
   EXPECT_EQ(usage.status, 2);
@@ -109,9 +120,12 @@ TEST(TileTranslateTest, Errors) {
   Result target = RunTileTranslate({path, "--target=cuda:sm_75"});
   EXPECT_EQ(target.status, 2);
   EXPECT_TRUE(Contains(target.err, "unknown CUDA architecture 'sm_75'")) << target.err;
-  Result bad_target = RunTileTranslate({path, "--target=metal"});
+  Result bad_target = RunTileTranslate({path, "--target=vulkan"});
   EXPECT_EQ(bad_target.status, 2);
-  EXPECT_TRUE(Contains(bad_target.err, "unknown --target 'metal'")) << bad_target.err;
+  EXPECT_TRUE(Contains(bad_target.err, "unknown --target 'vulkan'")) << bad_target.err;
+  Result bad_hip = RunTileTranslate({path, "--target=hip:gfx942"});
+  EXPECT_EQ(bad_hip.status, 2);
+  EXPECT_TRUE(Contains(bad_hip.err, "unknown HIP architecture 'gfx942'")) << bad_hip.err;
   std::string broken = WriteTemp("broken.tile", "ir_version 1;\nkernel\n");
   Result parse = RunTileTranslate({broken});
   EXPECT_EQ(parse.status, 1);

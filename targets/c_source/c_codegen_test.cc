@@ -1,0 +1,131 @@
+// The vendor-neutral emitter under a toy dialect: every vendor spelling comes
+// from the Dialect, and errors name the dialect's target and language.
+#include "targets/c_source/c_codegen.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "frontends/text/parser.h"
+#include "targets/c_source/library_call.h"
+
+namespace tile_ir::c_source {
+namespace {
+
+class ToyDialect final : public Dialect {
+ public:
+  std::string target() const override { return "toy"; }
+  std::string language() const override { return "Toy"; }
+  std::string lowering() const override { return "LowerForToy"; }
+  int64_t max_threads_per_block() const override { return 64; }
+  const std::vector<std::string>& reserved_words() const override {
+    static const auto* words = new std::vector<std::string>{"tid", "bid"};
+    return *words;
+  }
+  absl::Status CheckType(ScalarType type) const override {
+    if (type == ScalarType::kF64) return absl::UnimplementedError("f64 has no Toy form");
+    return absl::OkStatus();
+  }
+  std::string ValueType(ScalarType type) const override {
+    return absl::StrCat("t_", DataType(type).ToString());
+  }
+  std::string WidenToF32(ScalarType) const override { return "widen"; }
+  std::string NarrowFrom(ScalarType, ScalarType) const override { return "narrow"; }
+  std::string KernelOpen(const std::string& name, int64_t threads,
+                         const std::string& params) const override {
+    return absl::StrCat("toy_kernel<", threads, "> ", name, "(", params, ") {");
+  }
+  std::string BufferParam(ScalarType element, const std::string& name, int index) const override {
+    return absl::StrCat("buf<", MemoryType(element), ", ", index, "> ", name);
+  }
+  std::string ScalarParam(ScalarType type, const std::string& name, int index) const override {
+    return absl::StrCat("arg<", ValueType(type), ", ", index, "> ", name);
+  }
+  std::vector<std::string> SharedPoolDecl(int64_t bytes) const override {
+    return {absl::StrCat("pool smem(", bytes, ");")};
+  }
+  std::string SharedBufferDecl(const std::string& type, const std::string& name,
+                               int64_t offset) const override {
+    return absl::StrCat("view<", type, "> ", name, " = smem.at(", offset, ");");
+  }
+  std::string BlockIndex(int axis) const override { return absl::StrCat("bid(", axis, ")"); }
+  std::string ThreadIndex(int axis) const override { return absl::StrCat("tid(", axis, ")"); }
+  std::string Barrier(BarrierScope scope) const override { return "sync();"; }
+  int max_vector_move_bytes() const override { return 0; }
+  std::optional<std::string> MathFunction(const std::string& name, ScalarType type) const override {
+    if (type != ScalarType::kF32) return std::nullopt;
+    return "toy_" + name;
+  }
+  std::optional<CExpr> EmitTargetCall(const Call& node, CallContext& context) const override {
+    if (!absl::StartsWith(node.name, "toy.")) return std::nullopt;
+    return EmitRegisteredLibraryCall(node, "toy.", *this, context);
+  }
+};
+
+absl::StatusOr<std::string> Emit(const std::string& kernel) {
+  absl::StatusOr<Module> module = text::ParseModule(
+      absl::StrCat("ir_version 1;\nproducer \"test\" \"1\";\n\n", kernel), "toy.tile");
+  if (!module.ok()) return module.status();
+  return EmitModuleSource(*module, ToyDialect(), "// toy\n");
+}
+
+TEST(CCodegenTest, EverySpellingComesFromTheDialect) {
+  ASSERT_TRUE(RegisterLibraryIntrinsic("toy.", "toy.poke", 3, 1, "test").ok());
+  absl::StatusOr<std::string> source = Emit(R"(kernel k<N: i32>(X: f32[64], s: f32)
+    grid(bx: N) threads(64) {
+  alloc S: shared f32[64] offset(0);
+  for tid in 0 +: 64 thread_bound(x) {
+    S[tid] = exp(X[tid] * s);
+    barrier(block);
+    X[tid] = S[63 - tid] + cast<f32>(bx);
+    eval toy.poke(X[tid], s, 4);
+  }
+}
+)");
+  ASSERT_TRUE(source.ok()) << source.status();
+  EXPECT_EQ(*source, R"(// toy
+
+toy_kernel<64> k(buf<t_f32, 0> X, arg<t_f32, 1> s, arg<t_i32, 2> N) {
+  pool smem(256);
+  const t_i32 bx = bid(0);
+  view<t_f32> S = smem.at(0);
+  const t_i32 tid_1 = tid(0);
+  S[tid_1] = toy_exp(X[tid_1] * s);
+  sync();
+  X[tid_1] = S[63 - tid_1] + static_cast<t_f32>(bx);
+  tl::poke<4>(&X[tid_1], s);
+}
+)");
+}
+
+TEST(CCodegenTest, ErrorsNameTheTargetAndItsLimits) {
+  absl::StatusOr<std::string> wide = Emit(R"(kernel k(X: f32[1]) grid(bx: 1) threads(128) {
+  for tx in 0 +: 128 thread_bound(x) {
+    X[0] = 1.0;
+  }
+}
+)");
+  ASSERT_FALSE(wide.ok());
+  EXPECT_TRUE(
+      absl::StrContains(wide.status().message(), "toy target: a block of 128 threads (at most 64"))
+      << wide.status();
+  absl::StatusOr<std::string> f64 = Emit(R"(kernel k(X: f64[1]) grid(bx: 1) threads(1) {
+  X[0] = 1.0_f64;
+}
+)");
+  ASSERT_FALSE(f64.ok());
+  EXPECT_TRUE(absl::StrContains(f64.status().message(), "toy target: f64 has no Toy form"))
+      << f64.status();
+  absl::StatusOr<std::string> math = Emit(R"(kernel k(X: f16[1]) grid(bx: 1) threads(1) {
+  X[0] = exp(X[0]);
+}
+)");
+  ASSERT_FALSE(math.ok());
+  EXPECT_TRUE(absl::StrContains(math.status().message(), "intrinsic 'exp' on f16 has no Toy form"))
+      << math.status();
+}
+
+}  // namespace
+}  // namespace tile_ir::c_source

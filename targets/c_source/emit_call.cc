@@ -1,0 +1,70 @@
+// Intrinsic calls: the dialect's own calls first (its software-pipeline waits,
+// its "<target>." library intrinsics), then atomic adds through the device
+// library and math through the dialect's functions.
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "targets/c_source/c_types.h"
+#include "targets/c_source/kernel_emitter.h"
+#include "tile_ir/intrinsics.h"
+
+namespace tile_ir::c_source {
+namespace {
+
+// The IR's math intrinsics (tile_ir/intrinsics.h) that dialects map to functions.
+bool IsMathIntrinsic(const std::string& name) {
+  static const auto* names = new absl::flat_hash_set<std::string>{
+      "exp", "exp2", "log",   "log2", "sqrt", "rsqrt", "tanh", "erf",
+      "sin", "cos",  "floor", "ceil", "pow",  "fma",   "abs"};
+  return names->contains(name);
+}
+
+}  // namespace
+
+CExpr KernelEmitter::EmitCall(const Call& node) {
+  if (node.name == kAtomicAddAt) return EmitAtomicAdd(node);
+  if (std::optional<CExpr> own = dialect_.EmitTargetCall(node, *this)) return *own;
+  if (IsMathIntrinsic(node.name)) return EmitMath(node);
+  return Fail(absl::StrCat("intrinsic '", node.name, "' has no ", dialect_.language(), " form"));
+}
+
+CExpr KernelEmitter::EmitMath(const Call& node) {
+  ScalarType type = node.dtype().scalar();
+  std::vector<std::string> args;
+  for (const Expr& arg : node.args) args.push_back(EmitExpr(arg).text);
+  if (node.name == "abs" && DataType(type).is_int()) {
+    // The device library's abs wraps like the IR (|-128| of an i8 is -128).
+    CExpr call = Primary(absl::StrCat("tl::abs(", absl::StrJoin(args, ", "), ")"));
+    return type == ScalarType::kI4 ? Primary(absl::StrCat("tl::wrap_i4(", call.text, ")")) : call;
+  }
+  std::optional<std::string> function = dialect_.MathFunction(node.name, type);
+  if (!function) {
+    return Fail(absl::StrCat("intrinsic '", node.name, "' on ", DataType(type).ToString(),
+                             " has no ", dialect_.language(), " form"));
+  }
+  return Primary(absl::StrCat(*function, "(", absl::StrJoin(args, ", "), ")"));
+}
+
+CExpr KernelEmitter::EmitAtomicAdd(const Call& node) {
+  const BufferLoad* target = node.args.size() == 2 ? As<BufferLoad>(node.args[0]) : nullptr;
+  if (target == nullptr) return Fail("atomic_add_at needs a buffer element and a value");
+  ScalarType type = target->buffer->dtype.scalar();
+  if (type == ScalarType::kI4 || type == ScalarType::kBool) {
+    return Fail(absl::StrCat("atomic_add_at on ", DataType(type).ToString(), " has no ",
+                             dialect_.language(), " form (no atomic add of that type)"));
+  }
+  if (target->buffer->scope == MemoryScope::kLocal) {
+    // A thread's own array: nothing else writes it.
+    Expr sum = Binary::Make(BinaryOp::kAdd, node.args[0], node.args[1]);
+    CExpr element = EmitLoad(*target);
+    return CExpr{absl::StrCat(element.text, " = ", EmitExpr(sum).text), 2};
+  }
+  CExpr address = AddressOf(*target);
+  return Primary(
+      absl::StrCat("tl::atomic_add(", address.text, ", ", EmitExpr(node.args[1]).text, ")"));
+}
+
+}  // namespace tile_ir::c_source

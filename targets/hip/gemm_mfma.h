@@ -1,0 +1,56 @@
+// Matrix-core gemm for the HIP target: `gemm A_s, B_s -> C_l` with fp16 or bf16
+// operands in LDS and an fp32 fragment accumulator becomes one call of the
+// device library's tl::gemm_mfma (targets/hip/device/gemm_mfma.h), MFMA
+// 32x32x8 instructions on wavefronts of 64. The accumulator layout given here
+// is the register order of that template, element for element.
+#ifndef TARGETS_HIP_GEMM_MFMA_H_
+#define TARGETS_HIP_GEMM_MFMA_H_
+
+#include <cstdint>
+#include <optional>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "passes/target_info.h"
+#include "tile_ir/buffer.h"
+#include "tile_ir/stmt.h"
+
+namespace tile_ir::hip {
+
+// The intrinsic LowerGemmToMfma emits:
+//   eval hip.gemm_mfma(A[start], B[start], C[0, 0], M, N, K, WARPS_M, WARPS_N, TRANS_A,
+//                      TRANS_B, CLEAR)
+// emitted as tl::gemm_mfma<M, N, K, WARPS_M, WARPS_N, TRANS_A, TRANS_B, CLEAR>(&A[start],
+// &B[start], &C[0]) (targets/c_source/library_call.h).
+inline constexpr char kGemmMfmaIntrinsic[] = "hip.gemm_mfma";
+
+// Registers kGemmMfmaIntrinsic; repeated calls do nothing more.
+absl::Status RegisterGemmMfmaIntrinsic();
+
+// The (thread, register) layout of the accumulator of `gemm` on a block of
+// `threads` threads when the gemm can run on MFMA 32x32x8, nullopt otherwise
+// (the generic FMA path then applies). It can when: C is a whole 2-D f32
+// fragment of constant shape M x N; A and B are dense, unswizzled shared tiles
+// of one type, f16 or bf16, whose regions are 2-D matrices (leading extents of
+// 1 aside) spanning their buffer's whole last dimension; K is a constant
+// multiple of 8; and `threads` is a multiple of 64 whose wavefronts the gemm's
+// policy splits into WARPS_M x WARPS_N with (M / WARPS_M) % 32 == 0 and
+// (N / WARPS_N) % 32 == 0 (square: the split whose wave tile is closest to
+// square; full_row: all waves along M; full_col: all along N).
+//
+// With WM = M / WARPS_M, WN = N / WARPS_N, TN = WN / 32, element (i, j) lives on
+//   thread   = ((i / WM) * WARPS_N + j / WN) * 64 + j % 32 + 32 * ((i % 32) / 4 % 2)
+//   register = (((i % WM) / 32) * TN + (j % WN) / 32) * 16 + 4 * ((i % 32) / 8) + i % 4
+// that is, waves in row-major order over the wave grid, each holding its
+// WM x WN tile as 32x32 instruction tiles (row-major), each tile as the ISA's
+// D operand: lane j % 32 + 32 * ((i / 4) % 2), item 4 * (i / 8) + i % 4.
+std::optional<Layout> MfmaAccumulatorLayout(const Gemm& gemm, int64_t threads);
+
+// The call of tl::gemm_mfma that implements `request.gemm` when
+// MfmaAccumulatorLayout applies to it and its accumulator has that layout;
+// nullopt otherwise.
+absl::StatusOr<std::optional<Stmt>> LowerGemmToMfma(const passes::GemmLoweringRequest& request);
+
+}  // namespace tile_ir::hip
+
+#endif  // TARGETS_HIP_GEMM_MFMA_H_

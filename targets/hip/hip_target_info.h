@@ -1,0 +1,72 @@
+// What the HIP target tells the generic lowering passes about itself
+// (docs/LOWERING.md): wavefronts of 64, a block's threads all run, 16-byte
+// vector accesses, synchronous copies into 64 KiB of LDS, MFMA gemm, and the
+// capabilities it declares per architecture (gfx90a: CDNA2, gfx940: CDNA3).
+#ifndef TARGETS_HIP_HIP_TARGET_INFO_H_
+#define TARGETS_HIP_HIP_TARGET_INFO_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "passes/target_info.h"
+
+namespace tile_ir::hip {
+
+// The architectures this target generates code for, oldest first. gfx942 is
+// unknown to Debian's clang 15 hipcc, so it is not offered.
+const std::vector<std::string>& KnownHipArchs();
+// OK for a known architecture; InvalidArgument listing the known ones otherwise.
+absl::Status CheckHipArch(std::string_view arch);
+
+class HipTargetInfo final : public passes::TargetInfo {
+ public:
+  // `arch` is one of KnownHipArchs(). `registered_name` is the registry key:
+  // "hip" for the default architecture, "hip:<arch>" for a pinned one.
+  explicit HipTargetInfo(std::string arch, std::string registered_name = "hip");
+
+  std::string name() const override { return registered_name_; }
+  std::string arch() const override { return arch_; }
+  // CDNA wavefronts: 64 lanes in lock step.
+  int warp_size() const override { return 64; }
+  int64_t ThreadsExecutingBlock(const Launch& launch) const override;
+  // LDS per workgroup: 64 KiB on gfx90a and gfx940.
+  int64_t max_shared_memory_bytes() const override { return 64 * 1024; }
+  int max_vector_bytes() const override { return 16; }
+  // Global-to-LDS copies go through registers (no cp.async counterpart used
+  // here), so multi-buffered software pipelines do not pay off.
+  bool has_async_copy() const override { return false; }
+  // Refuses every operation on fp8 (HIP 5.2 has no fp8 types; gfx90a has no
+  // fp8 instructions), gemm on i4 (no packed-nibble matrix arithmetic),
+  // arithmetic on bool, and atomic_add on i4.
+  absl::Status CheckTileOp(passes::TileOpKind op, DataType dtype) const override;
+  // Matrix cores (gemm_mfma.h): the MFMA 32x32x8 accumulator layout, and one
+  // tl::gemm_mfma call for a gemm that has it; other gemms take the FMA path.
+  std::optional<Layout> FragmentLayoutForGemm(const Gemm& gemm, int64_t threads) const override;
+  absl::StatusOr<std::optional<Stmt>> LowerGemm(
+      const passes::GemmLoweringRequest& request) const override;
+  std::string DefaultPipeline() const override;
+
+ private:
+  std::string arch_;
+  std::string registered_name_;
+};
+
+// The default HIP pipeline for the target registered as `target_name`
+// ("hip", or "hip:gfx940" to pin an architecture).
+std::string DefaultHipPipeline(std::string_view target_name = "hip");
+
+// Registers the HIP targets: "hip:<arch>" for every known architecture and
+// "hip" for `arch` (the first call decides which architecture plain "hip"
+// means for the process), and the device library's intrinsics. Safe to call
+// any number of times, from any thread. An unknown `arch` is InvalidArgument
+// and registers nothing.
+absl::Status RegisterHipTarget(std::string arch = "gfx90a");
+
+}  // namespace tile_ir::hip
+
+#endif  // TARGETS_HIP_HIP_TARGET_INFO_H_

@@ -1,0 +1,69 @@
+// The Metal TargetInfo, its pipeline string and its registration.
+#include "targets/metal/metal_target_info.h"
+
+#include <memory>
+#include <mutex>
+
+#include "absl/strings/str_cat.h"
+#include "targets/metal/gemm_simdgroup.h"
+
+namespace tile_ir::metal {
+
+int64_t MetalTargetInfo::ThreadsExecutingBlock(const Launch& launch) const {
+  int64_t threads = 1;
+  for (int64_t extent : launch.threads) threads *= extent;
+  return threads;
+}
+
+absl::Status MetalTargetInfo::CheckTileOp(passes::TileOpKind op, DataType dtype) const {
+  auto refuse = [&](const std::string& capability) {
+    return absl::UnimplementedError(absl::StrCat(
+        "metal target (", kMetalArch, "): ", std::string(passes::TileOpKindName(op)), " on ",
+        dtype.ToString(), " needs ", capability, ", which this target does not have"));
+  };
+  bool arithmetic = op == passes::TileOpKind::kGemm || op == passes::TileOpKind::kReduce ||
+                    op == passes::TileOpKind::kAtomicAdd || op == passes::TileOpKind::kCumsum;
+  if (dtype.is_void()) return refuse("a value type");
+  if (dtype.scalar() == ScalarType::kF64) return refuse("64-bit floats");
+  if (dtype.scalar() == ScalarType::kF8E4M3 || dtype.scalar() == ScalarType::kF8E5M2) {
+    return refuse("fp8 types");
+  }
+  if (arithmetic && dtype.is_bool()) return refuse("arithmetic on bool elements");
+  if (op == passes::TileOpKind::kGemm && dtype.scalar() == ScalarType::kI4) {
+    return refuse("packed 4-bit integer matrix arithmetic");
+  }
+  if (op == passes::TileOpKind::kAtomicAdd && dtype != kF32 && dtype != kI32) {
+    return refuse("an atomic add of that type (Metal has atomic_float and atomic_int only)");
+  }
+  return absl::OkStatus();
+}
+
+std::optional<Layout> MetalTargetInfo::FragmentLayoutForGemm(const Gemm& gemm,
+                                                             int64_t threads) const {
+  return SimdgroupAccumulatorLayout(gemm, threads);
+}
+
+absl::StatusOr<std::optional<Stmt>> MetalTargetInfo::LowerGemm(
+    const passes::GemmLoweringRequest& request) const {
+  return LowerGemmToSimdgroup(request);
+}
+
+std::string MetalTargetInfo::DefaultPipeline() const { return DefaultMetalPipeline(); }
+
+std::string DefaultMetalPipeline() {
+  return "simplify,rasterize-blocks,layout-inference{target=metal},pipeline-planning{target="
+         "metal},inject-software-pipeline{target=metal},lower-tile-ops{target=metal},bound-"
+         "predication,thread-binding{target=metal},vectorize{target=metal},plan-shared-memory{"
+         "target=metal},insert-barriers{target=metal},simplify,remove-dead-code";
+}
+
+void RegisterMetalTarget() {
+  RegisterGemmSimdgroupIntrinsic().IgnoreError();  // fails only if another component took it
+  static std::once_flag once;
+  std::call_once(once, [] {
+    // AlreadyExists (registered by another component first) keeps that one.
+    passes::RegisterTarget(std::make_shared<MetalTargetInfo>()).IgnoreError();
+  });
+}
+
+}  // namespace tile_ir::metal
