@@ -78,15 +78,23 @@ absl::StatusOr<std::optional<Stmt>> CudaTargetInfo::LowerGemm(
   return LowerGemmToMma(request);
 }
 
+std::optional<Stmt> CudaTargetInfo::AsyncCopy(const Expr& dst, const Expr& src,
+                                              int bytes) const {
+  if (bytes != 16 && bytes != 8 && bytes != 4) return std::nullopt;
+  RegisterCudaLibraryIntrinsics();
+  return Evaluate::Make(
+      Call::Make(kVoid, absl::StrCat("cuda.cp_async_", bytes), {dst, src, Bool(true)}));
+}
+
 std::string CudaTargetInfo::DefaultPipeline() const { return DefaultCudaPipeline(name()); }
 
 std::string DefaultCudaPipeline(std::string_view target_name) {
   std::string t(target_name);
   return absl::StrCat("simplify,rasterize-blocks,layout-inference{target=", t,
                       "},pipeline-planning{target=", t, "},inject-software-pipeline{target=", t,
-                      "},lower-tile-ops{target=", t,
+                      "},pad-shared-rows,lower-tile-ops{target=", t,
                       "},bound-predication,thread-binding{target=", t, "},vectorize{target=", t,
-                      "},plan-shared-memory{target=", t, "},insert-barriers{target=", t,
+                      "},async-copies{target=", t, "},plan-shared-memory{target=", t, "},insert-barriers{target=", t,
                       "},simplify,remove-dead-code");
 }
 

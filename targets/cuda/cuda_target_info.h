@@ -37,6 +37,8 @@ class CudaTargetInfo final : public passes::TargetInfo {
   int64_t max_shared_memory_bytes() const override;
   int max_vector_bytes() const override { return 16; }
   bool has_async_copy() const override { return true; }
+  // cuda.cp_async_{16,8,4}(dst, src, true).
+  std::optional<Stmt> AsyncCopy(const Expr& dst, const Expr& src, int bytes) const override;
   // Refuses gemm on i4 (no packed-nibble arithmetic), gemm on fp8 on sm_80
   // (fp8 matrix instructions arrive with sm_89), arithmetic on bool, and
   // atomic_add on i4 (no atomic form for a nibble).

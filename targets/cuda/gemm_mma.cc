@@ -18,19 +18,34 @@ constexpr int64_t kMmaM = 16;
 constexpr int64_t kMmaN = 8;
 constexpr int64_t kMmaK = 16;
 
-// A shared operand seen as a dense row-major matrix: its region's last two dimensions (the
+// A shared operand seen as a row-major matrix: its region's last two dimensions (the
 // ones before them of extent 1), spanning the buffer's whole last dimension, so that rows
-// are the buffer's rows and the region's start is the matrix's first element.
+// are the buffer's rows and the region's start is the matrix's first element. `ld` is the
+// distance between rows in elements: the row length when the buffer is dense, its
+// second-to-last stride when the rows are padded (pad-shared-rows).
 struct SharedMatrix {
   int64_t rows;
   int64_t cols;
+  int64_t ld;
 };
+
+// The row stride of `buffer` when its elements are contiguous along each row and every
+// row starts 16 bytes after a multiple of 16 bytes from the previous (ldmatrix reads 16
+// aligned bytes per row), else nullopt.
+std::optional<int64_t> RowStride(const BufferNode& buffer, int64_t cols) {
+  if (buffer.strides.empty()) return cols;
+  size_t rank = buffer.strides.size();
+  std::optional<int64_t> last = AsConstInt(buffer.strides[rank - 1]);
+  std::optional<int64_t> row = AsConstInt(buffer.strides[rank - 2]);
+  if (last != 1 || !row || *row < cols || (*row * buffer.dtype.bits() / 8) % 16 != 0) {
+    return std::nullopt;
+  }
+  return *row;
+}
 
 std::optional<SharedMatrix> AsSharedMatrix(const Region& region) {
   const BufferNode& buffer = *region.buffer;
-  if (buffer.scope != MemoryScope::kShared || !buffer.strides.empty() || buffer.layout) {
-    return std::nullopt;
-  }
+  if (buffer.scope != MemoryScope::kShared || buffer.layout) return std::nullopt;
   size_t rank = region.ranges.size();
   if (rank < 2) return std::nullopt;
   for (size_t d = 0; d + 2 < rank; ++d) {
@@ -42,7 +57,9 @@ std::optional<SharedMatrix> AsSharedMatrix(const Region& region) {
       AsConstInt(buffer.shape[rank - 1]) != cols) {
     return std::nullopt;
   }
-  return SharedMatrix{*rows, *cols};
+  std::optional<int64_t> ld = RowStride(buffer, *cols);
+  if (!ld) return std::nullopt;
+  return SharedMatrix{*rows, *cols, *ld};
 }
 
 bool IsMmaInput(DataType dtype) { return dtype == kF16 || dtype == kBF16; }
@@ -54,6 +71,8 @@ struct MmaPlan {
   int64_t k;
   int64_t warps_m;
   int64_t warps_n;
+  int64_t lda;  // row strides of the stored A and B tiles, in elements
+  int64_t ldb;
 };
 
 // WARPS_M x WARPS_N = `warps` per the policy, each warp's tile a whole number of m16n8 tiles.
@@ -116,7 +135,7 @@ std::optional<MmaPlan> PlanMma(const Gemm& gemm, int64_t threads) {
   std::optional<std::pair<int64_t, int64_t>> warps =
       SplitWarps(gemm.policy, threads / kWarpSize, *m, *n);
   if (!warps) return std::nullopt;
-  return MmaPlan{*m, *n, a_k, warps->first, warps->second};
+  return MmaPlan{*m, *n, a_k, warps->first, warps->second, a->ld, b->ld};
 }
 
 Expr Add(Expr a, Expr b) { return Binary::Make(BinaryOp::kAdd, std::move(a), std::move(b)); }
@@ -169,7 +188,7 @@ Expr FirstElement(const Region& region) {
 }  // namespace
 
 absl::Status RegisterGemmMmaIntrinsic() {
-  return RegisterCudaIntrinsic(kGemmSsIntrinsic, 11, 8,
+  return RegisterCudaIntrinsic(kGemmSsIntrinsic, 13, 10,
                                "tile gemm on tensor cores: A, B in shared memory, the "
                                "accumulator fragment in registers (device/gemm_mma.cuh)");
 }
@@ -197,7 +216,9 @@ absl::StatusOr<std::optional<Stmt>> LowerGemmToMma(const passes::GemmLoweringReq
                             Int(plan->warps_n),
                             Bool(gemm.transpose_a),
                             Bool(gemm.transpose_b),
-                            Bool(gemm.clear_accum)};
+                            Bool(gemm.clear_accum),
+                            Int(plan->lda),
+                            Int(plan->ldb)};
   return std::optional<Stmt>(
       Evaluate::Make(Call::Make(kVoid, kGemmSsIntrinsic, std::move(args)), gemm.loc()));
 }

@@ -33,14 +33,15 @@ constexpr char kInstantiations[] = R"(
 
 template <typename T, bool TRANS_A, bool TRANS_B>
 __device__ void Gemm(const T* a, const T* b, float* c) {
-  __shared__ __align__(16) T a_s[64 * 32];
-  __shared__ __align__(16) T b_s[32 * 48];
+  // Room for the padded rows (8 more elements per row) that the calls below declare.
+  __shared__ __align__(16) T a_s[64 * 72];
+  __shared__ __align__(16) T b_s[48 * 56];
   for (int e = threadIdx.x; e < 64 * 32; e += blockDim.x) a_s[e] = a[e];
   for (int e = threadIdx.x; e < 32 * 48; e += blockDim.x) b_s[e] = b[e];
   __syncthreads();
   float acc[24];
-  tl::gemm_ss<64, 48, 32, 2, 2, TRANS_A, TRANS_B, true>(a_s, b_s, acc);
-  tl::gemm_ss<64, 48, 32, 2, 2, TRANS_A, TRANS_B, false>(a_s, b_s, acc);
+  tl::gemm_ss<64, 48, 32, 2, 2, TRANS_A, TRANS_B, true, (TRANS_A ? 64 : 32) + 8, (TRANS_B ? 32 : 48) + 8>(a_s, b_s, acc);
+  tl::gemm_ss<64, 48, 32, 2, 2, TRANS_A, TRANS_B, false, (TRANS_A ? 64 : 32) + 8, (TRANS_B ? 32 : 48) + 8>(a_s, b_s, acc);
   for (int r = 0; r < 24; ++r) c[r * 128 + threadIdx.x] = acc[r];
 }
 
@@ -84,11 +85,11 @@ TEST_P(GemmMmaNvrtcTest, GemmOperatorsLowerToGemmSsAndCompile) {
     const char* call;
   };
   for (const Case& c : {
-           Case{"gemm_f16", "tl::gemm_ss<128, 128, 32, 2, 2, false, false, false>(&A_s["},
-           Case{"gemm_bf16", "tl::gemm_ss<128, 128, 32, 2, 2, false, false, false>(&A_s["},
-           Case{"gemm_f16_tn", "tl::gemm_ss<128, 128, 32, 2, 2, false, true, false>(&A_s["},
-           Case{"gemm_f16_nt", "tl::gemm_ss<128, 128, 32, 2, 2, true, false, false>(&A_s["},
-           Case{"batched_gemm_f16", "tl::gemm_ss<64, 64, 32, 2, 2, false, false, false>(&A_s["},
+           Case{"gemm_f16", "tl::gemm_ss<128, 128, 32, 2, 2, false, false, false, 40, 136>(&A_s["},
+           Case{"gemm_bf16", "tl::gemm_ss<128, 128, 32, 2, 2, false, false, false, 40, 136>(&A_s["},
+           Case{"gemm_f16_tn", "tl::gemm_ss<128, 128, 32, 2, 2, false, true, false, 40, 40>(&A_s["},
+           Case{"gemm_f16_nt", "tl::gemm_ss<128, 128, 32, 2, 2, true, false, false, 136, 136>(&A_s["},
+           Case{"batched_gemm_f16", "tl::gemm_ss<64, 64, 32, 2, 2, false, false, false, 40, 72>(&A_s["},
        }) {
     SCOPED_TRACE(c.op);
     std::ifstream file(absl::StrCat("testdata/ops/", c.op, ".tile"));

@@ -163,8 +163,12 @@ std::vector<int64_t> CompilerArgs(const GemmSpec& spec, const Layout& layout, in
   return args;
 }
 
-template <int M, int N, int K, int WARPS_M, int WARPS_N, bool TRANS_A, bool TRANS_B, bool CLEAR>
+// PAD_A and PAD_B lengthen the stored rows (pad-shared-rows' strides).
+template <int M, int N, int K, int WARPS_M, int WARPS_N, bool TRANS_A, bool TRANS_B, bool CLEAR,
+          int PAD_A = 0, int PAD_B = 0>
 void ExpectGemmSs(WarpPolicy policy) {
+  constexpr int kLda = (TRANS_A ? M : K) + PAD_A;
+  constexpr int kLdb = (TRANS_B ? K : N) + PAD_B;
   constexpr int kThreads = WARPS_M * WARPS_N * 32;
   constexpr int kRegisters = M * N / kThreads;
   SCOPED_TRACE(::testing::Message()
@@ -176,11 +180,13 @@ void ExpectGemmSs(WarpPolicy policy) {
                 .trans_a = TRANS_A,
                 .trans_b = TRANS_B,
                 .policy = policy,
-                .clear = CLEAR};
+                .clear = CLEAR,
+                .pad_a = PAD_A,
+                .pad_b = PAD_B};
   std::optional<Layout> layout = MmaAccumulatorLayout(*As<Gemm>(MakeGemm(spec)), kThreads);
   ASSERT_TRUE(layout);
   ASSERT_EQ(CompilerArgs(spec, *layout, kThreads),
-            (std::vector<int64_t>{M, N, K, WARPS_M, WARPS_N, TRANS_A, TRANS_B, CLEAR}));
+            (std::vector<int64_t>{M, N, K, WARPS_M, WARPS_N, TRANS_A, TRANS_B, CLEAR, kLda, kLdb}));
 
   std::mt19937 random(M * 7919 + N * 104729 + K + TRANS_A * 2 + TRANS_B);
   std::uniform_int_distribution<int> small(0, 7);
@@ -188,13 +194,14 @@ void ExpectGemmSs(WarpPolicy policy) {
   std::vector<int> b(K * N);  // op(B), row-major
   for (int& x : a) x = small(random);
   for (int& x : b) x = small(random);
-  std::vector<uint16_t> a_tile(M * K);
-  std::vector<uint16_t> b_tile(K * N);
+  // Padding elements hold a value no product uses, so reading one shows in the result.
+  std::vector<uint16_t> a_tile((TRANS_A ? K : M) * kLda, 9999);
+  std::vector<uint16_t> b_tile((TRANS_B ? N : K) * kLdb, 9999);
   for (int m = 0; m < M; ++m) {
-    for (int k = 0; k < K; ++k) a_tile[TRANS_A ? k * M + m : m * K + k] = a[m * K + k];
+    for (int k = 0; k < K; ++k) a_tile[TRANS_A ? k * kLda + m : m * kLda + k] = a[m * K + k];
   }
   for (int k = 0; k < K; ++k) {
-    for (int n = 0; n < N; ++n) b_tile[TRANS_B ? n * K + k : k * N + n] = b[k * N + n];
+    for (int n = 0; n < N; ++n) b_tile[TRANS_B ? n * kLdb + k : k * kLdb + n] = b[k * N + n];
   }
   auto initial = [](int i, int j) { return static_cast<float>((i * 7 + j) % 11); };
   std::vector<std::vector<float>> regs(kThreads, std::vector<float>(kRegisters, 1e30f));
@@ -214,7 +221,8 @@ void ExpectGemmSs(WarpPolicy policy) {
         this_warp = &warp;
         this_lane = lane;
         const int thread = w * 32 + lane;
-        tl::mma::GemmSs<M, N, K, WARPS_M, WARPS_N, TRANS_A, TRANS_B, CLEAR, false, ModelOps>(
+        tl::mma::GemmSs<M, N, K, WARPS_M, WARPS_N, TRANS_A, TRANS_B, CLEAR, kLda, kLdb, false,
+                        ModelOps>(
             a_tile.data(), b_tile.data(), regs[thread].data(), thread);
       });
     }
@@ -237,6 +245,13 @@ TEST(GemmSsSimulationTest, AllTransposesOfTheSquareTile) {
   ExpectGemmSs<128, 128, 32, 2, 2, true, false, false>(WarpPolicy::kSquare);
   ExpectGemmSs<128, 128, 32, 2, 2, false, true, false>(WarpPolicy::kSquare);
   ExpectGemmSs<128, 128, 32, 2, 2, true, true, false>(WarpPolicy::kSquare);
+}
+
+TEST(GemmSsSimulationTest, PaddedRowsAsPadSharedRowsLaysThemOut) {
+  // 64-byte rows padded to 80, 256-byte rows to 272 (the suite's 128x128x32 tiles).
+  ExpectGemmSs<128, 128, 32, 2, 2, false, false, false, 8, 8>(WarpPolicy::kSquare);
+  ExpectGemmSs<128, 128, 32, 2, 2, true, true, false, 8, 8>(WarpPolicy::kSquare);
+  ExpectGemmSs<64, 64, 32, 2, 2, false, true, true, 8, 8>(WarpPolicy::kSquare);
 }
 
 TEST(GemmSsSimulationTest, ClearingAndOtherWarpGrids) {

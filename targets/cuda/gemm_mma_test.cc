@@ -51,7 +51,8 @@ std::optional<Stmt> Lowered(const GemmSpec& spec, int64_t threads) {
   return call.ok() ? *call : std::nullopt;
 }
 
-// The integer arguments of a gemm_ss call: M, N, K, WARPS_M, WARPS_N, TRANS_A, TRANS_B, CLEAR.
+// The integer arguments of a gemm_ss call: M, N, K, WARPS_M, WARPS_N, TRANS_A, TRANS_B, CLEAR,
+// LDA, LDB.
 std::vector<int64_t> TemplateArgs(const Stmt& call_stmt) {
   const Call* call = As<Call>(As<Evaluate>(call_stmt)->value);
   std::vector<int64_t> args;
@@ -88,7 +89,7 @@ void ExpectDeviceLayout(WarpPolicy policy) {
   ASSERT_TRUE(layout);
   std::optional<Stmt> call = Lowered(spec, kThreads);
   ASSERT_TRUE(call);
-  EXPECT_EQ(TemplateArgs(*call), (std::vector<int64_t>{M, N, 32, WARPS_M, WARPS_N, 0, 0, 0}));
+  EXPECT_EQ(TemplateArgs(*call), (std::vector<int64_t>{M, N, 32, WARPS_M, WARPS_N, 0, 0, 0, 32, N}));
   constexpr int kRegisters = M * N / kThreads;
   ASSERT_EQ(Shape::kRegisters, kRegisters);
   std::vector<int> hits(kThreads * kRegisters, 0);
@@ -198,7 +199,7 @@ TEST(LowerGemmToMmaTest, CallsGemmSsAtTheOperandsFirstElements) {
   EXPECT_EQ(
       Print(**call),
       "eval cuda.gemm_ss(A_s[floormod(k, 3), 0, 0], B_s[0, 0], C_l[0, 0], 128, 128, 32, 2, 2, "
-      "false, true, true);\n");
+      "false, true, true, 32, 32);\n");
 }
 
 TEST(LowerGemmToMmaTest, DeclinesAnAccumulatorLaidOutOtherwise) {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "tile_ir/buffer.h"
 #include "tile_ir/stmt.h"
@@ -20,17 +21,29 @@ struct GemmSpec {
   bool trans_b = false;
   WarpPolicy policy = WarpPolicy::kSquare;
   bool clear = false;
+  // Elements added to each stored row of A_s and B_s (explicit strides), as
+  // pad-shared-rows does; 0 keeps the tiles dense.
+  int64_t pad_a = 0;
+  int64_t pad_b = 0;
 };
+
+// Row-major strides of a [rows, cols] tile whose rows are `pad` elements longer.
+inline std::vector<Expr> PaddedStrides(int64_t cols, int64_t pad) {
+  if (pad == 0) return {};
+  return {Int(cols + pad), Int(1)};
+}
 
 // `gemm A_s, B_s -> C_l` over whole buffers: A_s is [M, K] ([K, M] transposed), B_s [K, N]
 // ([N, K] transposed), C_l a fragment f32[M, N] with `c_layout`.
 inline Stmt MakeGemm(const GemmSpec& spec, std::optional<Layout> c_layout = std::nullopt) {
-  Buffer a = BufferNode::Make(
-      "A_s", spec.input, {Int(spec.trans_a ? spec.k : spec.m), Int(spec.trans_a ? spec.m : spec.k)},
-      MemoryScope::kShared);
-  Buffer b = BufferNode::Make(
-      "B_s", spec.input, {Int(spec.trans_b ? spec.n : spec.k), Int(spec.trans_b ? spec.k : spec.n)},
-      MemoryScope::kShared);
+  int64_t a_cols = spec.trans_a ? spec.m : spec.k;
+  int64_t b_cols = spec.trans_b ? spec.k : spec.n;
+  Buffer a = BufferNode::Make("A_s", spec.input,
+                              {Int(spec.trans_a ? spec.k : spec.m), Int(a_cols)},
+                              MemoryScope::kShared, PaddedStrides(a_cols, spec.pad_a));
+  Buffer b = BufferNode::Make("B_s", spec.input,
+                              {Int(spec.trans_b ? spec.n : spec.k), Int(b_cols)},
+                              MemoryScope::kShared, PaddedStrides(b_cols, spec.pad_b));
   Buffer c = BufferNode::Make("C_l", kF32, {Int(spec.m), Int(spec.n)}, MemoryScope::kFragment, {},
                               std::move(c_layout));
   return Gemm::Make(Region::Full(a), Region::Full(b), Region::Full(c), spec.trans_a, spec.trans_b,

@@ -24,7 +24,7 @@ Table& GetTable() {
 }  // namespace
 
 absl::Status RegisterCudaIntrinsic(std::string name, int num_args, int num_template_args,
-                                   std::string description) {
+                                   std::string description, bool async_copy) {
   if (!absl::StartsWith(name, kCudaIntrinsicPrefix) || name.size() == kCudaIntrinsicPrefixSize) {
     return absl::InvalidArgumentError(
         absl::StrCat("CUDA intrinsic '", name, "' must be named cuda.<name>"));
@@ -50,6 +50,7 @@ absl::Status RegisterCudaIntrinsic(std::string name, int num_args, int num_templ
   info.num_args = num_args;
   info.result = IntrinsicInfo::ResultType::kVoid;
   info.pure = false;
+  info.async_copy = async_copy;
   info.description = description;
   if (!RegisterIntrinsic(std::move(info))) {
     return absl::AlreadyExistsError(
@@ -77,7 +78,8 @@ void RegisterCudaLibraryIntrinsics() {
       RegisterCudaIntrinsic(absl::StrCat("cuda.cp_async_", bytes), 3, 0,
                             absl::StrCat("copies ", bytes,
                                          " bytes from global to shared memory asynchronously "
-                                         "when the predicate holds, else zero-fills"))
+                                         "when the predicate holds, else zero-fills"),
+                            /*async_copy=*/true)
           .IgnoreError();
     }
   });

@@ -36,9 +36,10 @@ struct CudaIntrinsic {
 // records its template arity. Registering the same name again with the same
 // arities is OK (so registration may run in every caller); different
 // arities, a name another component registered, or num_template_args outside
-// [0, num_args] are errors.
+// [0, num_args] are errors. `async_copy` marks an asynchronous copy for barrier
+// insertion (IntrinsicInfo::async_copy).
 absl::Status RegisterCudaIntrinsic(std::string name, int num_args, int num_template_args,
-                                   std::string description);
+                                   std::string description, bool async_copy = false);
 
 // The registered intrinsic, or nullptr.
 const CudaIntrinsic* FindCudaIntrinsic(std::string_view name);
@@ -47,7 +48,8 @@ const CudaIntrinsic* FindCudaIntrinsic(std::string_view name);
 //   cuda.cp_async_16(dst, src, pred), cuda.cp_async_8(...), cuda.cp_async_4(...):
 //     an asynchronous copy of 16, 8 or 4 bytes from the global element src to
 //     the shared element dst (both aligned to the size) when pred holds, else
-//     zeros into dst without reading src; async_commit/async_wait complete it.
+//     zeros into dst without reading src; async_commit/async_wait complete it
+//     (registered as async copies, so barriers order them where they land).
 void RegisterCudaLibraryIntrinsics();
 
 }  // namespace tile_ir::cuda

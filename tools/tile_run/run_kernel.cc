@@ -68,6 +68,9 @@ absl::StatusOr<RunResult> RunKernel(runtime::Device& device, runtime::LoadedKern
   const KernelNode& kernel = loaded.signature();
   std::vector<std::string> dim_names;
   for (const VarRef& dim : kernel.dims) dim_names.push_back(dim->name);
+  // Dims the kernel was specialized on are constants in its signature now; the reference
+  // and the figures still read their values.
+  for (const std::string& dim : options.specialized_dims) dim_names.push_back(dim);
   std::vector<std::string> scalar_names;
   for (const Param& param : kernel.params) {
     if (!param.is_buffer()) scalar_names.push_back(param.name());

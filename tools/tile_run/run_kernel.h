@@ -19,7 +19,8 @@
 namespace tile_ir::tools {
 
 struct RunOptions {
-  ops::Shapes dims;                       // a value for every dimension of the kernel
+  ops::Shapes dims;  // a value for every dimension of the kernel, specialized ones included
+  std::vector<std::string> specialized_dims;  // dims compiled in as constants (--static-shapes)
   std::map<std::string, double> scalars;  // a value for every scalar parameter
   uint64_t seed = 0;
   bool check = false;  // needs an operator entry

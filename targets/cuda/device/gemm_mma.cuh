@@ -31,12 +31,14 @@
 namespace tl {
 namespace mma {
 
-// Operand tiles in shared memory are dense and row-major: A is [M][K] ([K][M] when
-// transposed), B is [K][N] ([N][K] when transposed).
+// Operand tiles in shared memory are row-major: A is [M][K] ([K][M] when transposed), B is
+// [K][N] ([N][K] when transposed), rows LDA (LDB) elements apart: the row length for dense
+// tiles, more for tiles whose rows are padded so that the 8 rows of an ldmatrix hit
+// different banks (pad-shared-rows). Every row starts 16-byte aligned.
 
 // The element offset of the row that `lane` addresses in the ldmatrix.x4 loading the A
 // fragment at rows m0.., cols k0.. of op(A) (matrix q = lane / 8 is fragment register q).
-template <int M, int K, bool TRANS_A>
+template <int LDA, bool TRANS_A>
 TL_MMA_HOST_DEVICE int ARowOffset(int lane, int m0, int k0) {
   const int q = lane / 8;
   const int r = lane % 8;
@@ -44,13 +46,13 @@ TL_MMA_HOST_DEVICE int ARowOffset(int lane, int m0, int k0) {
   const int k = k0 + 8 * (q / 2);
   // Not transposed: the 8 rows of A at m.., each from column k. Transposed: the 8 rows of
   // the stored [K][M] tile at k.., each from column m; ldmatrix.trans turns them around.
-  return TRANS_A ? (k + r) * M + m : (m + r) * K + k;
+  return TRANS_A ? (k + r) * LDA + m : (m + r) * LDA + k;
 }
 
 // The same for B at rows k0.., cols n0.. of op(B). With `pair`, an ldmatrix.x4 loads two n8
 // fragments (registers 0, 1 of columns n0.., then 0, 1 of n0 + 8..); without, an .x2 loads
 // one (lanes 16..31 then address the first fragment again, which ldmatrix ignores).
-template <int N, int K, bool TRANS_B>
+template <int LDB, bool TRANS_B>
 TL_MMA_HOST_DEVICE int BRowOffset(int lane, int n0, int k0, bool pair) {
   const int q = lane / 8;
   const int r = lane % 8;
@@ -58,7 +60,7 @@ TL_MMA_HOST_DEVICE int BRowOffset(int lane, int n0, int k0, bool pair) {
   const int k = k0 + 8 * (q % 2);
   // Transposed: B's stored rows are its columns, the fragment's rows. Not transposed: the 8
   // rows of B at k.., each from column n, for ldmatrix.trans.
-  return TRANS_B ? (n + r) * K + k : (k + r) * N + n;
+  return TRANS_B ? (n + r) * LDB + k : (k + r) * LDB + n;
 }
 
 // Where a thread keeps C: the warp grid is WARPS_M x WARPS_N, warp w at (w / WARPS_N,
@@ -89,13 +91,15 @@ struct AccumulatorShape {
 // LdMatrixX2<TRANS>(r, row) load from the row this lane addresses, Mma<BF16>(c, a, b) is one
 // m16n8k16 step. `thread` is the flat thread index in the block.
 template <int M, int N, int K, int WARPS_M, int WARPS_N, bool TRANS_A, bool TRANS_B, bool CLEAR,
-          bool BF16, typename Ops, typename TA, typename TB>
+          int LDA, int LDB, bool BF16, typename Ops, typename TA, typename TB>
 TL_MMA_DEVICE void GemmSs(const TA* A, const TB* B, float* C, int thread) {
   using Shape = AccumulatorShape<M, N, WARPS_M, WARPS_N>;
   static_assert(M % WARPS_M == 0 && N % WARPS_N == 0, "the warps must split the tile evenly");
   static_assert(Shape::kWarpM % 16 == 0 && Shape::kWarpN % 8 == 0,
                 "a warp's tile must be a multiple of 16 x 8");
   static_assert(K % 16 == 0, "K must be a multiple of 16");
+  static_assert(LDA >= (TRANS_A ? M : K) && LDB >= (TRANS_B ? K : N),
+                "rows must be at least as long as the tile");
   const int lane = thread % 32;
   const int m_base = thread / 32 / WARPS_N * Shape::kWarpM;
   const int n_base = thread / 32 % WARPS_N * Shape::kWarpN;
@@ -110,7 +114,7 @@ TL_MMA_DEVICE void GemmSs(const TA* A, const TB* B, float* C, int thread) {
     TL_MMA_UNROLL
     for (int mi = 0; mi < Shape::kTilesM; ++mi) {
       Ops::template LdMatrixX4<TRANS_A>(a[mi],
-                                        A + ARowOffset<M, K, TRANS_A>(lane, m_base + 16 * mi, k0));
+                                        A + ARowOffset<LDA, TRANS_A>(lane, m_base + 16 * mi, k0));
     }
     // Non-transposed B is loaded with .trans, and the other way round (see the top).
     unsigned b[Shape::kTilesN][2];
@@ -119,14 +123,14 @@ TL_MMA_DEVICE void GemmSs(const TA* A, const TB* B, float* C, int thread) {
       const int n0 = n_base + 8 * ni;
       if (ni + 1 < Shape::kTilesN) {
         unsigned r[4];
-        Ops::template LdMatrixX4<!TRANS_B>(r, B + BRowOffset<N, K, TRANS_B>(lane, n0, k0, true));
+        Ops::template LdMatrixX4<!TRANS_B>(r, B + BRowOffset<LDB, TRANS_B>(lane, n0, k0, true));
         b[ni][0] = r[0];
         b[ni][1] = r[1];
         b[ni + 1][0] = r[2];
         b[ni + 1][1] = r[3];
       } else {
         Ops::template LdMatrixX2<!TRANS_B>(b[ni],
-                                           B + BRowOffset<N, K, TRANS_B>(lane, n0, k0, false));
+                                           B + BRowOffset<LDB, TRANS_B>(lane, n0, k0, false));
       }
     }
     TL_MMA_UNROLL
@@ -222,18 +226,18 @@ struct DeviceOps {
 // C (+)= op(A) * op(B) for an M x N x K tile, executed by all WARPS_M * WARPS_N warps of the
 // block together, each thread passing its own registers: C_regs holds the thread's
 // mma::AccumulatorShape<M, N, WARPS_M, WARPS_N>::kRegisters accumulators, and CLEAR zeroes
-// them first. The caller orders the shared-memory writes of A and B before the call with a
-// barrier.
+// them first. LDA and LDB are the stored tiles' row strides in elements. The caller orders
+// the shared-memory writes of A and B before the call with a barrier.
 template <int M, int N, int K, int WARPS_M, int WARPS_N, bool TRANS_A, bool TRANS_B, bool CLEAR,
-          typename TA, typename TB>
+          int LDA, int LDB, typename TA, typename TB>
 __device__ __forceinline__ void gemm_ss(const TA* A_smem, const TB* B_smem, float* C_regs) {
   static_assert(mma::InputKind<TA>::kBf16 == mma::InputKind<TB>::kBf16,
                 "A and B must have one element type");
   // The flat index that fragment layouts use; hardware forms warps in this order too.
   const int thread =
       static_cast<int>(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
-  mma::GemmSs<M, N, K, WARPS_M, WARPS_N, TRANS_A, TRANS_B, CLEAR, mma::InputKind<TA>::kBf16,
-              mma::DeviceOps>(A_smem, B_smem, C_regs, thread);
+  mma::GemmSs<M, N, K, WARPS_M, WARPS_N, TRANS_A, TRANS_B, CLEAR, LDA, LDB,
+              mma::InputKind<TA>::kBf16, mma::DeviceOps>(A_smem, B_smem, C_regs, thread);
 }
 
 }  // namespace tl
