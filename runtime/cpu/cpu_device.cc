@@ -96,19 +96,24 @@ class CpuDevice final : public Device {
     absl::StatusOr<std::unique_ptr<CpuExecutable>> executable =
         tile_ir::cpu::CompileForCpu(single, options_);
     if (!executable.ok()) return executable.status();
-    absl::StatusOr<BlockFn> fn = (*executable)->Lookup(kernel_name);
+    return Wrap(*std::move(executable), kernel_name);
+  }
+
+  absl::StatusOr<std::unique_ptr<LoadedKernel>> Wrap(std::unique_ptr<CpuExecutable> executable,
+                                                     std::string_view kernel_name) {
+    absl::StatusOr<BlockFn> fn = executable->Lookup(kernel_name);
     if (!fn.ok()) return fn.status();
     // Bind against the lowered kernel: it is the signature the code was
     // generated from (its dims and grid variables are the ones the code uses).
     const KernelNode* lowered = nullptr;
-    for (const Kernel& kernel : (*executable)->lowered().kernels) {
+    for (const Kernel& kernel : executable->lowered().kernels) {
       if (kernel->name == kernel_name) lowered = kernel.get();
     }
     if (lowered == nullptr) {
       return absl::InternalError(absl::StrCat("the CPU compiler lost kernel '",
                                               std::string(kernel_name), "' while lowering"));
     }
-    return std::make_unique<CpuKernel>(*std::move(executable), lowered, *fn, pool_);
+    return std::make_unique<CpuKernel>(std::move(executable), lowered, *fn, pool_);
   }
 
  private:
@@ -126,6 +131,16 @@ absl::StatusOr<std::unique_ptr<Device>> OpenCpuDevice(const CpuDeviceOptions& op
     threads = *default_threads;
   }
   return std::make_unique<CpuDevice>(std::make_shared<cpu::ThreadPool>(threads), options.compile);
+}
+
+absl::StatusOr<std::unique_ptr<LoadedKernel>> LoadCpuExecutable(
+    Device& device, std::unique_ptr<CpuExecutable> executable, std::string_view kernel_name) {
+  auto* cpu = dynamic_cast<CpuDevice*>(&device);
+  if (cpu == nullptr) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "a CPU executable runs on a CPU device, not on '", device.name(), "'"));
+  }
+  return cpu->Wrap(std::move(executable), kernel_name);
 }
 
 }  // namespace tile_ir::runtime

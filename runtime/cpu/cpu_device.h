@@ -4,6 +4,7 @@
 #define RUNTIME_CPU_CPU_DEVICE_H_
 
 #include <memory>
+#include <string_view>
 
 #include "absl/status/statusor.h"
 #include "runtime/device_base.h"
@@ -20,6 +21,14 @@ struct CpuDeviceOptions {
 
 // Fails only on a bad $TILE_NUM_THREADS.
 absl::StatusOr<std::unique_ptr<Device>> OpenCpuDevice(const CpuDeviceOptions& options = {});
+
+// A kernel of an executable compiled elsewhere (the JIT cache links cached
+// object code), launched on `device`'s thread pool like the kernels its Load
+// gives. `device` must be a CPU device from OpenCpuDevice; InvalidArgument
+// otherwise, NotFound when the executable lacks the kernel.
+absl::StatusOr<std::unique_ptr<LoadedKernel>> LoadCpuExecutable(
+    Device& device, std::unique_ptr<tile_ir::cpu::CpuExecutable> executable,
+    std::string_view kernel_name);
 
 }  // namespace tile_ir::runtime
 

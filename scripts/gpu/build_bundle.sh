@@ -16,6 +16,8 @@ TARGETS=(
   //tools/tile_run:tile-run-gpu
   //bench:launch_overhead_cuda
   //runtime/cuda:cuda_device_test
+  //bench:jit_latency_cuda
+  //tools/tile_matrix:tile-matrix-gpu
 )
 # Libraries every Linux has, or that must come from the GPU machine itself:
 # glibc, the compiler's runtime (Ubuntu 24.04's is newer than ours and takes

@@ -4,10 +4,13 @@
 # device's tests, the operator suite at default and ragged shapes, the memory
 # checker, the gemm kernel's SASS, the launch-overhead benchmark, our
 # benchmark figures and the peers' (in the same run, so ratios compare like
-# with like). Logs go to $OUT (at most 8 files come back); a summary table is
+# with like), the support matrix's CUDA records and the JIT latency. Logs go to $OUT (at
+# most 8 files come back); a summary table is
 # printed last. Each step has a time limit and the whole run a budget
 # (RUN_BUDGET_S, default 480 s): a step that no longer fits is skipped.
-# Knobs: SANITIZE_OPS, RACECHECK_OPS, SANITIZE_ALL=1, BENCH_CASES, SKIP_PEERS=1.
+# Knobs: SANITIZE_OPS, RACECHECK_OPS, SANITIZE_ALL=1, BENCH_CASES, SKIP_PEERS=1,
+# BENCH_STATIC=0 (bench the dynamic-shape binaries instead of ones specialized with
+# --static-shapes), STATIC_CHECK_CASES (FILE:SHAPES checked with --static-shapes).
 # See scripts/gpu/README.md.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
@@ -26,7 +29,13 @@ SKIP_PEERS=${SKIP_PEERS:-0}
 BENCH_CASES=${BENCH_CASES:-"gemm_f16:M=4096,N=4096,K=4096 gemm_bf16:M=4096,N=4096,K=4096 \
 add_f32:M=8192,N=8192 softmax_f16:M=16384,N=8192 layernorm_bf16:M=16384,N=8192 \
 flash_attn_d128:BATCH=4,HEADS=32,SEQ=4096 flash_attn_d128_causal:BATCH=4,HEADS=32,SEQ=4096"}
+BENCH_STATIC=${BENCH_STATIC:-1}
+# Specialized binaries checked against the reference at shapes small enough for the host's
+# float64 reference, then under memcheck.
+STATIC_CHECK_CASES=${STATIC_CHECK_CASES:-"gemm_f16:M=1024,N=1024,K=1024 \
+gemm_bf16:M=512,N=768,K=1024 gemm_f16_tn:M=512,N=512,K=512 gemm_f16_nt:M=512,N=512,K=512"}
 CUBIN_DIR=/tmp/tile-cubin
+BENCH_CUBIN_DIR=/tmp/tile-bench-cubin
 RUN_LOG=$OUT/run.log
 
 [[ -x $BIN/tile-run-gpu ]] || {
@@ -112,20 +121,55 @@ note "$(grep -E 'operators passed on' "$TESTS_LOG" | tail -1 | cut -d' ' -f1-4)"
 step "suite, ragged shapes" 150 "$TESTS_LOG" "$BIN/tile-run-gpu" --all --ragged --target=cuda --seed=2
 note "$(grep -E 'operators passed on' "$TESTS_LOG" | tail -1 | cut -d' ' -f1-4)"
 
-LAUNCH_LOG=$OUT/launch_overhead.log
+# The support matrix's CUDA rows: every operator run and checked on this GPU, as records
+# that `tile-matrix merge` folds into docs/support_matrix/records.json back home.
+if [[ -x $BIN/tile-matrix-gpu && ${SKIP_MATRIX:-0} != 1 ]]; then
+  step "support matrix (cuda)" 240 "$TESTS_LOG" "$BIN/tile-matrix-gpu" run --backends=cuda --seed=1 \
+    --commit="$(sed -n 's/^commit //p' "$BUNDLE/MANIFEST")" --out="$OUT/matrix_records.json"
+  note "$(grep -E '^[0-9]+ records:' "$TESTS_LOG" | tail -1)"
+fi
+
+# At most 8 files come back from a device run: the launch figures go with the benchmarks.
+BENCH_LOG=$OUT/bench.log
+LAUNCH_LOG=$BENCH_LOG
 step "launch overhead" 60 "$LAUNCH_LOG" "$BIN/launch_overhead_cuda" 10000
 note "$(grep -E '^enqueue' "$LAUNCH_LOG" | awk '{print "enqueue " $NF " us"}')"
 
+STATIC_FLAG=()
+[[ $BENCH_STATIC == 1 ]] && STATIC_FLAG=(--static-shapes)
+for case in $STATIC_CHECK_CASES; do
+  op=${case%%:*}
+  step "static check $op" 60 "$TESTS_LOG" "$BIN/tile-run-gpu" "$OPS/$op.tile" --target=cuda \
+    --check --static-shapes --seed=6 --shapes="${case#*:}"
+  note "$(grep -E '^  check' "$TESTS_LOG" | tail -1 | cut -c1-100)"
+done
+
+rm -rf "$BENCH_CUBIN_DIR"
+for case in $BENCH_CASES; do
+  op=${case%%:*}
+  step "bench $op" 60 "$BENCH_LOG" "$BIN/tile-run-gpu" "$OPS/$op.tile" --target=cuda --bench \
+    --iters=20 --warmup=3 --seed=4 --shapes="${case#*:}" "${STATIC_FLAG[@]}" \
+    --dump-cubin="$BENCH_CUBIN_DIR"
+  note "$(grep -E '^  bench' "$BENCH_LOG" | tail -1 | sed 's/^  bench *//')"
+done
+
 SASS_LOG=$OUT/sass.log
-GEMM_CUBIN=$CUBIN_DIR/gemm_f16.cubin
+GEMM_CUBIN=$BENCH_CUBIN_DIR/gemm_f16.cubin
+[[ -f $GEMM_CUBIN ]] || GEMM_CUBIN=$CUBIN_DIR/gemm_f16.cubin
 if [[ -f $GEMM_CUBIN ]]; then
   step "gemm_f16 SASS" 30 "$SASS_LOG" bash -c \
-    "cuobjdump --dump-resource-usage '$GEMM_CUBIN' && cuobjdump --dump-sass '$GEMM_CUBIN'"
+    "echo '$GEMM_CUBIN'; cuobjdump --dump-resource-usage '$GEMM_CUBIN' && cuobjdump --dump-sass '$GEMM_CUBIN'"
   note "$(for op in HGMMA HMMA LDSM LDGSTS LDG STS BAR; do
     printf '%s %s ' "$op" "$(grep -cE "\b$op\b|\b$op\." "$SASS_LOG")"; done)"
 else
   STEP_NAMES+=("gemm_f16 SASS"); STEP_RESULTS+=("SKIP"); STEP_SECONDS+=(0)
   STEP_NOTES+=("no $GEMM_CUBIN (the suite run wrote none)")
+fi
+
+if [[ -x $BIN/jit_latency_cuda ]]; then
+  step "jit latency" 120 "$BENCH_LOG" env TMPDIR=/tmp "$BIN/jit_latency_cuda" \
+    --target=cuda --op=gemm_f16 --runs=5
+  note "$(tail -5 "$BENCH_LOG" | tr -s ' ' | paste -sd';' - | cut -c1-118)"
 fi
 
 SAN_LOG=$OUT/sanitizer.log
@@ -138,14 +182,6 @@ for op in $RACECHECK_OPS; do
   step "racecheck $op" 60 "$SAN_LOG" compute-sanitizer --tool racecheck --error-exitcode 99 \
     --print-limit 20 "$BIN/tile-run-gpu" "$OPS/$op.tile" --target=cuda --check --ragged --seed=3
   note "$(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$SAN_LOG" | tail -1 | sed 's/=* //')"
-done
-
-BENCH_LOG=$OUT/bench.log
-for case in $BENCH_CASES; do
-  op=${case%%:*}
-  step "bench $op" 60 "$BENCH_LOG" "$BIN/tile-run-gpu" "$OPS/$op.tile" --target=cuda --bench \
-    --iters=20 --warmup=3 --seed=4 --shapes="${case#*:}"
-  note "$(grep -E '^  bench' "$BENCH_LOG" | tail -1 | sed 's/^  bench *//')"
 done
 
 PEERS_LOG=$OUT/peers.log

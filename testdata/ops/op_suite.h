@@ -34,6 +34,32 @@ struct InputInit {
   double hi = 1.0;
 };
 
+// A named set of an op's compile-time integers (tile sizes, stages).
+struct OpConfig {
+  std::string name;                       // "128x128x32_s3"
+  std::map<std::string, int64_t> values;  // block_m=128, block_n=128, block_k=32, num_stages=3
+};
+
+// One compile-time integer of a config space, described for the default-config
+// heuristics (runtime/jit/autotuner.h's DefaultConfig reads the same fields).
+struct TunableParam {
+  enum class Kind { kTile, kStages };
+  std::string name;
+  Kind kind = Kind::kTile;
+  std::vector<int64_t> values;  // every value the candidates use, ascending
+  int64_t default_value = 0;    // the op's own choice (what OpCase::build uses)
+  std::string covers;           // for a tile: the dimension it tiles ("M"), or empty
+};
+
+// What autotuning may vary: a modest list of candidates (the op's own config
+// first) and a builder from any config to a kernel with the op's name,
+// parameters and dimensions, so that the op's reference checks every one.
+struct OpConfigSpace {
+  std::vector<TunableParam> params;
+  std::vector<OpConfig> candidates;
+  std::function<absl::StatusOr<Kernel>(const std::map<std::string, int64_t>& config)> build;
+};
+
 struct OpCase {
   std::string name;  // also the kernel's name and the .tile file stem
   std::string description;
@@ -57,6 +83,8 @@ struct OpCase {
   // global memory the kernel moves at the given dims.
   std::function<double(const Shapes& dims)> flops;
   std::function<double(const Shapes& dims)> bytes;
+  // For autotuning (tile-run --autotune); empty `candidates` when the op has none.
+  OpConfigSpace config_space;
 };
 
 const std::vector<OpCase>& OperatorSuite();

@@ -32,7 +32,12 @@ struct GemmConfig {
   int block_n = 128;
   int block_k = 32;
   int num_stages = 3;
+  int threads = 128;
 };
+
+// Threads from the tile: 256 (8 warps) once a block computes 128x256 outputs or
+// more, so that each thread keeps at most 128 fp32 accumulators; 128 below.
+int ThreadsForTile(int block_m, int block_n) { return block_m * block_n >= 128 * 256 ? 256 : 128; }
 
 absl::StatusOr<Kernel> BuildGemm(const GemmConfig& cfg) {
   KernelBuilder k(cfg.name);
@@ -50,7 +55,7 @@ absl::StatusOr<Kernel> BuildGemm(const GemmConfig& cfg) {
   Tensor C = k.Param("C", kF32, shape(M, N));
   std::vector<E> grid = {ceildiv(N, cfg.block_n), ceildiv(M, cfg.block_m)};
   if (cfg.batched) grid.push_back(batch[0]);
-  std::vector<E> blocks = k.Launch(grid, {128});
+  std::vector<E> blocks = k.Launch(grid, {cfg.threads});
   E bx = blocks[0], by = blocks[1];
   // Neighbouring blocks share A rows and B columns: rasterize in panels for L2 reuse.
   if (!cfg.batched) k.UseSwizzle(8);
@@ -100,9 +105,76 @@ void GemmReference(const GemmConfig& cfg, RefTensors& t, const Shapes& dims) {
   }
 }
 
+std::string ConfigName(int block_m, int block_n, int block_k, int num_stages) {
+  return std::to_string(block_m) + "x" + std::to_string(block_n) + "x" + std::to_string(block_k) +
+         "_s" + std::to_string(num_stages);
+}
+
+// block_m, block_n in {64, 128, 256}, block_k in {32, 64}, stages in {3, 4, 5}: eleven
+// candidates of the 54 combinations, the square and oblong tiles each
+// tuning library starts from, plus the op's own. A target refuses those that
+// do not fit (the 256-wide tiles at 5 stages exceed some GPUs' shared memory)
+// and the tuner records the refusal.
+OpConfigSpace GemmConfigSpace(const GemmConfig& base) {
+  OpConfigSpace space;
+  auto param = [](std::string name, TunableParam::Kind kind, std::vector<int64_t> values,
+                  int64_t own, std::string covers) {
+    if (std::find(values.begin(), values.end(), own) == values.end()) values.push_back(own);
+    std::sort(values.begin(), values.end());
+    return TunableParam{std::move(name), kind, std::move(values), own, std::move(covers)};
+  };
+  space.params = {
+      param("block_m", TunableParam::Kind::kTile, {64, 128, 256}, base.block_m, "M"),
+      param("block_n", TunableParam::Kind::kTile, {64, 128, 256}, base.block_n, "N"),
+      param("block_k", TunableParam::Kind::kTile, {32, 64}, base.block_k, "K"),
+      param("num_stages", TunableParam::Kind::kStages, {3, 4, 5}, base.num_stages, ""),
+  };
+  const int choices[][4] = {{base.block_m, base.block_n, base.block_k, base.num_stages},
+                            {64, 64, 32, 3},
+                            {64, 128, 32, 3},
+                            {128, 64, 32, 3},
+                            {128, 128, 32, 3},
+                            {128, 128, 32, 4},
+                            {128, 128, 64, 3},
+                            {128, 256, 32, 3},
+                            {256, 128, 32, 3},
+                            {128, 256, 64, 4},
+                            {256, 128, 64, 5},
+                            {64, 64, 64, 5}};
+  for (const auto& c : choices) {
+    OpConfig config{
+        ConfigName(c[0], c[1], c[2], c[3]),
+        {{"block_m", c[0]}, {"block_n", c[1]}, {"block_k", c[2]}, {"num_stages", c[3]}}};
+    bool seen = false;
+    for (const OpConfig& each : space.candidates) seen |= each.values == config.values;
+    if (!seen) space.candidates.push_back(std::move(config));
+  }
+  space.build = [base](const std::map<std::string, int64_t>& config) -> absl::StatusOr<Kernel> {
+    GemmConfig cfg = base;
+    for (const auto& [name, value] : config) {
+      if (name == "block_m") {
+        cfg.block_m = static_cast<int>(value);
+      } else if (name == "block_n") {
+        cfg.block_n = static_cast<int>(value);
+      } else if (name == "block_k") {
+        cfg.block_k = static_cast<int>(value);
+      } else if (name == "num_stages") {
+        cfg.num_stages = static_cast<int>(value);
+      } else {
+        return absl::InvalidArgumentError("gemm configs have no parameter '" + name +
+                                          "' (block_m, block_n, block_k, num_stages)");
+      }
+    }
+    cfg.threads = ThreadsForTile(cfg.block_m, cfg.block_n);
+    return BuildGemm(cfg);
+  };
+  return space;
+}
+
 OpCase MakeGemmOp(const GemmConfig& cfg, std::string description, Shapes default_shapes,
                   Shapes ragged_shapes) {
   OpCase op;
+  op.config_space = GemmConfigSpace(cfg);
   op.name = cfg.name;
   op.description = std::move(description);
   op.build = [cfg] { return BuildGemm(cfg); };

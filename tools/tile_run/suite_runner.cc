@@ -25,33 +25,57 @@ struct Row {
 };
 
 Row RunOperator(const ops::OpCase& op, runtime::Device& device, const SuiteRunOptions& options) {
-  const ops::Shapes& dims = options.ragged ? op.ragged_shapes : op.default_shapes;
+  OperatorCheck check = CheckOperator(op, device, options);
   Row row;
-  row.cells = {op.name, FormatShapes(dims), "-", "-", "ERROR", "-"};
-  if (options.ragged && dims.empty()) {
-    row.error = "the operator has no ragged shapes";
+  row.cells = {op.name, check.shapes, "-", "-", "ERROR", "-"};
+  if (!check.status.ok()) {
+    row.error = std::string(check.status.message());
     return row;
+  }
+  const RunResult& result = check.result;
+  row.passed = check.passed();
+  row.cells[2] = FormatError(check.max_abs_error);
+  row.cells[3] = FormatError(check.max_rel_error);
+  row.cells[4] = row.passed ? "PASS" : "FAIL";
+  row.cells[5] = FormatSeconds(result.median_seconds.value_or(result.launch_seconds));
+  if (!row.passed) {
+    for (const OutputCheck& output : result.checks) {
+      if (!output.passed())
+        absl::StrAppend(&row.error, row.error.empty() ? "" : "\n    ", FormatCheck(output));
+    }
+  }
+  return row;
+}
+
+}  // namespace
+
+OperatorCheck CheckOperator(const ops::OpCase& op, runtime::Device& device,
+                            const SuiteRunOptions& options) {
+  const ops::Shapes& dims = options.ragged ? op.ragged_shapes : op.default_shapes;
+  OperatorCheck check;
+  check.shapes = FormatShapes(dims);
+  if (options.ragged && dims.empty()) {
+    check.status = absl::FailedPreconditionError("the operator has no ragged shapes");
+    return check;
   }
   absl::StatusOr<Kernel> kernel = op.build();
   if (!kernel.ok()) {
-    row.error = absl::StrCat("building the kernel: ", kernel.status().message());
-    return row;
+    check.status = absl::Status(kernel.status().code(),
+                                absl::StrCat("building the kernel: ", kernel.status().message()));
+    return check;
   }
-  row.cells[1] = FormatShapes(dims, DimOrder(**kernel));
+  check.shapes = FormatShapes(dims, DimOrder(**kernel));
   Module module;
   module.producer = "tile-run";
   module.kernels = {*kernel};
   absl::StatusOr<std::unique_ptr<runtime::LoadedKernel>> loaded = device.Load(module, op.name);
   if (!loaded.ok()) {
-    row.error = std::string(loaded.status().message());
-    return row;
+    check.status = loaded.status();
+    return check;
   }
   if (!options.dump_dir.empty()) {
-    absl::Status dumped = DumpArtifacts(**loaded, device.name(), options.dump_dir);
-    if (!dumped.ok()) {
-      row.error = std::string(dumped.message());
-      return row;
-    }
+    check.status = DumpArtifacts(**loaded, device.name(), options.dump_dir);
+    if (!check.status.ok()) return check;
   }
   RunOptions run;
   run.dims = dims;
@@ -63,29 +87,16 @@ Row RunOperator(const ops::OpCase& op, runtime::Device& device, const SuiteRunOp
   run.iters = options.iters;
   absl::StatusOr<RunResult> result = RunKernel(device, **loaded, &op, run);
   if (!result.ok()) {
-    row.error = std::string(result.status().message());
-    return row;
+    check.status = result.status();
+    return check;
   }
-  double max_abs = 0, max_rel = 0;
-  for (const OutputCheck& check : result->checks) {
-    max_abs = std::max(max_abs, check.max_abs_error);
-    max_rel = std::max(max_rel, check.max_rel_error);
+  check.result = *std::move(result);
+  for (const OutputCheck& output : check.result.checks) {
+    check.max_abs_error = std::max(check.max_abs_error, output.max_abs_error);
+    check.max_rel_error = std::max(check.max_rel_error, output.max_rel_error);
   }
-  row.passed = result->passed();
-  row.cells[2] = FormatError(max_abs);
-  row.cells[3] = FormatError(max_rel);
-  row.cells[4] = row.passed ? "PASS" : "FAIL";
-  row.cells[5] = FormatSeconds(result->median_seconds.value_or(result->launch_seconds));
-  if (!row.passed) {
-    for (const OutputCheck& check : result->checks) {
-      if (!check.passed())
-        absl::StrAppend(&row.error, row.error.empty() ? "" : "\n    ", FormatCheck(check));
-    }
-  }
-  return row;
+  return check;
 }
-
-}  // namespace
 
 std::string ListOperators(const std::vector<ops::OpCase>& suite) {
   std::vector<std::vector<std::string>> rows;

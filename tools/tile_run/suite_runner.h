@@ -8,8 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "runtime/device_base.h"
 #include "testdata/ops/op_suite.h"
+#include "tools/tile_run/run_kernel.h"
 
 namespace tile_ir::tools {
 
@@ -24,6 +26,25 @@ struct SuiteRunOptions {
   int iters = 20;
   std::string dump_dir;  // when set, each kernel's artifacts go there (--dump-cubin)
 };
+
+// One operator built, loaded on a device, run and checked against its
+// reference: a row of --all, and the evidence of tile-matrix's `verified`.
+struct OperatorCheck {
+  std::string shapes;  // "M=1000,N=777", in the kernel's dimension order
+  // OK when the kernel ran, whatever its verdict; otherwise what failed:
+  // building the kernel, loading (compiling) it, dumping its artifacts, running it.
+  absl::Status status;
+  RunResult result;  // when status is OK
+  // The largest over the outputs.
+  double max_abs_error = 0;
+  double max_rel_error = 0;
+
+  bool passed() const { return status.ok() && result.passed(); }
+};
+
+// Runs `op` at its default (options.ragged: its ragged) shapes with options.seed.
+OperatorCheck CheckOperator(const ops::OpCase& op, runtime::Device& device,
+                            const SuiteRunOptions& options);
 
 // Builds, loads, runs and checks every operator; prints progress to `err` and
 // the table, any errors and a summary to `out`. True when every operator passed.

@@ -1,9 +1,13 @@
 // tile-run: runs, checks and times kernels on a device (see --help). Built
 // twice: tile-run with every device, tile-run-gpu with CUDA alone (no LLVM),
-// for the GPU machine; the devices are whichever the binary links.
+// for the GPU machine; the devices and JIT backends are whichever the binary
+// links.
+#include <unistd.h>
+
 #include <iostream>
 
 #include "runtime/device_registry.h"
+#include "runtime/jit/jit_backend.h"
 #include "testdata/ops/op_suite.h"
 #include "tools/common/working_directory.h"
 #include "tools/tile_run/tile_run_main.h"
@@ -12,5 +16,6 @@ int main(int argc, char** argv) {
   tile_ir::cli::EnterUserWorkingDirectory();
   return tile_ir::tools::TileRunMain(
       argc, argv, std::cout, std::cerr,
-      {tile_ir::runtime::OpenDevice, &tile_ir::ops::OperatorSuite()});
+      {tile_ir::runtime::OpenDevice, &tile_ir::ops::OperatorSuite(),
+       tile_ir::runtime::jit::OpenJitBackend, isatty(STDERR_FILENO) == 1});
 }

@@ -1,8 +1,11 @@
-// tile-run's command line: flags, reading the module, picking the kernel and
-// its operator entry, and printing the run's report.
+// tile-run's command line: flags, reading the module (or building an
+// operator's), picking the kernel and its operator entry, compiling it through
+// the kernel cache (autotuned on request), and printing the run's report.
 #include "tools/tile_run/tile_run_main.h"
 
 #include <chrono>
+#include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <ostream>
 #include <string>
@@ -11,9 +14,15 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "frontends/cpp/builder.h"
 #include "frontends/io/module_io.h"
+#include "passes/specialize_dims.h"
+#include "passes/target_info.h"
+#include "runtime/jit/autotuner.h"
+#include "runtime/jit/kernel_cache.h"
 #include "tile_ir/verifier.h"
 #include "tools/common/cli.h"
+#include "tools/tile_run/autotune_op.h"
 #include "tools/tile_run/dump_artifacts.h"
 #include "tools/tile_run/report.h"
 #include "tools/tile_run/run_kernel.h"
@@ -24,11 +33,13 @@ namespace {
 
 cli::ArgParser MakeParser() {
   cli::ArgParser parser(
-      "tile-run", "[options] FILE | --all | --list",
-      "Runs a kernel of FILE (.tile, .tilepb or .json) on a device with seeded random inputs,\n"
-      "poisoned outputs and, with --check, compares every output with the float64 reference\n"
-      "of the operator-suite entry named like the kernel.\n"
-      "Example: tile-run gemm_f16.tile --shapes M=1000,N=777,K=333 --check --bench");
+      "tile-run", "[options] FILE | OP | --all | --list",
+      "Runs a kernel of FILE (.tile, .tilepb or .json), or the operator OP of the suite, on a\n"
+      "device with seeded random inputs, poisoned outputs and, with --check, compares every\n"
+      "output with the float64 reference of the operator-suite entry named like the kernel.\n"
+      "Kernels compile through the JIT's kernel cache, so a second run loads the binary.\n"
+      "Example: tile-run gemm_f16.tile --shapes M=1000,N=777,K=333 --check --bench\n"
+      "         tile-run gemm_f16 --autotune --shapes M=4096,N=4096,K=4096 --target=cuda");
   parser.Add({"target", "TARGET", "device to run on", "cpu"});
   parser.Add({"kernel", "NAME", "the kernel to run (needed when FILE has several)"});
   parser.Add({"shapes", "DIMS", "dimension values, e.g. M=1000,N=777 (default: the operator's)"});
@@ -41,11 +52,25 @@ cli::ArgParser MakeParser() {
   parser.Add({"iters", "N", "timed launches for --bench", "20"});
   parser.Add({"warmup", "N", "untimed launches before --bench times", "3"});
   parser.Add({"ragged", "", "use the operator's ragged shapes (not multiples of its tiles)"});
+  parser.Add({"static-shapes", "",
+              "compile for this run's shapes as constants (specialize-dims): no bound checks "
+              "where they are proved, aligned vector and asynchronous copies; the binary then "
+              "serves only these shapes"});
   parser.Add({"all", "", "check every operator of the suite and print a table"});
   parser.Add({"list", "", "print the operator suite"});
   parser.Add({"dump-cubin", "DIR",
               "write each compiled kernel's device code to DIR as <kernel>.cu, .ptx and "
-              ".cubin (cuda)"});
+              ".cubin (cuda); compiles afresh, bypassing the cache"});
+  parser.Add({"cache-dir", "DIR",
+              "the kernel cache's folder (default: $TILE_CACHE_DIR, else $XDG_CACHE_HOME/tile, "
+              "else ~/.cache/tile; TILE_DISABLE_CACHE=1 keeps kernels in memory)"});
+  parser.Add({"autotune", "",
+              "compile every candidate config of the operator's space, check each against the "
+              "reference at small shapes, time each at --shapes, run the fastest; the choice "
+              "and its evidence are cached, so a second run reads it"});
+  parser.Add({"retune", "", "with --autotune: tune again even when the cache holds a choice"});
+  parser.Add(
+      {"explain", "", "print the operator's default config for these shapes and target, and why"});
   parser.Add({"help", "", "show this help"});
   return parser;
 }
@@ -108,11 +133,117 @@ absl::StatusOr<const KernelNode*> PickKernel(const Module& module, const std::st
   return module.kernels.front().get();
 }
 
-// Runs one kernel of a module file; returns the exit status.
-int RunFile(const cli::ArgParser& parser, const RunOptions& base, runtime::Device& device,
-            const std::vector<ops::OpCase>& suite, std::ostream& out, std::ostream& err) {
+// Where a run's kernel is compiled: through the kernel cache on a JIT
+// backend's device when the binary has one, else by the device directly.
+struct Compiler {
+  runtime::Device* device = nullptr;
+  runtime::jit::JitBackend* backend = nullptr;  // with `cache`
+  std::unique_ptr<runtime::jit::KernelCache> cache;
+  std::string target;  // --target
+};
+
+// FILE when it exists; otherwise the operator of that name.
+absl::StatusOr<Module> ReadInput(const std::string& path, const std::vector<ops::OpCase>& suite) {
+  const ops::OpCase* op = FindOp(suite, path);
+  if (op == nullptr || std::filesystem::exists(path)) {
+    absl::StatusOr<Module> module = io::ReadModuleFile(path);
+    if (!module.ok() && op == nullptr && !std::filesystem::exists(path)) {
+      return absl::Status(module.status().code(),
+                          absl::StrCat(module.status().message(),
+                                       " (nor is it an operator of the suite; see --list)"));
+    }
+    return module;
+  }
+  absl::StatusOr<Kernel> kernel = op->build();
+  if (!kernel.ok()) return kernel.status();
+  return dsl::MakeModule({*kernel});
+}
+
+// The passes' description of the compiling target (shared memory, asynchronous copies).
+std::shared_ptr<const passes::TargetInfo> TargetOf(const Compiler& compiler) {
+  std::string name = compiler.target;
+  if (compiler.backend != nullptr) {
+    const runtime::jit::CacheContext context = compiler.backend->BaseContext();
+    auto field = [&](const std::string& key) { return context.Get(key).value_or(""); };
+    name = field("target") == "cuda" ? absl::StrCat("cuda:", field("arch")) : field("target");
+  }
+  absl::StatusOr<std::shared_ptr<const passes::TargetInfo>> target = passes::FindTarget(name);
+  return target.ok() ? *target : nullptr;
+}
+
+// `order`: the kernel's dimensions, for printing shapes.
+void Explain(const ops::OpCase& op, const ops::Shapes& dims, const std::vector<std::string>& order,
+             const Compiler& compiler, std::ostream& out) {
+  std::shared_ptr<const passes::TargetInfo> target = TargetOf(compiler);
+  const bool async_copy = target != nullptr && target->has_async_copy();
+  std::vector<std::string> lines;
+  runtime::jit::Config config =
+      runtime::jit::DefaultConfig(ToJitSpace(op.config_space), dims, async_copy, &lines);
+  out << "default config of " << op.name << " at " << FormatShapes(dims, order) << " on "
+      << (target ? target->name() : compiler.target) << " ("
+      << (async_copy ? "asynchronous copies" : "no asynchronous copies")
+      << "): " << ConfigName(op, config) << "\n";
+  for (const std::string& line : lines) out << "  " << line << "\n";
+}
+
+// Tunes `op`, prints the candidates, and replaces `module` by the best
+// config's; returns an exit status, -1 to go on.
+int Autotune(const cli::ArgParser& parser, const ops::OpCase& op, const RunOptions& options,
+             const std::vector<std::string>& order, Compiler& compiler, Module& module,
+             std::ostream& out, std::ostream& err, bool progress_bar) {
+  AutotuneRequest request;
+  request.dims = options.dims;
+  request.scalars = options.scalars;
+  request.seed = options.seed;
+  request.warmup = options.warmup;
+  request.iters = options.iters;
+  request.retune = parser.Has("retune");
+  if (progress_bar) {
+    request.progress = [&err](int done, int total, const std::string& what) {
+      err << runtime::jit::ProgressBar(done, total, what) << std::flush;
+    };
+  }
+  const auto start = std::chrono::steady_clock::now();
+  absl::StatusOr<runtime::jit::TuningResult> result = AutotuneOp(*compiler.cache, op, request);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (progress_bar) err << "\r\x1b[K";
+  if (!result.ok()) {
+    err << "tile-run: error: " << result.status().message() << "\n";
+    return 1;
+  }
+  const std::optional<runtime::jit::DiskCache>& disk = compiler.cache->disk();
+  if (result->from_cache) {
+    err << "autotune: " << op.name << ": the cached choice (key " << result->key << ")\n";
+  } else {
+    err << "autotune: " << op.name << ": " << result->candidates.size()
+        << " candidates compiled, checked and timed in " << FormatSeconds(seconds) << "\n";
+  }
+  out << "autotune " << op.name << " at " << FormatShapes(options.dims, order) << " (checked at "
+      << FormatShapes(CheckShapes(options.dims), order) << ") on " << result->device << ", "
+      << result->date << (result->from_cache ? ", from the cache" : "") << "\n"
+      << FormatTuningTable(op, *result, options.dims) << "best " << ConfigName(op, result->best)
+      << " (" << runtime::jit::ConfigToString(result->best) << "); "
+      << (disk ? absl::StrCat(result->from_cache ? "read from " : "stored in ", disk->directory(),
+                              " as ", result->key)
+               : std::string("not stored: the disk cache is off"))
+      << "\n";
+  absl::StatusOr<Module> best = BuildConfig(op, result->best);
+  if (!best.ok()) {
+    err << "tile-run: error: " << best.status().message() << "\n";
+    return 1;
+  }
+  module = *std::move(best);
+  return -1;
+}
+
+// Runs one kernel of a module file (or an operator); returns the exit status.
+int RunFile(const cli::ArgParser& parser, const RunOptions& base, Compiler& compiler,
+            const std::vector<ops::OpCase>& suite, std::ostream& out, std::ostream& err,
+            bool progress_bar) {
+  runtime::Device& device = *compiler.device;
   const std::string path = parser.positional().front();
-  absl::StatusOr<Module> module = io::ReadModuleFile(path);
+  absl::StatusOr<Module> module = ReadInput(path, suite);
   if (!module.ok()) {
     err << "tile-run: error: " << module.status().message() << "\n";
     return 1;
@@ -126,7 +257,7 @@ int RunFile(const cli::ArgParser& parser, const RunOptions& base, runtime::Devic
     err << "tile-run: error: " << kernel.status().message() << "\n";
     return 2;
   }
-  const std::string& name = (*kernel)->name;
+  const std::string name = (*kernel)->name;
   const ops::OpCase* op = FindOp(suite, name);
   RunOptions options = base;
   if (op == nullptr) {
@@ -163,13 +294,91 @@ int RunFile(const cli::ArgParser& parser, const RunOptions& base, runtime::Devic
     }
   }
 
-  absl::StatusOr<std::unique_ptr<runtime::LoadedKernel>> loaded = device.Load(*module, name);
-  if (!loaded.ok()) {
-    err << "tile-run: error: " << path << ": " << loaded.status().message() << "\n";
-    return 1;
+  const bool tune = parser.Has("autotune");
+  if (tune || parser.Has("explain") || parser.Has("retune")) {
+    if (op == nullptr || op->config_space.candidates.empty()) {
+      std::vector<std::string> tunable;
+      for (const ops::OpCase& each : suite) {
+        if (!each.config_space.candidates.empty()) tunable.push_back(each.name);
+      }
+      err << "tile-run: error: kernel '" << name << "' has no config space to "
+          << (tune ? "tune" : "explain")
+          << " (operators with one: " << (tunable.empty() ? "none" : absl::StrJoin(tunable, ", "))
+          << ")\n";
+      return 2;
+    }
+    if (parser.Has("retune") && !tune) {
+      err << "tile-run: error: --retune goes with --autotune\n";
+      return 2;
+    }
+    if (tune && (compiler.cache == nullptr || parser.Has("static-shapes"))) {
+      err << "tile-run: error: --autotune "
+          << (compiler.cache == nullptr
+                  ? absl::StrCat("needs a JIT backend for --target=", compiler.target,
+                                 ", which this binary lacks")
+                  : "checks at small shapes and times at yours, so it takes no --static-shapes")
+          << "\n";
+      return 2;
+    }
+  }
+  if (parser.Has("explain")) Explain(*op, options.dims, order, compiler, out);
+  if (tune) {
+    if (int status =
+            Autotune(parser, *op, options, order, compiler, *module, out, err, progress_bar);
+        status >= 0) {
+      return status;
+    }
+  }
+
+  // Kernels being replaced stay alive until the end.
+  std::vector<Kernel> replaced;
+  if (parser.Has("static-shapes")) {
+    for (Kernel& each : module->kernels) {
+      if (each->name != name) continue;
+      absl::StatusOr<Kernel> specialized = passes::SpecializeDims(each, options.dims);
+      if (!specialized.ok()) {
+        err << "tile-run: error: " << path << ": " << specialized.status().message() << "\n";
+        return 2;
+      }
+      replaced.push_back(each);
+      for (const VarRef& dim : each->dims) options.specialized_dims.push_back(dim->name);
+      each = *std::move(specialized);
+    }
+  }
+  std::unique_ptr<runtime::LoadedKernel> owned;
+  runtime::LoadedKernel* loaded = nullptr;
+  std::string cache_line = "off (this binary compiles on the device)";
+  if (compiler.cache != nullptr && !parser.Has("dump-cubin")) {
+    absl::StatusOr<runtime::jit::CachedKernel> cached = compiler.cache->Get(*module, name);
+    if (!cached.ok()) {
+      err << "tile-run: error: " << path << ": " << cached.status().message() << "\n";
+      return 1;
+    }
+    loaded = cached->kernel;
+    const std::optional<runtime::jit::DiskCache>& disk = compiler.cache->disk();
+    cache_line = absl::StrCat(
+        std::string(runtime::jit::CacheSourceName(cached->source)), ", key ", cached->key,
+        disk ? absl::StrCat(" in ", disk->directory()) : std::string(" (memory only)"));
+  } else {
+    absl::StatusOr<std::unique_ptr<runtime::LoadedKernel>> compiled;
+    if (compiler.backend != nullptr) {
+      absl::StatusOr<runtime::jit::CompiledKernel> fresh = compiler.backend->Compile(*module, name);
+      compiled = fresh.ok()
+                     ? std::move(fresh->kernel)
+                     : absl::StatusOr<std::unique_ptr<runtime::LoadedKernel>>(fresh.status());
+      cache_line = "bypassed (--dump-cubin)";
+    } else {
+      compiled = device.Load(*module, name);
+    }
+    if (!compiled.ok()) {
+      err << "tile-run: error: " << path << ": " << compiled.status().message() << "\n";
+      return 1;
+    }
+    owned = *std::move(compiled);
+    loaded = owned.get();
   }
   if (parser.Has("dump-cubin")) {
-    absl::Status dumped = DumpArtifacts(**loaded, device.name(), parser.Get("dump-cubin"));
+    absl::Status dumped = DumpArtifacts(*loaded, device.name(), parser.Get("dump-cubin"));
     if (!dumped.ok()) {
       err << "tile-run: error: " << dumped.message() << "\n";
       return 1;
@@ -177,8 +386,9 @@ int RunFile(const cli::ArgParser& parser, const RunOptions& base, runtime::Devic
   }
   out << "kernel " << name << " from " << path << " on " << device.description() << "\n"
       << "  shapes  " << FormatShapes(options.dims, order) << "\n"
-      << "  seed    " << options.seed << "\n";
-  absl::StatusOr<RunResult> result = RunKernel(device, **loaded, op, options);
+      << "  seed    " << options.seed << "\n"
+      << "  cache   " << cache_line << "\n";
+  absl::StatusOr<RunResult> result = RunKernel(device, *loaded, op, options);
   if (!result.ok()) {
     err << "tile-run: error: " << path << ": " << result.status().message() << "\n";
     return 1;
@@ -246,15 +456,18 @@ int TileRunMain(int argc, char** argv, std::ostream& out, std::ostream& err,
         std::chrono::system_clock::now().time_since_epoch().count() % 1000000000);
   }
 
-  if (parser.Has("dump-cubin") && parser.Get("dump-cubin").empty()) {
-    err << "tile-run: error: --dump-cubin needs a folder\n";
-    return 2;
+  for (const char* flag : {"dump-cubin", "cache-dir"}) {
+    if (parser.Has(flag) && parser.Get(flag).empty()) {
+      err << "tile-run: error: --" << flag << " needs a folder\n";
+      return 2;
+    }
   }
   const bool all = parser.Has("all");
   if (all && (!parser.positional().empty() || parser.Has("kernel") || parser.Has("shapes") ||
-              parser.Has("scalars"))) {
-    err << "tile-run: error: --all runs every operator at its own shapes; it takes no FILE, "
-           "--kernel, --shapes or --scalars\n";
+              parser.Has("scalars") || parser.Has("autotune") || parser.Has("explain") ||
+              parser.Has("cache-dir"))) {
+    err << "tile-run: error: --all runs every operator at its own shapes and config; it takes "
+           "no FILE, --kernel, --shapes, --scalars, --autotune, --explain or --cache-dir\n";
     return 2;
   }
   if (!all && parser.positional().size() != 1) {
@@ -263,6 +476,30 @@ int TileRunMain(int argc, char** argv, std::ostream& out, std::ostream& err,
   }
 
   const std::string target = parser.Get("target");
+  if (!all && env.open_jit_backend) {
+    absl::StatusOr<std::unique_ptr<runtime::jit::JitBackend>> backend =
+        env.open_jit_backend(target);
+    if (!backend.ok()) {
+      err << "tile-run: error: --target=" << target << ": " << backend.status().message() << "\n";
+      return 1;
+    }
+    runtime::jit::KernelCacheOptions cache_options =
+        runtime::jit::KernelCacheOptions::FromEnvironment();
+    // TILE_DISABLE_CACHE=1 wins over --cache-dir: it is the switch for every tool.
+    const char* disable = std::getenv("TILE_DISABLE_CACHE");
+    if (parser.Has("cache-dir") && !(disable != nullptr && std::string(disable) == "1")) {
+      cache_options.directory = parser.Get("cache-dir");
+    }
+    cache_options.warn = [&err](const std::string& message) {
+      err << "tile-run: warning: " << message << "\n";
+    };
+    Compiler compiler;
+    compiler.backend = backend->get();
+    compiler.device = &(*backend)->device();
+    compiler.cache = std::make_unique<runtime::jit::KernelCache>(**backend, cache_options);
+    compiler.target = target;
+    return RunFile(parser, options, compiler, suite, out, err, env.progress_bar);
+  }
   if (!env.open_device) {
     err << "tile-run: error: --target=" << target << ": no devices are available\n";
     return 1;
@@ -282,7 +519,10 @@ int TileRunMain(int argc, char** argv, std::ostream& out, std::ostream& err,
     suite_options.dump_dir = parser.Get("dump-cubin");
     return RunSuite(suite, **device, suite_options, out, err) ? 0 : 1;
   }
-  return RunFile(parser, options, **device, suite, out, err);
+  Compiler compiler;
+  compiler.device = device->get();
+  compiler.target = target;
+  return RunFile(parser, options, compiler, suite, out, err, env.progress_bar);
 }
 
 }  // namespace tile_ir::tools

@@ -13,6 +13,7 @@
 
 #include "absl/status/statusor.h"
 #include "runtime/device_base.h"
+#include "runtime/jit/jit_backend.h"
 #include "testdata/ops/op_suite.h"
 
 namespace tile_ir::tools {
@@ -24,6 +25,15 @@ struct TileRunEnvironment {
   // The operators --list and --all go through, and where a kernel's reference
   // is looked up by name (ops::OperatorSuite() in the binary).
   const std::vector<ops::OpCase>* suite = nullptr;
+  // Opens the JIT backend for --target (runtime::jit::OpenJitBackend in the
+  // binary). When set, a FILE or operator run compiles through the kernel
+  // cache (--cache-dir) on the backend's device, and --autotune works; when
+  // not, open_device's device compiles every run.
+  std::function<absl::StatusOr<std::unique_ptr<runtime::jit::JitBackend>>(std::string_view target)>
+      open_jit_backend;
+  // Redraw a progress bar on `err` while autotuning (the binary: stderr is a
+  // terminal); a final summary line is written either way.
+  bool progress_bar = false;
 };
 
 // Returns the process exit status: 0 only when everything succeeded (and,

@@ -1,0 +1,276 @@
+// Enumeration, the default heuristics, parallel compiles, timing and the record.
+#include "runtime/jit/autotuner.h"
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
+#include "absl/strings/str_split.h"
+#include "absl/time/clock.h"
+#include "runtime/jit/sha256.h"
+#include "tile_ir/printer.h"
+
+namespace tile_ir::runtime::jit {
+namespace {
+
+absl::StatusOr<Config> ParseConfig(absl::string_view text) {
+  Config config;
+  for (absl::string_view item : absl::StrSplit(text, ',', absl::SkipEmpty())) {
+    std::vector<std::string> parts = absl::StrSplit(item, absl::MaxSplits('=', 1));
+    int64_t value = 0;
+    if (parts.size() != 2 || !absl::SimpleAtoi(parts[1], &value)) {
+      return absl::DataLossError(absl::StrCat("bad config '", item, "'"));
+    }
+    config[parts[0]] = value;
+  }
+  return config;
+}
+
+}  // namespace
+
+std::string ConfigToString(const Config& config) {
+  return absl::StrJoin(config, ",", absl::PairFormatter("="));
+}
+
+std::vector<Config> ConfigSpace::Enumerate() const {
+  if (!candidates.empty()) return candidates;
+  std::vector<Config> configs = {Config{}};
+  for (const TuningParam& param : params) {
+    std::vector<Config> next;
+    for (const Config& base : configs) {
+      for (int64_t value : param.values) {
+        Config config = base;
+        config[param.name] = value;
+        next.push_back(std::move(config));
+      }
+    }
+    configs = std::move(next);
+  }
+  return configs;
+}
+
+std::string ConfigSpace::ToString() const {
+  std::vector<std::string> parts;
+  for (const TuningParam& param : params) {
+    parts.push_back(absl::StrCat(param.name, " in {", absl::StrJoin(param.values, ","), "}"));
+  }
+  if (!candidates.empty()) {
+    std::vector<std::string> listed;
+    for (const Config& config : candidates) listed.push_back(ConfigToString(config));
+    parts.push_back(absl::StrCat("candidates {", absl::StrJoin(listed, " "), "}"));
+  }
+  return absl::StrJoin(parts, "; ");
+}
+
+Config DefaultConfig(const ConfigSpace& space, const std::map<std::string, int64_t>& dims,
+                     bool has_async_copy, std::vector<std::string>* explanation) {
+  Config config;
+  auto say = [&](std::string line) {
+    if (explanation) explanation->push_back(std::move(line));
+  };
+  for (const TuningParam& param : space.params) {
+    int64_t value = param.default_value;
+    std::string why = "the template's default";
+    if (param.kind == TuningParam::Kind::kTile && !param.covers.empty()) {
+      auto dim = dims.find(param.covers);
+      if (dim != dims.end()) {
+        const int64_t padded = (dim->second + 15) / 16 * 16;
+        if (value > padded) {
+          int64_t smallest = value;
+          for (int64_t candidate : param.values) {
+            if (candidate >= padded && candidate < smallest) smallest = candidate;
+          }
+          if (smallest != value) {
+            why = absl::StrCat(param.covers, "=", dim->second, " (", padded,
+                               " padded to 16) is smaller than the default ", value,
+                               ": the smallest candidate covering it wastes the least work");
+            value = smallest;
+          }
+        }
+      }
+    }
+    if (param.kind == TuningParam::Kind::kStages && !has_async_copy && !param.values.empty()) {
+      const int64_t fewest = *std::min_element(param.values.begin(), param.values.end());
+      if (fewest != value) {
+        why = absl::StrCat("the target has no asynchronous copies, so stages beyond ", fewest,
+                           " only cost buffer space");
+        value = fewest;
+      }
+    }
+    config[param.name] = value;
+    say(absl::StrCat(param.name, " = ", value, ": ", why));
+  }
+  return config;
+}
+
+std::string TuningResult::ToRecord() const {
+  std::string record =
+      absl::StrCat("best ", ConfigToString(best), "\ndevice ", device, "\ndate ", date, "\n");
+  for (const CandidateResult& candidate : candidates) {
+    absl::StrAppend(
+        &record, "candidate ", ConfigToString(candidate.config), " ",
+        candidate.error.empty()
+            ? absl::StrCat(candidate.seconds)
+            // One line per candidate: compilers' messages span several.
+            : absl::StrCat("error ", absl::StrReplaceAll(candidate.error, {{"\n", " "}})),
+        "\n");
+  }
+  return record;
+}
+
+absl::StatusOr<TuningResult> TuningResult::FromRecord(std::string_view record) {
+  TuningResult result;
+  for (absl::string_view line :
+       absl::StrSplit(absl::string_view(record.data(), record.size()), '\n', absl::SkipEmpty())) {
+    std::pair<absl::string_view, absl::string_view> word =
+        absl::StrSplit(line, absl::MaxSplits(' ', 1));
+    if (word.first == "best") {
+      absl::StatusOr<Config> config = ParseConfig(word.second);
+      if (!config.ok()) return config.status();
+      result.best = *config;
+    } else if (word.first == "device") {
+      result.device = std::string(word.second);
+    } else if (word.first == "date") {
+      result.date = std::string(word.second);
+    } else if (word.first == "candidate") {
+      std::pair<absl::string_view, absl::string_view> rest =
+          absl::StrSplit(word.second, absl::MaxSplits(' ', 1));
+      CandidateResult candidate;
+      absl::StatusOr<Config> config = ParseConfig(rest.first);
+      if (!config.ok()) return config.status();
+      candidate.config = *config;
+      if (absl::StartsWith(rest.second, "error ")) {
+        candidate.error = std::string(rest.second.substr(6));
+      } else if (!absl::SimpleAtod(rest.second, &candidate.seconds)) {
+        return absl::DataLossError(absl::StrCat("bad candidate line '", line, "'"));
+      }
+      result.candidates.push_back(std::move(candidate));
+    }
+  }
+  if (result.best.empty()) return absl::DataLossError("the tuning record has no 'best' line");
+  return result;
+}
+
+std::string ProgressBar(int done, int total, const std::string& what) {
+  constexpr int kWidth = 30;
+  const int filled = total > 0 ? done * kWidth / total : kWidth;
+  return absl::StrCat("\r[", std::string(filled, '#'), std::string(kWidth - filled, ' '), "] ",
+                      done, "/", total, " ", what, "\x1b[K");
+}
+
+absl::StatusOr<TuningResult> Autotune(KernelCache& cache, const ConfigSpace& space,
+                                      const TuningProblem& problem,
+                                      const AutotuneOptions& options) {
+  const std::vector<Config> configs = space.Enumerate();
+  // Every candidate's module, built up front (cheap): their texts key the record.
+  std::vector<absl::StatusOr<Module>> modules;
+  Sha256 space_hash;
+  for (const Config& config : configs) {
+    modules.push_back(problem.build(config));
+    space_hash.Update(ConfigToString(config));
+    if (modules.back().ok()) {
+      for (const Kernel& kernel : modules.back()->kernels) {
+        if (kernel->name == problem.kernel_name) space_hash.Update(Print(*kernel));
+      }
+    }
+  }
+  std::string digest;
+  for (uint8_t byte : space_hash.Finish())
+    absl::StrAppend(&digest, absl::Hex(byte, absl::kZeroPad2));
+  CacheContext context;
+  context.Set("kind", "autotune");
+  context.Set("kernel", problem.kernel_name);
+  context.Set("ir_sha256", digest);
+  context.Set("space", space.ToString());
+  context.Set("problem", problem.problem);
+  const CacheContext base = cache.backend().BaseContext();
+  for (const auto& [field, value] : base.fields()) context.Set(field, value);
+  if (!options.retune) {
+    if (std::optional<std::string> record = cache.LoadRecord(context)) {
+      absl::StatusOr<TuningResult> stored = TuningResult::FromRecord(*record);
+      if (stored.ok()) {
+        stored->from_cache = true;
+        stored->key = context.Key();
+        return stored;
+      }
+    }
+  }
+
+  const int total = static_cast<int>(configs.size());
+  std::vector<CandidateResult> results(configs.size());
+  std::vector<LoadedKernel*> kernels(configs.size(), nullptr);
+  std::atomic<int> next{0}, done{0};
+  std::mutex progress_mutex;
+  auto report = [&](int finished, int of, const std::string& what) {
+    if (!options.progress) return;
+    std::lock_guard<std::mutex> lock(progress_mutex);
+    options.progress(finished, of, what);
+  };
+  int threads = options.parallel_compiles > 0
+                    ? options.parallel_compiles
+                    : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  threads = std::min(threads, std::max(total, 1));
+  std::vector<std::thread> workers;
+  for (int t = 0; t < threads; ++t) {
+    workers.emplace_back([&] {
+      for (int i = next++; i < total; i = next++) {
+        results[i].config = configs[i];
+        if (!modules[i].ok()) {
+          results[i].error = std::string(modules[i].status().message());
+        } else {
+          absl::StatusOr<CachedKernel> cached = cache.Get(*modules[i], problem.kernel_name);
+          if (cached.ok()) {
+            kernels[i] = cached->kernel;
+          } else {
+            results[i].error = std::string(cached.status().message());
+          }
+        }
+        report(++done, 2 * total, absl::StrCat("compiled ", ConfigToString(configs[i])));
+      }
+    });
+  }
+  for (std::thread& worker : workers) worker.join();
+  // Timed one at a time: concurrent runs would disturb each other's times.
+  for (int i = 0; i < total; ++i) {
+    if (kernels[i] != nullptr) {
+      absl::StatusOr<double> seconds = problem.check_and_time(*kernels[i], configs[i]);
+      if (seconds.ok()) {
+        results[i].seconds = *seconds;
+      } else {
+        results[i].error = std::string(seconds.status().message());
+      }
+    }
+    report(total + i + 1, 2 * total, absl::StrCat("timed ", ConfigToString(configs[i])));
+  }
+
+  TuningResult result;
+  result.candidates = std::move(results);
+  result.device = cache.backend().device().description();
+  result.date = absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", absl::Now(), absl::UTCTimeZone());
+  result.key = context.Key();
+  const CandidateResult* best = nullptr;
+  for (const CandidateResult& candidate : result.candidates) {
+    if (candidate.error.empty() && (best == nullptr || candidate.seconds < best->seconds)) {
+      best = &candidate;
+    }
+  }
+  if (best == nullptr) {
+    std::string errors;
+    for (const CandidateResult& candidate : result.candidates) {
+      absl::StrAppend(&errors, "\n  ", ConfigToString(candidate.config), ": ", candidate.error);
+    }
+    return absl::FailedPreconditionError(
+        absl::StrCat("autotuning '", problem.kernel_name, "': no candidate passed", errors));
+  }
+  result.best = best->config;
+  if (absl::Status stored = cache.StoreRecord(context, result.ToRecord()); !stored.ok()) {
+    return stored;
+  }
+  return result;
+}
+
+}  // namespace tile_ir::runtime::jit

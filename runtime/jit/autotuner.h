@@ -1,0 +1,97 @@
+// Autotuning over a kernel template's config space (tile sizes, stages,
+// warps, policies): compile every candidate in parallel through the kernel
+// cache, check each against the reference, time each on the device, pick the
+// fastest, and store the choice with its evidence (every candidate's time or
+// failure, the device, the date) as a cache record keyed like a binary.
+// Without tuning, DefaultConfig picks a config by the documented heuristics
+// below and explains each step.
+#ifndef RUNTIME_JIT_AUTOTUNER_H_
+#define RUNTIME_JIT_AUTOTUNER_H_
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "runtime/jit/kernel_cache.h"
+
+namespace tile_ir::runtime::jit {
+
+using Config = std::map<std::string, int64_t>;
+std::string ConfigToString(const Config& config);  // "block_m=64,num_stages=2"
+
+struct TuningParam {
+  enum class Kind { kTile, kStages, kWarps, kPolicy };
+  std::string name;
+  Kind kind = Kind::kTile;
+  std::vector<int64_t> values;  // candidates, ascending for tiles
+  int64_t default_value = 0;    // the template's own choice
+  std::string covers;           // for a tile: the dimension it tiles ("M"), or empty
+};
+
+struct ConfigSpace {
+  std::vector<TuningParam> params;
+  // When not empty, the configs to try (a modest list out of a large
+  // product); otherwise every combination of the parameters' values.
+  std::vector<Config> candidates;
+  // `candidates`, or every combination, in a fixed order.
+  std::vector<Config> Enumerate() const;
+  std::string ToString() const;  // "block_m in {32,64,128}; ..." (and the candidates)
+};
+
+// The default config and why: start from each parameter's default; a tile
+// larger than the (padded to 16) extent of the dimension it covers shrinks to
+// the smallest candidate that still covers it (less padding work on small
+// problems); without asynchronous copies, stages drop to the smallest
+// candidate (extra stages only cost buffer space there). `explanation` gets
+// one line per parameter.
+Config DefaultConfig(const ConfigSpace& space, const std::map<std::string, int64_t>& dims,
+                     bool has_async_copy, std::vector<std::string>* explanation);
+
+struct TuningProblem {
+  std::string kernel_name;
+  std::function<absl::StatusOr<Module>(const Config&)> build;
+  // Checks a compiled candidate against the reference and times it: the
+  // median seconds, or an error (a failed check is an error too).
+  std::function<absl::StatusOr<double>(LoadedKernel& kernel, const Config& config)> check_and_time;
+  // What else the choice depends on: the bound shapes, say "M=512,N=512,K=512".
+  std::string problem;
+};
+
+struct CandidateResult {
+  Config config;
+  double seconds = 0;  // when ok
+  std::string error;   // empty when the candidate compiled, passed and was timed
+};
+
+struct TuningResult {
+  Config best;
+  std::vector<CandidateResult> candidates;
+  std::string device;
+  std::string date;  // UTC, RFC 3339
+  bool from_cache = false;
+  std::string key;  // the record's cache key
+
+  std::string ToRecord() const;
+  static absl::StatusOr<TuningResult> FromRecord(std::string_view record);
+};
+
+struct AutotuneOptions {
+  int parallel_compiles = 0;  // 0: the hardware's threads
+  bool retune = false;        // ignore a stored result
+  // Called after each compile and each timing: (done, total, what).
+  std::function<void(int, int, const std::string&)> progress;
+};
+
+absl::StatusOr<TuningResult> Autotune(KernelCache& cache, const ConfigSpace& space,
+                                      const TuningProblem& problem,
+                                      const AutotuneOptions& options = {});
+
+// A one-line progress bar for `progress` on a terminal ("\r[#####     ] 5/10 what").
+std::string ProgressBar(int done, int total, const std::string& what);
+
+}  // namespace tile_ir::runtime::jit
+
+#endif  // RUNTIME_JIT_AUTOTUNER_H_

@@ -1,0 +1,76 @@
+#include "runtime/jit/cache_entry.h"
+
+#include <string>
+
+#include "gtest/gtest.h"
+
+namespace tile_ir::runtime::jit {
+namespace {
+
+CacheContext Context() {
+  CacheContext context;
+  context.Set("kernel", "gemm");
+  context.Set("target", "cpu");
+  context.Set("arch", "znver3");
+  return context;
+}
+
+TEST(CacheEntryTest, RoundTrips) {
+  std::string artifact("\0binary\nbytes", 13);
+  absl::StatusOr<ParsedEntry> entry = ParseEntry(SerializeEntry(Context(), artifact));
+  ASSERT_TRUE(entry.ok()) << entry.status();
+  EXPECT_TRUE(entry->checksum_ok);
+  EXPECT_EQ(entry->artifact, artifact);
+  EXPECT_EQ(entry->context, Context());
+}
+
+TEST(CacheEntryTest, EveryTruncationIsDetected) {
+  std::string bytes = SerializeEntry(Context(), "artifact");
+  for (size_t size = 0; size < bytes.size(); ++size) {
+    absl::StatusOr<ParsedEntry> entry = ParseEntry(bytes.substr(0, size));
+    EXPECT_FALSE(entry.ok() && entry->checksum_ok) << "truncated to " << size;
+  }
+  absl::StatusOr<ParsedEntry> short_by_one = ParseEntry(bytes.substr(0, bytes.size() - 1));
+  ASSERT_FALSE(short_by_one.ok());
+  EXPECT_NE(short_by_one.status().message().find("truncated"), std::string::npos);
+}
+
+TEST(CacheEntryTest, AFlippedArtifactByteFailsTheChecksum) {
+  std::string bytes = SerializeEntry(Context(), "artifact");
+  bytes[bytes.size() - 74] ^= 1;  // the artifact's last byte, before the checksum line
+  absl::StatusOr<ParsedEntry> entry = ParseEntry(bytes);
+  ASSERT_TRUE(entry.ok()) << entry.status();
+  EXPECT_FALSE(entry->checksum_ok);
+}
+
+TEST(CacheContextTest, KeyFollowsEveryFieldAndMismatchNamesIt) {
+  CacheContext other = Context();
+  other.Set("arch", "icelake-server");
+  EXPECT_NE(Context().Key(), other.Key());
+  EXPECT_EQ(Context().Key(), Context().Key());
+  EXPECT_EQ(Context().Key().size(), 32u);
+  std::optional<std::string> mismatch = FirstMismatch(other, Context());
+  ASSERT_TRUE(mismatch.has_value());
+  EXPECT_EQ(*mismatch, "arch: the entry has 'icelake-server', this process 'znver3'");
+  EXPECT_FALSE(FirstMismatch(Context(), Context()).has_value());
+}
+
+TEST(CacheContextTest, NewlinesInValuesAreEscaped) {
+  CacheContext context;
+  context.Set("pipeline", "a\nb");
+  absl::StatusOr<CacheContext> parsed = CacheContext::Parse(context.Serialize());
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_EQ(parsed->Get("pipeline"), "a\\nb");
+}
+
+TEST(CacheEntryTest, SectionsRoundTrip) {
+  std::string packed = PackSections({{"lowered", "kernel k"}, {"object", std::string("\x7f" "ELF\0", 5)}});
+  auto sections = UnpackSections(packed);
+  ASSERT_TRUE(sections.ok());
+  ASSERT_EQ(sections->size(), 2u);
+  EXPECT_EQ((*sections)[1].second, std::string("\x7f" "ELF\0", 5));
+  EXPECT_FALSE(UnpackSections(packed.substr(0, packed.size() - 1)).ok());
+}
+
+}  // namespace
+}  // namespace tile_ir::runtime::jit

@@ -1,0 +1,128 @@
+// Cubins in and out of the cache.
+#include "runtime/jit/cuda_backend.h"
+
+#include <string>
+#include <utility>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "frontends/text/parser.h"
+#include "runtime/cuda/cuda_compile.h"
+#include "runtime/cuda/cuda_device.h"
+#include "runtime/cuda/cuda_kernel.h"
+#include "runtime/jit/cache_entry.h"
+#include "targets/cuda/cuda_target_info.h"
+#include "targets/cuda/device_headers.h"
+#include "targets/cuda/nvrtc_compiler.h"
+#include "tile_ir/printer.h"
+
+namespace tile_ir::runtime::jit {
+namespace {
+
+class CudaJitBackend final : public JitBackend {
+ public:
+  explicit CudaJitBackend(std::unique_ptr<cuda::CudaDevice> device) : device_(std::move(device)) {
+    const std::string& arch = device_->context()->info().arch;
+    // So that callers can query the target (passes::FindTarget("cuda:<arch>")).
+    tile_ir::cuda::RegisterCudaTarget(arch).IgnoreError();
+    context_.Set("target", "cuda");
+    context_.Set("arch", arch);
+    context_.Set("gpu", device_->context()->info().name);
+    context_.Set("cuda_driver", device_->context()->driver().version());
+    absl::StatusOr<std::string> nvrtc = tile_ir::cuda::NvrtcVersion();
+    context_.Set("nvrtc", nvrtc.ok() ? *nvrtc : "unavailable");
+    context_.Set("device_library", absl::StrCat(absl::Hex(tile_ir::cuda::DeviceLibraryFingerprint(),
+                                                          absl::kZeroPad16)));
+    context_.Set("pipeline", tile_ir::cuda::DefaultCudaPipeline("cuda:" + arch));
+    context_.Set("options", "-lineinfo");
+    context_.Set("project_version", ProjectVersion());
+    AddCompileEnvironment(context_);
+  }
+
+  Device& device() override { return *device_; }
+  CacheContext BaseContext() const override { return context_; }
+
+  absl::StatusOr<CompiledKernel> Compile(const Module& module,
+                                         std::string_view kernel_name) override {
+    absl::StatusOr<Module> single = SingleKernelModule(module, kernel_name);
+    if (!single.ok()) return single.status();
+    absl::StatusOr<cuda::CudaKernelImage> image =
+        cuda::CompileCudaKernel(*single, std::string(kernel_name), device_->context()->info().arch);
+    if (!image.ok()) return image.status();
+    CompiledKernel compiled;
+    compiled.artifact = PackCudaArtifact(*image);
+    absl::StatusOr<std::unique_ptr<cuda::CudaKernel>> kernel =
+        cuda::CudaKernel::Load(device_->context(), *std::move(image));
+    if (!kernel.ok()) return kernel.status();
+    compiled.kernel = *std::move(kernel);
+    return compiled;
+  }
+
+  absl::StatusOr<std::unique_ptr<LoadedKernel>> LoadArtifact(
+      std::string_view artifact, std::string_view kernel_name) override {
+    absl::StatusOr<cuda::CudaKernelImage> image =
+        UnpackCudaArtifact(artifact, kernel_name, device_->context()->info().arch);
+    if (!image.ok()) return image.status();
+    absl::StatusOr<std::unique_ptr<cuda::CudaKernel>> kernel =
+        cuda::CudaKernel::Load(device_->context(), *std::move(image));
+    if (!kernel.ok()) return kernel.status();
+    return std::unique_ptr<LoadedKernel>(*std::move(kernel));
+  }
+
+ private:
+  std::unique_ptr<cuda::CudaDevice> device_;
+  CacheContext context_;
+};
+
+const bool kRegistered = RegisterJitBackend("cuda", OpenCudaJitBackend);
+
+}  // namespace
+
+std::string PackCudaArtifact(const cuda::CudaKernelImage& image) {
+  return PackSections({{"lowered", Print(image.lowered)},
+                       {"entry", image.entry},
+                       {"shared_bytes", absl::StrCat(image.dynamic_shared_bytes)},
+                       {"cubin", image.cubin}});
+}
+
+absl::StatusOr<cuda::CudaKernelImage> UnpackCudaArtifact(std::string_view artifact,
+                                                         std::string_view kernel_name,
+                                                         std::string_view arch) {
+  absl::StatusOr<std::vector<std::pair<std::string, std::string>>> sections =
+      UnpackSections(artifact);
+  if (!sections.ok()) return sections.status();
+  if (sections->size() != 4 || (*sections)[0].first != "lowered" ||
+      (*sections)[1].first != "entry" || (*sections)[2].first != "shared_bytes" ||
+      (*sections)[3].first != "cubin") {
+    return absl::DataLossError("cuda jit: the artifact is not lowered, entry, shared_bytes, cubin");
+  }
+  if (absl::Status registered = tile_ir::cuda::RegisterCudaTarget(std::string(arch));
+      !registered.ok()) {
+    return registered;
+  }
+  absl::StatusOr<Module> lowered =
+      text::ParseModule((*sections)[0].second, "<cached lowered module>");
+  if (!lowered.ok()) return lowered.status();
+  cuda::CudaKernelImage image;
+  image.lowered = *std::move(lowered);
+  image.kernel_name = std::string(kernel_name);
+  image.entry = (*sections)[1].second;
+  if (!absl::SimpleAtoi((*sections)[2].second, &image.dynamic_shared_bytes)) {
+    return absl::DataLossError("cuda jit: bad shared_bytes section");
+  }
+  image.cubin = (*sections)[3].second;
+  image.artifacts = {{"cubin", image.cubin}};
+  return image;
+}
+
+absl::StatusOr<std::unique_ptr<JitBackend>> OpenCudaJitBackend(std::string_view target) {
+  cuda::CudaDeviceOptions options;
+  if (size_t colon = target.find(':'); colon != std::string_view::npos) {
+    options.arch = std::string(target.substr(colon + 1));
+  }
+  absl::StatusOr<std::unique_ptr<cuda::CudaDevice>> device = cuda::OpenCudaDevice(options);
+  if (!device.ok()) return device.status();
+  return std::make_unique<CudaJitBackend>(*std::move(device));
+}
+
+}  // namespace tile_ir::runtime::jit

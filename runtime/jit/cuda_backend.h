@@ -1,0 +1,36 @@
+// The CUDA target's JIT backend: a compile lowers for the GPU's exact
+// architecture, emits CUDA C++ and compiles it with NVRTC; the cached
+// artifact is the cubin with the lowered module's text (the launch
+// signature), so a disk hit only loads the cubin into the driver. The key
+// covers the architecture, the NVRTC and driver versions and the device
+// library's fingerprint. No LLVM: the GPU machine's binaries link this one.
+#ifndef RUNTIME_JIT_CUDA_BACKEND_H_
+#define RUNTIME_JIT_CUDA_BACKEND_H_
+
+#include <memory>
+#include <string_view>
+
+#include "absl/status/statusor.h"
+#include "runtime/cuda/cuda_kernel.h"
+#include "runtime/jit/jit_backend.h"
+
+namespace tile_ir::runtime::jit {
+
+// "cuda" (GPU 0, its own architecture) or "cuda:<arch>"; Unavailable without
+// a driver or a GPU.
+absl::StatusOr<std::unique_ptr<JitBackend>> OpenCudaJitBackend(std::string_view target);
+
+// The cached artifact of a compiled image (the lowered module's text, the
+// entry, the dynamic shared bytes, the cubin), and back. Unpacking registers
+// the CUDA target for `arch` first, with the intrinsics the lowering emits
+// (cuda.gemm_ss, cuda.cp_async_*): a new process reads entries before
+// anything in it has lowered for CUDA, and the text names those intrinsics.
+// Neither needs a GPU.
+std::string PackCudaArtifact(const cuda::CudaKernelImage& image);
+absl::StatusOr<cuda::CudaKernelImage> UnpackCudaArtifact(std::string_view artifact,
+                                                         std::string_view kernel_name,
+                                                         std::string_view arch);
+
+}  // namespace tile_ir::runtime::jit
+
+#endif  // RUNTIME_JIT_CUDA_BACKEND_H_

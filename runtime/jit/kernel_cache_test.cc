@@ -1,0 +1,169 @@
+// In-process behaviour of the kernel cache, the specializer and the autotuner
+// on the CPU backend.
+#include <atomic>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gtest/gtest.h"
+#include "runtime/host_buffer.h"
+#include "runtime/jit/autotuner.h"
+#include "runtime/jit/cpu_backend.h"
+#include "runtime/jit/kernel_cache.h"
+#include "runtime/jit/specializer.h"
+#include "testdata/ops/op_suite.h"
+
+namespace tile_ir::runtime::jit {
+namespace {
+
+Module AddModule() {
+  absl::StatusOr<Kernel> kernel = ops::FindOp("add_f32")->build();
+  return Module{kIrVersion, "test", "0", {*kernel}};
+}
+
+KernelCacheOptions InDir(const std::string& name) {
+  KernelCacheOptions options;
+  options.directory = absl::StrCat(std::getenv("TEST_TMPDIR"), "/", name);
+  std::filesystem::remove_all(*options.directory);
+  return options;
+}
+
+TEST(KernelCacheTest, MemoryThenDiskThenCompile) {
+  absl::StatusOr<std::unique_ptr<JitBackend>> backend = OpenCpuJitBackend();
+  ASSERT_TRUE(backend.ok());
+  KernelCacheOptions options = InDir("mdc");
+  {
+    KernelCache cache(**backend, options);
+    absl::StatusOr<CachedKernel> first = cache.Get(AddModule(), "add_f32");
+    ASSERT_TRUE(first.ok()) << first.status();
+    EXPECT_EQ(first->source, CacheSource::kCompiled);
+    absl::StatusOr<CachedKernel> second = cache.Get(AddModule(), "add_f32");
+    EXPECT_EQ(second->source, CacheSource::kMemory);
+    EXPECT_EQ(second->kernel, first->kernel);
+  }
+  KernelCache fresh(**backend, options);
+  absl::StatusOr<CachedKernel> third = fresh.Get(AddModule(), "add_f32");
+  ASSERT_TRUE(third.ok());
+  EXPECT_EQ(third->source, CacheSource::kDisk);
+}
+
+TEST(KernelCacheTest, ConcurrentCallsForOneMissingKeyCompileOnce) {
+  absl::StatusOr<std::unique_ptr<JitBackend>> backend = OpenCpuJitBackend();
+  KernelCache cache(**backend, InDir("once"));
+  std::vector<std::thread> threads;
+  std::atomic<int> failures{0};
+  for (int i = 0; i < 6; ++i) {
+    threads.emplace_back([&] {
+      if (!cache.Get(AddModule(), "add_f32").ok()) ++failures;
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(failures.load(), 0);
+  EXPECT_EQ(cache.stats().compiles.load(), 1);
+  EXPECT_EQ(cache.stats().memory_hits.load(), 5);
+}
+
+TEST(SpecializerTest, StaticDimsBecomeConstantsAndDispatchIsByValue) {
+  absl::StatusOr<std::unique_ptr<JitBackend>> backend = OpenCpuJitBackend();
+  KernelCache cache(**backend, KernelCacheOptions{});  // memory only
+  KernelTemplate t = KernelTemplate::FromModule(AddModule(), "add_f32");
+  t.static_dims = {"N"};
+  JitFunction add(t, {}, cache);
+  auto call = [&](int64_t m, int64_t n, CacheSource* source) -> LoadedKernel* {
+    HostBuffer a(kF32, {m, n}), b(kF32, {m, n}), c(kF32, {m, n});
+    for (int64_t i = 0; i < m * n; ++i) {
+      a.Set(i, i % 7);
+      b.Set(i, 1);
+    }
+    std::vector<KernelArg> args = {KernelArg::Tensor(a.AsDLTensor()),
+                                   KernelArg::Tensor(b.AsDLTensor()),
+                                   KernelArg::Tensor(c.AsDLTensor())};
+    absl::StatusOr<LoadedKernel*> kernel = add.Specialize(args, source);
+    EXPECT_TRUE(kernel.ok()) << kernel.status();
+    EXPECT_TRUE((*kernel)->Launch(args).ok());
+    for (int64_t i = 0; i < m * n; ++i) EXPECT_EQ(c.Get(i), i % 7 + 1);
+    // N is static: the specialization's signature has M only.
+    EXPECT_EQ((*kernel)->signature().dims.size(), 1u);
+    return *kernel;
+  };
+  CacheSource source;
+  LoadedKernel* n128 = call(10, 128, &source);
+  EXPECT_EQ(source, CacheSource::kCompiled);
+  EXPECT_EQ(call(77, 128, &source), n128);  // M is dynamic: the same binary
+  EXPECT_EQ(source, CacheSource::kMemory);
+  EXPECT_NE(call(10, 129, &source), n128);
+  EXPECT_EQ(source, CacheSource::kCompiled);
+  EXPECT_EQ(cache.stats().compiles.load(), 2);
+}
+
+TEST(SpecializerTest, UnknownStaticDimIsAnError) {
+  absl::StatusOr<std::unique_ptr<JitBackend>> backend = OpenCpuJitBackend();
+  KernelCache cache(**backend, KernelCacheOptions{});
+  KernelTemplate t = KernelTemplate::FromModule(AddModule(), "add_f32");
+  t.static_dims = {"Q"};
+  JitFunction add(t, {}, cache);
+  HostBuffer a(kF32, {2, 2});
+  std::vector<KernelArg> args(3, KernelArg::Tensor(a.AsDLTensor()));
+  absl::StatusOr<LoadedKernel*> kernel = add.Specialize(args);
+  ASSERT_FALSE(kernel.ok());
+  EXPECT_NE(kernel.status().message().find("no dimension 'Q'"), std::string::npos);
+}
+
+TEST(AutotunerTest, PicksTheFastestPassingCandidateAndStoresTheEvidence) {
+  absl::StatusOr<std::unique_ptr<JitBackend>> backend = OpenCpuJitBackend();
+  KernelCacheOptions options = InDir("tune");
+  KernelCache cache(**backend, options);
+  ConfigSpace space;
+  space.params = {{"variant", TuningParam::Kind::kPolicy, {0, 1, 2}, 0, ""}};
+  TuningProblem problem;
+  problem.kernel_name = "add_f32";
+  problem.problem = "M=8,N=8";
+  problem.build = [](const Config&) -> absl::StatusOr<Module> { return AddModule(); };
+  // Fake timings: variant 1 fastest, variant 2 fails its check.
+  problem.check_and_time = [](LoadedKernel&, const Config& config) -> absl::StatusOr<double> {
+    if (config.at("variant") == 2) return absl::InternalError("mismatch at element 3");
+    return config.at("variant") == 1 ? 1e-6 : 2e-6;
+  };
+  int progress_calls = 0;
+  AutotuneOptions tune;
+  tune.parallel_compiles = 2;
+  tune.progress = [&](int, int, const std::string&) { ++progress_calls; };
+  absl::StatusOr<TuningResult> result = Autotune(cache, space, problem, tune);
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->best.at("variant"), 1);
+  EXPECT_FALSE(result->from_cache);
+  EXPECT_EQ(result->candidates.size(), 3u);
+  EXPECT_EQ(progress_calls, 6);
+  EXPECT_EQ(result->candidates[2].error, "mismatch at element 3");
+
+  KernelCache other(**backend, options);
+  absl::StatusOr<TuningResult> stored = Autotune(other, space, problem, tune);
+  ASSERT_TRUE(stored.ok());
+  EXPECT_TRUE(stored->from_cache);
+  EXPECT_EQ(stored->best, result->best);
+  EXPECT_EQ(stored->candidates.size(), 3u);
+  EXPECT_EQ(stored->device, result->device);
+  EXPECT_EQ(stored->date, result->date);
+}
+
+TEST(AutotunerTest, DefaultConfigHeuristicsExplainThemselves) {
+  ConfigSpace space;
+  space.params = {{"block_m", TuningParam::Kind::kTile, {32, 64, 128}, 128, "M"},
+                  {"num_stages", TuningParam::Kind::kStages, {1, 2, 3}, 3, ""}};
+  std::vector<std::string> why;
+  Config config = DefaultConfig(space, {{"M", 40}}, /*has_async_copy=*/false, &why);
+  EXPECT_EQ(config.at("block_m"), 64);
+  EXPECT_EQ(config.at("num_stages"), 1);
+  ASSERT_EQ(why.size(), 2u);
+  EXPECT_NE(why[0].find("M=40"), std::string::npos) << why[0];
+  EXPECT_NE(why[1].find("asynchronous"), std::string::npos) << why[1];
+  Config big = DefaultConfig(space, {{"M", 4096}}, /*has_async_copy=*/true, nullptr);
+  EXPECT_EQ(big.at("block_m"), 128);
+  EXPECT_EQ(big.at("num_stages"), 3);
+}
+
+}  // namespace
+}  // namespace tile_ir::runtime::jit

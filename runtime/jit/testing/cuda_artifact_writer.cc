@@ -1,0 +1,44 @@
+// Writes the CUDA backend's cache artifact of an operator's kernel, lowered
+// for sm_90a, to a file: what a first process stores and a later one reads.
+// Lowering needs no GPU and no NVRTC, so the cubin section is a placeholder.
+//   cuda_artifact_writer OP OUTPUT
+#include <fstream>
+#include <iostream>
+#include <string>
+
+#include "runtime/jit/cuda_backend.h"
+#include "targets/cuda/cuda_lowering.h"
+#include "testdata/ops/op_suite.h"
+
+int main(int argc, char** argv) {
+  using namespace tile_ir;
+  if (argc != 3) {
+    std::cerr << "usage: cuda_artifact_writer OP OUTPUT\n";
+    return 2;
+  }
+  const ops::OpCase* op = ops::FindOp(argv[1]);
+  if (op == nullptr) {
+    std::cerr << "no operator '" << argv[1] << "'\n";
+    return 2;
+  }
+  absl::StatusOr<Kernel> kernel = op->build();
+  if (!kernel.ok()) {
+    std::cerr << kernel.status() << "\n";
+    return 1;
+  }
+  absl::StatusOr<Module> lowered =
+      cuda::LowerForCuda(Module{kIrVersion, "cuda_artifact_writer", "0", {*kernel}}, "sm_90a");
+  if (!lowered.ok()) {
+    std::cerr << lowered.status() << "\n";
+    return 1;
+  }
+  runtime::cuda::CudaKernelImage image;
+  image.lowered = *std::move(lowered);
+  image.kernel_name = op->name;
+  image.entry = op->name;
+  image.dynamic_shared_bytes = 1024;
+  image.cubin = "placeholder: lowering only";
+  std::ofstream(argv[2], std::ios::binary | std::ios::trunc)
+      << runtime::jit::PackCudaArtifact(image);
+  return 0;
+}

@@ -1,0 +1,137 @@
+// Candidates checked at small shapes, timed at the run's, and their table.
+#include "tools/tile_run/autotune_op.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "frontends/cpp/builder.h"
+#include "tools/tile_run/report.h"
+#include "tools/tile_run/run_kernel.h"
+
+namespace tile_ir::tools {
+
+using runtime::jit::Config;
+using runtime::jit::TuningParam;
+using runtime::jit::TuningResult;
+
+runtime::jit::ConfigSpace ToJitSpace(const ops::OpConfigSpace& space) {
+  runtime::jit::ConfigSpace jit_space;
+  for (const ops::TunableParam& param : space.params) {
+    TuningParam each;
+    each.name = param.name;
+    each.kind = param.kind == ops::TunableParam::Kind::kStages ? TuningParam::Kind::kStages
+                                                               : TuningParam::Kind::kTile;
+    each.values = param.values;
+    each.default_value = param.default_value;
+    each.covers = param.covers;
+    jit_space.params.push_back(std::move(each));
+  }
+  for (const ops::OpConfig& candidate : space.candidates) {
+    jit_space.candidates.push_back(Config(candidate.values.begin(), candidate.values.end()));
+  }
+  return jit_space;
+}
+
+ops::Shapes CheckShapes(const ops::Shapes& dims) {
+  ops::Shapes small;
+  for (const auto& [name, value] : dims) {
+    small[name] = std::min<int64_t>(value, name == "BATCH" ? 2 : 97);
+  }
+  return small;
+}
+
+std::string ConfigName(const ops::OpCase& op, const Config& config) {
+  for (const ops::OpConfig& candidate : op.config_space.candidates) {
+    if (Config(candidate.values.begin(), candidate.values.end()) == config) return candidate.name;
+  }
+  return runtime::jit::ConfigToString(config);
+}
+
+absl::StatusOr<Module> BuildConfig(const ops::OpCase& op, const Config& config) {
+  absl::StatusOr<Kernel> kernel =
+      op.config_space.build(std::map<std::string, int64_t>(config.begin(), config.end()));
+  if (!kernel.ok()) return kernel.status();
+  return dsl::MakeModule({*kernel});
+}
+
+absl::StatusOr<TuningResult> AutotuneOp(runtime::jit::KernelCache& cache, const ops::OpCase& op,
+                                        const AutotuneRequest& request) {
+  if (op.config_space.candidates.empty() || !op.config_space.build) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("operator '", op.name, "' has no config space to tune"));
+  }
+  runtime::Device& device = cache.backend().device();
+  const ops::Shapes check_dims = CheckShapes(request.dims);
+  runtime::jit::TuningProblem problem;
+  problem.kernel_name = op.name;
+  problem.build = [&op](const Config& config) { return BuildConfig(op, config); };
+  problem.check_and_time = [&](runtime::LoadedKernel& kernel,
+                               const Config& config) -> absl::StatusOr<double> {
+    RunOptions check;
+    check.dims = check_dims;
+    check.scalars = request.scalars;
+    check.seed = request.seed;
+    check.check = true;
+    absl::StatusOr<RunResult> checked = RunKernel(device, kernel, &op, check);
+    if (!checked.ok()) return checked.status();
+    for (const OutputCheck& output : checked->checks) {
+      if (!output.passed()) {
+        return absl::InternalError(
+            absl::StrCat("wrong at ", FormatShapes(check_dims), ": ", FormatCheck(output)));
+      }
+    }
+    RunOptions timed;
+    timed.dims = request.dims;
+    timed.scalars = request.scalars;
+    timed.seed = request.seed;
+    timed.bench = true;
+    timed.warmup = request.warmup;
+    timed.iters = request.iters;
+    absl::StatusOr<RunResult> run = RunKernel(device, kernel, &op, timed);
+    if (!run.ok()) return run.status();
+    return *run->median_seconds;
+  };
+  problem.problem = absl::StrCat("timed ", FormatShapes(request.dims), "; checked ",
+                                 FormatShapes(check_dims), "; seed ", request.seed);
+  runtime::jit::AutotuneOptions options;
+  options.retune = request.retune;
+  options.progress = request.progress;
+  return runtime::jit::Autotune(cache, ToJitSpace(op.config_space), problem, options);
+}
+
+std::string FormatTuningTable(const ops::OpCase& op, const TuningResult& result,
+                              const ops::Shapes& dims) {
+  std::vector<std::string> header = {"config"};
+  for (const ops::TunableParam& param : op.config_space.params) header.push_back(param.name);
+  for (const char* column : {"median", "throughput", "result"}) header.push_back(column);
+  std::vector<std::vector<std::string>> rows;
+  for (const runtime::jit::CandidateResult& candidate : result.candidates) {
+    std::vector<std::string> row = {ConfigName(op, candidate.config)};
+    for (const ops::TunableParam& param : op.config_space.params) {
+      auto it = candidate.config.find(param.name);
+      row.push_back(it == candidate.config.end() ? "-" : absl::StrCat(it->second));
+    }
+    if (candidate.error.empty()) {
+      row.push_back(FormatSeconds(candidate.seconds));
+      row.push_back(
+          op.flops && candidate.seconds > 0
+              ? absl::StrCat(FormatError(op.flops(dims) / candidate.seconds / 1e9), " GFLOP/s")
+              : "-");
+      row.push_back(candidate.config == result.best ? "best" : "ok");
+    } else {
+      row.push_back("-");
+      row.push_back("-");
+      // A compile or load error is the target refusing the config (shared
+      // memory, registers, threads); a run error or a wrong output is ours.
+      const bool wrong = candidate.error.rfind("wrong at ", 0) == 0;
+      std::string error = candidate.error.substr(0, 160);
+      std::replace(error.begin(), error.end(), '\n', ' ');
+      row.push_back(wrong ? error : absl::StrCat("skipped: ", error));
+    }
+    rows.push_back(std::move(row));
+  }
+  return FormatTable(header, rows);
+}
+
+}  // namespace tile_ir::tools

@@ -1,0 +1,59 @@
+// tile-run --autotune and --explain: an operator's config space
+// (testdata/ops OpConfigSpace) through runtime/jit's autotuner. Each
+// candidate is compiled through the kernel cache, checked against the
+// operator's float64 reference at small shapes, timed at the run's shapes;
+// the fastest is stored with the evidence as a cache record keyed like a
+// binary, which a later run reads instead of tuning again.
+#ifndef TOOLS_TILE_RUN_AUTOTUNE_OP_H_
+#define TOOLS_TILE_RUN_AUTOTUNE_OP_H_
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "runtime/jit/autotuner.h"
+#include "runtime/jit/kernel_cache.h"
+#include "testdata/ops/op_suite.h"
+
+namespace tile_ir::tools {
+
+struct AutotuneRequest {
+  ops::Shapes dims;                       // timed at these
+  std::map<std::string, double> scalars;  // a value for every scalar parameter
+  uint64_t seed = 0;
+  int warmup = 3;
+  int iters = 20;
+  bool retune = false;  // ignore a stored choice
+  std::function<void(int done, int total, const std::string& what)> progress;
+};
+
+// The op's space as the autotuner takes it (its candidates, in order).
+runtime::jit::ConfigSpace ToJitSpace(const ops::OpConfigSpace& space);
+
+// The shapes candidates are checked at: each dimension at most 97 (not a
+// multiple of any tile, so the bounds are exercised), batch-like dimensions
+// at most 2.
+ops::Shapes CheckShapes(const ops::Shapes& dims);
+
+// Tunes `op` (which must have candidates) on the cache's backend.
+absl::StatusOr<runtime::jit::TuningResult> AutotuneOp(runtime::jit::KernelCache& cache,
+                                                      const ops::OpCase& op,
+                                                      const AutotuneRequest& request);
+
+// One row per candidate: name, its values, time, throughput, and what
+// happened ("best", "ok", "refused by the target: ...", "wrong: ...").
+std::string FormatTuningTable(const ops::OpCase& op, const runtime::jit::TuningResult& result,
+                              const ops::Shapes& dims);
+
+// The candidate's name ("128x128x32_s3"), or its values when it has none.
+std::string ConfigName(const ops::OpCase& op, const runtime::jit::Config& config);
+
+// The module holding the op's kernel for `config`.
+absl::StatusOr<Module> BuildConfig(const ops::OpCase& op, const runtime::jit::Config& config);
+
+}  // namespace tile_ir::tools
+
+#endif  // TOOLS_TILE_RUN_AUTOTUNE_OP_H_

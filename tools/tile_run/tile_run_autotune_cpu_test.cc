@@ -1,0 +1,140 @@
+// tile-run through the JIT on the CPU target: the kernel cache (--cache-dir),
+// --autotune over a gemm's config space cut to a few candidates, and
+// --explain.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "runtime/device.h"
+#include "runtime/jit/jit_backend.h"
+#include "testdata/ops/op_suite.h"
+#include "tools/tile_run/tile_run_main.h"
+
+namespace tile_ir::tools {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+struct Result {
+  int status;
+  std::string out;
+  std::string err;
+};
+
+// The suite with gemm_f16's space cut to two real candidates and one its
+// builder refuses, so that tuning takes seconds.
+const std::vector<ops::OpCase>& SmallSuite() {
+  static const std::vector<ops::OpCase>* suite = [] {
+    auto* ops = new std::vector<ops::OpCase>;
+    for (const ops::OpCase& op : ops::OperatorSuite()) {
+      if (op.name != "gemm_f16" && op.name != "add_f32") continue;
+      ops::OpCase copy = op;
+      if (op.name == "gemm_f16") {
+        std::vector<ops::OpConfig> kept;
+        for (const ops::OpConfig& config : op.config_space.candidates) {
+          if (config.name == "64x64x32_s3" || config.name == "128x128x32_s3") {
+            kept.push_back(config);
+          }
+        }
+        kept.push_back({"bogus", {{"block_q", 1}}});
+        copy.config_space.candidates = kept;
+      }
+      ops->push_back(std::move(copy));
+    }
+    return ops;
+  }();
+  return *suite;
+}
+
+class TileRunAutotuneCpuTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = absl::StrCat(std::getenv("TEST_TMPDIR"), "/",
+                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(dir_);
+    unsetenv("TILE_DISABLE_CACHE");
+  }
+
+  Result Run(std::vector<std::string> args) {
+    args.insert(args.begin(), "tile-run");
+    args.push_back("--cache-dir=" + dir_);
+    std::vector<char*> argv;
+    for (std::string& a : args) argv.push_back(a.data());
+    std::ostringstream out, err;
+    TileRunEnvironment env{runtime::OpenDevice, &SmallSuite(), runtime::jit::OpenJitBackend};
+    int status = TileRunMain(static_cast<int>(argv.size()), argv.data(), out, err, env);
+    return {status, out.str(), err.str()};
+  }
+
+  std::string dir_;
+};
+
+TEST_F(TileRunAutotuneCpuTest, ASecondRunLoadsTheKernelFromTheDiskCache) {
+  Result first = Run({"testdata/ops/add_f32.tile", "--check", "--seed=3"});
+  ASSERT_EQ(first.status, 0) << first.out << first.err;
+  EXPECT_THAT(first.out, HasSubstr("cache   compiled, key "));
+  EXPECT_THAT(first.out, HasSubstr(" in " + dir_));
+  Result second = Run({"add_f32", "--check", "--seed=3"});  // the operator by name: same kernel
+  ASSERT_EQ(second.status, 0) << second.out << second.err;
+  EXPECT_THAT(second.out, HasSubstr("cache   disk, key "));
+  EXPECT_THAT(second.out, HasSubstr("PASS"));
+  EXPECT_EQ(second.err, "");
+}
+
+TEST_F(TileRunAutotuneCpuTest, TunesStoresTheChoiceAndReadsItBack) {
+  const std::vector<std::string> args = {
+      "gemm_f16", "--autotune", "--check",   "--shapes=M=128,N=96,K=64",
+      "--seed=7", "--iters=2",  "--warmup=0"};
+  Result first = Run(args);
+  ASSERT_EQ(first.status, 0) << first.out << first.err;
+  EXPECT_THAT(first.err, HasSubstr("autotune: gemm_f16: 3 candidates compiled, checked and timed"));
+  EXPECT_THAT(first.out, HasSubstr("autotune gemm_f16 at M=128,N=96,K=64 (checked at "
+                                   "M=97,N=96,K=64)"));
+  EXPECT_THAT(first.out, HasSubstr("64x64x32_s3"));
+  EXPECT_THAT(first.out, HasSubstr("128x128x32_s3"));
+  EXPECT_THAT(first.out, HasSubstr("skipped: gemm configs have no parameter 'block_q'"));
+  EXPECT_THAT(first.out, HasSubstr("best"));
+  EXPECT_THAT(first.out, HasSubstr("stored in " + dir_));
+  EXPECT_THAT(first.out, HasSubstr("PASS"));
+
+  Result second = Run(args);
+  ASSERT_EQ(second.status, 0) << second.out << second.err;
+  EXPECT_THAT(second.err, HasSubstr("autotune: gemm_f16: the cached choice"));
+  EXPECT_THAT(second.err, Not(HasSubstr("compiled, checked and timed")));
+  EXPECT_THAT(second.out, HasSubstr("from the cache"));
+  EXPECT_THAT(second.out, HasSubstr("read from " + dir_));
+  // The best candidate's binary was cached by the first run too.
+  EXPECT_THAT(second.out, HasSubstr("cache   disk"));
+  // The same best config both times.
+  auto best = [](const std::string& out) { return out.substr(out.find("\nbest ")); };
+  EXPECT_EQ(best(first.out).substr(0, 40), best(second.out).substr(0, 40));
+}
+
+TEST_F(TileRunAutotuneCpuTest, ExplainsTheDefaultConfig) {
+  Result r = Run({"gemm_f16", "--explain", "--shapes=M=40,N=1000,K=20", "--seed=1"});
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("default config of gemm_f16 at M=40,N=1000,K=20 on cpu "
+                               "(no asynchronous copies): "));
+  EXPECT_THAT(r.out, HasSubstr("block_m = 64: M=40 (48 padded to 16) is smaller than the "
+                               "default 128"));
+  EXPECT_THAT(r.out, HasSubstr("block_n = 128: the template's default"));
+  EXPECT_THAT(r.out, HasSubstr("num_stages = 3"));
+}
+
+TEST_F(TileRunAutotuneCpuTest, AnOperatorWithoutASpaceIsRefused) {
+  Result r = Run({"add_f32", "--autotune"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err,
+            "tile-run: error: kernel 'add_f32' has no config space to tune (operators with one: "
+            "gemm_f16)\n");
+}
+
+}  // namespace
+}  // namespace tile_ir::tools
