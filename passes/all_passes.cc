@@ -7,6 +7,7 @@
 
 #include "passes/async_copies.h"
 #include "passes/bound_predication.h"
+#include "passes/core_matrix_tiles.h"
 #include "passes/inject_software_pipeline.h"
 #include "passes/insert_barriers.h"
 #include "passes/layout_inference.h"
@@ -50,6 +51,7 @@ void RegisterBuiltinPasses(PassRegistry& registry) {
   RegisterOrDie(registry, ThreadBindingPass());
   RegisterOrDie(registry, VectorizePass());
   RegisterOrDie(registry, AsyncCopiesPass());
+  RegisterOrDie(registry, CoreMatrixTilesPass());
   RegisterOrDie(registry, PlanSharedMemoryPass());
   RegisterOrDie(registry, InsertBarriersPass());
 }

@@ -1,38 +1,28 @@
 #include "passes/async_copies.h"
 
-#include "absl/strings/str_cat.h"
-#include "frontends/text/parser.h"
 #include "gtest/gtest.h"
 #include "passes/insert_barriers.h"
 #include "passes/target_info.h"
 #include "passes/testing/fake_targets.h"
+#include "passes/testing/ir_test_util.h"
 #include "tile_ir/printer.h"
-#include "tile_ir/verifier.h"
 
 namespace tile_ir::passes {
 namespace {
 
-constexpr char kHeader[] = "ir_version 1;\nproducer \"test\" \"1\";\n\n";
-
-Module ParseOrDie(std::string_view kernel_text) {
-  absl::StatusOr<Module> module =
-      text::ParseModule(absl::StrCat(kHeader, std::string(kernel_text)), "test.tile");
-  EXPECT_TRUE(module.ok()) << module.status();
-  return module.ok() ? *std::move(module) : Module{};
-}
+using testing::ParseOrDie;
+using testing::PrintVerified;
 
 std::string Canonical(std::string_view kernel_text) {
   testing::RegisterFakeTargets();  // registers test_gpu.async_copy
-  return Print(ParseOrDie(kernel_text));
+  return testing::Canonical(kernel_text);
 }
 
 std::string Async(std::string_view kernel_text, const char* target = "test-gpu") {
   testing::RegisterFakeTargets();
   Module module = ParseOrDie(kernel_text);
   MakeCopiesAsync(module, **FindTarget(target));
-  absl::Status valid = Verify(module);
-  EXPECT_TRUE(valid.ok()) << valid << "\n" << Print(module);
-  return Print(module);
+  return PrintVerified(module);
 }
 
 // A two-stage pipeline's shape: the copy before the commit is a producer stage; the one

@@ -1,34 +1,22 @@
 #include "passes/inject_software_pipeline.h"
 
-#include "absl/strings/str_cat.h"
-#include "frontends/text/parser.h"
 #include "gtest/gtest.h"
 #include "passes/target_info.h"
 #include "passes/testing/fake_targets.h"
-#include "tile_ir/printer.h"
-#include "tile_ir/verifier.h"
+#include "passes/testing/ir_test_util.h"
 
 namespace tile_ir::passes {
 namespace {
 
-constexpr char kHeader[] = "ir_version 1;\nproducer \"test\" \"1\";\n\n";
-
-Module ParseOrDie(std::string_view kernel_text) {
-  absl::StatusOr<Module> module =
-      text::ParseModule(absl::StrCat(kHeader, std::string(kernel_text)), "test.tile");
-  EXPECT_TRUE(module.ok()) << module.status();
-  return module.ok() ? *std::move(module) : Module{};
-}
-
-std::string Canonical(std::string_view kernel_text) { return Print(ParseOrDie(kernel_text)); }
+using testing::Canonical;
+using testing::ParseOrDie;
+using testing::PrintVerified;
 
 std::string Injected(std::string_view kernel_text, std::string_view target) {
   testing::RegisterFakeTargets();
   Module module = ParseOrDie(kernel_text);
   EXPECT_TRUE(InjectSoftwarePipelines(module, **FindTarget(target)));
-  absl::Status valid = Verify(module);
-  EXPECT_TRUE(valid.ok()) << valid << "\n" << Print(module);
-  return Print(module);
+  return PrintVerified(module);
 }
 
 constexpr char kCopyAndGemm[] = R"(

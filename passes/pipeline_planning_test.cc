@@ -1,24 +1,15 @@
 #include "passes/pipeline_planning.h"
 
-#include "absl/strings/str_cat.h"
-#include "frontends/text/parser.h"
 #include "gtest/gtest.h"
 #include "passes/target_info.h"
 #include "passes/testing/fake_targets.h"
-#include "tile_ir/printer.h"
-#include "tile_ir/verifier.h"
+#include "passes/testing/ir_test_util.h"
 
 namespace tile_ir::passes {
 namespace {
 
-constexpr char kHeader[] = "ir_version 1;\nproducer \"test\" \"1\";\n\n";
-
-Module ParseOrDie(std::string_view kernel_text) {
-  absl::StatusOr<Module> module =
-      text::ParseModule(absl::StrCat(kHeader, std::string(kernel_text)), "test.tile");
-  EXPECT_TRUE(module.ok()) << module.status();
-  return module.ok() ? *std::move(module) : Module{};
-}
+using testing::ParseOrDie;
+using testing::PrintVerified;
 
 const TargetInfo& Target(std::string_view name) {
   testing::RegisterFakeTargets();
@@ -28,9 +19,7 @@ const TargetInfo& Target(std::string_view name) {
 std::string Planned(std::string_view kernel_text, std::string_view target, bool* changed) {
   Module module = ParseOrDie(kernel_text);
   *changed = PlanPipelines(module, Target(target));
-  absl::Status valid = Verify(module);
-  EXPECT_TRUE(valid.ok()) << valid;
-  return Print(module);
+  return PrintVerified(module);
 }
 
 constexpr char kGemm[] = R"(

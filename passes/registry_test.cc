@@ -107,7 +107,8 @@ TEST(PassOptionsDeathTest, ReadingAnUndeclaredOptionIsABug) {
 TEST(BuiltinPassesTest, RegistersEveryBuiltinPass) {
   const PassRegistry& registry = BuiltinPassRegistry();
   EXPECT_THAT(registry.Names(),
-              ElementsAre("async-copies", "bound-predication", "inject-software-pipeline",
+              ElementsAre("async-copies", "bound-predication", "core-matrix-tiles",
+                          "inject-software-pipeline",
                           "insert-barriers",
                           "layout-inference", "lower-tile-ops", "pad-shared-rows",
                           "pipeline-planning", "plan-shared-memory", "rasterize-blocks", "remove-dead-code", "simplify", "specialize-dims",

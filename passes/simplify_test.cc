@@ -3,34 +3,22 @@
 #include <chrono>
 
 #include "absl/strings/str_cat.h"
-#include "frontends/text/parser.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "passes/testing/ir_test_util.h"
 #include "tile_ir/printer.h"
-#include "tile_ir/verifier.h"
 
 namespace tile_ir::passes {
 namespace {
 
-constexpr char kHeader[] = "ir_version 1;\nproducer \"test\" \"1\";\n\n";
-
-Module ParseOrDie(std::string_view kernel_text) {
-  absl::StatusOr<Module> module =
-      text::ParseModule(absl::StrCat(kHeader, std::string(kernel_text)), "test.tile");
-  EXPECT_TRUE(module.ok()) << module.status();
-  return module.ok() ? *std::move(module) : Module{};
-}
-
-// The canonical text of a kernel written in the test, for comparisons that
-// do not depend on how the test spells it.
-std::string Canonical(std::string_view kernel_text) { return Print(ParseOrDie(kernel_text)); }
+using testing::Canonical;
+using testing::ParseOrDie;
+using testing::PrintVerified;
 
 std::string SimplifiedText(std::string_view kernel_text) {
   Module module = ParseOrDie(kernel_text);
   SimplifyModule(module);
-  absl::Status valid = Verify(module);
-  EXPECT_TRUE(valid.ok()) << valid;
-  return Print(module);
+  return PrintVerified(module);
 }
 
 TEST(SimplifyTest, UsesLoopRanges) {

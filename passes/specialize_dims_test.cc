@@ -1,22 +1,14 @@
 #include "passes/specialize_dims.h"
 
-#include "absl/strings/str_cat.h"
-#include "frontends/text/parser.h"
 #include "gtest/gtest.h"
+#include "passes/testing/ir_test_util.h"
 #include "tile_ir/printer.h"
 #include "tile_ir/verifier.h"
 
 namespace tile_ir::passes {
 namespace {
 
-constexpr char kHeader[] = "ir_version 1;\nproducer \"test\" \"1\";\n\n";
-
-Module ParseOrDie(std::string_view kernel_text) {
-  absl::StatusOr<Module> module =
-      text::ParseModule(absl::StrCat(kHeader, std::string(kernel_text)), "test.tile");
-  EXPECT_TRUE(module.ok()) << module.status();
-  return module.ok() ? *std::move(module) : Module{};
-}
+using testing::ParseOrDie;
 
 constexpr char kKernel[] = R"(
 kernel k<M: i32, N: i32>(A: f32[M, N], B: f32[M, N] strides[N, 1])

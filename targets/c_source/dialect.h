@@ -84,9 +84,12 @@ class Dialect {
   // A shared buffer of element type `type` at `offset` in the pool.
   virtual std::string SharedBufferDecl(const std::string& type, const std::string& name,
                                        int64_t offset) const = 0;
-  // The block and thread index of axis 0, 1 or 2.
-  virtual std::string BlockIndex(int axis) const = 0;
-  virtual std::string ThreadIndex(int axis) const = 0;
+  // The block and thread index of axis 0, 1 or 2; by default the built-ins
+  // blockIdx.x and threadIdx.x (.y, .z).
+  virtual std::string BlockIndex(int axis) const { return std::string("blockIdx.") + "xyz"[axis]; }
+  virtual std::string ThreadIndex(int axis) const {
+    return std::string("threadIdx.") + "xyz"[axis];
+  }
   virtual std::string Barrier(BarrierScope scope) const = 0;
   // Widest contiguous move through a vector type (uint4, uint2, unsigned);
   // 0 moves every element on its own.

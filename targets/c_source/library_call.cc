@@ -116,4 +116,14 @@ CExpr EmitRegisteredLibraryCall(const Call& node, std::string_view prefix, const
   return EmitLibraryCall(node, prefix.size(), intrinsic->num_template_args, dialect, context);
 }
 
+std::optional<CExpr> EmitAsyncCopyCall(const Call& node, CallContext& context) {
+  if (node.name == "async_commit") return Primary("tl::cp_async_commit()");
+  if (node.name != "async_wait") return std::nullopt;
+  std::optional<int64_t> pending = node.args.size() == 1 ? AsConstInt(node.args[0]) : std::nullopt;
+  if (!pending || *pending < 0) {
+    return context.Fail("async_wait needs a non-negative integer literal");
+  }
+  return Primary(absl::StrCat("tl::cp_async_wait<", *pending, ">()"));
+}
+
 }  // namespace tile_ir::c_source

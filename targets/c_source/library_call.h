@@ -13,6 +13,7 @@
 #define TARGETS_C_SOURCE_LIBRARY_CALL_H_
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -50,6 +51,12 @@ CExpr EmitLibraryCall(const Call& node, size_t prefix_size, int num_template_arg
 // error naming the unregistered or misused intrinsic.
 CExpr EmitRegisteredLibraryCall(const Call& node, std::string_view prefix, const Dialect& dialect,
                                 CallContext& context);
+
+// The software pipeline's `async_commit()` and `async_wait(N)` as the device
+// library's tl::cp_async_commit() and tl::cp_async_wait<N>() (empty where a
+// target's copies are synchronous; kept for IR written by hand); nullopt for
+// any other call.
+std::optional<CExpr> EmitAsyncCopyCall(const Call& node, CallContext& context);
 
 }  // namespace tile_ir::c_source
 

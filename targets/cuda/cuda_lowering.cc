@@ -1,8 +1,7 @@
-// LowerForCuda: the pass manager over the CUDA pipeline of one architecture.
+// LowerForCuda: the CUDA pipeline of one architecture over the built-in passes.
 #include "targets/cuda/cuda_lowering.h"
 
-#include "passes/all_passes.h"
-#include "passes/pass_manager.h"
+#include "passes/builtin_pipeline.h"
 
 namespace tile_ir::cuda {
 
@@ -10,14 +9,8 @@ absl::StatusOr<Module> LowerForCuda(const Module& module, const std::string& arc
                                     const std::string& pipeline) {
   absl::Status registered = RegisterCudaTarget(arch);
   if (!registered.ok()) return registered;
-  const std::string text = pipeline.empty() ? DefaultCudaPipeline("cuda:" + arch) : pipeline;
-  absl::StatusOr<passes::PassManager> manager =
-      passes::PassManager::Create(passes::BuiltinPassRegistry(), text, {});
-  if (!manager.ok()) return manager.status();
-  Module lowered = module;
-  absl::Status status = manager->Run(lowered);
-  if (!status.ok()) return status;
-  return lowered;
+  return passes::RunBuiltinPipeline(
+      module, pipeline.empty() ? DefaultCudaPipeline("cuda:" + arch) : pipeline);
 }
 
 }  // namespace tile_ir::cuda

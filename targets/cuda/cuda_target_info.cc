@@ -1,12 +1,14 @@
 // The CUDA TargetInfo, its pipeline string and its registration.
 #include "targets/cuda/cuda_target_info.h"
 
+#include <cstdlib>
 #include <memory>
 #include <mutex>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "targets/cuda/gemm_mma.h"
+#include "targets/cuda/gemm_wgmma.h"
 #include "targets/cuda/intrinsics.h"
 
 namespace tile_ir::cuda {
@@ -32,8 +34,13 @@ absl::Status CheckCudaArch(std::string_view arch) {
                    "'; known: ", absl::StrJoin(KnownCudaArchs(), ", ")));
 }
 
-CudaTargetInfo::CudaTargetInfo(std::string arch, std::string registered_name)
-    : arch_(std::move(arch)), registered_name_(std::move(registered_name)) {}
+CudaTargetInfo::CudaTargetInfo(std::string arch, std::string registered_name, bool wgmma)
+    : arch_(std::move(arch)), registered_name_(std::move(registered_name)), wgmma_(wgmma) {}
+
+std::optional<WgmmaPlan> CudaTargetInfo::WgmmaPlanFor(const Gemm& gemm, int64_t threads) const {
+  if (!wgmma_ || arch_ != "sm_90a") return std::nullopt;
+  return PlanWgmma(gemm, threads);
+}
 
 int64_t CudaTargetInfo::ThreadsExecutingBlock(const Launch& launch) const {
   int64_t threads = 1;
@@ -70,16 +77,23 @@ absl::Status CudaTargetInfo::CheckTileOp(passes::TileOpKind op, DataType dtype) 
 
 std::optional<Layout> CudaTargetInfo::FragmentLayoutForGemm(const Gemm& gemm,
                                                             int64_t threads) const {
+  if (std::optional<WgmmaPlan> plan = WgmmaPlanFor(gemm, threads)) {
+    return WgmmaAccumulatorLayout(*plan);
+  }
   return MmaAccumulatorLayout(gemm, threads);
 }
 
 absl::StatusOr<std::optional<Stmt>> CudaTargetInfo::LowerGemm(
     const passes::GemmLoweringRequest& request) const {
+  if (WgmmaPlanFor(*request.gemm, ThreadsExecutingBlock(request.kernel->launch))) {
+    absl::StatusOr<std::optional<Stmt>> wgmma = LowerGemmToWgmma(request);
+    // An accumulator laid out otherwise (a layout the user wrote) falls through to mma.sync.
+    if (!wgmma.ok() || *wgmma) return wgmma;
+  }
   return LowerGemmToMma(request);
 }
 
-std::optional<Stmt> CudaTargetInfo::AsyncCopy(const Expr& dst, const Expr& src,
-                                              int bytes) const {
+std::optional<Stmt> CudaTargetInfo::AsyncCopy(const Expr& dst, const Expr& src, int bytes) const {
   if (bytes != 16 && bytes != 8 && bytes != 4) return std::nullopt;
   RegisterCudaLibraryIntrinsics();
   return Evaluate::Make(
@@ -90,12 +104,16 @@ std::string CudaTargetInfo::DefaultPipeline() const { return DefaultCudaPipeline
 
 std::string DefaultCudaPipeline(std::string_view target_name) {
   std::string t(target_name);
-  return absl::StrCat("simplify,rasterize-blocks,layout-inference{target=", t,
-                      "},pipeline-planning{target=", t, "},inject-software-pipeline{target=", t,
-                      "},pad-shared-rows,lower-tile-ops{target=", t,
-                      "},bound-predication,thread-binding{target=", t, "},vectorize{target=", t,
-                      "},async-copies{target=", t, "},plan-shared-memory{target=", t, "},insert-barriers{target=", t,
-                      "},simplify,remove-dead-code");
+  const char* wgmma = std::getenv(kWgmmaEnvironmentVariable);
+  if (t == "cuda:sm_90a" && wgmma != nullptr && std::string_view(wgmma) == "1") {
+    t = kWgmmaTargetName;
+  }
+  return absl::StrCat(
+      "simplify,rasterize-blocks,layout-inference{target=", t, "},pipeline-planning{target=", t,
+      "},inject-software-pipeline{target=", t, "},pad-shared-rows,lower-tile-ops{target=", t,
+      "},bound-predication,thread-binding{target=", t, "},vectorize{target=", t,
+      "},async-copies{target=", t, "},core-matrix-tiles,plan-shared-memory{target=", t,
+      "},insert-barriers{target=", t, "},simplify,remove-dead-code");
 }
 
 absl::Status RegisterCudaTarget(std::string arch) {
@@ -103,12 +121,16 @@ absl::Status RegisterCudaTarget(std::string arch) {
   if (!known.ok()) return known;
   RegisterCudaLibraryIntrinsics();
   RegisterGemmMmaIntrinsic().IgnoreError();  // fails only if another component took the name
+  RegisterGemmWgmmaIntrinsic().IgnoreError();
   static std::once_flag once;
   std::call_once(once, [] {
     for (const std::string& each : KnownCudaArchs()) {
       // AlreadyExists (registered by another component first) keeps that one.
       passes::RegisterTarget(std::make_shared<CudaTargetInfo>(each, "cuda:" + each)).IgnoreError();
     }
+    passes::RegisterTarget(
+        std::make_shared<CudaTargetInfo>("sm_90a", kWgmmaTargetName, /*wgmma=*/true))
+        .IgnoreError();
   });
   // Only the first registration of plain "cuda" takes effect.
   passes::RegisterTarget(std::make_shared<CudaTargetInfo>(std::move(arch))).IgnoreError();

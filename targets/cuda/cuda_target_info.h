@@ -13,6 +13,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "passes/target_info.h"
+#include "targets/cuda/gemm_wgmma.h"
 
 namespace tile_ir::cuda {
 
@@ -24,8 +25,11 @@ absl::Status CheckCudaArch(std::string_view arch);
 class CudaTargetInfo final : public passes::TargetInfo {
  public:
   // `arch` is one of KnownCudaArchs(). `registered_name` is the registry key:
-  // "cuda" for the default architecture, "cuda:<arch>" for a pinned one.
-  explicit CudaTargetInfo(std::string arch, std::string registered_name = "cuda");
+  // "cuda" for the default architecture, "cuda:<arch>" for a pinned one, kWgmmaTargetName for
+  // the wgmma variant. `wgmma` lets gemms run on wgmma where the architecture has it
+  // (sm_90a); without it every tensor-core gemm is mma.sync.
+  explicit CudaTargetInfo(std::string arch, std::string registered_name = "cuda",
+                          bool wgmma = false);
 
   std::string name() const override { return registered_name_; }
   std::string arch() const override { return arch_; }
@@ -43,24 +47,41 @@ class CudaTargetInfo final : public passes::TargetInfo {
   // (fp8 matrix instructions arrive with sm_89), arithmetic on bool, and
   // atomic_add on i4 (no atomic form for a nibble).
   absl::Status CheckTileOp(passes::TileOpKind op, DataType dtype) const override;
-  // Tensor cores (gemm_mma.h): the mma.sync accumulator layout, and one tl::gemm_ss call for a
-  // gemm that has it; other gemms take the generic FMA path.
+  // Tensor cores: on sm_90a a gemm that PlanWgmma accepts runs on wgmma (gemm_wgmma.h: its
+  // accumulator layout, one tl::gemm_wgmma call); otherwise one that fits mma.sync runs there
+  // (gemm_mma.h: its layout, one tl::gemm_ss call); other gemms take the generic FMA path.
+  // One decision (WgmmaPlanFor) serves both hooks, so the layout asked for is the one lowered.
   std::optional<Layout> FragmentLayoutForGemm(const Gemm& gemm, int64_t threads) const override;
   absl::StatusOr<std::optional<Stmt>> LowerGemm(
       const passes::GemmLoweringRequest& request) const override;
   // DefaultCudaPipeline with this target's registered name.
   std::string DefaultPipeline() const override;
 
+  // The wgmma plan of `gemm` on this target, or nullopt when it takes mma.sync or FMA.
+  std::optional<WgmmaPlan> WgmmaPlanFor(const Gemm& gemm, int64_t threads) const;
+
  private:
   std::string arch_;
   std::string registered_name_;
+  bool wgmma_;
 };
 
+// sm_90a with gemms on wgmma (gemm_wgmma.h) instead of mma.sync: opt-in, because with
+// unswizzled core-matrix tiles fed by cp.async it measured slower than mma.sync on the H200
+// (gemm_bf16 4096^3: 135 TFLOP/s against 305; every suite operator correct, default and ragged
+// shapes). The next steps are 128-byte-swizzled tiles and TMA.
+inline constexpr char kWgmmaTargetName[] = "cuda:sm_90a-wgmma";
+// The environment variable that makes DefaultCudaPipeline("cuda:sm_90a") use kWgmmaTargetName
+// (value 1), so that tile-run, the JIT and tile-translate run the wgmma path without another
+// target name; the pipeline string, part of the JIT's cache key, names the target used.
+inline constexpr char kWgmmaEnvironmentVariable[] = "TILE_CUDA_WGMMA";
+
 // The default CUDA pipeline for the target registered as `target_name`
-// ("cuda", or "cuda:sm_80" to pin an architecture).
+// ("cuda", or "cuda:sm_80" to pin an architecture; "cuda:sm_90a" means kWgmmaTargetName when
+// kWgmmaEnvironmentVariable is 1).
 std::string DefaultCudaPipeline(std::string_view target_name = "cuda");
 
-// Registers the CUDA targets: "cuda:<arch>" for every known architecture,
+// Registers the CUDA targets: "cuda:<arch>" for every known architecture, kWgmmaTargetName,
 // and "cuda" for `arch`; and the device library's intrinsics
 // (RegisterCudaLibraryIntrinsics), so that IR using them parses. The registry is by name, so the
 // first call decides which architecture plain "cuda" means for the rest of the process; code that

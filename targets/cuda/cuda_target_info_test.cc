@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include "absl/strings/match.h"
 #include "passes/target_info.h"
 #include "tile_ir/intrinsics.h"
@@ -51,7 +53,8 @@ TEST(CudaTargetInfoTest, PipelineNamesTheTarget) {
             "simplify,rasterize-blocks,layout-inference{target=cuda},pipeline-planning{target="
             "cuda},inject-software-pipeline{target=cuda},pad-shared-rows,lower-tile-ops{target="
             "cuda},bound-predication,thread-binding{target=cuda},vectorize{target=cuda},async-"
-            "copies{target=cuda},plan-shared-memory{target=cuda},insert-barriers{target=cuda},"
+            "copies{target=cuda},core-matrix-tiles,plan-shared-memory{target=cuda},insert-barriers{"
+            "target=cuda},"
             "simplify,remove-dead-code");
 }
 
@@ -69,6 +72,20 @@ TEST(CudaTargetInfoTest, Registration) {
     EXPECT_EQ((*pinned)->arch(), arch);
   }
   EXPECT_NE(FindIntrinsic("cuda.cp_async_16"), nullptr);
+  auto wgmma = passes::FindTarget(kWgmmaTargetName);
+  ASSERT_TRUE(wgmma.ok()) << wgmma.status();
+  EXPECT_EQ((*wgmma)->arch(), "sm_90a");
+}
+
+TEST(CudaTargetInfoTest, TheEnvironmentVariableSwitchesSm90aToWgmma) {
+  ASSERT_EQ(unsetenv(kWgmmaEnvironmentVariable), 0);
+  EXPECT_NE(DefaultCudaPipeline("cuda:sm_90a").find("lower-tile-ops{target=cuda:sm_90a}"),
+            std::string::npos);
+  ASSERT_EQ(setenv(kWgmmaEnvironmentVariable, "1", 1), 0);
+  EXPECT_NE(DefaultCudaPipeline("cuda:sm_90a").find("lower-tile-ops{target=cuda:sm_90a-wgmma}"),
+            std::string::npos);
+  EXPECT_EQ(DefaultCudaPipeline("cuda:sm_80").find("wgmma"), std::string::npos);
+  ASSERT_EQ(unsetenv(kWgmmaEnvironmentVariable), 0);
 }
 
 }  // namespace

@@ -24,7 +24,9 @@ Table& GetTable() {
 }  // namespace
 
 absl::Status RegisterCudaIntrinsic(std::string name, int num_args, int num_template_args,
-                                   std::string description, bool async_copy) {
+                                   std::string description, bool async_copy,
+                                   std::vector<int> core_matrix_operands,
+                                   std::string core_matrix_fence) {
   if (!absl::StartsWith(name, kCudaIntrinsicPrefix) || name.size() == kCudaIntrinsicPrefixSize) {
     return absl::InvalidArgumentError(
         absl::StrCat("CUDA intrinsic '", name, "' must be named cuda.<name>"));
@@ -51,6 +53,8 @@ absl::Status RegisterCudaIntrinsic(std::string name, int num_args, int num_templ
   info.result = IntrinsicInfo::ResultType::kVoid;
   info.pure = false;
   info.async_copy = async_copy;
+  info.core_matrix_operands = std::move(core_matrix_operands);
+  info.core_matrix_fence = std::move(core_matrix_fence);
   info.description = description;
   if (!RegisterIntrinsic(std::move(info))) {
     return absl::AlreadyExistsError(
@@ -82,6 +86,10 @@ void RegisterCudaLibraryIntrinsics() {
                             /*async_copy=*/true)
           .IgnoreError();
     }
+    RegisterCudaIntrinsic("cuda.fence_proxy_async", 0, 0,
+                          "orders this thread's shared-memory stores before later reads of the "
+                          "async proxy (wgmma operands)")
+        .IgnoreError();
   });
 }
 

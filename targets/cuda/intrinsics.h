@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/status.h"
 
@@ -37,9 +38,14 @@ struct CudaIntrinsic {
 // arities is OK (so registration may run in every caller); different
 // arities, a name another component registered, or num_template_args outside
 // [0, num_args] are errors. `async_copy` marks an asynchronous copy for barrier
-// insertion (IntrinsicInfo::async_copy).
+// insertion (IntrinsicInfo::async_copy); `core_matrix_operands` lists the arguments naming
+// shared tiles the call reads in core-matrix order and `core_matrix_fence` the intrinsic that
+// orders ordinary stores to them before the call (IntrinsicInfo::core_matrix_operands and
+// core_matrix_fence).
 absl::Status RegisterCudaIntrinsic(std::string name, int num_args, int num_template_args,
-                                   std::string description, bool async_copy = false);
+                                   std::string description, bool async_copy = false,
+                                   std::vector<int> core_matrix_operands = {},
+                                   std::string core_matrix_fence = "");
 
 // The registered intrinsic, or nullptr.
 const CudaIntrinsic* FindCudaIntrinsic(std::string_view name);
@@ -49,7 +55,9 @@ const CudaIntrinsic* FindCudaIntrinsic(std::string_view name);
 //     an asynchronous copy of 16, 8 or 4 bytes from the global element src to
 //     the shared element dst (both aligned to the size) when pred holds, else
 //     zeros into dst without reading src; async_commit/async_wait complete it
-//     (registered as async copies, so barriers order them where they land).
+//     (registered as async copies, so barriers order them where they land);
+//   cuda.fence_proxy_async(): fence.proxy.async.shared::cta on sm_90 and newer (ordinary
+//     shared-memory stores before reads of the async proxy, wgmma's), nothing before.
 void RegisterCudaLibraryIntrinsics();
 
 }  // namespace tile_ir::cuda

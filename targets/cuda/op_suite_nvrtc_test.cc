@@ -1,8 +1,8 @@
 // The CUDA target's CI check: every operator of the suite (testdata/ops/*.tile)
 // lowers with the CUDA pipeline, emits, and compiles with NVRTC for sm_80 and
-// sm_90a; operators the target cannot lower yet are listed below with the
-// reason, and must fail with exactly that capability error. Without NVRTC the
-// compile step is skipped (with the reason) and lowering and emission still run.
+// sm_90a, and for sm_90a with gemms on wgmma (kWgmmaTargetName); operators the target cannot lower
+// yet are listed below with the reason, and must fail with exactly that capability error. Without
+// NVRTC the compile step is skipped (with the reason) and lowering and emission still run.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -19,6 +19,7 @@
 #include "frontends/text/parser.h"
 #include "targets/cuda/cuda_codegen.h"
 #include "targets/cuda/cuda_lowering.h"
+#include "targets/cuda/cuda_target_info.h"
 #include "targets/cuda/nvrtc_compiler.h"
 
 namespace tile_ir::cuda {
@@ -44,9 +45,10 @@ std::vector<std::string> OpNames() {
 struct OpArch {
   std::string op;
   std::string arch;
+  bool wgmma = false;  // lowered for kWgmmaTargetName
 
   friend void PrintTo(const OpArch& value, std::ostream* out) {
-    *out << value.op << " for " << value.arch;
+    *out << value.op << " for " << value.arch << (value.wgmma ? " with wgmma" : "");
   }
 };
 
@@ -54,6 +56,7 @@ std::vector<OpArch> Cases() {
   std::vector<OpArch> cases;
   for (const std::string& op : OpNames()) {
     for (const std::string& arch : KnownCudaArchs()) cases.push_back({op, arch});
+    cases.push_back({op, "sm_90a", /*wgmma=*/true});
   }
   return cases;
 }
@@ -70,14 +73,16 @@ TEST(OpSuiteFilesTest, SuiteIsThere) {
 }
 
 TEST_P(OpSuiteNvrtcTest, LowersEmitsAndCompiles) {
-  const auto& [op, arch] = GetParam();
+  const auto& [op, arch, wgmma] = GetParam();
   std::ifstream file("testdata/ops/" + op + ".tile");
   std::stringstream text;
   text << file.rdbuf();
   absl::StatusOr<Module> module = text::ParseModule(text.str(), op + ".tile");
   ASSERT_TRUE(module.ok()) << module.status();
 
-  absl::StatusOr<Module> lowered = LowerForCuda(*module, arch);
+  absl::StatusOr<Module> lowered =
+      wgmma ? LowerForCuda(*module, arch, DefaultCudaPipeline(kWgmmaTargetName))
+            : LowerForCuda(*module, arch);
   auto unsupported = ExpectedUnsupported().find(op);
   if (unsupported != ExpectedUnsupported().end()) {
     ASSERT_FALSE(lowered.ok()) << op << " lowers now: remove it from ExpectedUnsupported";
@@ -109,7 +114,8 @@ TEST_P(OpSuiteNvrtcTest, LowersEmitsAndCompiles) {
 
 INSTANTIATE_TEST_SUITE_P(AllOps, OpSuiteNvrtcTest, testing::ValuesIn(Cases()),
                          [](const testing::TestParamInfo<OpArch>& info) {
-                           return info.param.op + "_" + info.param.arch;
+                           return info.param.op + "_" + info.param.arch +
+                                  (info.param.wgmma ? "_wgmma" : "");
                          });
 
 }  // namespace

@@ -15,10 +15,8 @@ using c_source::CallContext;
 using c_source::CExpr;
 using c_source::Primary;
 
-constexpr const char* kAxes[] = {"x", "y", "z"};
-
 // Built-in parameters: thread positions for the emitted code (blockIdx and
-// threadIdx, CUDA's spelling, so the walk is the same) and the device
+// threadIdx, the Dialect's default spelling, so the walk is the same) and the device
 // library's simdgroup gemm (tl_*), which every "metal." call receives last.
 constexpr char kLibraryBuiltins[] = "tl_thread, tl_simdgroup, tl_simdgroups";
 
@@ -153,10 +151,6 @@ class Metal final : public c_source::Dialect {
     return absl::StrCat("threadgroup ", type, "* ", name, " = reinterpret_cast<threadgroup ", type,
                         "*>(smem + ", offset, ");");
   }
-  std::string BlockIndex(int axis) const override { return absl::StrCat("blockIdx.", kAxes[axis]); }
-  std::string ThreadIndex(int axis) const override {
-    return absl::StrCat("threadIdx.", kAxes[axis]);
-  }
   std::string Barrier(BarrierScope scope) const override {
     return scope == BarrierScope::kWarp ? "simdgroup_barrier(mem_flags::mem_threadgroup);"
                                         : "threadgroup_barrier(mem_flags::mem_threadgroup);";
@@ -174,15 +168,7 @@ class Metal final : public c_source::Dialect {
   }
 
   std::optional<CExpr> EmitTargetCall(const Call& node, CallContext& context) const override {
-    if (node.name == "async_commit") return Primary("tl::cp_async_commit()");
-    if (node.name == "async_wait") {
-      std::optional<int64_t> pending =
-          node.args.size() == 1 ? AsConstInt(node.args[0]) : std::nullopt;
-      if (!pending || *pending < 0) {
-        return context.Fail("async_wait needs a non-negative integer literal");
-      }
-      return Primary(absl::StrCat("tl::cp_async_wait<", *pending, ">()"));
-    }
+    if (std::optional<CExpr> async = c_source::EmitAsyncCopyCall(node, context)) return async;
     if (!absl::StartsWith(node.name, kMetalIntrinsicPrefix)) return std::nullopt;
     CExpr call = c_source::EmitRegisteredLibraryCall(node, kMetalIntrinsicPrefix, *this, context);
     // "...)" -> "..., tl_thread, tl_simdgroup, tl_simdgroups)"

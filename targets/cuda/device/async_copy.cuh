@@ -35,10 +35,22 @@ __device__ __forceinline__ void cp_async_commit() {
 }
 
 // Waits until at most N of this thread's committed groups are still pending.
-// Other threads' copies need a barrier after it to be visible.
+// Other threads' copies need a barrier after it to be visible; wgmma reads them after that
+// barrier with no proxy fence, as CUTLASS's cp.async + GMMA mainloop does (a fence here is
+// MEMBAR.ALL.CTA + FENCE.VIEW.ASYNC.S in SASS, which may also wait for the groups still in
+// flight).
 template <int N>
 __device__ __forceinline__ void cp_async_wait() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+}
+
+// Orders this thread's ordinary shared-memory stores before later reads of the async proxy
+// (wgmma's operand reads), when a barrier follows; cuda.fence_proxy_async. Nothing before
+// sm_90, which has no async proxy reading shared memory.
+__device__ __forceinline__ void fence_proxy_async() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#endif
 }
 
 }  // namespace tl

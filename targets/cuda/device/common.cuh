@@ -11,6 +11,7 @@
 #include "tl/async_copy.cuh"
 #include "tl/convert.cuh"
 #include "tl/gemm_mma.cuh"
+#include "tl/gemm_wgmma.cuh"
 #include "tl/math.cuh"
 #include "tl/memory.cuh"
 #include "tl/warp_reduce.cuh"

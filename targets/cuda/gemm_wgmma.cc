@@ -1,0 +1,201 @@
+// When a gemm fits wgmma.mma_async m64nNk16, and the accumulator layout and call that say so.
+#include "targets/cuda/gemm_wgmma.h"
+
+#include <cstdlib>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "passes/fragment_layout.h"
+#include "passes/fragment_threads.h"
+#include "targets/cuda/intrinsics.h"
+
+namespace tile_ir::cuda {
+namespace {
+
+constexpr int64_t kWarpgroupThreads = 128;
+constexpr int64_t kWgmmaM = 64;
+constexpr int64_t kWgmmaK = 16;
+
+// A shared operand region covering its buffer's last two dimensions whole (those before
+// of extent 1): rows x cols, stored row-major as far as indices go (any row padding is
+// dropped by core-matrix-tiles).
+struct SharedMatrix {
+  int64_t rows;
+  int64_t cols;
+};
+
+std::optional<SharedMatrix> AsWholeSharedMatrix(const Region& region) {
+  const BufferNode& buffer = *region.buffer;
+  if (buffer.scope != MemoryScope::kShared || buffer.layout) return std::nullopt;
+  size_t rank = region.ranges.size();
+  if (rank < 2 || buffer.shape.size() != rank) return std::nullopt;
+  for (size_t d = 0; d + 2 < rank; ++d) {
+    if (AsConstInt(region.ranges[d].extent) != 1) return std::nullopt;
+  }
+  if (!buffer.strides.empty() && AsConstInt(buffer.strides[rank - 1]) != 1) return std::nullopt;
+  std::optional<int64_t> extents[2];
+  for (size_t d = rank - 2; d < rank; ++d) {
+    std::optional<int64_t> extent = AsConstInt(region.ranges[d].extent);
+    if (!extent || AsConstInt(region.ranges[d].min) != 0 || AsConstInt(buffer.shape[d]) != extent) {
+      return std::nullopt;
+    }
+    extents[d - (rank - 2)] = extent;
+  }
+  return SharedMatrix{*extents[0], *extents[1]};
+}
+
+bool IsWgmmaInput(DataType dtype) { return dtype == kF16 || dtype == kBF16; }
+
+std::optional<std::pair<int64_t, int64_t>> SplitWarpgroups(WarpPolicy policy, int64_t groups,
+                                                           int64_t m, int64_t n) {
+  auto fits = [&](int64_t gm, int64_t gn) {
+    return m % (gm * kWgmmaM) == 0 && n % gn == 0 && IsWgmmaWidth(n / gn);
+  };
+  switch (policy) {
+    case WarpPolicy::kFullRow:
+      if (fits(groups, 1)) return std::make_pair(groups, int64_t{1});
+      return std::nullopt;
+    case WarpPolicy::kFullCol:
+      if (fits(1, groups)) return std::make_pair(int64_t{1}, groups);
+      return std::nullopt;
+    case WarpPolicy::kSquare: break;
+  }
+  std::optional<std::pair<int64_t, int64_t>> best;
+  int64_t best_gap = 0;
+  for (int64_t gm = groups; gm >= 1; --gm) {
+    if (groups % gm != 0 || !fits(gm, groups / gm)) continue;
+    int64_t gap = std::llabs(m / gm - n / (groups / gm));
+    if (!best || gap < best_gap) {
+      best = std::make_pair(gm, groups / gm);
+      best_gap = gap;
+    }
+  }
+  return best;
+}
+
+Expr Add(Expr a, Expr b) { return Binary::Make(BinaryOp::kAdd, std::move(a), std::move(b)); }
+Expr Mul(Expr a, int64_t b) { return Binary::Make(BinaryOp::kMul, std::move(a), Int(b)); }
+Expr Div(Expr a, int64_t b) { return Binary::Make(BinaryOp::kFloorDiv, std::move(a), Int(b)); }
+Expr Mod(Expr a, int64_t b) { return Binary::Make(BinaryOp::kFloorMod, std::move(a), Int(b)); }
+
+int64_t LaunchThreads(const KernelNode& kernel) {
+  int64_t threads = 1;
+  for (int64_t extent : kernel.launch.threads) threads *= extent;
+  return threads;
+}
+
+bool HasLayout(const BufferNode& fragment, const Layout& expected, const WgmmaPlan& plan) {
+  if (!fragment.layout || fragment.layout->inputs.size() != 2) return false;
+  const Layout& actual = *fragment.layout;
+  std::vector<Expr> want =
+      passes::ApplyLayout(expected, {Expr(actual.inputs[0]), Expr(actual.inputs[1])});
+  std::vector<passes::VarRange> domain = {{actual.inputs[0].get(), 0, plan.m},
+                                          {actual.inputs[1].get(), 0, plan.n}};
+  return passes::AgreeOnDomain({actual.outputs[0], want[0]}, domain) &&
+         passes::AgreeOnDomain({actual.outputs[1], want[1]}, domain);
+}
+
+Expr FirstElement(const Region& region) {
+  std::vector<Expr> start;
+  for (const Range& range : region.ranges) start.push_back(range.min);
+  return BufferLoad::Make(region.buffer, std::move(start));
+}
+
+}  // namespace
+
+bool IsWgmmaWidth(int64_t n) {
+  switch (n) {
+    case 8:
+    case 16:
+    case 32:
+    case 64:
+    case 96:
+    case 128:
+    case 192:
+    case 256: return true;
+    default: return false;
+  }
+}
+
+absl::Status RegisterGemmWgmmaIntrinsic() {
+  RegisterCudaLibraryIntrinsics();  // cuda.fence_proxy_async
+  return RegisterCudaIntrinsic(kGemmWgmmaIntrinsic, 11, 8,
+                               "tile gemm on Hopper's warpgroup tensor cores: A, B in shared "
+                               "memory in core-matrix order, the accumulator fragment in "
+                               "registers (device/gemm_wgmma.cuh)",
+                               /*async_copy=*/false, /*core_matrix_operands=*/{0, 1},
+                               /*core_matrix_fence=*/"cuda.fence_proxy_async");
+}
+
+std::optional<WgmmaPlan> PlanWgmma(const Gemm& gemm, int64_t threads) {
+  const BufferNode& c = *gemm.c.buffer;
+  if (c.scope != MemoryScope::kFragment || c.dtype != kF32 || c.rank() != 2 ||
+      gemm.c.ranges.size() != 2) {
+    return std::nullopt;
+  }
+  std::optional<int64_t> m = AsConstInt(c.shape[0]);
+  std::optional<int64_t> n = AsConstInt(c.shape[1]);
+  if (!m || !n) return std::nullopt;
+  for (int d = 0; d < 2; ++d) {
+    if (AsConstInt(gemm.c.ranges[d].min) != 0 ||
+        AsConstInt(gemm.c.ranges[d].extent) != AsConstInt(c.shape[d])) {
+      return std::nullopt;
+    }
+  }
+  DataType input = gemm.a.buffer->dtype;
+  if (!IsWgmmaInput(input) || gemm.b.buffer->dtype != input) return std::nullopt;
+  std::optional<SharedMatrix> a = AsWholeSharedMatrix(gemm.a);
+  std::optional<SharedMatrix> b = AsWholeSharedMatrix(gemm.b);
+  if (!a || !b) return std::nullopt;
+  int64_t a_m = gemm.transpose_a ? a->cols : a->rows;
+  int64_t a_k = gemm.transpose_a ? a->rows : a->cols;
+  int64_t b_k = gemm.transpose_b ? b->cols : b->rows;
+  int64_t b_n = gemm.transpose_b ? b->rows : b->cols;
+  if (a_m != *m || b_n != *n || a_k != b_k || a_k % kWgmmaK != 0) return std::nullopt;
+  if (threads <= 0 || threads % kWarpgroupThreads != 0) return std::nullopt;
+  std::optional<std::pair<int64_t, int64_t>> groups =
+      SplitWarpgroups(gemm.policy, threads / kWarpgroupThreads, *m, *n);
+  if (!groups) return std::nullopt;
+  return WgmmaPlan{*m, *n, a_k, groups->first, groups->second};
+}
+
+Layout WgmmaAccumulatorLayout(const WgmmaPlan& plan) {
+  int64_t group_m = plan.m / plan.warpgroups_m;
+  int64_t group_n = plan.n / plan.warpgroups_n;
+  Layout layout;
+  layout.inputs = {Var::Make("i"), Var::Make("j")};
+  Expr i = layout.inputs[0];
+  Expr j = layout.inputs[1];
+  Expr group = Add(Mul(Div(i, group_m), plan.warpgroups_n), Div(j, group_n));
+  Expr in_group = Add(Add(Mul(Div(Mod(i, kWgmmaM), 16), 32), Mul(Mod(i, 8), 4)), Div(Mod(j, 8), 2));
+  Expr reg =
+      Add(Add(Mul(Div(Mod(i, group_m), kWgmmaM), group_n / 2), Mul(Div(Mod(j, group_n), 8), 4)),
+          Add(Mul(Div(Mod(i, 16), 8), 2), Mod(j, 2)));
+  layout.outputs = {Add(Mul(group, kWarpgroupThreads), in_group), reg};
+  return layout;
+}
+
+absl::StatusOr<std::optional<Stmt>> LowerGemmToWgmma(const passes::GemmLoweringRequest& request) {
+  const Gemm& gemm = *request.gemm;
+  std::optional<WgmmaPlan> plan = PlanWgmma(gemm, LaunchThreads(*request.kernel));
+  if (!plan || !HasLayout(*gemm.c.buffer, WgmmaAccumulatorLayout(*plan), *plan)) {
+    return std::optional<Stmt>();
+  }
+  if (absl::Status registered = RegisterGemmWgmmaIntrinsic(); !registered.ok()) return registered;
+  std::vector<Expr> args = {FirstElement(gemm.a),
+                            FirstElement(gemm.b),
+                            BufferLoad::Make(gemm.c.buffer, {Int(0), Int(0)}),
+                            Int(plan->m),
+                            Int(plan->n),
+                            Int(plan->k),
+                            Int(plan->warpgroups_m),
+                            Int(plan->warpgroups_n),
+                            Bool(gemm.transpose_a),
+                            Bool(gemm.transpose_b),
+                            Bool(gemm.clear_accum)};
+  return std::optional<Stmt>(
+      Evaluate::Make(Call::Make(kVoid, kGemmWgmmaIntrinsic, std::move(args)), gemm.loc()));
+}
+
+}  // namespace tile_ir::cuda

@@ -1,0 +1,70 @@
+// Warpgroup tensor-core gemm for sm_90a: `gemm A_s, B_s -> C_l` with fp16 or bf16 operands in
+// shared memory and an fp32 fragment accumulator becomes one call of the device library's
+// tl::gemm_wgmma (targets/cuda/device/gemm_wgmma.cuh): wgmma.mma_async.m64nNk16 reading both
+// operands through shared-memory descriptors. The operand tiles are read in core-matrix order,
+// which the core-matrix-tiles pass gives them after lowering (the call registers its operand
+// arguments as IntrinsicInfo::core_matrix_operands). The accumulator layout given here is the
+// register order of that template, element for element.
+#ifndef TARGETS_CUDA_GEMM_WGMMA_H_
+#define TARGETS_CUDA_GEMM_WGMMA_H_
+
+#include <cstdint>
+#include <optional>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "passes/target_info.h"
+#include "tile_ir/buffer.h"
+#include "tile_ir/stmt.h"
+
+namespace tile_ir::cuda {
+
+// The intrinsic LowerGemmToWgmma emits:
+//   eval cuda.gemm_wgmma(A[first], B[first], C[0, 0], M, N, K, WG_M, WG_N, TRANS_A, TRANS_B,
+//                        CLEAR)
+// emitted as tl::gemm_wgmma<M, N, K, WG_M, WG_N, TRANS_A, TRANS_B, CLEAR>(&A[first],
+// &B[first], &C[0]); A and B (arguments 0 and 1) are core-matrix operands.
+inline constexpr char kGemmWgmmaIntrinsic[] = "cuda.gemm_wgmma";
+
+// Registers kGemmWgmmaIntrinsic with the CUDA intrinsics; repeated calls do nothing more.
+absl::Status RegisterGemmWgmmaIntrinsic();
+
+// The warpgroup widths (N of one wgmma instruction) the device library implements.
+bool IsWgmmaWidth(int64_t n);
+
+// A gemm on wgmma: the M x N x K tile split over WG_M x WG_N warpgroups of 128 threads, each
+// warpgroup holding an (M / WG_M) x (N / WG_N) tile as (M / WG_M) / 64 instructions
+// m64n(N / WG_N)k16 per 16 of K.
+struct WgmmaPlan {
+  int64_t m = 0;
+  int64_t n = 0;
+  int64_t k = 0;
+  int64_t warpgroups_m = 0;
+  int64_t warpgroups_n = 0;
+};
+
+// The plan for `gemm` on a block of `threads` threads, or nullopt when wgmma cannot run it.
+// It can when: C is a whole 2-D f32 fragment of constant shape M x N; A and B are unswizzled
+// shared tiles of one type, f16 or bf16, whose regions are their buffers' whole last two
+// dimensions (the ones before of extent 1); K is a multiple of 16; `threads` is a multiple of
+// 128 whose warpgroups the gemm's policy splits into WG_M x WG_N with (M / WG_M) % 64 == 0 and
+// N / WG_N a width IsWgmmaWidth accepts (square: the warpgroup tile closest to square, more
+// warpgroups along M among equals; full_row: all along M; full_col: all along N).
+std::optional<WgmmaPlan> PlanWgmma(const Gemm& gemm, int64_t threads);
+
+// The accumulator layout of a plan. With WM = M / WG_M, WN = N / WG_N, element (i, j) lives on
+//   thread   = ((i / WM) * WG_N + j / WN) * 128 + ((i % 64) / 16) * 32 + (i % 8) * 4 + (j % 8) / 2
+//   register = ((i % WM) / 64) * (WN / 2) + ((j % WN) / 8) * 4 + ((i % 16) / 8) * 2 + j % 2
+// that is, warpgroups in row-major order over their grid, each holding its WM x WN tile as
+// m64nWN accumulators one after the other down M, each as the PTX ISA's m64nNk16 D fragment:
+// warp w of the warpgroup rows 16w.., d[r] at row groupID (+ 8 when r % 4 >= 2), column
+// 8 * (r / 4) + threadID_in_group * 2 (+ 1 for odd r).
+Layout WgmmaAccumulatorLayout(const WgmmaPlan& plan);
+
+// The call of tl::gemm_wgmma that implements `request.gemm` when PlanWgmma applies to it and its
+// accumulator has WgmmaAccumulatorLayout; nullopt otherwise.
+absl::StatusOr<std::optional<Stmt>> LowerGemmToWgmma(const passes::GemmLoweringRequest& request);
+
+}  // namespace tile_ir::cuda
+
+#endif  // TARGETS_CUDA_GEMM_WGMMA_H_

@@ -1,0 +1,126 @@
+// The warpgroup gemm through NVRTC for sm_90a: tl::gemm_wgmma instantiated for every transpose
+// pair, input type and width the compiler plans, and the suite's gemm operators through the
+// whole CUDA pipeline. Compiling needs no GPU; without NVRTC the checks are skipped with the
+// reason.
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "frontends/text/parser.h"
+#include "gtest/gtest.h"
+#include "targets/cuda/cuda_codegen.h"
+#include "targets/cuda/cuda_lowering.h"
+#include "targets/cuda/cuda_target_info.h"
+#include "targets/cuda/nvrtc_compiler.h"
+
+namespace tile_ir::cuda {
+namespace {
+
+class GemmWgmmaNvrtcTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (absl::Status available = NvrtcAvailable(); !available.ok()) {
+      GTEST_SKIP() << available.message();
+    }
+  }
+};
+
+// One kernel per input type, transpose pair and warpgroup width, each calling gemm_wgmma twice
+// (clearing, then accumulating) on 128 x WIDTH x 32 tiles in core-matrix order.
+constexpr char kInstantiations[] = R"(
+#include "tl/async_copy.cuh"
+#include "tl/gemm_wgmma.cuh"
+
+template <typename T, int WIDTH, bool TRANS_A, bool TRANS_B>
+__device__ void Gemm(const T* a, const T* b, float* c) {
+  __shared__ __align__(128) T a_s[128 * 32];
+  __shared__ __align__(128) T b_s[32 * WIDTH];
+  for (int e = threadIdx.x; e < 128 * 32; e += blockDim.x) a_s[e] = a[e];
+  for (int e = threadIdx.x; e < 32 * WIDTH; e += blockDim.x) b_s[e] = b[e];
+  tl::fence_proxy_async();
+  __syncthreads();
+  float acc[WIDTH];
+  tl::gemm_wgmma<128, WIDTH, 32, 1, 1, TRANS_A, TRANS_B, true>(a_s, b_s, acc);
+  tl::gemm_wgmma<128, WIDTH, 32, 1, 1, TRANS_A, TRANS_B, false>(a_s, b_s, acc);
+  for (int r = 0; r < WIDTH; ++r) c[r * 128 + threadIdx.x] = acc[r];
+}
+
+#define GEMM_KERNEL(NAME, T, W, TA, TB) \
+  extern "C" __global__ void NAME(const T* a, const T* b, float* c) { Gemm<T, W, TA, TB>(a, b, c); }
+GEMM_KERNEL(f16_nn_64, __half, 64, false, false)
+GEMM_KERNEL(f16_tn_64, __half, 64, true, false)
+GEMM_KERNEL(f16_nt_64, __half, 64, false, true)
+GEMM_KERNEL(f16_tt_64, __half, 64, true, true)
+GEMM_KERNEL(bf16_nn_8, __nv_bfloat16, 8, false, false)
+GEMM_KERNEL(bf16_nn_16, __nv_bfloat16, 16, false, false)
+GEMM_KERNEL(bf16_nn_32, __nv_bfloat16, 32, false, false)
+GEMM_KERNEL(bf16_nn_96, __nv_bfloat16, 96, false, false)
+GEMM_KERNEL(bf16_nn_128, __nv_bfloat16, 128, false, false)
+GEMM_KERNEL(bf16_tt_192, __nv_bfloat16, 192, true, true)
+GEMM_KERNEL(bf16_nn_256, __nv_bfloat16, 256, false, false)
+)";
+
+TEST_F(GemmWgmmaNvrtcTest, DeviceLibraryInstantiationsCompile) {
+  absl::StatusOr<NvrtcOutput> compiled =
+      CompileWithNvrtc(kInstantiations, "gemm_wgmma_instantiations.cu", {.arch = "sm_90a"});
+  ASSERT_TRUE(compiled.ok()) << compiled.status();
+  EXPECT_FALSE(compiled->cubin.empty());
+  const std::string& ptx = compiled->ptx;
+  for (int width : {8, 16, 32, 64, 96, 128, 192, 256}) {
+    EXPECT_TRUE(absl::StrContains(ptx, absl::StrCat("wgmma.mma_async.sync.aligned.m64n", width,
+                                                    "k16.f32.bf16.bf16")) ||
+                absl::StrContains(ptx, absl::StrCat("wgmma.mma_async.sync.aligned.m64n", width,
+                                                    "k16.f32.f16.f16")))
+        << width;
+  }
+  EXPECT_TRUE(absl::StrContains(ptx, "wgmma.fence.sync.aligned"));
+  EXPECT_TRUE(absl::StrContains(ptx, "wgmma.commit_group.sync.aligned"));
+  EXPECT_TRUE(absl::StrContains(ptx, "wgmma.wait_group.sync.aligned 0"));
+  EXPECT_TRUE(absl::StrContains(ptx, "fence.proxy.async.shared::cta"));
+  // The accumulators stay in registers: no local-memory array.
+  EXPECT_FALSE(absl::StrContains(ptx, ".local")) << ptx;
+  EXPECT_EQ(compiled->registers.size(), 11u) << compiled->log;
+}
+
+// The suite's gemm operators with shared operands: the pipeline of kWgmmaTargetName turns each
+// into calls of tl::gemm_wgmma over core-matrix tiles, and NVRTC compiles the result to wgmma.
+TEST_F(GemmWgmmaNvrtcTest, GemmOperatorsLowerToGemmWgmmaAndCompile) {
+  struct Case {
+    const char* op;
+    const char* call;
+  };
+  for (const Case& c : {
+           Case{"gemm_f16", "tl::gemm_wgmma<128, 128, 32, 1, 1, false, false, false>(&A_s["},
+           Case{"gemm_bf16", "tl::gemm_wgmma<128, 128, 32, 1, 1, false, false, false>(&A_s["},
+           Case{"gemm_f16_tn", "tl::gemm_wgmma<128, 128, 32, 1, 1, false, true, false>(&A_s["},
+           Case{"gemm_f16_nt", "tl::gemm_wgmma<128, 128, 32, 1, 1, true, false, false>(&A_s["},
+           Case{"batched_gemm_f16", "tl::gemm_wgmma<64, 64, 32, 1, 1, false, false, false>(&A_s["},
+           Case{"flash_attn_d64", "tl::gemm_wgmma<64, 64, 64, 1, 1, false, true, false>(&Q_s["},
+       }) {
+    SCOPED_TRACE(c.op);
+    std::ifstream file(absl::StrCat("testdata/ops/", c.op, ".tile"));
+    std::stringstream text;
+    text << file.rdbuf();
+    absl::StatusOr<Module> module = text::ParseModule(text.str(), absl::StrCat(c.op, ".tile"));
+    ASSERT_TRUE(module.ok()) << module.status();
+    absl::StatusOr<Module> lowered =
+        LowerForCuda(*module, "sm_90a", DefaultCudaPipeline(kWgmmaTargetName));
+    ASSERT_TRUE(lowered.ok()) << lowered.status();
+    absl::StatusOr<std::string> source = EmitCudaSource(*lowered, {.arch = "sm_90a"});
+    ASSERT_TRUE(source.ok()) << source.status();
+    EXPECT_TRUE(absl::StrContains(*source, c.call)) << *source;
+    absl::StatusOr<NvrtcOutput> compiled =
+        CompileWithNvrtc(*source, absl::StrCat(c.op, ".cu"), {.arch = "sm_90a"});
+    ASSERT_TRUE(compiled.ok()) << compiled.status() << "\n" << *source;
+    EXPECT_TRUE(absl::StrContains(compiled->ptx, "wgmma.mma_async.sync.aligned.m64n"));
+    EXPECT_FALSE(absl::StrContains(compiled->ptx, "mma.sync.aligned.m16n8k16"));
+    // Static shapes make the copies cp.async, which need no proxy fence; the dynamic ones
+    // store, and fence after.
+    EXPECT_TRUE(absl::StrContains(*source, "tl::fence_proxy_async();")) << *source;
+  }
+}
+
+}  // namespace
+}  // namespace tile_ir::cuda

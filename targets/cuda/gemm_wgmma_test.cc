@@ -1,0 +1,214 @@
+#include "targets/cuda/gemm_wgmma.h"
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "passes/core_matrix_tiles.h"
+#include "passes/fragment_layout.h"
+#include "passes/fragment_threads.h"
+#include "targets/cuda/cuda_target_info.h"
+#include "targets/cuda/gemm_mma_testing.h"
+#include "targets/cuda/gemm_wgmma_cuh_host.h"
+#include "tile_ir/module.h"
+
+namespace tile_ir::cuda {
+namespace {
+
+using testing::GemmSpec;
+using testing::MakeGemm;
+
+struct Place {
+  int64_t thread;
+  int64_t reg;
+  bool operator<(const Place& other) const {
+    return std::make_pair(thread, reg) < std::make_pair(other.thread, other.reg);
+  }
+};
+
+Place At(const Layout& layout, int64_t i, int64_t j) {
+  passes::IntEnv env = {{layout.inputs[0].get(), i}, {layout.inputs[1].get(), j}};
+  std::optional<int64_t> thread = passes::EvaluateInt(layout.outputs[0], env);
+  std::optional<int64_t> reg = passes::EvaluateInt(layout.outputs[1], env);
+  EXPECT_TRUE(thread && reg) << "(" << i << ", " << j << ")";
+  return {thread.value_or(-1), reg.value_or(-1)};
+}
+
+std::optional<WgmmaPlan> Plan(const GemmSpec& spec, int64_t threads) {
+  return PlanWgmma(*As<Gemm>(MakeGemm(spec)), threads);
+}
+
+TEST(PlanWgmmaTest, SplitsWarpgroupsByPolicy) {
+  std::optional<WgmmaPlan> one = Plan({.input = kBF16}, 128);
+  ASSERT_TRUE(one);
+  EXPECT_EQ(one->warpgroups_m, 1);
+  EXPECT_EQ(one->warpgroups_n, 1);
+  EXPECT_EQ(one->k, 32);
+  // 128 x 256 on two warpgroups: square gives each 128 x 128, full_row each 64 x 256.
+  std::optional<WgmmaPlan> square = Plan({.m = 128, .n = 256, .k = 64}, 256);
+  ASSERT_TRUE(square);
+  EXPECT_EQ(square->warpgroups_m, 1);
+  EXPECT_EQ(square->warpgroups_n, 2);
+  std::optional<WgmmaPlan> rows =
+      Plan({.m = 128, .n = 256, .k = 64, .policy = WarpPolicy::kFullRow}, 256);
+  ASSERT_TRUE(rows);
+  EXPECT_EQ(rows->warpgroups_m, 2);
+  EXPECT_EQ(rows->warpgroups_n, 1);
+  // Transposed operands and padded rows plan the same.
+  EXPECT_TRUE(Plan({.trans_a = true, .trans_b = true, .pad_a = 8, .pad_b = 8}, 128));
+}
+
+TEST(PlanWgmmaTest, RefusesWhatWgmmaCannotRun) {
+  EXPECT_FALSE(Plan({}, 64)) << "fewer threads than a warpgroup";
+  EXPECT_FALSE(Plan({}, 96)) << "not whole warpgroups";
+  EXPECT_FALSE(Plan({.k = 24}, 128)) << "K not a multiple of 16";
+  EXPECT_FALSE(Plan({.input = kF32}, 128)) << "f32 inputs";
+  EXPECT_FALSE(Plan({.m = 32, .n = 64}, 128)) << "M below one m64 tile";
+  EXPECT_FALSE(Plan({.m = 64, .n = 512}, 128)) << "N above 256 on one warpgroup";
+  EXPECT_FALSE(Plan({.m = 64, .n = 40}, 128)) << "a width without a wrapper";
+  EXPECT_FALSE(Plan({.m = 64, .n = 64, .policy = WarpPolicy::kFullRow}, 256))
+      << "two warpgroups along 64 rows";
+}
+
+TEST(WgmmaAccumulatorLayoutTest, OneWarpgroupTileIsThePtxAccumulatorFragment) {
+  // PTX ISA, wgmma .m64nNk16 accumulator D (f32): thread t of the warpgroup, warp w = t / 32,
+  // lane l: d[r] is row 16 w + l / 4 + 8 * ((r / 2) % 2), column 8 * (r / 4) + 2 * (l % 4) +
+  // r % 2.
+  for (int64_t n : {8, 64, 256}) {
+    WgmmaPlan plan{.m = 64, .n = n, .k = 16, .warpgroups_m = 1, .warpgroups_n = 1};
+    Layout layout = WgmmaAccumulatorLayout(plan);
+    for (int t = 0; t < 128; ++t) {
+      for (int r = 0; r < n / 2; ++r) {
+        int64_t row = 16 * (t / 32) + (t % 32) / 4 + 8 * ((r / 2) % 2);
+        int64_t col = 8 * (r / 4) + 2 * (t % 4) + r % 2;
+        Place place = At(layout, row, col);
+        EXPECT_EQ(place.thread, t) << "n" << n << " d" << r << " of thread " << t;
+        EXPECT_EQ(place.reg, r) << "n" << n << " d" << r << " of thread " << t;
+      }
+    }
+  }
+}
+
+TEST(WgmmaAccumulatorLayoutTest, WarpgroupsAndM64TilesFollowTheDeviceLoop) {
+  // 256 x 128 on 2 x 2 warpgroups: each holds 128 x 64 as two m64n64 tiles, registers
+  // 0..31 the first, 32..63 the second; every (thread, register) holds one element.
+  WgmmaPlan plan{.m = 256, .n = 128, .k = 16, .warpgroups_m = 2, .warpgroups_n = 2};
+  Layout layout = WgmmaAccumulatorLayout(plan);
+  std::set<Place> seen;
+  for (int64_t i = 0; i < 256; ++i) {
+    for (int64_t j = 0; j < 128; ++j) {
+      Place place = At(layout, i, j);
+      int64_t group = (i / 128) * 2 + j / 64;
+      int64_t tile = (i % 128) / 64;
+      EXPECT_EQ(place.thread / 128, group) << i << ", " << j;
+      EXPECT_EQ(place.reg / 32, tile) << i << ", " << j;
+      EXPECT_LT(place.reg, 64);
+      seen.insert(place);
+    }
+  }
+  EXPECT_EQ(seen.size(), 256u * 128u);
+}
+
+// The canonical unswizzled layouts of the PTX ISA (9.7.15.5.1.2), in bytes from the
+// descriptor's start: K-major ((8,m),(T,2k)):((1T,SBO),(1,LBO)), MN-major
+// ((T,1,m),(8,k)):((1,T,SBO),(1T,LBO)), T = 8 elements of 2 bytes.
+int64_t CanonicalByte(bool k_major, int mn, int k, int lbo, int sbo) {
+  if (k_major) return (mn % 8) * 16 + (mn / 8) * sbo + (k % 8) * 2 + (k / 8) * lbo;
+  return (mn % 8) * 2 + (mn / 8) * sbo + (k % 8) * 16 + (k / 8) * lbo;
+}
+
+// Where core-matrix-tiles stores element (row, col) of an R x C tile of 2-byte elements:
+// [C / 8][R][8], chunk columns ChunkColumnStrideBytes apart.
+int64_t PassOffset(int rows, int cols, int row, int col) {
+  return (col / 8) * passes::ChunkColumnStrideBytes(rows, cols * 2) / 2 + row * 8 + col % 8;
+}
+
+template <int M, int N, int K, bool TRANS_A, bool TRANS_B>
+void ExpectDescriptorsReadThePassLayout() {
+  using Ops = tl::wgmma::Operands<M, N, K, TRANS_A, TRANS_B>;
+  // Every instruction's A tile (64 x 16 at (m0, k0)) and B tile (N x 16 at (0, k0)).
+  for (int m0 = 0; m0 < M; m0 += 64) {
+    for (int k0 = 0; k0 < K; k0 += 16) {
+      for (int m = 0; m < 64; ++m) {
+        for (int k = 0; k < 16; ++k) {
+          int row = TRANS_A ? k0 + k : m0 + m;
+          int col = TRANS_A ? m0 + m : k0 + k;
+          int64_t want = 2 * PassOffset(TRANS_A ? K : M, TRANS_A ? M : K, row, col);
+          int64_t got = 2 * Ops::A::Start(m0, k0) +
+                        CanonicalByte(!TRANS_A, m, k, Ops::A::kLeadingBytes, Ops::A::kStrideBytes);
+          ASSERT_EQ(got, want) << "A(" << m0 + m << ", " << k0 + k << ")";
+        }
+      }
+    }
+  }
+  for (int k0 = 0; k0 < K; k0 += 16) {
+    for (int n = 0; n < N; ++n) {
+      for (int k = 0; k < 16; ++k) {
+        int row = TRANS_B ? n : k0 + k;
+        int col = TRANS_B ? k0 + k : n;
+        int64_t want = 2 * PassOffset(TRANS_B ? N : K, TRANS_B ? K : N, row, col);
+        int64_t got = 2 * Ops::B::Start(0, k0) +
+                      CanonicalByte(TRANS_B, n, k, Ops::B::kLeadingBytes, Ops::B::kStrideBytes);
+        ASSERT_EQ(got, want) << "B(" << k0 + k << ", " << n << ")";
+      }
+    }
+  }
+}
+
+TEST(WgmmaOperandTest, DescriptorsReadWhereCoreMatrixTilesStores) {
+  ExpectDescriptorsReadThePassLayout<128, 128, 32, false, false>();
+  ExpectDescriptorsReadThePassLayout<128, 128, 32, false, true>();
+  ExpectDescriptorsReadThePassLayout<128, 128, 32, true, false>();
+  ExpectDescriptorsReadThePassLayout<64, 64, 64, true, true>();
+  ExpectDescriptorsReadThePassLayout<128, 256, 64, false, false>();
+  ExpectDescriptorsReadThePassLayout<64, 16, 16, false, true>();
+  ExpectDescriptorsReadThePassLayout<64, 8, 16, true, false>();
+}
+
+TEST(WgmmaOperandTest, DescriptorFields) {
+  // Start address 0x1230 >> 4, LBO 2048 >> 4 in bits 16-29, SBO 128 >> 4 in bits 32-45, no
+  // swizzle.
+  EXPECT_EQ(tl::wgmma::Descriptor(0x1230, 2048, 128), 0x123ull | (128ull << 16) | (8ull << 32));
+}
+
+GemmSpec Bf16Gemm() { return {.input = kBF16}; }
+
+TEST(CudaTargetWgmmaTest, TheWgmmaTargetLaysOutAndLowersOnWgmmaOthersOnMma) {
+  Stmt gemm = MakeGemm(Bf16Gemm());
+  CudaTargetInfo hopper("sm_90a", kWgmmaTargetName, /*wgmma=*/true);
+  CudaTargetInfo ampere("sm_80", "cuda:sm_80", /*wgmma=*/true);
+  CudaTargetInfo hopper_mma("sm_90a", "cuda:sm_90a");
+  std::optional<Layout> hopper_layout = hopper.FragmentLayoutForGemm(*As<Gemm>(gemm), 128);
+  ASSERT_TRUE(hopper_layout);
+  std::optional<WgmmaPlan> plan = hopper.WgmmaPlanFor(*As<Gemm>(gemm), 128);
+  ASSERT_TRUE(plan);
+  // Thread 0, register 2 holds (8, 0) on wgmma; on mma.sync (2 x 2 warps) (8, 0) is there too,
+  // but (0, 64) is thread 0's register 32 on wgmma and warp 1's on mma.sync.
+  EXPECT_EQ(At(*hopper_layout, 0, 64).thread, 0);
+  EXPECT_EQ(At(*hopper_layout, 0, 64).reg, 32);
+  EXPECT_FALSE(ampere.WgmmaPlanFor(*As<Gemm>(gemm), 128));
+  EXPECT_FALSE(hopper_mma.WgmmaPlanFor(*As<Gemm>(gemm), 128));
+  EXPECT_EQ(At(*ampere.FragmentLayoutForGemm(*As<Gemm>(gemm), 128), 0, 64).thread, 32);
+
+  Stmt laid_out =
+      MakeGemm(Bf16Gemm(), passes::SimplifyLayout(*hopper_layout, {Int(128), Int(128)}));
+  Launch launch;
+  launch.threads = {128};
+  Kernel kernel = KernelNode::Make("k", {}, {}, std::move(launch), laid_out, {});
+  absl::StatusOr<std::optional<Stmt>> call = hopper.LowerGemm({As<Gemm>(laid_out), kernel.get()});
+  ASSERT_TRUE(call.ok()) << call.status();
+  ASSERT_TRUE(*call);
+  const Call* wgmma = As<Call>(As<Evaluate>(**call)->value);
+  EXPECT_EQ(wgmma->name, kGemmWgmmaIntrinsic);
+  std::vector<int64_t> template_args;
+  for (size_t i = 3; i < wgmma->args.size(); ++i) {
+    template_args.push_back(*AsConstInt(wgmma->args[i]));
+  }
+  EXPECT_EQ(template_args, (std::vector<int64_t>{128, 128, 32, 1, 1, 0, 0, 0}));
+}
+
+}  // namespace
+}  // namespace tile_ir::cuda
