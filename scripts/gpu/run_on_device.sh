@@ -9,7 +9,7 @@
 # printed last. Each step has a time limit and the whole run a budget
 # (RUN_BUDGET_S, default 480 s): a step that no longer fits is skipped.
 # Knobs: SANITIZE_OPS, RACECHECK_OPS, SANITIZE_ALL=1, BENCH_CASES, SKIP_PEERS=1,
-# BENCH_STATIC=0 (bench the dynamic-shape binaries instead of ones specialized with
+# SKIP_SUITE=1 (no suite runs), BENCH_STATIC=0 (bench the dynamic-shape binaries instead of ones specialized with
 # --static-shapes), STATIC_CHECK_CASES (FILE:SHAPES checked with --static-shapes).
 # See scripts/gpu/README.md.
 set -uo pipefail
@@ -21,18 +21,18 @@ BUNDLE=.devrun
 BIN=$BUNDLE/bin
 OPS=$BUNDLE/ops
 RUN_BUDGET_S=${RUN_BUDGET_S:-480}
-SANITIZE_OPS=${SANITIZE_OPS:-"add_f32 softmax_f16 layernorm_bf16 gemm_f16 flash_attn_d64_causal"}
-RACECHECK_OPS=${RACECHECK_OPS:-"gemm_f16 softmax_f16"}
+SANITIZE_OPS=${SANITIZE_OPS-"add_f32 softmax_f16 layernorm_bf16 gemm_f16 flash_attn_d64_causal"}
+RACECHECK_OPS=${RACECHECK_OPS-"gemm_f16 softmax_f16"}
 SANITIZE_ALL=${SANITIZE_ALL:-0}
 SKIP_PEERS=${SKIP_PEERS:-0}
 # FILE:SHAPES pairs at sizes that fill the H200, beside the peers' figures.
-BENCH_CASES=${BENCH_CASES:-"gemm_f16:M=4096,N=4096,K=4096 gemm_bf16:M=4096,N=4096,K=4096 \
+BENCH_CASES=${BENCH_CASES-"gemm_f16:M=4096,N=4096,K=4096 gemm_bf16:M=4096,N=4096,K=4096 \
 add_f32:M=8192,N=8192 softmax_f16:M=16384,N=8192 layernorm_bf16:M=16384,N=8192 \
 flash_attn_d128:BATCH=4,HEADS=32,SEQ=4096 flash_attn_d128_causal:BATCH=4,HEADS=32,SEQ=4096"}
 BENCH_STATIC=${BENCH_STATIC:-1}
 # Specialized binaries checked against the reference at shapes small enough for the host's
 # float64 reference, then under memcheck.
-STATIC_CHECK_CASES=${STATIC_CHECK_CASES:-"gemm_f16:M=1024,N=1024,K=1024 \
+STATIC_CHECK_CASES=${STATIC_CHECK_CASES-"gemm_f16:M=1024,N=1024,K=1024 \
 gemm_bf16:M=512,N=768,K=1024 gemm_f16_tn:M=512,N=512,K=512 gemm_f16_nt:M=512,N=512,K=512"}
 CUBIN_DIR=/tmp/tile-cubin
 BENCH_CUBIN_DIR=/tmp/tile-bench-cubin
@@ -114,12 +114,14 @@ TESTS_LOG=$OUT/tests.log
 step "cuda_device_test" 60 "$TESTS_LOG" "$BIN/cuda_device_test"
 note "$(grep -E '^\[  (PASSED|FAILED) +\] [0-9]' "$TESTS_LOG" | tr -s ' ' | paste -sd';' -)"
 
-rm -rf "$CUBIN_DIR"
-step "suite, default shapes" 150 "$TESTS_LOG" \
-  "$BIN/tile-run-gpu" --all --target=cuda --seed=1 --dump-cubin="$CUBIN_DIR"
-note "$(grep -E 'operators passed on' "$TESTS_LOG" | tail -1 | cut -d' ' -f1-4)"
-step "suite, ragged shapes" 150 "$TESTS_LOG" "$BIN/tile-run-gpu" --all --ragged --target=cuda --seed=2
-note "$(grep -E 'operators passed on' "$TESTS_LOG" | tail -1 | cut -d' ' -f1-4)"
+if [[ ${SKIP_SUITE:-0} != 1 ]]; then
+  rm -rf "$CUBIN_DIR"
+  step "suite, default shapes" 150 "$TESTS_LOG" \
+    "$BIN/tile-run-gpu" --all --target=cuda --seed=1 --dump-cubin="$CUBIN_DIR"
+  note "$(grep -E 'operators passed on' "$TESTS_LOG" | tail -1 | cut -d' ' -f1-4)"
+  step "suite, ragged shapes" 150 "$TESTS_LOG" "$BIN/tile-run-gpu" --all --ragged --target=cuda --seed=2
+  note "$(grep -E 'operators passed on' "$TESTS_LOG" | tail -1 | cut -d' ' -f1-4)"
+fi
 
 # The support matrix's CUDA rows: every operator run and checked on this GPU, as records
 # that `tile-matrix merge` folds into docs/support_matrix/records.json back home.
