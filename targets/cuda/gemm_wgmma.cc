@@ -1,13 +1,11 @@
 // When a gemm fits wgmma.mma_async m64nNk16, and the accumulator layout and call that say so.
 #include "targets/cuda/gemm_wgmma.h"
 
-#include <cstdlib>
 #include <optional>
 #include <utility>
 #include <vector>
 
-#include "passes/fragment_layout.h"
-#include "passes/fragment_threads.h"
+#include "passes/gemm_operands.h"
 #include "targets/cuda/intrinsics.h"
 
 namespace tile_ir::cuda {
@@ -19,13 +17,8 @@ constexpr int64_t kWgmmaK = 16;
 
 // A shared operand region covering its buffer's last two dimensions whole (those before
 // of extent 1): rows x cols, stored row-major as far as indices go (any row padding is
-// dropped by core-matrix-tiles).
-struct SharedMatrix {
-  int64_t rows;
-  int64_t cols;
-};
-
-std::optional<SharedMatrix> AsWholeSharedMatrix(const Region& region) {
+// dropped by core-matrix-tiles, so `ld` is the row length).
+std::optional<passes::SharedMatrix> AsWholeSharedMatrix(const Region& region) {
   const BufferNode& buffer = *region.buffer;
   if (buffer.scope != MemoryScope::kShared || buffer.layout) return std::nullopt;
   size_t rank = region.ranges.size();
@@ -42,65 +35,22 @@ std::optional<SharedMatrix> AsWholeSharedMatrix(const Region& region) {
     }
     extents[d - (rank - 2)] = extent;
   }
-  return SharedMatrix{*extents[0], *extents[1]};
+  return passes::SharedMatrix{*extents[0], *extents[1], *extents[1]};
 }
 
 bool IsWgmmaInput(DataType dtype) { return dtype == kF16 || dtype == kBF16; }
 
 std::optional<std::pair<int64_t, int64_t>> SplitWarpgroups(WarpPolicy policy, int64_t groups,
                                                            int64_t m, int64_t n) {
-  auto fits = [&](int64_t gm, int64_t gn) {
+  return passes::SplitWarps(policy, groups, m, n, [&](int64_t gm, int64_t gn) {
     return m % (gm * kWgmmaM) == 0 && n % gn == 0 && IsWgmmaWidth(n / gn);
-  };
-  switch (policy) {
-    case WarpPolicy::kFullRow:
-      if (fits(groups, 1)) return std::make_pair(groups, int64_t{1});
-      return std::nullopt;
-    case WarpPolicy::kFullCol:
-      if (fits(1, groups)) return std::make_pair(int64_t{1}, groups);
-      return std::nullopt;
-    case WarpPolicy::kSquare: break;
-  }
-  std::optional<std::pair<int64_t, int64_t>> best;
-  int64_t best_gap = 0;
-  for (int64_t gm = groups; gm >= 1; --gm) {
-    if (groups % gm != 0 || !fits(gm, groups / gm)) continue;
-    int64_t gap = std::llabs(m / gm - n / (groups / gm));
-    if (!best || gap < best_gap) {
-      best = std::make_pair(gm, groups / gm);
-      best_gap = gap;
-    }
-  }
-  return best;
+  });
 }
 
 Expr Add(Expr a, Expr b) { return Binary::Make(BinaryOp::kAdd, std::move(a), std::move(b)); }
 Expr Mul(Expr a, int64_t b) { return Binary::Make(BinaryOp::kMul, std::move(a), Int(b)); }
 Expr Div(Expr a, int64_t b) { return Binary::Make(BinaryOp::kFloorDiv, std::move(a), Int(b)); }
 Expr Mod(Expr a, int64_t b) { return Binary::Make(BinaryOp::kFloorMod, std::move(a), Int(b)); }
-
-int64_t LaunchThreads(const KernelNode& kernel) {
-  int64_t threads = 1;
-  for (int64_t extent : kernel.launch.threads) threads *= extent;
-  return threads;
-}
-
-bool HasLayout(const BufferNode& fragment, const Layout& expected, const WgmmaPlan& plan) {
-  if (!fragment.layout || fragment.layout->inputs.size() != 2) return false;
-  const Layout& actual = *fragment.layout;
-  std::vector<Expr> want =
-      passes::ApplyLayout(expected, {Expr(actual.inputs[0]), Expr(actual.inputs[1])});
-  std::vector<passes::VarRange> domain = {{actual.inputs[0].get(), 0, plan.m},
-                                          {actual.inputs[1].get(), 0, plan.n}};
-  return passes::AgreeOnDomain({actual.outputs[0], want[0]}, domain) &&
-         passes::AgreeOnDomain({actual.outputs[1], want[1]}, domain);
-}
-
-Expr FirstElement(const Region& region) {
-  std::vector<Expr> start;
-  for (const Range& range : region.ranges) start.push_back(range.min);
-  return BufferLoad::Make(region.buffer, std::move(start));
-}
 
 }  // namespace
 
@@ -129,35 +79,16 @@ absl::Status RegisterGemmWgmmaIntrinsic() {
 }
 
 std::optional<WgmmaPlan> PlanWgmma(const Gemm& gemm, int64_t threads) {
-  const BufferNode& c = *gemm.c.buffer;
-  if (c.scope != MemoryScope::kFragment || c.dtype != kF32 || c.rank() != 2 ||
-      gemm.c.ranges.size() != 2) {
-    return std::nullopt;
-  }
-  std::optional<int64_t> m = AsConstInt(c.shape[0]);
-  std::optional<int64_t> n = AsConstInt(c.shape[1]);
-  if (!m || !n) return std::nullopt;
-  for (int d = 0; d < 2; ++d) {
-    if (AsConstInt(gemm.c.ranges[d].min) != 0 ||
-        AsConstInt(gemm.c.ranges[d].extent) != AsConstInt(c.shape[d])) {
-      return std::nullopt;
-    }
-  }
   DataType input = gemm.a.buffer->dtype;
   if (!IsWgmmaInput(input) || gemm.b.buffer->dtype != input) return std::nullopt;
-  std::optional<SharedMatrix> a = AsWholeSharedMatrix(gemm.a);
-  std::optional<SharedMatrix> b = AsWholeSharedMatrix(gemm.b);
-  if (!a || !b) return std::nullopt;
-  int64_t a_m = gemm.transpose_a ? a->cols : a->rows;
-  int64_t a_k = gemm.transpose_a ? a->rows : a->cols;
-  int64_t b_k = gemm.transpose_b ? b->cols : b->rows;
-  int64_t b_n = gemm.transpose_b ? b->rows : b->cols;
-  if (a_m != *m || b_n != *n || a_k != b_k || a_k % kWgmmaK != 0) return std::nullopt;
+  std::optional<passes::GemmOperands> operands =
+      passes::MatchGemmOperands(gemm, AsWholeSharedMatrix);
+  if (!operands || operands->k % kWgmmaK != 0) return std::nullopt;
   if (threads <= 0 || threads % kWarpgroupThreads != 0) return std::nullopt;
   std::optional<std::pair<int64_t, int64_t>> groups =
-      SplitWarpgroups(gemm.policy, threads / kWarpgroupThreads, *m, *n);
+      SplitWarpgroups(gemm.policy, threads / kWarpgroupThreads, operands->m, operands->n);
   if (!groups) return std::nullopt;
-  return WgmmaPlan{*m, *n, a_k, groups->first, groups->second};
+  return WgmmaPlan{operands->m, operands->n, operands->k, groups->first, groups->second};
 }
 
 Layout WgmmaAccumulatorLayout(const WgmmaPlan& plan) {
@@ -178,13 +109,14 @@ Layout WgmmaAccumulatorLayout(const WgmmaPlan& plan) {
 
 absl::StatusOr<std::optional<Stmt>> LowerGemmToWgmma(const passes::GemmLoweringRequest& request) {
   const Gemm& gemm = *request.gemm;
-  std::optional<WgmmaPlan> plan = PlanWgmma(gemm, LaunchThreads(*request.kernel));
-  if (!plan || !HasLayout(*gemm.c.buffer, WgmmaAccumulatorLayout(*plan), *plan)) {
+  std::optional<WgmmaPlan> plan = PlanWgmma(gemm, passes::LaunchThreads(*request.kernel));
+  if (!plan ||
+      !passes::HasFragmentLayout(*gemm.c.buffer, WgmmaAccumulatorLayout(*plan), plan->m, plan->n)) {
     return std::optional<Stmt>();
   }
   if (absl::Status registered = RegisterGemmWgmmaIntrinsic(); !registered.ok()) return registered;
-  std::vector<Expr> args = {FirstElement(gemm.a),
-                            FirstElement(gemm.b),
+  std::vector<Expr> args = {passes::FirstElement(gemm.a),
+                            passes::FirstElement(gemm.b),
                             BufferLoad::Make(gemm.c.buffer, {Int(0), Int(0)}),
                             Int(plan->m),
                             Int(plan->n),
