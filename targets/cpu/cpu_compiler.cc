@@ -1,24 +1,17 @@
-// Lowering entry points (cpu_compiler.h): the pass manager over the CPU
-// pipeline, then the code generation of cpu_codegen.h.
+// Lowering entry points (cpu_compiler.h): the built-in pipeline driver over the
+// CPU pipeline, then the code generation of cpu_codegen.h.
 #include "targets/cpu/cpu_compiler.h"
 
 #include <string>
 
-#include "passes/all_passes.h"
-#include "passes/pass_manager.h"
+#include "passes/builtin_pipeline.h"
 
 namespace tile_ir::cpu {
 
 absl::StatusOr<Module> LowerForCpu(const Module& module, const CpuCompileOptions& options) {
   RegisterCpuTarget();
   const std::string pipeline = options.pipeline.empty() ? DefaultCpuPipeline() : options.pipeline;
-  absl::StatusOr<passes::PassManager> manager =
-      passes::PassManager::Create(passes::BuiltinPassRegistry(), pipeline, {});
-  if (!manager.ok()) return manager.status();
-  Module lowered = module;
-  absl::Status status = manager->Run(lowered);
-  if (!status.ok()) return status;
-  return lowered;
+  return passes::RunBuiltinPipeline(module, pipeline);
 }
 
 absl::StatusOr<std::unique_ptr<CpuExecutable>> CompileForCpu(const Module& module,
