@@ -134,4 +134,21 @@ Expr FirstElement(const Region& region) {
   return BufferLoad::Make(region.buffer, std::move(start));
 }
 
+Stmt TileGemmCall(const Gemm& gemm, const std::string& name, int64_t m, int64_t n, int64_t k,
+                  int64_t grid_m, int64_t grid_n, std::vector<Expr> extra) {
+  std::vector<Expr> args = {FirstElement(gemm.a),
+                            FirstElement(gemm.b),
+                            BufferLoad::Make(gemm.c.buffer, {Int(0), Int(0)}),
+                            Int(m),
+                            Int(n),
+                            Int(k),
+                            Int(grid_m),
+                            Int(grid_n),
+                            Bool(gemm.transpose_a),
+                            Bool(gemm.transpose_b),
+                            Bool(gemm.clear_accum)};
+  for (Expr& arg : extra) args.push_back(std::move(arg));
+  return Evaluate::Make(Call::Make(kVoid, name, std::move(args)), gemm.loc());
+}
+
 }  // namespace tile_ir::passes

@@ -6,7 +6,9 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/functional/function_ref.h"
 #include "tile_ir/buffer.h"
@@ -75,6 +77,13 @@ bool HasFragmentLayout(const BufferNode& fragment, const Layout& expected, int64
 
 // The load naming a region's first element, the address a library call takes.
 Expr FirstElement(const Region& region);
+
+// `eval NAME(A[first], B[first], C[0, 0], M, N, K, GRID_M, GRID_N, transpose_a, transpose_b,
+// clear_accum, extra...)` at the gemm's location: the call of a target library's tile gemm
+// run by a GRID_M x GRID_N grid of warps (warpgroups, wavefronts), each operand passed as
+// its first element (the accumulator as the thread's own registers).
+Stmt TileGemmCall(const Gemm& gemm, const std::string& name, int64_t m, int64_t n, int64_t k,
+                  int64_t grid_m, int64_t grid_n, std::vector<Expr> extra = {});
 
 }  // namespace tile_ir::passes
 

@@ -1,6 +1,7 @@
 #include "passes/gemm_operands.h"
 
 #include "gtest/gtest.h"
+#include "tile_ir/printer.h"
 
 namespace tile_ir::passes {
 namespace {
@@ -103,6 +104,18 @@ TEST(GemmOperandsTest, NamesFirstElementsAndLaunchThreads) {
 
   Launch launch{{{Var::Make("bx"), Int(1)}}, {32, 4}, {}, std::nullopt};
   EXPECT_EQ(LaunchThreads(*KernelNode::Make("k", {}, {}, launch, Seq::Make({}))), 128);
+}
+
+TEST(GemmOperandsTest, TileGemmCallPassesFirstElementsShapeGridFlagsAndExtras) {
+  Buffer a = Shared({Int(2), Int(64), Int(32)});
+  Buffer b = Shared({Int(32), Int(128)});
+  Stmt gemm = Gemm::Make(Region{a, {{Int(1), Int(1)}, {Int(0), Int(64)}, {Int(0), Int(32)}}},
+                         Region::Full(b), Region::Full(Accumulator(64, 128)), false, true,
+                         WarpPolicy::kSquare, true);
+  Stmt call = TileGemmCall(AsGemm(gemm), "lib.gemm", 64, 128, 32, 2, 2, {Int(40)});
+  EXPECT_EQ(Print(call),
+            "eval lib.gemm(S[1, 0, 0], S[0, 0], C[0, 0], 64, 128, 32, 2, 2, false, true, true, "
+            "40);\n");
 }
 
 }  // namespace

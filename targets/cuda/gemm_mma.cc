@@ -88,21 +88,9 @@ absl::StatusOr<std::optional<Stmt>> LowerGemmToMma(const passes::GemmLoweringReq
     return std::optional<Stmt>();
   }
   if (absl::Status registered = RegisterGemmMmaIntrinsic(); !registered.ok()) return registered;
-  std::vector<Expr> args = {passes::FirstElement(gemm.a),
-                            passes::FirstElement(gemm.b),
-                            BufferLoad::Make(gemm.c.buffer, {Int(0), Int(0)}),
-                            Int(plan->m),
-                            Int(plan->n),
-                            Int(plan->k),
-                            Int(plan->warps_m),
-                            Int(plan->warps_n),
-                            Bool(gemm.transpose_a),
-                            Bool(gemm.transpose_b),
-                            Bool(gemm.clear_accum),
-                            Int(plan->lda),
-                            Int(plan->ldb)};
-  return std::optional<Stmt>(
-      Evaluate::Make(Call::Make(kVoid, kGemmSsIntrinsic, std::move(args)), gemm.loc()));
+  return std::optional<Stmt>(passes::TileGemmCall(gemm, kGemmSsIntrinsic, plan->m, plan->n,
+                                                  plan->k, plan->warps_m, plan->warps_n,
+                                                  {Int(plan->lda), Int(plan->ldb)}));
 }
 
 }  // namespace tile_ir::cuda

@@ -115,19 +115,9 @@ absl::StatusOr<std::optional<Stmt>> LowerGemmToWgmma(const passes::GemmLoweringR
     return std::optional<Stmt>();
   }
   if (absl::Status registered = RegisterGemmWgmmaIntrinsic(); !registered.ok()) return registered;
-  std::vector<Expr> args = {passes::FirstElement(gemm.a),
-                            passes::FirstElement(gemm.b),
-                            BufferLoad::Make(gemm.c.buffer, {Int(0), Int(0)}),
-                            Int(plan->m),
-                            Int(plan->n),
-                            Int(plan->k),
-                            Int(plan->warpgroups_m),
-                            Int(plan->warpgroups_n),
-                            Bool(gemm.transpose_a),
-                            Bool(gemm.transpose_b),
-                            Bool(gemm.clear_accum)};
-  return std::optional<Stmt>(
-      Evaluate::Make(Call::Make(kVoid, kGemmWgmmaIntrinsic, std::move(args)), gemm.loc()));
+  return std::optional<Stmt>(passes::TileGemmCall(gemm, kGemmWgmmaIntrinsic, plan->m, plan->n,
+                                                  plan->k, plan->warpgroups_m,
+                                                  plan->warpgroups_n));
 }
 
 }  // namespace tile_ir::cuda

@@ -86,19 +86,8 @@ absl::StatusOr<std::optional<Stmt>> LowerGemmToMfma(const passes::GemmLoweringRe
     return std::optional<Stmt>();
   }
   if (absl::Status registered = RegisterGemmMfmaIntrinsic(); !registered.ok()) return registered;
-  std::vector<Expr> args = {passes::FirstElement(gemm.a),
-                            passes::FirstElement(gemm.b),
-                            BufferLoad::Make(gemm.c.buffer, {Int(0), Int(0)}),
-                            Int(plan->m),
-                            Int(plan->n),
-                            Int(plan->k),
-                            Int(plan->warps_m),
-                            Int(plan->warps_n),
-                            Bool(gemm.transpose_a),
-                            Bool(gemm.transpose_b),
-                            Bool(gemm.clear_accum)};
-  return std::optional<Stmt>(
-      Evaluate::Make(Call::Make(kVoid, kGemmMfmaIntrinsic, std::move(args)), gemm.loc()));
+  return std::optional<Stmt>(passes::TileGemmCall(gemm, kGemmMfmaIntrinsic, plan->m, plan->n,
+                                                  plan->k, plan->warps_m, plan->warps_n));
 }
 
 }  // namespace tile_ir::hip
