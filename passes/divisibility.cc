@@ -33,7 +33,10 @@ int64_t Divisibility::Of(const Expr& e) const {
         case BinaryOp::kAdd:
         case BinaryOp::kSub:
         case BinaryOp::kMin:
-        case BinaryOp::kMax: return std::min(a, b);
+        case BinaryOp::kMax:
+        // Low bits that are zero in both operands stay zero in their xor, so a swizzled
+        // offset c * 8 ^ (r % 8) * 8 keeps 8-element chunks whole.
+        case BinaryOp::kXor: return std::min(a, b);
         case BinaryOp::kMul: return std::min(a * b, kMaxDivisor);
         case BinaryOp::kMod:
         case BinaryOp::kFloorMod: {

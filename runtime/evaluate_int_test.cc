@@ -31,7 +31,7 @@ TEST(EvaluateIntTest, DivisionsRoundAsTheirNamesSay) {
   EXPECT_EQ(Eval(Op(BinaryOp::kCeilDiv, Int(8), Int(2))), 4);
 }
 
-TEST(EvaluateIntTest, VariablesMinMaxComparisonsSelectAndCasts) {
+TEST(EvaluateIntTest, VariablesMinMaxXorComparisonsSelectAndCasts) {
   VarRef n = Var::Make("N");
   absl::flat_hash_map<const Var*, int64_t> values = {{n.get(), 10}};
   EXPECT_EQ(Eval(Op(BinaryOp::kMin, n, Int(4)), values), 4);
@@ -42,6 +42,8 @@ TEST(EvaluateIntTest, VariablesMinMaxComparisonsSelectAndCasts) {
   EXPECT_EQ(Eval(Unary::Make(UnaryOp::kNeg, n), values), -10);
   EXPECT_EQ(Eval(Cast::Make(kI64, Op(BinaryOp::kMul, n, Int(3))), values), 30);
   EXPECT_EQ(Eval(Cast::Make(kBool, n), values), 1);
+  EXPECT_EQ(Eval(Op(BinaryOp::kXor, n, Int(12)), values), 6);
+  EXPECT_EQ(Eval(Op(BinaryOp::kXor, Int(-1, kI64), Int(5, kI64))), -6);
 }
 
 TEST(EvaluateIntTest, Errors) {

@@ -115,6 +115,7 @@ std::string_view BinaryOpName(BinaryOp op) {
     case BinaryOp::kGe: return "ge";
     case BinaryOp::kAnd: return "and";
     case BinaryOp::kOr: return "or";
+    case BinaryOp::kXor: return "xor";
   }
   return "?";
 }

@@ -92,7 +92,8 @@ class Unary final : public ExprNode {
 };
 
 // Integer Div and Mod truncate toward zero as in C; FloorDiv, FloorMod and
-// CeilDiv round as their names say. Comparisons and logic yield bool.
+// CeilDiv round as their names say. Comparisons and logic yield bool. Xor is
+// bitwise on integers (two's complement for signed ones), new in ir_version 2.
 enum class BinaryOp : uint8_t {
   kAdd,
   kSub,
@@ -112,6 +113,7 @@ enum class BinaryOp : uint8_t {
   kGe,
   kAnd,
   kOr,
+  kXor,
 };
 
 bool IsComparison(BinaryOp op);

@@ -11,10 +11,10 @@
 namespace tile_ir {
 namespace {
 
-// Precedence levels of the grammar; calls, literals, names and loads bind
-// tightest.
-constexpr int kUnaryLevel = 7;
-constexpr int kAtomLevel = 8;
+// Precedence levels of the grammar, C's order (docs/TEXT_FORMAT.md); calls,
+// literals, names and loads bind tightest.
+constexpr int kUnaryLevel = 8;
+constexpr int kAtomLevel = 9;
 
 struct InfixOp {
   int level;
@@ -28,28 +28,30 @@ std::optional<InfixOp> Infix(BinaryOp op) {
       return InfixOp{1, " || "};
     case BinaryOp::kAnd:
       return InfixOp{2, " && "};
+    case BinaryOp::kXor:
+      return InfixOp{3, " ^ "};
     case BinaryOp::kEq:
-      return InfixOp{3, " == "};
+      return InfixOp{4, " == "};
     case BinaryOp::kNe:
-      return InfixOp{3, " != "};
+      return InfixOp{4, " != "};
     case BinaryOp::kLt:
-      return InfixOp{4, " < "};
+      return InfixOp{5, " < "};
     case BinaryOp::kLe:
-      return InfixOp{4, " <= "};
+      return InfixOp{5, " <= "};
     case BinaryOp::kGt:
-      return InfixOp{4, " > "};
+      return InfixOp{5, " > "};
     case BinaryOp::kGe:
-      return InfixOp{4, " >= "};
+      return InfixOp{5, " >= "};
     case BinaryOp::kAdd:
-      return InfixOp{5, " + "};
+      return InfixOp{6, " + "};
     case BinaryOp::kSub:
-      return InfixOp{5, " - "};
+      return InfixOp{6, " - "};
     case BinaryOp::kMul:
-      return InfixOp{6, " * "};
+      return InfixOp{7, " * "};
     case BinaryOp::kDiv:
-      return InfixOp{6, " / "};
+      return InfixOp{7, " / "};
     case BinaryOp::kMod:
-      return InfixOp{6, " % "};
+      return InfixOp{7, " % "};
     default:
       return std::nullopt;
   }

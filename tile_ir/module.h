@@ -14,12 +14,9 @@
 #include "tile_ir/expr.h"
 #include "tile_ir/source_loc.h"
 #include "tile_ir/stmt.h"
+#include "tile_ir/version.h"
 
 namespace tile_ir {
-
-// The IR version this build writes. Readers accept 1..kIrVersion and upgrade
-// older modules step by step; see tile_ir/version.h.
-inline constexpr int64_t kIrVersion = 1;
 
 // A kernel parameter: a global buffer or a scalar.
 struct Param {
@@ -85,6 +82,9 @@ class KernelNode {
 using Kernel = std::shared_ptr<const KernelNode>;
 
 struct Module {
+  // The version the module's file declared (kIrVersion for one built in memory). Readers
+  // upgrade what they read, so the IR always has this build's meaning whatever the value;
+  // writers stamp RequiredIrVersion(module) instead (version.h).
   int64_t ir_version = kIrVersion;
   std::string producer;
   std::string producer_version;

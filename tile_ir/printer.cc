@@ -11,6 +11,7 @@
 #include "tile_ir/print_names.h"
 #include "tile_ir/structural_equal.h"
 #include "tile_ir/text_syntax.h"
+#include "tile_ir/version.h"
 
 namespace tile_ir {
 namespace {
@@ -79,7 +80,10 @@ class TextPrinter {
 };
 
 void TextPrinter::PrintModule(const Module& module) {
-  absl::StrAppend(&out_, "ir_version ", module.ir_version, ";\nproducer ");
+  // The oldest version that has what the module uses, not module.ir_version: a module read as
+  // version 1 may have gained '^' in a pass, and one that needs nothing new stays readable by
+  // older toolkits.
+  absl::StrAppend(&out_, "ir_version ", RequiredIrVersion(module), ";\nproducer ");
   AppendQuoted(module.producer, &out_);
   out_.push_back(' ');
   AppendQuoted(module.producer_version, &out_);

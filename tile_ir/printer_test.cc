@@ -50,6 +50,55 @@ TEST_F(PrinterTest, ParenthesizesOnlyWherePrecedenceRequires) {
             "a % (b / c)");
 }
 
+// '^' sits between && and == as in C.
+TEST_F(PrinterTest, XorHasCsPrecedence) {
+  auto Xor = [](Expr a, Expr b) {
+    return Binary::Make(BinaryOp::kXor, std::move(a), std::move(b));
+  };
+  Expr chunk = Binary::Make(BinaryOp::kDiv, a_, Int(8));
+  Expr row = Binary::Make(BinaryOp::kMod, b_, Int(8));
+  EXPECT_EQ(Print(Xor(chunk, row)), "a / 8 ^ b % 8");
+  EXPECT_EQ(Print(Mul(Xor(chunk, row), Int(8))), "(a / 8 ^ b % 8) * 8");
+  EXPECT_EQ(Print(Xor(Xor(a_, b_), c_)), "a ^ b ^ c");
+  EXPECT_EQ(Print(Xor(a_, Xor(b_, c_))), "a ^ (b ^ c)");
+  EXPECT_EQ(Print(Xor(Add(a_, b_), c_)), "a + b ^ c");
+  EXPECT_EQ(Print(Binary::Make(BinaryOp::kEq, Xor(a_, b_), c_)), "(a ^ b) == c");
+  Expr less = Binary::Make(BinaryOp::kLt, a_, b_);
+  EXPECT_EQ(Print(Binary::Make(BinaryOp::kAnd, less, Binary::Make(BinaryOp::kEq, Xor(a_, b_), c_))),
+            "a < b && (a ^ b) == c");
+  EXPECT_EQ(Print(Neg(Xor(a_, b_))), "-(a ^ b)");
+}
+
+// The module's version is the oldest one that has '^' when it is used, whatever the field says.
+TEST_F(PrinterTest, ModuleVersionIsTheOldestThatHasItsFeatures) {
+  Buffer out = BufferNode::Make("Out", kI32, {Int(8)}, MemoryScope::kGlobal);
+  VarRef i = Var::Make("i");
+  auto module_storing = [&](Expr value) {
+    Module module;
+    module.producer = "p";
+    module.producer_version = "1";
+    Launch launch{{{Var::Make("bx"), Int(1)}}, {8}, {}, {}};
+    Stmt loop = For::Make(i, Int(0), Int(8), ForKind::kParallel, Store::Make(out, {i}, value));
+    module.kernels.push_back(KernelNode::Make("k", {}, {Param{out, nullptr}}, launch, loop));
+    return module;
+  };
+  Module plain = module_storing(Add(i, Int(1)));
+  EXPECT_EQ(plain.ir_version, kIrVersion);
+  EXPECT_EQ(Print(plain).substr(0, 14), "ir_version 1;\n");
+  Module swizzled = module_storing(Binary::Make(BinaryOp::kXor, i, Int(1)));
+  swizzled.ir_version = 1;
+  EXPECT_EQ(Print(swizzled), R"(ir_version 2;
+producer "p" "1";
+
+kernel k(Out: i32[8])
+    grid(bx: 1) threads(8) {
+  for i in 0 +: 8 parallel {
+    Out[i] = i ^ 1;
+  }
+}
+)");
+}
+
 TEST_F(PrinterTest, NegatedLiteralsStayApartFromNegativeLiterals) {
   EXPECT_EQ(Print(Int(-3)), "-3");
   EXPECT_EQ(Print(Neg(Int(3))), "-(3)");
@@ -284,6 +333,10 @@ TEST_F(PrinterTest, MissingPartsPrintVisiblyInsteadOfCrashing) {
   EXPECT_EQ(Print(Add(a_, nullptr)), "a + <null>");
   EXPECT_EQ(Print(Stmt(), 0), "<null>;\n");
   EXPECT_EQ(Print(If::Make(Bool(true), nullptr), 0), "if (true) {\n}\n");
+  Module module;
+  module.kernels = {nullptr, KernelNode::Make("k", {}, {}, Launch{},
+                                              Seq::Make({Evaluate::Make(Add(a_, nullptr))}))};
+  EXPECT_NE(Print(module).find("  eval a + <null>;\n"), std::string::npos) << Print(module);
 }
 
 }  // namespace

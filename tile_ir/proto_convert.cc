@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "tile_ir/proto_enums.h"
 #include "tile_ir/text_syntax.h"
+#include "tile_ir/version.h"
 
 namespace tile_ir {
 namespace {
@@ -355,8 +356,9 @@ void KernelWriter::WriteKernel(const KernelNode& kernel, v1::Kernel* out) {
 
 v1::Module ModuleToProto(const Module& module) {
   v1::Module proto;
-  // The bytes follow this build's schema whatever version the module was read from.
-  proto.set_ir_version(kIrVersion);
+  // The oldest version that has what the module uses, whatever version it was read as
+  // (printer.cc does the same).
+  proto.set_ir_version(RequiredIrVersion(module));
   proto.set_producer(module.producer);
   proto.set_producer_version(module.producer_version);
   for (const Kernel& kernel : module.kernels) {

@@ -3,6 +3,8 @@
 #ifndef TILE_IR_PROTO_CONVERT_H_
 #define TILE_IR_PROTO_CONVERT_H_
 
+#include <cstdint>
+
 #include "absl/status/statusor.h"
 #include "tile_ir/module.h"
 #include "tile_ir/proto/tile_ir.pb.h"
@@ -24,8 +26,13 @@ v1::Module ModuleToProto(const Module& module);
 
 // Builds the IR of a message of the current ir_version, resolving names lexically. Errors
 // (InvalidArgument) name the kernel, the field path (`body.seq.stmts[2].copy.src`) and the
-// nearest source location. The message's ir_version and unknown fields are not checked here.
+// nearest source location. The message's ir_version and unknown fields are not checked here,
+// except that a feature newer than the ir_version is an error (no file of that version can
+// hold it); the module's ir_version is the message's.
 absl::StatusOr<Module> ModuleFromProto(const v1::Module& proto);
+// The same for a message upgraded from the file's `declared_ir_version` (serialization.h), the
+// version that features are checked against and that the module keeps.
+absl::StatusOr<Module> ModuleFromProto(const v1::Module& proto, int64_t declared_ir_version);
 
 }  // namespace tile_ir
 

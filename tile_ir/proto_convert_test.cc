@@ -16,6 +16,7 @@
 #include "tile_ir/printer.h"
 #include "tile_ir/proto_enums.h"
 #include "tile_ir/verifier.h"
+#include "tile_ir/version.h"
 #include "tile_ir/visitor.h"
 
 namespace tile_ir {
@@ -194,8 +195,31 @@ TEST(ProtoConvertTest, RoundTripPrintsTheSameTextWithLocations) {
     Module read = ReadBack(sample.module);
     EXPECT_EQ(Print(read, kWithLocs), Print(sample.module, kWithLocs)) << sample.name;
     EXPECT_EQ(read.producer, "tile-compat");
-    EXPECT_EQ(read.ir_version, kIrVersion);
+    EXPECT_EQ(read.ir_version, RequiredIrVersion(sample.module)) << sample.name;
   }
+}
+
+// Version 1 unless the module uses '^', wherever it is: in a layout as well as in the body.
+TEST(ProtoConvertTest, WritesTheOldestVersionThatHasEveryFeatureUsed) {
+  for (const compat::SampleModule& sample : compat::SampleModules()) {
+    EXPECT_EQ(sample.module.ir_version, kIrVersion);
+    EXPECT_EQ(ModuleToProto(sample.module).ir_version(), sample.name == "swizzle" ? 2 : 1)
+        << sample.name;
+  }
+  VarRef li = Var::Make("li");
+  Layout swizzle{{li}, {Binary::Make(BinaryOp::kXor, li, Int(8))}};
+  Buffer tile = BufferNode::Make("T", kF32, {Int(16)}, MemoryScope::kShared, {}, swizzle);
+  Launch launch;
+  launch.grid = {{Var::Make("bx"), Int(1)}};
+  launch.threads = {32};
+  Module module;
+  module.kernels = {KernelNode::Make("k", {}, {}, launch, Seq::Make({Allocate::Make(tile)}))};
+  EXPECT_EQ(RequiredIrVersion(module), 2);
+  EXPECT_EQ(ModuleToProto(module).ir_version(), 2);
+  module.ir_version = 1;  // what the module was read as does not matter
+  EXPECT_EQ(ModuleToProto(module).ir_version(), 2);
+  module.kernels.clear();
+  EXPECT_EQ(ModuleToProto(module).ir_version(), 1);
 }
 
 TEST(ProtoConvertTest, RoundTripWritesTheSameMessage) {

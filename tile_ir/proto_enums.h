@@ -67,6 +67,7 @@ inline constexpr EnumMapping<BinaryOp, v1::BinaryOp> kBinaryOpMappings[] = {
     {BinaryOp::kGe, v1::BINARY_OP_GE},
     {BinaryOp::kAnd, v1::BINARY_OP_AND},
     {BinaryOp::kOr, v1::BINARY_OP_OR},
+    {BinaryOp::kXor, v1::BINARY_OP_XOR},
 };
 
 inline constexpr EnumMapping<ForKind, v1::ForKind> kForKindMappings[] = {

@@ -23,6 +23,8 @@ using Field = ReadContext::Field;
 
 class ModuleReader {
  public:
+  explicit ModuleReader(int64_t declared_ir_version) : declared_ir_version_(declared_ir_version) {}
+
   absl::StatusOr<Module> Read(const v1::Module& proto);
 
  private:
@@ -39,8 +41,9 @@ class ModuleReader {
   absl::StatusOr<Stmt> ReadFor(const v1::For& proto, SourceLoc loc);
   absl::StatusOr<Stmt> ReadTileOp(const v1::Stmt& proto, SourceLoc loc);
 
+  const int64_t declared_ir_version_;
   ReadContext context_;
-  ExprReader exprs_{&context_};
+  ExprReader exprs_{&context_, declared_ir_version_};
 };
 
 absl::StatusOr<Stmt> ModuleReader::ReadStmt(const v1::Stmt& proto) {
@@ -343,7 +346,7 @@ absl::StatusOr<Kernel> ModuleReader::ReadKernel(const v1::Kernel& proto) {
 
 absl::StatusOr<Module> ModuleReader::Read(const v1::Module& proto) {
   Module module;
-  module.ir_version = proto.ir_version();
+  module.ir_version = declared_ir_version_;
   module.producer = proto.producer();
   module.producer_version = proto.producer_version();
   for (int i = 0; i < proto.kernels_size(); ++i) {
@@ -357,7 +360,11 @@ absl::StatusOr<Module> ModuleReader::Read(const v1::Module& proto) {
 }  // namespace
 
 absl::StatusOr<Module> ModuleFromProto(const v1::Module& proto) {
-  return ModuleReader().Read(proto);
+  return ModuleFromProto(proto, proto.ir_version());
+}
+
+absl::StatusOr<Module> ModuleFromProto(const v1::Module& proto, int64_t declared_ir_version) {
+  return ModuleReader(declared_ir_version).Read(proto);
 }
 
 }  // namespace tile_ir

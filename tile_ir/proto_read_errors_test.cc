@@ -56,6 +56,27 @@ TEST_F(ProtoReadErrorsTest, UndeclaredVariableNamesItAndWhere) {
             "k.tile:3:4: variable 'q' is not declared before this use");
 }
 
+TEST_F(ProtoReadErrorsTest, XorInAVersion1ModuleNamesTheVersionItNeeds) {
+  proto_.clear_ir_version();  // upgrade.h refuses it; here it reads as version 1
+  EXPECT_TRUE(ModuleFromProto(proto_).ok());
+  v1::Binary* xor_op = store().mutable_value()->mutable_cast()->mutable_value()->mutable_binary();
+  xor_op->set_op(v1::BINARY_OP_XOR);
+  xor_op->mutable_a()->mutable_var()->set_name("n");
+  xor_op->mutable_b()->mutable_var()->set_name("i");
+  proto_.set_ir_version(1);
+  EXPECT_EQ(ReadError(),
+            "kernels[0].body.seq.stmts[0].for.body.store.value.cast.value.binary.op in kernel 'k' "
+            "at k.tile:3:4: BINARY_OP_XOR needs ir_version 2, but the module declares ir_version 1 "
+            "(its producer must declare 2 or later)");
+  proto_.set_ir_version(2);
+  absl::StatusOr<Module> module = ModuleFromProto(proto_);
+  ASSERT_TRUE(module.ok()) << module.status();
+  EXPECT_EQ(module->ir_version, 2);
+  // A message upgraded from version 1 is held to what version 1 had.
+  EXPECT_THAT(std::string(ModuleFromProto(proto_, 1).status().message()),
+              HasSubstr("BINARY_OP_XOR needs ir_version 2, but the module declares ir_version 1"));
+}
+
 TEST_F(ProtoReadErrorsTest, UndeclaredBuffer) {
   store().set_buffer("Nope");
   EXPECT_THAT(ReadError(), AllOf(HasSubstr("store.buffer"),

@@ -1,12 +1,14 @@
 // Reading expressions, regions, types, names and declarations of tile_ir.v1 messages.
 #include "tile_ir/proto_read_expr.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_format.h"
 #include "tile_ir/proto_convert.h"
 #include "tile_ir/text_syntax.h"
+#include "tile_ir/version.h"
 
 namespace tile_ir::proto_read {
 namespace {
@@ -34,6 +36,17 @@ absl::Status ExprReader::CheckKernelName(const std::string& name) {
   if (name.empty()) return context_->Error("the kernel name is empty");
   return context_->Error(absl::StrFormat(
       "'%s' is not a valid kernel name; expected [A-Za-z_][A-Za-z0-9_.]*", absl::CHexEscape(name)));
+}
+
+absl::Status ExprReader::CheckDeclaredVersionHas(BinaryOp op, v1::BinaryOp value) {
+  const int64_t needed = IntroducedInIrVersion(op);
+  // A missing or invalid version is upgrade.h's to report; here it counts as version 1.
+  if (needed <= std::max<int64_t>(declared_ir_version_, 1)) return absl::OkStatus();
+  Field f(context_, "op");
+  return context_->Error(absl::StrFormat(
+      "%s needs ir_version %d, but the module declares ir_version %d (its producer must "
+      "declare %d or later)",
+      v1::BinaryOp_Name(value), needed, declared_ir_version_, needed));
 }
 
 absl::StatusOr<SourceLoc> ExprReader::ReadLoc(const v1::SourceLocation& proto) {
@@ -163,6 +176,7 @@ absl::StatusOr<Expr> ExprReader::ReadExprNode(const v1::Expr& proto) {
       Field f(context_, "binary");
       const v1::Binary& binary = proto.binary();
       TILE_ASSIGN_OR_RETURN(BinaryOp op, ReadEnum(kBinaryOpMappings, binary.op(), "op"));
+      TILE_RETURN_IF_ERROR(CheckDeclaredVersionHas(op, binary.op()));
       TILE_ASSIGN_OR_RETURN(Expr a, ReadChild(binary.has_a(), binary.a(), "a"));
       TILE_ASSIGN_OR_RETURN(Expr b, ReadChild(binary.has_b(), binary.b(), "b"));
       return Binary::Make(op, std::move(a), std::move(b));

@@ -4,6 +4,7 @@
 #define TILE_IR_PROTO_READ_EXPR_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,7 +29,10 @@ using ExprList = google::protobuf::RepeatedPtrField<v1::Expr>;
 // Each Read* pushes its field onto the context's path, so errors say where they are.
 class ExprReader {
  public:
-  explicit ExprReader(ReadContext* context) : context_(context) {}
+  // `declared_ir_version` is the version the module's file declared: a feature that came
+  // later is an error, since no file of that version can hold it.
+  ExprReader(ReadContext* context, int64_t declared_ir_version)
+      : context_(context), declared_ir_version_(declared_ir_version) {}
 
   // Names are identifiers of the text form (text_syntax.h), so every module prints.
   absl::Status CheckName(const std::string& name, absl::string_view field);
@@ -58,8 +62,10 @@ class ExprReader {
  private:
   absl::StatusOr<Expr> ReadExprNode(const v1::Expr& proto);
   absl::StatusOr<Layout> ReadLayout(const v1::Layout& proto);
+  absl::Status CheckDeclaredVersionHas(BinaryOp op, v1::BinaryOp value);
 
   ReadContext* context_;
+  int64_t declared_ir_version_;
 };
 
 template <typename IrEnum, typename ProtoEnum, size_t N>

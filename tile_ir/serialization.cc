@@ -32,15 +32,17 @@ absl::Status InvalidInput(std::string_view source_name, absl::string_view messag
 }
 
 // What both forms share once the message is parsed. Upgrading comes before the unknown-field
-// check because an upgrader may consume the fields its step retired.
+// check because an upgrader may consume the fields its step retired; the version the file
+// declared still decides which features it may hold.
 absl::StatusOr<Module> ModuleFromParsedProto(v1::Module& proto, std::string_view source_name) {
+  const int64_t declared_ir_version = proto.ir_version();
   if (absl::Status status = UpgradeToCurrentVersion(proto); !status.ok()) {
     return WithSource(source_name, status);
   }
   if (absl::Status status = proto_checks::CheckNoUnknownFields(proto); !status.ok()) {
     return WithSource(source_name, status);
   }
-  absl::StatusOr<Module> module = ModuleFromProto(proto);
+  absl::StatusOr<Module> module = ModuleFromProto(proto, declared_ir_version);
   if (!module.ok()) return WithSource(source_name, module.status());
   return module;
 }

@@ -4,7 +4,9 @@
 //
 // Readers accept every ir_version from 1 to kIrVersion (upgrading older ones
 // step by step, see upgrade.h), refuse newer versions naming both versions,
-// refuse unknown fields, and never crash on malformed bytes.
+// refuse a feature newer than the version the file declares, refuse unknown
+// fields, and never crash on malformed bytes. Writers stamp the oldest version
+// that has every feature the module uses (RequiredIrVersion, version.h).
 #ifndef TILE_IR_SERIALIZATION_H_
 #define TILE_IR_SERIALIZATION_H_
 

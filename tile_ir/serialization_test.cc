@@ -111,14 +111,19 @@ std::string JsonError(std::string_view json) {
   return module.ok() ? "" : std::string(module.status().message());
 }
 
-const Module& Sample(int index) {
+const std::vector<compat::SampleModule>& Samples() {
   static const auto* const kSamples =
       new std::vector<compat::SampleModule>(compat::SampleModules());
-  return (*kSamples)[index].module;
+  return *kSamples;
 }
 
+const Module& Sample(int index) { return Samples()[index].module; }
+
+// The sample that needs ir_version 2 ('^').
+const Module& XorSample() { return Sample(3); }
+
 TEST(SerializationTest, ProtoRoundTripKeepsTheText) {
-  for (int i = 0; i < 3; ++i) {
+  for (int i = 0; i < static_cast<int>(Samples().size()); ++i) {
     absl::StatusOr<Module> read = ReadModuleProto(WriteModuleProto(Sample(i)), "sample");
     ASSERT_TRUE(read.ok()) << read.status();
     EXPECT_EQ(Print(*read, {.print_locs = true}), Print(Sample(i), {.print_locs = true}));
@@ -126,7 +131,7 @@ TEST(SerializationTest, ProtoRoundTripKeepsTheText) {
 }
 
 TEST(SerializationTest, JsonRoundTripKeepsTheText) {
-  for (int i = 0; i < 3; ++i) {
+  for (int i = 0; i < static_cast<int>(Samples().size()); ++i) {
     absl::StatusOr<Module> read = ReadModuleJson(WriteModuleJson(Sample(i)), "sample");
     ASSERT_TRUE(read.ok()) << read.status();
     EXPECT_EQ(Print(*read, {.print_locs = true}), Print(Sample(i), {.print_locs = true}));
@@ -138,6 +143,43 @@ TEST(SerializationTest, JsonIsPrettyWithTheSchemaFieldNames) {
   EXPECT_THAT(json,
               AllOf(StartsWith("{\n"), HasSubstr("\"ir_version\": \"1\""),
                     HasSubstr("\"producer_version\": \"1\""), HasSubstr("\"transpose_a\": true")));
+}
+
+TEST(SerializationTest, WritersStampTheOldestVersionThatHasTheFeaturesUsed) {
+  ASSERT_EQ(Samples()[3].name, "swizzle");
+  EXPECT_THAT(WriteModuleJson(Sample(1)), HasSubstr("\"ir_version\": \"1\""));
+  EXPECT_THAT(WriteModuleJson(XorSample()),
+              AllOf(HasSubstr("\"ir_version\": \"2\""), HasSubstr("\"BINARY_OP_XOR\"")));
+  v1::Module proto;
+  ASSERT_TRUE(proto.ParseFromString(WriteModuleProto(Sample(1))));
+  EXPECT_EQ(proto.ir_version(), 1);
+  ASSERT_TRUE(proto.ParseFromString(WriteModuleProto(XorSample())));
+  EXPECT_EQ(proto.ir_version(), 2);
+}
+
+TEST(SerializationTest, ReadModulesKeepTheVersionTheirFileDeclared) {
+  absl::StatusOr<Module> v1 = ReadModuleProto(WriteModuleProto(Sample(1)), "v1");
+  absl::StatusOr<Module> v2 = ReadModuleJson(WriteModuleJson(XorSample()), "v2");
+  ASSERT_TRUE(v1.ok()) << v1.status();
+  ASSERT_TRUE(v2.ok()) << v2.status();
+  EXPECT_EQ(v1->ir_version, 1);
+  EXPECT_EQ(v2->ir_version, 2);
+  // A version-1 module that is given '^' is written as version 2.
+  v1->kernels = v2->kernels;
+  EXPECT_THAT(Print(*v1), StartsWith("ir_version 2;\n"));
+}
+
+TEST(SerializationTest, XorInAVersion1FileIsRefusedNamingTheVersion) {
+  v1::Module proto = ModuleToProto(XorSample());
+  proto.set_ir_version(1);
+  EXPECT_THAT(ReadError(proto.SerializeAsString()),
+              AllOf(StartsWith("in.tilepb: kernels[0]."), HasSubstr(".layout.outputs[1]"),
+                    HasSubstr("BINARY_OP_XOR needs ir_version 2, but the module declares "
+                              "ir_version 1")));
+  std::string json = absl::StrReplaceAll(WriteModuleJson(XorSample()),
+                                         {{"\"ir_version\": \"2\"", "\"ir_version\": \"1\""}});
+  EXPECT_THAT(JsonError(json), AllOf(StartsWith("in.json: kernels[0]."),
+                                     HasSubstr("BINARY_OP_XOR needs ir_version 2")));
 }
 
 TEST(SerializationTest, EmptyInput) {
@@ -312,7 +354,7 @@ std::string Compact(const std::string& json) {
 TEST(SerializationTest, JsonMatchesProtobufsOwnMapping) {
   google::protobuf::util::JsonPrintOptions options;
   options.preserve_proto_field_names = true;
-  for (int i = 0; i < 3; ++i) {
+  for (int i = 0; i < static_cast<int>(Samples().size()); ++i) {
     std::string protobufs;
     ASSERT_TRUE(
         google::protobuf::util::MessageToJsonString(ModuleToProto(Sample(i)), &protobufs, options)

@@ -5,9 +5,17 @@
 #include "tile_ir/module.h"
 
 namespace tile_ir {
+namespace {
+
+// Version 2 only added BINARY_OP_XOR: every version-1 message is a version-2 message.
+absl::Status UpgradeFrom1(v1::Module&) { return absl::OkStatus(); }
+
+}  // namespace
 
 const std::vector<IrUpgrader>& IrUpgraders() {
-  static const auto* const kUpgraders = new std::vector<IrUpgrader>{};
+  static const auto* const kUpgraders = new std::vector<IrUpgrader>{
+      {1, UpgradeFrom1},
+  };
   return *kUpgraders;
 }
 

@@ -1,10 +1,12 @@
 // Bringing modules written by older toolkits up to this build's ir_version, one version at a
 // time, on the protobuf message before it is converted to the IR.
 //
-// Adding version N+1: raise kIrVersion, append an upgrader from N to IrUpgraders() (the test
-// fails until every step has one), and add frozen files under testdata/compat/v<N+1>/. An
-// upgrader whose step retires a field finds the old data in the message's unknown fields
-// (the unknown-field check runs after upgrading) and must consume them.
+// Adding version N+1: raise kIrVersion (version.h, which lists what each version added),
+// append an upgrader from N to IrUpgraders() (the test fails until every step has one), and
+// add frozen files under testdata/compat/v<N+1>/. An upgrader whose step retires a field finds
+// the old data in the message's unknown fields (the unknown-field check runs after upgrading)
+// and must consume them. A step that only adds features has the identity as its upgrader: the
+// reader refuses a new feature in a module that declares an older version (proto_convert.h).
 #ifndef TILE_IR_UPGRADE_H_
 #define TILE_IR_UPGRADE_H_
 
@@ -26,7 +28,7 @@ struct IrUpgrader {
   absl::Status (*upgrade)(v1::Module& module);
 };
 
-// One upgrader per step, ordered by from_version; empty while kIrVersion is 1.
+// One upgrader per step, ordered by from_version.
 const std::vector<IrUpgrader>& IrUpgraders();
 
 // Checks that module.ir_version() is between kOldestSupportedIrVersion and kIrVersion and

@@ -31,6 +31,22 @@ TEST(UpgradeTest, EverySupportedVersionEndsAtTheCurrentOne) {
   }
 }
 
+// Version 2 only added BINARY_OP_XOR, so its upgrader changes nothing (the driver sets the
+// version).
+TEST(UpgradeTest, Version1MessagesAreVersion2Messages) {
+  v1::Module module;
+  module.set_ir_version(1);
+  module.set_producer("old");
+  v1::Binary* sum =
+      module.add_kernels()->mutable_body()->mutable_evaluate()->mutable_value()->mutable_binary();
+  sum->set_op(v1::BINARY_OP_ADD);
+  const std::string before = module.SerializeAsString();
+  const IrUpgrader& step = IrUpgraders().at(0);
+  ASSERT_EQ(step.from_version, 1);
+  ASSERT_TRUE(step.upgrade(module).ok());
+  EXPECT_EQ(module.SerializeAsString(), before);
+}
+
 TEST(UpgradeTest, NewerVersionNamesBothVersions) {
   v1::Module module;
   module.set_ir_version(kIrVersion + 6);

@@ -212,6 +212,7 @@ class NodeChecker {
       case BinaryOp::kFloorDiv:
       case BinaryOp::kFloorMod:
       case BinaryOp::kCeilDiv:
+      case BinaryOp::kXor:
         if (!a.is_int()) needs = "integer";
         break;
       default:

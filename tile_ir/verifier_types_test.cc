@@ -41,6 +41,22 @@ TEST(VerifierTypesTest, IntegerOnlyOperators) {
   EXPECT_TRUE(HasOneError(KernelWithValue(mod), "floormod needs integer operands, not f32"));
 }
 
+TEST(VerifierTypesTest, XorNeedsIntegersOfOneTypeAndKeepsTheirLanes) {
+  Expr floats = Binary::Make(BinaryOp::kXor, Float(1.0), Float(2.0));
+  EXPECT_TRUE(HasOneError(KernelWithValue(floats), "xor needs integer operands, not f32"));
+  Expr bools = Binary::Make(BinaryOp::kXor, Bool(true), Bool(false));
+  EXPECT_TRUE(HasOneError(KernelWithValue(bools), "xor needs integer operands, not bool"));
+  Expr mixed = Binary::Make(BinaryOp::kXor, Int(1), Int(2, kI64));
+  EXPECT_TRUE(
+      HasOneError(KernelWithValue(mixed), "operands of xor have different types: i32 and i64"));
+  for (DataType type : {kI4, kI8, kI16, kI32, kI64, kU8}) {
+    Expr lanes = Binary::Make(BinaryOp::kXor, Broadcast::Make(Int(1, type), 4),
+                              Broadcast::Make(Int(3, type), 4));
+    EXPECT_EQ(lanes->dtype(), type.with_lanes(4));
+    EXPECT_TRUE(VerifyKernel(*KernelWithValue(lanes)).empty()) << type.ToString();
+  }
+}
+
 TEST(VerifierTypesTest, LogicNeedsBool) {
   Expr both = Binary::Make(BinaryOp::kAnd, Int(1), Int(0));
   EXPECT_TRUE(HasOneError(KernelWithValue(both), "and needs bool operands, not i32"));

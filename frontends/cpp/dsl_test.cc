@@ -117,6 +117,35 @@ TEST(DslTest, NamesAreMadeUniqueAndLayoutsAttach) {
   EXPECT_NE(text.find("copy t -> t_1;"), std::string::npos) << text;
 }
 
+// The 128-byte swizzle of a shared tile: 16-byte chunks XORed with the row.
+TEST(DslTest, XorSwizzlesASharedLayoutWithCPrecedence) {
+  KernelBuilder k("swizzle");
+  k.Launch({1}, {32});
+  Tensor a = alloc_shared("A_s", {8, 64}, kF16);
+  annotate_layout(a, [](const std::vector<E>& ij) {
+    return std::vector<E>{ij[0], (ij[1] / 8 ^ ij[0] % 8) * 8 + ij[1] % 8};
+  });
+  fill(a, 0.0);
+  absl::StatusOr<Kernel> kernel = k.Finish();
+  ASSERT_TRUE(kernel.ok()) << kernel.status();
+  std::string text = Print(**kernel);
+  EXPECT_NE(text.find("-> (A_s_l0, (A_s_l1 / 8 ^ A_s_l0 % 8) * 8 + A_s_l1 % 8)"), std::string::npos)
+      << text;
+}
+
+TEST(DslTest, XorOfFloatsNamesTheUserLine) {
+  KernelBuilder k("float_xor");
+  Tensor X = k.Param("X", kF32, {64});
+  k.Launch({1}, {64});
+  const int line = __LINE__ + 1;
+  parallel(64, [&](E i) { X(i) = X(i) ^ X(i); });
+  absl::StatusOr<Kernel> kernel = k.Finish();
+  ASSERT_FALSE(kernel.ok());
+  std::string message(kernel.status().message());
+  EXPECT_NE(message.find("dsl_test.cc:" + std::to_string(line)), std::string::npos) << message;
+  EXPECT_NE(message.find("xor needs integer operands, not f32"), std::string::npos) << message;
+}
+
 TEST(DslTest, MissingLaunchIsAnError) {
   KernelBuilder k("no_launch");
   absl::StatusOr<Kernel> kernel = k.Finish();

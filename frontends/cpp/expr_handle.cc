@@ -61,6 +61,7 @@ E operator-(E a, E b) { return MakeBinary(BinaryOp::kSub, a, b); }
 E operator*(E a, E b) { return MakeBinary(BinaryOp::kMul, a, b); }
 E operator/(E a, E b) { return MakeBinary(BinaryOp::kDiv, a, b); }
 E operator%(E a, E b) { return MakeBinary(BinaryOp::kMod, a, b); }
+E operator^(E a, E b) { return MakeBinary(BinaryOp::kXor, a, b); }
 E operator-(E a) {
   if (const auto* i = As<IntImm>(a.expr())) return E(Int(-i->value, a.dtype()));
   if (const auto* f = As<FloatImm>(a.expr())) return E(Float(-f->value, a.dtype()));

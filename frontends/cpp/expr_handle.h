@@ -38,6 +38,8 @@ E operator-(E a, E b);
 E operator*(E a, E b);
 E operator/(E a, E b);  // C semantics: integer division truncates
 E operator%(E a, E b);
+// Bitwise exclusive or of integers (C's precedence, below == and above &&); needs ir_version 2.
+E operator^(E a, E b);
 E operator-(E a);
 E operator==(E a, E b);
 E operator!=(E a, E b);

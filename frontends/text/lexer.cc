@@ -215,6 +215,7 @@ Token Lexer::LexPunctuation(size_t start) {
     case '*': return one(TokenKind::kStar);
     case '/': return one(TokenKind::kSlash);
     case '%': return one(TokenKind::kPercent);
+    case '^': return one(TokenKind::kCaret);
     case '+': return next == ':' ? two(TokenKind::kPlusColon) : one(TokenKind::kPlus);
     case '-': return next == '>' ? two(TokenKind::kArrow) : one(TokenKind::kMinus);
     case '<': return next == '=' ? two(TokenKind::kLessEqual) : one(TokenKind::kLess);

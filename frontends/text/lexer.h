@@ -34,6 +34,7 @@ enum class TokenKind : uint8_t {
   kStar,
   kSlash,
   kPercent,
+  kCaret,  // '^', bitwise exclusive or
   kBang,
   kAndAnd,
   kOrOr,

@@ -28,14 +28,14 @@ std::vector<TokenKind> Kinds(std::string_view text) {
 using K = TokenKind;
 
 TEST(LexerTest, PunctuationTakesTheLongestMatch) {
-  EXPECT_EQ(Kinds("( ) [ ] { } , ; : +: -> + - * / % ! && || < <= > >= == != ="),
-            (std::vector<TokenKind>{K::kLParen,    K::kRParen,    K::kLBracket,     K::kRBracket,
-                                    K::kLBrace,    K::kRBrace,    K::kComma,        K::kSemicolon,
-                                    K::kColon,     K::kPlusColon, K::kArrow,        K::kPlus,
-                                    K::kMinus,     K::kStar,      K::kSlash,        K::kPercent,
-                                    K::kBang,      K::kAndAnd,    K::kOrOr,         K::kLess,
-                                    K::kLessEqual, K::kGreater,   K::kGreaterEqual, K::kEqualEqual,
-                                    K::kNotEqual,  K::kAssign,    K::kEnd}));
+  EXPECT_EQ(
+      Kinds("( ) [ ] { } , ; : +: -> + - * / % ^ ! && || < <= > >= == != ="),
+      (std::vector<TokenKind>{
+          K::kLParen,     K::kRParen,    K::kLBracket, K::kRBracket,  K::kLBrace,  K::kRBrace,
+          K::kComma,      K::kSemicolon, K::kColon,    K::kPlusColon, K::kArrow,   K::kPlus,
+          K::kMinus,      K::kStar,      K::kSlash,    K::kPercent,   K::kCaret,   K::kBang,
+          K::kAndAnd,     K::kOrOr,      K::kLess,     K::kLessEqual, K::kGreater, K::kGreaterEqual,
+          K::kEqualEqual, K::kNotEqual,  K::kAssign,   K::kEnd}));
   EXPECT_EQ(Kinds("a+:b-->c"),
             (std::vector<TokenKind>{K::kIdentifier, K::kPlusColon, K::kIdentifier, K::kMinus,
                                     K::kArrow, K::kIdentifier, K::kEnd}));

@@ -11,30 +11,32 @@
 #include "frontends/text/parser_impl.h"
 #include "tile_ir/intrinsics.h"
 #include "tile_ir/text_syntax.h"
+#include "tile_ir/version.h"
 
 namespace tile_ir::text {
 namespace {
 
 struct InfixOp {
   BinaryOp op;
-  int level;  // docs/TEXT_FORMAT.md: 1 (||) binds loosest, 6 (* / %) tightest
+  int level;  // docs/TEXT_FORMAT.md: 1 (||) binds loosest, 7 (* / %) tightest, as in C
 };
 
 std::optional<InfixOp> InfixAt(TokenKind kind) {
   switch (kind) {
     case TokenKind::kOrOr: return InfixOp{BinaryOp::kOr, 1};
     case TokenKind::kAndAnd: return InfixOp{BinaryOp::kAnd, 2};
-    case TokenKind::kEqualEqual: return InfixOp{BinaryOp::kEq, 3};
-    case TokenKind::kNotEqual: return InfixOp{BinaryOp::kNe, 3};
-    case TokenKind::kLess: return InfixOp{BinaryOp::kLt, 4};
-    case TokenKind::kLessEqual: return InfixOp{BinaryOp::kLe, 4};
-    case TokenKind::kGreater: return InfixOp{BinaryOp::kGt, 4};
-    case TokenKind::kGreaterEqual: return InfixOp{BinaryOp::kGe, 4};
-    case TokenKind::kPlus: return InfixOp{BinaryOp::kAdd, 5};
-    case TokenKind::kMinus: return InfixOp{BinaryOp::kSub, 5};
-    case TokenKind::kStar: return InfixOp{BinaryOp::kMul, 6};
-    case TokenKind::kSlash: return InfixOp{BinaryOp::kDiv, 6};
-    case TokenKind::kPercent: return InfixOp{BinaryOp::kMod, 6};
+    case TokenKind::kCaret: return InfixOp{BinaryOp::kXor, 3};
+    case TokenKind::kEqualEqual: return InfixOp{BinaryOp::kEq, 4};
+    case TokenKind::kNotEqual: return InfixOp{BinaryOp::kNe, 4};
+    case TokenKind::kLess: return InfixOp{BinaryOp::kLt, 5};
+    case TokenKind::kLessEqual: return InfixOp{BinaryOp::kLe, 5};
+    case TokenKind::kGreater: return InfixOp{BinaryOp::kGt, 5};
+    case TokenKind::kGreaterEqual: return InfixOp{BinaryOp::kGe, 5};
+    case TokenKind::kPlus: return InfixOp{BinaryOp::kAdd, 6};
+    case TokenKind::kMinus: return InfixOp{BinaryOp::kSub, 6};
+    case TokenKind::kStar: return InfixOp{BinaryOp::kMul, 7};
+    case TokenKind::kSlash: return InfixOp{BinaryOp::kDiv, 7};
+    case TokenKind::kPercent: return InfixOp{BinaryOp::kMod, 7};
     default: return std::nullopt;
   }
 }
@@ -141,6 +143,7 @@ ParsedExpr Parser::ParseBinary(int min_level) {
     std::optional<InfixOp> infix = InfixAt(current_.kind);
     if (!infix || infix->level < min_level) break;
     Token op = current_;
+    if (!CheckOperatorVersion(infix->op, op)) return {};
     Advance();
     // Operators of one level loop here instead of recursing, so a long chain
     // costs no stack; only a tighter operator on the right recurses.
@@ -150,6 +153,13 @@ ParsedExpr Parser::ParseBinary(int min_level) {
                std::max(lhs.depth, rhs.depth), op);
   }
   return lhs;
+}
+
+bool Parser::CheckOperatorVersion(BinaryOp op, const Token& at) {
+  const int64_t needed = IntroducedInIrVersion(op);
+  if (needed <= ir_version_) return true;
+  return Fail(at, absl::StrCat("'", std::string(at.text), "' needs ir_version ", needed,
+                               ", but the module declares ir_version ", ir_version_));
 }
 
 ParsedExpr Parser::ParseUnary() {

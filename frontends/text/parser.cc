@@ -85,6 +85,7 @@ absl::StatusOr<Module> Parser::ParseModule() {
     return error_;
   }
   module.ir_version = version;
+  ir_version_ = version;
   if (!Expect(TokenKind::kSemicolon, "';'") || !ExpectWord("producer")) return error_;
   for (std::string* field : {&module.producer, &module.producer_version}) {
     if (!At(TokenKind::kString)) {

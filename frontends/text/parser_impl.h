@@ -128,6 +128,8 @@ class Parser {
   // --- Expressions and literals (parse_expr.cc).
   ParsedExpr ParseExpr();
   ParsedExpr ParseBinary(int min_level);
+  // An operator newer than the module's declared ir_version is an error at its token.
+  bool CheckOperatorVersion(BinaryOp op, const Token& at);
   ParsedExpr ParseUnary();
   ParsedExpr ParsePrimary();
   ParsedExpr ParseNameOrCall();
@@ -143,6 +145,8 @@ class Parser {
   bool ParseBool(bool* value);
 
   std::string filename_;
+  // The module's declared ir_version, once its header is parsed.
+  int64_t ir_version_ = kIrVersion;
   Lexer lexer_;
   Token current_;
   Token lookahead_;

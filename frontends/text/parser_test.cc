@@ -168,6 +168,48 @@ TEST(ParserTest, PrecedenceAndAssociativity) {
   EXPECT_EQ(As<Binary>(any->b)->op, BinaryOp::kAnd);
 }
 
+// A version-2 module around `body`, as InKernel.
+std::string InVersion2Kernel(const std::string& body) {
+  std::string text = InKernel(body);
+  return text.replace(text.find("ir_version 1;"), 13, "ir_version 2;");
+}
+
+TEST(ParserTest, XorBindsLikeCsCaret) {
+  absl::StatusOr<Module> module = Parse(
+      InVersion2Kernel("  let c: i32 = N / 8 ^ N % 8 * 8;\n  let d: bool = N ^ 1 == 0 && true;\n"
+                       "  let e: u8x4 = broadcast(3_u8, 4) ^ broadcast(255_u8, 4);\n"));
+  ASSERT_TRUE(module.ok()) << module.status();
+  EXPECT_EQ(module->ir_version, 2);
+  const auto& stmts = As<Seq>(module->kernels[0]->body)->stmts;
+  const auto* swizzle = As<Binary>(As<Let>(stmts[0])->value);
+  ASSERT_NE(swizzle, nullptr);
+  EXPECT_EQ(swizzle->op, BinaryOp::kXor);
+  EXPECT_EQ(As<Binary>(swizzle->a)->op, BinaryOp::kDiv);
+  EXPECT_EQ(As<Binary>(swizzle->b)->op, BinaryOp::kMul);
+  // Below == and above &&, as in C: (N ^ (1 == 0)) && true.
+  const auto* both = As<Binary>(As<Let>(stmts[1])->value);
+  ASSERT_EQ(both->op, BinaryOp::kAnd);
+  EXPECT_EQ(As<Binary>(both->a)->op, BinaryOp::kXor);
+  EXPECT_EQ(As<Binary>(As<Binary>(both->a)->b)->op, BinaryOp::kEq);
+  EXPECT_EQ(As<Let>(stmts[2])->value->dtype(), kU8.with_lanes(4));
+  EXPECT_EQ(Print(*module), InVersion2Kernel("  let c: i32 = N / 8 ^ N % 8 * 8;\n"
+                                             "  let d: bool = N ^ 1 == 0 && true;\n"
+                                             "  let e: u8x4 = broadcast(3_u8, 4) ^ "
+                                             "broadcast(255_u8, 4);\n"));
+}
+
+TEST(ParserTest, XorNeedsVersion2AndVersion1TextPrintsUnchanged) {
+  EXPECT_EQ(ErrorOf(InKernel("  let c: i32 = N + 1 ^ 3;\n")),
+            "t.tile:6:22: error: '^' needs ir_version 2, but the module declares ir_version 1");
+  // A module that uses nothing of version 2 prints as version 1, whatever it declared.
+  std::string v1 = InKernel("  let c: i32 = N + 1;\n");
+  absl::StatusOr<Module> declared_2 = Parse(InVersion2Kernel("  let c: i32 = N + 1;\n"));
+  ASSERT_TRUE(declared_2.ok()) << declared_2.status();
+  EXPECT_EQ(declared_2->ir_version, 2);
+  EXPECT_EQ(Print(*declared_2), v1);
+  EXPECT_EQ(Print(*Parse(v1)), v1);
+}
+
 TEST(ParserTest, LiteralTypes) {
   absl::StatusOr<Module> module =
       Parse(InKernel("  let a: i64 = 7_i64;\n  let b: u8 = 255_u8;\n  let c: f16 = 0.5_f16;\n"

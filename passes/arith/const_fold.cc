@@ -101,7 +101,9 @@ Expr FoldBinary(BinaryOp op, const Expr& a, const Expr& b) {
   if (x == nullptr || y == nullptr || !IsScalarInt(a->dtype()) || b->dtype() != a->dtype()) {
     return nullptr;
   }
+  // Operators the verifier refuses on these operands stay for it to report.
   if (IsLogical(op) && !a->dtype().is_bool()) return nullptr;
+  if (op == BinaryOp::kXor && a->dtype().is_bool()) return nullptr;
   std::optional<int64_t> result = EvalIntBinary(op, x->value, y->value, a->dtype());
   if (!result) return nullptr;
   if (IsComparison(op) || IsLogical(op)) return Bool(*result != 0);

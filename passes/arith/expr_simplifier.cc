@@ -201,6 +201,7 @@ Expr ExprSimplifier::Rewrite(BinaryOp op, const Expr& a, const Expr& b) {
     case BinaryOp::kMul: return RewriteMul(a, b);
     case BinaryOp::kMin:
     case BinaryOp::kMax: return RewriteMinMax(op, a, b);
+    case BinaryOp::kXor: return RewriteXor(a, b);
     default: return RewriteDivMod(op, a, b);
   }
 }

@@ -51,6 +51,7 @@ class ExprSimplifier : private IRMutator {
   Expr RewriteDivMod(BinaryOp op, const Expr& a, const Expr& b);
   Expr RewriteFloorDivMod(bool is_mod, const Expr& a, int64_t divisor);
   Expr RewriteMinMax(BinaryOp op, const Expr& a, const Expr& b);
+  Expr RewriteXor(const Expr& a, const Expr& b);
   Expr RewriteCompare(BinaryOp op, const Expr& a, const Expr& b);
   Expr RewriteLogic(BinaryOp op, const Expr& a, const Expr& b);
   Expr RewriteNot(const Expr& a);

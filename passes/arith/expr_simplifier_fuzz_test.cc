@@ -46,7 +46,7 @@ class RandomExprs {
     static constexpr BinaryOp kOps[] = {
         BinaryOp::kAdd, BinaryOp::kSub,      BinaryOp::kMul,      BinaryOp::kDiv,
         BinaryOp::kMod, BinaryOp::kFloorDiv, BinaryOp::kFloorMod, BinaryOp::kCeilDiv,
-        BinaryOp::kMin, BinaryOp::kMax};
+        BinaryOp::kMin, BinaryOp::kMax,      BinaryOp::kXor};
     constexpr int kNumOps = sizeof(kOps) / sizeof(kOps[0]);
     // 0: a literal, 1: a variable, then each operator, then a select.
     int choice = Pick(depth <= 0 ? 2 : kNumOps + 3);

@@ -179,6 +179,20 @@ TEST_F(ExprSimplifierTest, ReturnsTheSameNodeWhenNothingChanges) {
   EXPECT_EQ(simplifier_.Simplify(once), once);
 }
 
+TEST_F(ExprSimplifierTest, XorWithZeroAndConstantOperands) {
+  EXPECT_EQ(Simplified(Op(BinaryOp::kXor, n, 0)), "n");
+  EXPECT_EQ(Simplified(Op(BinaryOp::kXor, Int(0), n)), "n");
+  EXPECT_EQ(Simplified(Op(BinaryOp::kXor, Int(5), n)), "n ^ 5");
+  EXPECT_EQ(Simplified(Op(BinaryOp::kXor, Int(12), Int(10))), "6");
+  EXPECT_EQ(Simplified(Op(BinaryOp::kXor, n + 0, Int(3) - 3)), "n");
+  Expr u = Var::Make("u", kU8);
+  EXPECT_EQ(Simplified(Op(BinaryOp::kXor, u, Int(0, kU8))), "u");
+  // The chunk of a swizzled row stays in [0, 7], so its floormod by 8 disappears.
+  Expr chunk = Op(BinaryOp::kXor, Op(BinaryOp::kFloorDiv, j, 8), Op(BinaryOp::kFloorMod, i, 8));
+  EXPECT_EQ(simplifier_.Bound(chunk), (IntInterval{0, 7}));
+  EXPECT_EQ(Simplified(Op(BinaryOp::kFloorMod, chunk, 8)), "floordiv(j, 8) ^ floormod(i, 8)");
+}
+
 TEST_F(ExprSimplifierTest, BoundsFollowTheFacts) {
   EXPECT_EQ(simplifier_.Bound(i * 2 + j), (IntInterval{0, 317}));
   EXPECT_EQ(simplifier_.Bound(n), IntInterval::Full(kI32));

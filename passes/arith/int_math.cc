@@ -53,6 +53,7 @@ std::optional<int64_t> EvalIntBinary(BinaryOp op, int64_t a_narrow, int64_t b_na
     case BinaryOp::kCeilDiv: result = CeilDiv(a, b); break;
     case BinaryOp::kMin: result = std::min(a, b); break;
     case BinaryOp::kMax: result = std::max(a, b); break;
+    case BinaryOp::kXor: result = a ^ b; break;
     case BinaryOp::kEq: return a == b;
     case BinaryOp::kNe: return a != b;
     case BinaryOp::kLt: return a < b;

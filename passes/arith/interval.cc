@@ -2,6 +2,7 @@
 #include "passes/arith/interval.h"
 
 #include <algorithm>
+#include <bit>
 #include <initializer_list>
 
 #include "passes/arith/int_math.h"
@@ -62,6 +63,15 @@ IntInterval TruncModInterval(IntInterval a, IntInterval b, DataType dtype) {
   return Hull({low, high}, dtype);
 }
 
+// Non-negative operands below 2^k XOR to a value below 2^k; a negative operand can give
+// anything of the type.
+IntInterval XorInterval(IntInterval a, IntInterval b, DataType dtype) {
+  if (a.is_point() && b.is_point()) return IntInterval::Point(a.min ^ b.min);
+  if (a.min < 0 || b.min < 0) return IntInterval::Full(dtype);
+  uint64_t bound = std::bit_ceil(static_cast<uint64_t>(std::max(a.max, b.max)) + 1);
+  return {0, static_cast<int64_t>(bound - 1)};
+}
+
 }  // namespace
 
 IntInterval IntInterval::Full(DataType dtype) { return {TypeMin(dtype), TypeMax(dtype)}; }
@@ -95,6 +105,7 @@ IntInterval BinaryInterval(BinaryOp op, IntInterval a, IntInterval b, DataType d
     case BinaryOp::kGe: return Decided(a.min >= b.max, a.max < b.min);
     case BinaryOp::kAnd: return Decided(a.min > 0 && b.min > 0, a.max == 0 || b.max == 0);
     case BinaryOp::kOr: return Decided(a.min > 0 || b.min > 0, a.max == 0 && b.max == 0);
+    case BinaryOp::kXor: return XorInterval(a, b, dtype);
   }
   return IntInterval::Full(dtype);
 }

@@ -81,6 +81,30 @@ TEST(IntervalTest, Modulo) {
   EXPECT_EQ(Apply(BinaryOp::kMod, {-5, -1}, {-8, -8}), (IntInterval{-5, 0}));
 }
 
+TEST(IntMathTest, XorIsBitwise) {
+  EXPECT_EQ(EvalIntBinary(BinaryOp::kXor, 12, 10, kI32), 6);
+  EXPECT_EQ(EvalIntBinary(BinaryOp::kXor, -1, 0, kI32), -1);
+  EXPECT_EQ(EvalIntBinary(BinaryOp::kXor, 255, 1, kU8), 254);
+}
+
+// Non-negative operands below 2^k stay below 2^k; a negative one can give anything.
+TEST(IntervalTest, XorOfNonNegativeRangesStaysBelowTheNextPowerOfTwo) {
+  EXPECT_EQ(Apply(BinaryOp::kXor, {0, 7}, {0, 7}), (IntInterval{0, 7}));
+  EXPECT_EQ(Apply(BinaryOp::kXor, {0, 7}, {0, 8}), (IntInterval{0, 15}));
+  EXPECT_EQ(Apply(BinaryOp::kXor, {4, 5}, {0, 0}), (IntInterval{0, 7}));
+  EXPECT_EQ(Apply(BinaryOp::kXor, {0, 0}, {0, 0}), IntInterval::Point(0));
+  EXPECT_EQ(Apply(BinaryOp::kXor, {12, 12}, {10, 10}), IntInterval::Point(6));
+  EXPECT_EQ(Apply(BinaryOp::kXor, kIndex, {0, 1000}), (IntInterval{0, 1023}));
+  EXPECT_EQ(Apply(BinaryOp::kXor, {0, 255}, {0, 255}, kU8), IntInterval::Full(kU8));
+  constexpr int64_t kMax64 = std::numeric_limits<int64_t>::max();
+  EXPECT_EQ(Apply(BinaryOp::kXor, {0, kMax64}, {1, 1}, kI64), (IntInterval{0, kMax64}));
+  EXPECT_EQ(Apply(BinaryOp::kXor, {-1, 7}, {0, 7}), IntInterval::Full(kI32));
+  EXPECT_EQ(Apply(BinaryOp::kXor, {0, 7}, {-3, -3}), IntInterval::Full(kI32));
+  // The swizzled chunk of a 128-byte row: c ^ (r % 8) for c in [0, 7].
+  EXPECT_EQ(Apply(BinaryOp::kXor, {0, 7}, Apply(BinaryOp::kFloorMod, {0, 1000}, {8, 8})),
+            (IntInterval{0, 7}));
+}
+
 TEST(IntervalTest, ComparisonsDecideWhenRangesAllow) {
   EXPECT_EQ(Apply(BinaryOp::kLt, kIndex, {128, 128}), IntInterval::Point(1));
   EXPECT_EQ(Apply(BinaryOp::kLt, kIndex, {127, 127}), (IntInterval{0, 1}));

@@ -14,7 +14,10 @@ namespace tile_ir::passes::testing {
 
 Module ParseOrDie(std::string_view kernel_text) {
   absl::StatusOr<Module> module = text::ParseModule(
-      absl::StrCat("ir_version 1;\nproducer \"test\" \"1\";\n\n", std::string(kernel_text)),
+      // The newest version, so that tests may use every operator; printing stamps the lowest
+      // version that holds the module.
+      absl::StrCat("ir_version ", kIrVersion, ";\nproducer \"test\" \"1\";\n\n",
+                   std::string(kernel_text)),
       "test.tile");
   EXPECT_TRUE(module.ok()) << module.status();
   return module.ok() ? *std::move(module) : Module{};

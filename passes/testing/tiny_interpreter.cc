@@ -211,6 +211,9 @@ absl::StatusOr<double> TinyInterpreter::Eval(const Expr& e) {
       return x != 0 && y != 0;
     case BinaryOp::kOr:
       return x != 0 || y != 0;
+    case BinaryOp::kXor:
+      if (!is_int) return Unsupported("xor of non-integers");
+      return static_cast<double>(static_cast<int64_t>(x) ^ static_cast<int64_t>(y));
   }
   return Unsupported("this operator");
 }

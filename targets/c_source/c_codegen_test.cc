@@ -64,9 +64,10 @@ class ToyDialect final : public Dialect {
   }
 };
 
-absl::StatusOr<std::string> Emit(const std::string& kernel) {
+absl::StatusOr<std::string> Emit(const std::string& kernel, int ir_version = 1) {
   absl::StatusOr<Module> module = text::ParseModule(
-      absl::StrCat("ir_version 1;\nproducer \"test\" \"1\";\n\n", kernel), "toy.tile");
+      absl::StrCat("ir_version ", ir_version, ";\nproducer \"test\" \"1\";\n\n", kernel),
+      "toy.tile");
   if (!module.ok()) return module.status();
   return EmitModuleSource(*module, ToyDialect(), "// toy\n");
 }
@@ -96,6 +97,41 @@ toy_kernel<64> k(buf<t_f32, 0> X, arg<t_f32, 1> s, arg<t_i32, 2> N) {
   sync();
   X[tid_1] = S[63 - tid_1] + static_cast<t_f32>(bx);
   tl::poke<4>(&X[tid_1], s);
+}
+)");
+}
+
+// C's '^' with every operand that is itself an operation parenthesized, narrow results
+// wrapped back to their type, and vector lanes one at a time.
+TEST(CCodegenTest, XorIsCsCaretWithParenthesizedOperands) {
+  absl::StatusOr<std::string> source =
+      Emit(R"(kernel k(X: i32[64], B: u8[64], L: i32[64]) grid(bx: 1) threads(16) {
+  for tid in 0 +: 16 thread_bound(x) {
+    X[tid] = (X[tid] ^ tid % 8) * 8 + (tid ^ 3);
+    B[tid] = B[tid] ^ 255_u8;
+    L[ramp(tid * 4, 1, 4)] = L[ramp(tid * 4, 1, 4)] ^ broadcast(tid, 4);
+  }
+}
+)",
+           2);
+  ASSERT_TRUE(source.ok()) << source.status();
+  EXPECT_EQ(*source, R"(// toy
+
+toy_kernel<16> k(buf<t_i32, 0> X, buf<t_u8, 1> B, buf<t_i32, 2> L) {
+  const t_i32 tid_1 = tid(0);
+  X[tid_1] = (X[tid_1] ^ (tid_1 % 8)) * 8 + (tid_1 ^ 3);
+  B[tid_1] = static_cast<t_u8>(B[tid_1] ^ static_cast<t_u8>(255));
+  {
+    __align__(16) t_i32 values[4];
+    #pragma unroll
+    for (int lane = 0; lane < 4; ++lane) {
+      values[lane] = L[tid_1 * 4 + lane] ^ tid_1;
+    }
+    #pragma unroll
+    for (int lane = 0; lane < 4; ++lane) {
+      L[tid_1 * 4 + lane] = values[lane];
+    }
+  }
 }
 )");
 }

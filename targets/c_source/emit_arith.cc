@@ -31,14 +31,18 @@ Infix InfixOf(BinaryOp op) {
     case BinaryOp::kGe: return {">=", kPrecRelational};
     case BinaryOp::kAnd: return {"&&", kPrecAnd};
     case BinaryOp::kOr: return {"||", kPrecOr};
+    case BinaryOp::kXor: return {"^", kPrecBitXor};
     default: return {nullptr, 0};
   }
 }
 
-// Left-associative: the right operand of the same precedence needs parentheses.
+// Left-associative: the right operand of the same precedence needs parentheses. Compilers
+// warn about arithmetic inside '^' (-Wparentheses), and readers misjudge it, so its binary
+// operands are always parenthesized.
 CExpr ApplyInfix(const CExpr& a, Infix op, const CExpr& b) {
-  return CExpr{absl::StrCat(Operand(a, op.prec), " ", op.text, " ", Operand(b, op.prec + 1)),
-               op.prec};
+  int left = op.prec == kPrecBitXor ? kPrecUnary : op.prec;
+  int right = op.prec == kPrecBitXor ? kPrecUnary : op.prec + 1;
+  return CExpr{absl::StrCat(Operand(a, left), " ", op.text, " ", Operand(b, right)), op.prec};
 }
 
 const char* LibraryFunction(BinaryOp op) {

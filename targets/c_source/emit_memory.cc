@@ -282,7 +282,8 @@ int64_t KernelEmitter::KnownPowerOfTwo(const Expr& expr) const {
         case BinaryOp::kMin:
         case BinaryOp::kMax:
         case BinaryOp::kMod:
-        case BinaryOp::kFloorMod: return std::min(a, b);
+        case BinaryOp::kFloorMod:
+        case BinaryOp::kXor: return std::min(a, b);
         case BinaryOp::kMul: return std::min(a * b, kMaxPowerOfTwo);
         default: return 1;
       }

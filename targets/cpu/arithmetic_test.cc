@@ -1,6 +1,6 @@
 // The integer division family on negative operands and zero divisors (i32,
-// u8, i8, vectors; variable and constant divisors), min and max, and the math
-// intrinsics on f32, f64, f16 and bf16.
+// u8, i8, vectors; variable and constant divisors), min and max, xor, and the
+// math intrinsics on f32, f64, f16 and bf16.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -121,6 +121,69 @@ TEST_F(ArithmeticTest, UnsignedAndI8Division) {
     EXPECT_EQ(s[2 * n + i], div.floor_r);
     EXPECT_EQ(s[3 * n + i], std::min(c[i], d[i]));
     EXPECT_EQ(s[4 * n + i], static_cast<int8_t>(c[i] * d[i]));  // i8 wraps
+  }
+}
+
+TEST_F(ArithmeticTest, XorOnEveryIntegerWidth) {
+  BlockFn kernel = Load("int_xor.tile", "xor_widths");
+  ASSERT_NE(kernel, nullptr);
+  std::vector<int32_t> a, b;
+  for (int32_t x : {0, 1, -1, 0x5a5a5a5a, INT32_MIN, INT32_MAX}) {
+    for (int32_t y : {0, 7, -8, 0x0f0f0f0f, INT32_MIN, -1}) {
+      a.push_back(x);
+      b.push_back(y);
+    }
+  }
+  int32_t n = static_cast<int32_t>(a.size());
+  std::vector<int64_t> w(n);
+  std::vector<uint8_t> u(n);
+  std::vector<int8_t> s(n);
+  std::vector<int16_t> h(n);
+  for (int i = 0; i < n; ++i) {
+    w[i] = (int64_t{a[i]} << 32) | 0x12345678;
+    u[i] = static_cast<uint8_t>(a[i] + i);
+    s[i] = static_cast<int8_t>(a[i] - i);
+    h[i] = static_cast<int16_t>(a[i] * 3);
+  }
+  std::vector<int32_t> out(n);
+  std::vector<int64_t> wide(n);
+  std::vector<uint8_t> u_out(n);
+  std::vector<int8_t> s_out(n);
+  std::vector<int16_t> h_out(n);
+  RunGrid(kernel,
+          {a.data(), b.data(), w.data(), u.data(), s.data(), h.data(), out.data(), wide.data(),
+           u_out.data(), s_out.data(), h_out.data(), &n},
+          1);
+  for (int i = 0; i < n; ++i) {
+    SCOPED_TRACE(::testing::Message() << a[i] << " ^ " << b[i]);
+    EXPECT_EQ(out[i], a[i] ^ b[i]);
+    EXPECT_EQ(wide[i], w[i] ^ int64_t{b[i]});
+    EXPECT_EQ(u_out[i], static_cast<uint8_t>(u[i] ^ 170));
+    EXPECT_EQ(s_out[i], static_cast<int8_t>(s[i] ^ -128));
+    EXPECT_EQ(h_out[i], static_cast<int16_t>(h[i] ^ static_cast<int16_t>(b[i])));
+  }
+}
+
+TEST_F(ArithmeticTest, XorOnVectorLanesAndTheSharedTileSwizzle) {
+  BlockFn vector = Load("int_xor.tile", "xor_vector");
+  BlockFn swizzle = Load("int_xor.tile", "swizzle_rows");
+  ASSERT_NE(vector, nullptr);
+  ASSERT_NE(swizzle, nullptr);
+  std::vector<int32_t> a(16), b(16), out(16);
+  for (int i = 0; i < 16; ++i) {
+    a[i] = i * 0x01010101 - 50;
+    b[i] = (i % 5) - 2;
+  }
+  RunGrid(vector, {a.data(), b.data(), out.data()}, 2);
+  for (int i = 0; i < 16; ++i) EXPECT_EQ(out[i], a[i] ^ b[i]) << i;
+  // Each row's 8 chunks of 8 elements are permuted, so every element lands exactly once.
+  std::vector<float> tile(8 * 64), swizzled(8 * 64, -1.0f);
+  for (int i = 0; i < 8 * 64; ++i) tile[i] = static_cast<float>(i);
+  RunGrid(swizzle, {tile.data(), swizzled.data()}, 1);
+  for (int r = 0; r < 8; ++r) {
+    for (int c = 0; c < 64; ++c) {
+      EXPECT_EQ(swizzled[r * 64 + ((c / 8) ^ r) * 8 + c % 8], tile[r * 64 + c]) << r << ", " << c;
+    }
   }
 }
 

@@ -121,6 +121,8 @@ llvm::Value* KernelEmitter::EmitBinaryOp(BinaryOp op, llvm::Value* a, llvm::Valu
       return ir.CreateAnd(a, b);
     case BinaryOp::kOr:
       return ir.CreateOr(a, b);
+    case BinaryOp::kXor:
+      return ir.CreateXor(a, b);
   }
   return Fail("unknown binary operator", a->getType());
 }

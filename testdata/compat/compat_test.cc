@@ -3,6 +3,7 @@
 // released ir_version, so a reader that stops understanding an old module fails here.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -46,6 +47,23 @@ TEST(CompatTest, EveryReleasedVersionHasFrozenModules) {
       if (entry.path().extension() == ".tilepb") ++modules;
     }
     EXPECT_GE(modules, 3) << dir;
+  }
+}
+
+// A version's folder holds what that version wrote: the oldest version each module needs
+// (version.h), and at least one module that needs the folder's own version.
+TEST(CompatTest, EachVersionFolderHoldsAModuleOfThatVersion) {
+  for (int64_t version = 1; version <= kIrVersion; ++version) {
+    fs::path dir = fs::path(kCompatDir) / absl::StrCat("v", version);
+    int64_t newest = 0;
+    for (const auto& entry : fs::directory_iterator(dir)) {
+      if (entry.path().extension() != ".tilepb") continue;
+      absl::StatusOr<Module> module = ReadModuleProto(ReadBytes(entry.path()), "frozen");
+      ASSERT_TRUE(module.ok()) << entry.path() << ": " << module.status();
+      EXPECT_LE(module->ir_version, version) << entry.path();
+      newest = std::max(newest, module->ir_version);
+    }
+    EXPECT_EQ(newest, version) << dir;
   }
 }
 

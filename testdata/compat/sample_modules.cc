@@ -252,6 +252,64 @@ Kernel LoweredElementwise() {
   return KernelNode::Make("lowered", {}, std::move(params), std::move(launch), body);
 }
 
+// Version 2: a shared tile under the 128-byte swizzle (16-byte chunks XORed with the row),
+// copied in and out.
+Kernel SwizzledCopy() {
+  Buffer a = BufferNode::Make("A", kF16, {Int(64), Int(64)}, MemoryScope::kGlobal);
+  Buffer out = BufferNode::Make("Out", kF16, {Int(64), Int(64)}, MemoryScope::kGlobal);
+  VarRef bx = Var::Make("bx"), li = Var::Make("li"), lj = Var::Make("lj");
+  Expr chunk =
+      Bin(BinaryOp::kXor, Bin(BinaryOp::kDiv, lj, Int(8)), Bin(BinaryOp::kMod, li, Int(8)));
+  Layout swizzle{{li, lj}, {li, Add(Mul(chunk, Int(8)), Bin(BinaryOp::kMod, lj, Int(8)))}};
+  Buffer a_s = BufferNode::Make("A_s", kF16, {Int(64), Int(64)}, MemoryScope::kShared, {}, swizzle);
+  Stmt body = Seq::Make({
+      Allocate::Make(a_s),
+      Copy::Make(Region::Full(a), Region::Full(a_s)),
+      Copy::Make(Region::Full(a_s), Region::Full(out)),
+  });
+  Launch launch;
+  launch.grid = {{bx, Int(1)}};
+  launch.threads = {128};
+  return KernelNode::Make("swizzled_copy", {}, {{a, nullptr}, {out, nullptr}}, std::move(launch),
+                          body);
+}
+
+// Version 2: ^ at thread level on every integer width, unsigned bytes and vector lanes.
+Kernel XorLanes() {
+  Buffer words = BufferNode::Make("Words", kI32, {Int(256)}, MemoryScope::kGlobal);
+  Buffer lanes = BufferNode::Make("Lanes", kI32, {Int(256)}, MemoryScope::kGlobal);
+  Buffer longs = BufferNode::Make("Longs", kI64, {Int(256)}, MemoryScope::kGlobal);
+  Buffer bytes = BufferNode::Make("Bytes", kU8, {Int(256)}, MemoryScope::kGlobal);
+  Buffer small = BufferNode::Make("Small", kI8, {Int(256)}, MemoryScope::kGlobal);
+  Buffer shorts = BufferNode::Make("Shorts", kI16, {Int(256)}, MemoryScope::kGlobal);
+  Buffer packed = BufferNode::Make("Packed", kI4, {Int(256)}, MemoryScope::kGlobal);
+  VarRef bx = Var::Make("bx"), tx = Var::Make("tx");
+  auto flip = [&](const Buffer& buffer, Expr mask) {
+    return Store::Make(buffer, {tx}, Bin(BinaryOp::kXor, Load(buffer, {tx}), std::move(mask)));
+  };
+  Expr four = Ramp::Make(Mul(tx, Int(4)), Int(1), 4);
+  Stmt per_thread = Seq::Make({
+      flip(words, Bin(BinaryOp::kMod, tx, Int(8))),
+      flip(longs, Int(-1, kI64)),
+      flip(bytes, Int(255, kU8)),
+      flip(small, Int(-128, kI8)),
+      flip(shorts, Int(21845, kI16)),
+      flip(packed, Int(-8, kI4)),
+      Store::Make(lanes, {four},
+                  Bin(BinaryOp::kXor, Load(lanes, {four}), Broadcast::Make(Int(3), 4))),
+  });
+  Launch launch;
+  launch.grid = {{bx, Int(1)}};
+  launch.threads = {64};
+  std::vector<Param> params;
+  for (const Buffer& buffer : {words, lanes, longs, bytes, small, shorts, packed}) {
+    params.push_back({buffer, nullptr});
+  }
+  return KernelNode::Make(
+      "xor_lanes", {}, std::move(params), std::move(launch),
+      For::Make(tx, Int(0), Int(64), ForKind::kThreadBound, per_thread, {}, {}, ThreadAxis::kX));
+}
+
 }  // namespace
 
 std::vector<SampleModule> SampleModules() {
@@ -265,6 +323,9 @@ std::vector<SampleModule> SampleModules() {
   Module lowered = NewModule();
   lowered.kernels = {LoweredElementwise()};
   samples.push_back({"lowered", std::move(lowered)});
+  Module swizzle = NewModule();
+  swizzle.kernels = {SwizzledCopy(), XorLanes()};
+  samples.push_back({"swizzle", std::move(swizzle)});
   return samples;
 }
 

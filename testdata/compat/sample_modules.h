@@ -1,5 +1,6 @@
 // Modules that together use every IR node kind, every enum value and every scalar type: the
-// round-trip tests convert them, and write_compat_files froze them into testdata/compat/v1/.
+// round-trip tests convert them, and write_compat_files froze them into testdata/compat/v<N>/
+// once per ir_version.
 #ifndef TESTDATA_COMPAT_SAMPLE_MODULES_H_
 #define TESTDATA_COMPAT_SAMPLE_MODULES_H_
 
@@ -17,8 +18,10 @@ struct SampleModule {
 
 // A tiled GEMM at the tile level (copy, gemm, fill, pipelined loops, swizzles, clusters) with
 // source locations; a softmax-like kernel (reduce, cumsum, atomic_add, layouts, strides,
-// scalar parameters, if/else); and a thread-level kernel (thread-bound, vectorized and
-// unrolled loops, barriers, ramps, broadcasts, every binary operator and scalar type).
+// scalar parameters, if/else); a thread-level kernel (thread-bound, vectorized and unrolled
+// loops, barriers, ramps, broadcasts, every binary operator of version 1 and every scalar
+// type); all three of ir_version 1. Then the features of version 2: a shared tile with an
+// XOR-swizzled layout and ^ on every integer type and on vector lanes.
 std::vector<SampleModule> SampleModules();
 
 }  // namespace tile_ir::compat

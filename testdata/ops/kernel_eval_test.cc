@@ -1,7 +1,8 @@
 // Every kernel of the suite computes its reference within the op's
 // tolerance, at default and ragged shapes, when run by the tile-level
 // evaluator: the kernels are right before any backend sees them, and the
-// tolerances are not too tight for a correct kernel.
+// tolerances are not too tight for a correct kernel. Operators no suite kernel
+// uses yet get a kernel of their own.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,6 +14,9 @@
 #include "testdata/ops/op_suite.h"
 #include "testdata/ops/op_tensors.h"
 #include "testdata/ops/tile_evaluator.h"
+#include "tile_ir/buffer.h"
+#include "tile_ir/expr.h"
+#include "tile_ir/stmt.h"
 
 namespace tile_ir::ops {
 namespace {
@@ -70,6 +74,38 @@ TEST_P(KernelEvalTest, RaggedShapes) {
   const OpCase* op = FindOp(GetParam());
   ASSERT_NE(op, nullptr);
   ExpectKernelMatchesReference(*op, op->ragged_shapes);
+}
+
+// The evaluator's integer '^', on the 128-byte swizzle of an 8x64 tile: chunk c / 8 of row r
+// goes to chunk c / 8 ^ r % 8.
+TEST(TileEvaluatorTest, XorSwizzlesTheChunksOfEachRow) {
+  auto op = [](BinaryOp op, Expr a, Expr b) {
+    return Binary::Make(op, std::move(a), std::move(b));
+  };
+  Buffer a = BufferNode::Make("A", kF32, {Int(8), Int(64)}, MemoryScope::kGlobal);
+  Buffer out = BufferNode::Make("Out", kF32, {Int(8), Int(64)}, MemoryScope::kGlobal);
+  VarRef bx = Var::Make("bx"), r = Var::Make("r"), c = Var::Make("c");
+  Expr chunk = op(BinaryOp::kXor, op(BinaryOp::kDiv, c, Int(8)), op(BinaryOp::kMod, r, Int(8)));
+  Expr column =
+      op(BinaryOp::kAdd, op(BinaryOp::kMul, chunk, Int(8)), op(BinaryOp::kMod, c, Int(8)));
+  Stmt body = For::Make(r, Int(0), Int(8), ForKind::kParallel,
+                        For::Make(c, Int(0), Int(64), ForKind::kParallel,
+                                  Store::Make(out, {r, column}, BufferLoad::Make(a, {r, c}))));
+  Launch launch;
+  launch.grid = {{bx, Int(1)}};
+  launch.threads = {64};
+  Kernel kernel = KernelNode::Make("swizzle", {}, {{a, nullptr}, {out, nullptr}}, launch, body);
+  RefTensors tensors{{"A", {{8, 64}, std::vector<double>(512)}},
+                     {"Out", {{8, 64}, std::vector<double>(512, NAN)}}};
+  for (int i = 0; i < 512; ++i) tensors["A"].data[i] = i;
+  absl::Status run = EvaluateKernel(*kernel, {}, {}, tensors);
+  ASSERT_TRUE(run.ok()) << run;
+  for (int row = 0; row < 8; ++row) {
+    for (int col = 0; col < 64; ++col) {
+      EXPECT_EQ(tensors["Out"].data[row * 64 + ((col / 8) ^ row) * 8 + col % 8], row * 64 + col)
+          << row << ", " << col;
+    }
+  }
 }
 
 std::vector<std::string> OpNames() {

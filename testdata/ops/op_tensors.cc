@@ -53,6 +53,8 @@ absl::StatusOr<int64_t> EvalBinary(BinaryOp op, int64_t a, int64_t b) {
       return std::min(a, b);
     case BinaryOp::kMax:
       return std::max(a, b);
+    case BinaryOp::kXor:
+      return a ^ b;
     default:
       return absl::InvalidArgumentError(
           absl::StrCat("'", std::string(BinaryOpName(op)), "' does not belong in a shape"));

@@ -69,6 +69,8 @@ int64_t IntBinary(BinaryOp op, int64_t x, int64_t y) {
       return x && y;
     case BinaryOp::kOr:
       return x || y;
+    case BinaryOp::kXor:
+      return x ^ y;
   }
   return 0;
 }

@@ -1,0 +1,33 @@
+// IR versions: which version introduced each feature, so that writers stamp the oldest
+// version that can represent a module and readers refuse a feature newer than the version a
+// file declares.
+//
+//   1  the first release
+//   2  BinaryOp::kXor (`^` in text, BINARY_OP_XOR in the schema)
+#ifndef TILE_IR_VERSION_H_
+#define TILE_IR_VERSION_H_
+
+#include <cstdint>
+
+#include "tile_ir/expr.h"
+
+namespace tile_ir {
+
+struct Module;
+
+// The newest IR version this build reads and writes. Readers accept every version from
+// kOldestSupportedIrVersion (upgrade.h) to this one; raising it needs an upgrader there.
+inline constexpr int64_t kIrVersion = 2;
+
+// The version that introduced `op`; a module using it cannot be written as an older one.
+int64_t IntroducedInIrVersion(BinaryOp op);
+
+// The oldest version that can represent `module`: the newest version among the features it
+// uses, 1 when it uses none that came later. Writers stamp this rather than kIrVersion, so a
+// module that needs nothing new stays readable by older toolkits and prints the same text
+// after kIrVersion is raised.
+int64_t RequiredIrVersion(const Module& module);
+
+}  // namespace tile_ir
+
+#endif  // TILE_IR_VERSION_H_
