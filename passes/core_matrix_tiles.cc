@@ -21,6 +21,7 @@ namespace {
 
 constexpr int64_t kChunkBytes = 16;
 constexpr int64_t kCoreMatrixRows = 8;
+constexpr int64_t kSwizzleRowBytes = 128;
 
 bool IsOperandPosition(const IntrinsicInfo& info, size_t arg) {
   return std::find(info.core_matrix_operands.begin(), info.core_matrix_operands.end(),
@@ -150,6 +151,25 @@ class UseChecker : public IRVisitor {
 // here, and it is what code generators emit plainly.
 Expr Div(const Expr& a, int64_t b) { return Binary::Make(BinaryOp::kDiv, a, Int(b, a->dtype())); }
 Expr Mod(const Expr& a, int64_t b) { return Binary::Make(BinaryOp::kMod, a, Int(b, a->dtype())); }
+Expr Mul(const Expr& a, int64_t b) { return Binary::Make(BinaryOp::kMul, a, Int(b, a->dtype())); }
+Expr Add(const Expr& a, const Expr& b) { return Binary::Make(BinaryOp::kAdd, a, b); }
+Expr Xor(const Expr& a, const Expr& b) { return Binary::Make(BinaryOp::kXor, a, b); }
+
+int64_t ElementBits(const BufferNode& buffer) { return buffer.dtype.bits() * buffer.dtype.lanes(); }
+
+bool Swizzled(const BufferNode& original) {
+  std::optional<int64_t> cols = AsConstInt(original.shape.back());
+  return cols && SwizzledCoreMatrixTile(*cols * ElementBits(original) / 8);
+}
+
+// The swizzled position in its 128-byte row of column `col` of row `row`, for an element of
+// `elements` per chunk and `atom` per row: chunk c of the row goes to chunk c ^ (row % 8).
+Expr SwizzledColumn(const Expr& row, const Expr& col, int64_t elements, int64_t atom) {
+  Expr chunk = Div(Mod(col, atom), elements);
+  Expr row_phase = Mod(row, kCoreMatrixRows);
+  if (row_phase->dtype() != chunk->dtype()) row_phase = Cast::Make(chunk->dtype(), row_phase);
+  return Add(Mul(Xor(chunk, row_phase), elements), Mod(col, elements));
+}
 
 // The blocked form of `buffer`, or an error saying why it has none.
 absl::StatusOr<Buffer> Blocked(const Buffer& buffer) {
@@ -178,6 +198,14 @@ absl::StatusOr<Buffer> Blocked(const Buffer& buffer) {
                                kCoreMatrixRows, " and columns of ", elements));
   }
   std::vector<Expr> blocked(buffer->shape.begin(), buffer->shape.end() - 2);
+  if (SwizzledCoreMatrixTile(cols * bits / 8)) {
+    // [..., C / W, R, W], dense.
+    int64_t atom = kSwizzleRowBytes * 8 / bits;
+    blocked.push_back(Int(cols / atom));
+    blocked.push_back(Int(rows));
+    blocked.push_back(Int(atom));
+    return BufferNode::Make(buffer->name, buffer->dtype, std::move(blocked), MemoryScope::kShared);
+  }
   blocked.push_back(Int(cols / elements));
   blocked.push_back(Int(rows));
   blocked.push_back(Int(elements));
@@ -233,7 +261,10 @@ class Rewriter : public IRMutator {
   // set) when no rule maps it.
   std::optional<std::vector<Expr>> Indices(const BufferNode& original,
                                            const std::vector<Expr>& indices) {
-    int64_t elements = kChunkBytes * 8 / (original.dtype.bits() * original.dtype.lanes());
+    int64_t elements = kChunkBytes * 8 / ElementBits(original);
+    // The outer column index (chunk column or atom column) and the position inside it.
+    bool swizzled = Swizzled(original);
+    int64_t outer = swizzled ? kSwizzleRowBytes * 8 / ElementBits(original) : elements;
     size_t rank = indices.size();
     auto fail = [&](absl::string_view why) -> std::optional<std::vector<Expr>> {
       if (!error) {
@@ -253,16 +284,19 @@ class Rewriter : public IRMutator {
         return fail("varies a leading index across vector lanes");
       }
     }
+    auto inner = [&](const Expr& c) {
+      return swizzled ? SwizzledColumn(row, c, elements, outer) : Mod(c, elements);
+    };
     if (col->dtype().lanes() == 1) {
-      result.push_back(Div(col, elements));
+      result.push_back(Div(col, outer));
       result.push_back(row);
-      result.push_back(Mod(col, elements));
+      result.push_back(inner(col));
       return result;
     }
     if (const Broadcast* broadcast = As<Broadcast>(col)) {
-      result.push_back(Broadcast::Make(Div(broadcast->value, elements), broadcast->lanes));
+      result.push_back(Broadcast::Make(Div(broadcast->value, outer), broadcast->lanes));
       result.push_back(row);
-      result.push_back(Broadcast::Make(Mod(broadcast->value, elements), broadcast->lanes));
+      result.push_back(Broadcast::Make(inner(broadcast->value), broadcast->lanes));
       return result;
     }
     const Ramp* ramp = As<Ramp>(col);
@@ -275,10 +309,10 @@ class Rewriter : public IRMutator {
                                " contiguous elements is not proved to stay inside one 16-byte "
                                "chunk"));
     }
-    result.push_back(Div(ramp->base, elements));
+    result.push_back(Div(ramp->base, outer));
     result.push_back(row);
-    result.push_back(Ramp::Make(Mod(ramp->base, elements), Int(1, ramp->base->dtype()),
-                                static_cast<int>(lanes)));
+    result.push_back(
+        Ramp::Make(inner(ramp->base), Int(1, ramp->base->dtype()), static_cast<int>(lanes)));
     return result;
   }
 
@@ -287,6 +321,18 @@ class Rewriter : public IRMutator {
 };
 
 }  // namespace
+
+bool SwizzledCoreMatrixTile(int64_t row_bytes) {
+  return row_bytes > 0 && row_bytes % kSwizzleRowBytes == 0;
+}
+
+std::vector<const BufferNode*> CoreMatrixOperandBuffers(const Kernel& kernel) {
+  OperandFinder finder;
+  finder.Visit(kernel->body);
+  std::vector<const BufferNode*> buffers;
+  for (const auto& [node, buffer] : finder.operands) buffers.push_back(node);
+  return buffers;
+}
 
 int64_t ChunkColumnStrideBytes(int64_t rows, int64_t row_bytes) {
   int64_t chunks = row_bytes / kChunkBytes;

@@ -5,6 +5,7 @@
 #define PASSES_CORE_MATRIX_TILES_H_
 
 #include <cstdint>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "passes/pass.h"
@@ -14,13 +15,22 @@ namespace tile_ir::passes {
 
 // The buffers to re-lay are those named by the arguments listed in the
 // IntrinsicInfo::core_matrix_operands of the intrinsics the kernel calls (a target's gemm
-// registers them). Each, a shared buffer of constant shape [..., R, C] (dense, or with the
-// row padding of pad-shared-rows, which is dropped), becomes [..., C / E, R, E], E = 16 bytes
-// / element: element (.., i, j) moves to (.., j / E, i, j % E), so that the 16-byte chunks of
-// a column of chunks follow each other row after row and every 8 rows of one chunk column
-// form one core matrix (128 contiguous bytes). Chunk columns lie ChunkColumnStrideBytes(R,
-// C * element bytes) apart; the dimensions before them are dense over that. R must be a
-// multiple of 8 and C of E. Accesses:
+// registers them). Each is a shared buffer of constant shape [..., R, C] (dense, or with the
+// row padding of pad-shared-rows, which is dropped); R must be a multiple of 8 and C of
+// E = 16 bytes / element. It gets one of two layouts, by its shape alone
+// (SwizzledCoreMatrixTile), which the matrix instruction's library decides the same way:
+//  - 128-byte swizzled, when a row is a whole number of 128 bytes (W = 128 bytes / element
+//    divides C): [..., C / W, R, W], dense; element (.., i, j) moves to
+//    (.., j / W, i, (((j % W) / E) ^ (i % 8)) * E + j % E): 16-byte chunk c of a row lands at
+//    chunk c ^ (i % 8), so that every 8 rows of an atom column (1024 bytes) form the PTX ISA's
+//    128-byte swizzle atom. Such buffers must start 1024-byte aligned (plan-shared-memory
+//    aligns every core-matrix operand so).
+//  - interleaved otherwise: [..., C / E, R, E]: element (.., i, j) moves to (.., j / E, i, j % E),
+//    so that the 16-byte chunks of a column of chunks follow each other row after row and every
+//    8 rows of one chunk column form one core matrix (128 contiguous bytes). Chunk columns lie
+//    ChunkColumnStrideBytes(R, C * element bytes) apart; the dimensions before them are dense
+//    over that.
+// Accesses (written for the interleaved layout; the swizzled one maps the last index as above):
 //  - scalar indices (.., i, j) -> (.., j / E, i, j % E);
 //  - a vector access whose last index is ramp(b, 1, L), with L dividing E and b proved a
 //    multiple of L -> (.., b / E, i, ramp(b % E, 1, L)), one run inside one chunk;
@@ -43,6 +53,17 @@ absl::StatusOr<Kernel> LayCoreMatrixTiles(const Kernel& kernel);
 // 128 / min(columns, 8) bytes puts those 8 chunks in 8 different groups of banks. Matrix
 // instructions read whole core matrices, which the pad does not split.
 int64_t ChunkColumnStrideBytes(int64_t rows, int64_t row_bytes);
+
+// Whether a core-matrix operand tile whose rows are `row_bytes` long is laid out 128-byte
+// swizzled (rows of whole 128 bytes) rather than interleaved.
+bool SwizzledCoreMatrixTile(int64_t row_bytes);
+
+// The alignment in bytes a core-matrix operand tile needs: the swizzle atom, 1024 bytes (for
+// both layouts, so that the choice stays the instruction's).
+inline constexpr int64_t kCoreMatrixTileAlignment = 1024;
+
+// The shared buffers the kernel's intrinsic calls name at core-matrix operand positions.
+std::vector<const BufferNode*> CoreMatrixOperandBuffers(const Kernel& kernel);
 absl::StatusOr<bool> LayCoreMatrixTiles(Module& module);
 
 // The pass: `core-matrix-tiles`.

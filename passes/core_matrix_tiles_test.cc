@@ -103,6 +103,53 @@ kernel k(A: f16[64, 32], B: f16[32, 16], C: f32[16, 16]) grid(bx: 1) threads(64)
 })"));
 }
 
+TEST(CoreMatrixTilesTest, RowsOfWhole128BytesAreSwizzled) {
+  // A_s: two stages of 16 x 64 f16 (128-byte rows) filled by async copies of 16 bytes; B_s:
+  // 16 x 128 (256-byte rows, two atom columns) by 8-lane vector stores and scalar stores.
+  // Chunk c of row i lands at chunk c ^ (i % 8) of its atom column's row.
+  absl::StatusOr<std::string> laid = Laid(R"(
+kernel k(A: f16[64, 64], B: f16[16, 128], C: f32[16, 16]) grid(bx: 1) threads(128) {
+  for tx in 0 +: 128 thread_bound(x) {
+    alloc A_s: shared f16[2, 16, 64] strides[1152, 72, 1];
+    alloc B_s: shared f16[16, 128];
+    alloc C_l: local f32[4];
+    for k in 0 +: 4 serial {
+      let j_run: i32 = tx % 8 * 8;
+      eval test_gpu.async_copy(A_s[k % 2, tx / 8, j_run], A[k * 16 + tx / 8, j_run], 16);
+      eval async_commit();
+      eval async_wait(0);
+      B_s[tx / 8, ramp(tx % 8 * 16, 1, 8)] = B[tx / 8, ramp(tx % 8 * 16, 1, 8)];
+      B_s[tx / 8, tx % 128] = B_s[tx / 8, tx % 128] * B_s[tx / 8, tx % 128];
+      eval test_gpu.mm(A_s[k % 2, 0, 0], B_s[0, 0], C_l[0]);
+    }
+  }
+})");
+  ASSERT_TRUE(laid.ok()) << laid.status();
+  EXPECT_EQ(*laid, Canonical(R"(
+kernel k(A: f16[64, 64], B: f16[16, 128], C: f32[16, 16]) grid(bx: 1) threads(128) {
+  for tx in 0 +: 128 thread_bound(x) {
+    alloc A_s: shared f16[2, 1, 16, 64];
+    alloc B_s: shared f16[2, 16, 64];
+    alloc C_l: local f32[4];
+    for k in 0 +: 4 serial {
+      let j_run: i32 = tx % 8 * 8;
+      eval test_gpu.async_copy(A_s[k % 2, j_run / 64, tx / 8, (j_run % 64 / 8 ^ tx / 8 % 8) * 8 + j_run % 8], A[k * 16 + tx / 8, j_run], 16);
+      eval async_commit();
+      eval async_wait(0);
+      B_s[tx % 8 * 16 / 64, tx / 8, ramp((tx % 8 * 16 % 64 / 8 ^ tx / 8 % 8) * 8 + tx % 8 * 16 % 8, 1, 8)] = B[tx / 8, ramp(tx % 8 * 16, 1, 8)];
+      eval test_gpu.fence();
+      B_s[tx % 128 / 64, tx / 8, (tx % 128 % 64 / 8 ^ tx / 8 % 8) * 8 + tx % 128 % 8] = B_s[tx % 128 / 64, tx / 8, (tx % 128 % 64 / 8 ^ tx / 8 % 8) * 8 + tx % 128 % 8] * B_s[tx % 128 / 64, tx / 8, (tx % 128 % 64 / 8 ^ tx / 8 % 8) * 8 + tx % 128 % 8];
+      eval test_gpu.fence();
+      eval test_gpu.mm(A_s[k % 2, 0 / 64, 0, (0 % 64 / 8 ^ 0 % 8) * 8 + 0 % 8], B_s[0 / 64, 0, (0 % 64 / 8 ^ 0 % 8) * 8 + 0 % 8], C_l[0]);
+    }
+  }
+})"));
+  EXPECT_TRUE(SwizzledCoreMatrixTile(128));
+  EXPECT_TRUE(SwizzledCoreMatrixTile(256));
+  EXPECT_FALSE(SwizzledCoreMatrixTile(64));
+  EXPECT_FALSE(SwizzledCoreMatrixTile(192 + 32));
+}
+
 TEST(CoreMatrixTilesTest, ChunkColumnsArePaddedOffEachOthersBanks) {
   // Rows of one chunk need no pad; 2, 4 and 8 or more chunks 64, 32 and 16 bytes.
   EXPECT_EQ(ChunkColumnStrideBytes(64, 16), 64 * 16);

@@ -10,6 +10,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "passes/core_matrix_tiles.h"
 #include "passes/target_option.h"
 #include "tile_ir/mutator.h"
 #include "tile_ir/visitor.h"
@@ -19,7 +20,9 @@ namespace {
 
 constexpr int64_t kAlignment = 16;
 
-int64_t AlignUp(int64_t value) { return (value + kAlignment - 1) / kAlignment * kAlignment; }
+int64_t AlignUp(int64_t value, int64_t alignment) {
+  return (value + alignment - 1) / alignment * alignment;
+}
 
 int64_t CountStmts(const Stmt& s) {
   class Counter : public IRVisitor {
@@ -43,6 +46,7 @@ struct SharedBuffer {
   int64_t last = -1;
   int64_t bytes = 0;
   int64_t offset = 0;
+  int64_t alignment = kAlignment;
 
   bool LiveWith(const SharedBuffer& other) const {
     return first <= other.last && other.first <= last;
@@ -102,7 +106,9 @@ class Liveness : public IRVisitor {
 int64_t FirstFit(const SharedBuffer& buffer, const std::vector<const SharedBuffer*>& placed) {
   std::vector<int64_t> candidates = {0};
   for (const SharedBuffer* other : placed) {
-    if (other->LiveWith(buffer)) candidates.push_back(AlignUp(other->offset + other->bytes));
+    if (other->LiveWith(buffer)) {
+      candidates.push_back(AlignUp(other->offset + other->bytes, buffer.alignment));
+    }
   }
   std::sort(candidates.begin(), candidates.end());
   for (int64_t offset : candidates) {
@@ -152,7 +158,13 @@ absl::StatusOr<SharedMemoryPlan> PlanSharedMemory(const Kernel& kernel, const Ta
   Liveness liveness;
   liveness.Visit(kernel->body);
   std::vector<SharedBuffer>& buffers = liveness.buffers;
+  // Matrix instructions read their operand tiles by address bits (the 128-byte swizzle repeats
+  // every 1024 bytes): those tiles start on that boundary.
+  std::vector<const BufferNode*> operands = CoreMatrixOperandBuffers(kernel);
   for (SharedBuffer& buffer : buffers) {
+    if (std::find(operands.begin(), operands.end(), buffer.buffer) != operands.end()) {
+      buffer.alignment = kCoreMatrixTileAlignment;
+    }
     std::optional<int64_t> bytes = SharedBufferBytes(*buffer.buffer);
     if (!bytes) {
       return absl::FailedPreconditionError(

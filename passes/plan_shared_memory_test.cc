@@ -5,6 +5,7 @@
 #include "gtest/gtest.h"
 #include "passes/target_info.h"
 #include "passes/testing/fake_targets.h"
+#include "tile_ir/intrinsics.h"
 #include "tile_ir/printer.h"
 #include "tile_ir/serialization.h"
 #include "tile_ir/verifier.h"
@@ -36,6 +37,49 @@ std::string Planned(std::string_view kernel_text, int64_t* total = nullptr) {
   absl::Status valid = Verify(module);
   EXPECT_TRUE(valid.ok()) << valid << "\n" << Print(module);
   return Print(module);
+}
+
+// test_gpu.tile_mm(A[first], B[first]): a matrix instruction reading its arguments as core
+// matrices, as a target's gemm registers it.
+void RegisterTileMm() {
+  static const bool registered = [] {
+    IntrinsicInfo mm;
+    mm.name = "test_gpu.tile_mm";
+    mm.num_args = 2;
+    mm.result = IntrinsicInfo::ResultType::kVoid;
+    mm.pure = false;
+    mm.core_matrix_operands = {0, 1};
+    RegisterIntrinsic(mm);
+    return true;
+  }();
+  (void)registered;
+}
+
+TEST(PlanSharedMemoryTest, MatrixInstructionOperandsStartOn1024Bytes) {
+  // P (4000 bytes) is placed first, the largest; the operand tiles then start at 4096 and
+  // 6144, where other buffers would start at 4000 and 6048.
+  RegisterTileMm();
+  int64_t total = 0;
+  EXPECT_EQ(Planned(R"(
+kernel k(O: f32[4]) grid(bx: 1) threads(1) {
+  alloc P: shared f32[1000];
+  alloc A_s: shared f16[16, 64];
+  alloc B_s: shared f16[16, 64];
+  P[0] = 1.0;
+  eval test_gpu.tile_mm(A_s[0, 0], B_s[0, 0]);
+  O[0] = P[0];
+})",
+                    &total),
+            Canonical(R"(
+kernel k(O: f32[4]) grid(bx: 1) threads(1) {
+  alloc P: shared f32[1000] offset(0);
+  alloc A_s: shared f16[16, 64] offset(4096);
+  alloc B_s: shared f16[16, 64] offset(6144);
+  P[0] = 1.0;
+  eval test_gpu.tile_mm(A_s[0, 0], B_s[0, 0]);
+  O[0] = P[0];
+})"));
+  EXPECT_EQ(total, 8192);
 }
 
 TEST(PlanSharedMemoryTest, ReusesTheBytesOfBuffersThatAreDead) {

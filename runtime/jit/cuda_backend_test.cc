@@ -31,9 +31,9 @@ std::string WriteArtifact(const std::string& op) {
 
 TEST(CudaBackendTest, AnEntryWrittenByAnotherProcessParsesWithoutPriorRegistration) {
   const std::string artifact = WriteArtifact("gemm_f16");
-  ASSERT_TRUE(absl::StrContains(artifact, "cuda.gemm_ss")) << "the lowering no longer uses mma";
+  ASSERT_TRUE(absl::StrContains(artifact, "cuda.gemm_wgmma")) << "the lowering no longer uses wgmma";
   // Nothing in this process has registered the CUDA target yet.
-  ASSERT_EQ(FindIntrinsic("cuda.gemm_ss"), nullptr);
+  ASSERT_EQ(FindIntrinsic("cuda.gemm_wgmma"), nullptr);
   absl::StatusOr<cuda::CudaKernelImage> image = UnpackCudaArtifact(artifact, "gemm_f16", "sm_90a");
   ASSERT_TRUE(image.ok()) << image.status();
   ASSERT_EQ(image->lowered.kernels.size(), 1u);

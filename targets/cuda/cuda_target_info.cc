@@ -34,12 +34,16 @@ absl::Status CheckCudaArch(std::string_view arch) {
                    "'; known: ", absl::StrJoin(KnownCudaArchs(), ", ")));
 }
 
-CudaTargetInfo::CudaTargetInfo(std::string arch, std::string registered_name, bool wgmma)
+CudaTargetInfo::CudaTargetInfo(std::string arch, std::string registered_name, WgmmaUse wgmma)
     : arch_(std::move(arch)), registered_name_(std::move(registered_name)), wgmma_(wgmma) {}
 
 std::optional<WgmmaPlan> CudaTargetInfo::WgmmaPlanFor(const Gemm& gemm, int64_t threads) const {
-  if (!wgmma_ || arch_ != "sm_90a") return std::nullopt;
-  return PlanWgmma(gemm, threads);
+  if (wgmma_ == WgmmaUse::kNever || arch_ != "sm_90a") return std::nullopt;
+  std::optional<WgmmaPlan> plan = PlanWgmma(gemm, threads);
+  if (plan && wgmma_ == WgmmaUse::kSwizzledOperands && !plan->operands_swizzled) {
+    return std::nullopt;
+  }
+  return plan;
 }
 
 int64_t CudaTargetInfo::ThreadsExecutingBlock(const Launch& launch) const {
@@ -105,8 +109,9 @@ std::string CudaTargetInfo::DefaultPipeline() const { return DefaultCudaPipeline
 std::string DefaultCudaPipeline(std::string_view target_name) {
   std::string t(target_name);
   const char* wgmma = std::getenv(kWgmmaEnvironmentVariable);
-  if (t == "cuda:sm_90a" && wgmma != nullptr && std::string_view(wgmma) == "1") {
-    t = kWgmmaTargetName;
+  if (t == "cuda:sm_90a" && wgmma != nullptr) {
+    if (std::string_view(wgmma) == "1") t = kWgmmaTargetName;
+    if (std::string_view(wgmma) == "0") t = kMmaTargetName;
   }
   return absl::StrCat(
       "simplify,rasterize-blocks,layout-inference{target=", t, "},pipeline-planning{target=", t,
@@ -129,7 +134,10 @@ absl::Status RegisterCudaTarget(std::string arch) {
       passes::RegisterTarget(std::make_shared<CudaTargetInfo>(each, "cuda:" + each)).IgnoreError();
     }
     passes::RegisterTarget(
-        std::make_shared<CudaTargetInfo>("sm_90a", kWgmmaTargetName, /*wgmma=*/true))
+        std::make_shared<CudaTargetInfo>("sm_90a", kWgmmaTargetName, WgmmaUse::kWherePossible))
+        .IgnoreError();
+    passes::RegisterTarget(
+        std::make_shared<CudaTargetInfo>("sm_90a", kMmaTargetName, WgmmaUse::kNever))
         .IgnoreError();
   });
   // Only the first registration of plain "cuda" takes effect.

@@ -22,14 +22,20 @@ const std::vector<std::string>& KnownCudaArchs();
 // OK for a known architecture; InvalidArgument listing the known ones otherwise.
 absl::Status CheckCudaArch(std::string_view arch);
 
+// Which gemms run on wgmma where the architecture has it (sm_90a).
+enum class WgmmaUse {
+  kNever,            // every tensor-core gemm on mma.sync
+  kSwizzledOperands, // those PlanWgmma accepts whose operand tiles are both 128-byte swizzled
+  kWherePossible,    // every gemm PlanWgmma accepts
+};
+
 class CudaTargetInfo final : public passes::TargetInfo {
  public:
   // `arch` is one of KnownCudaArchs(). `registered_name` is the registry key:
-  // "cuda" for the default architecture, "cuda:<arch>" for a pinned one, kWgmmaTargetName for
-  // the wgmma variant. `wgmma` lets gemms run on wgmma where the architecture has it
-  // (sm_90a); without it every tensor-core gemm is mma.sync.
+  // "cuda" for the default architecture, "cuda:<arch>" for a pinned one, kWgmmaTargetName or
+  // kMmaTargetName for the sm_90a variants. `wgmma` says which gemms take wgmma on sm_90a.
   explicit CudaTargetInfo(std::string arch, std::string registered_name = "cuda",
-                          bool wgmma = false);
+                          WgmmaUse wgmma = WgmmaUse::kSwizzledOperands);
 
   std::string name() const override { return registered_name_; }
   std::string arch() const override { return arch_; }
@@ -63,26 +69,29 @@ class CudaTargetInfo final : public passes::TargetInfo {
  private:
   std::string arch_;
   std::string registered_name_;
-  bool wgmma_;
+  WgmmaUse wgmma_;
 };
 
-// sm_90a with gemms on wgmma (gemm_wgmma.h) instead of mma.sync: opt-in, because with
-// unswizzled core-matrix tiles fed by cp.async it measured slower than mma.sync on the H200
-// (gemm_bf16 4096^3: 135 TFLOP/s against 305; every suite operator correct, default and ragged
-// shapes). The next steps are 128-byte-swizzled tiles and TMA.
+// sm_90a runs a gemm on wgmma when both its operand tiles are 128-byte swizzled (rows of whole
+// 128 bytes, e.g. a 64-wide K tile of f16), on mma.sync otherwise: measured on the H200,
+// gemm_bf16 4096^3 at 128x128x64 took 486 TFLOP/s on wgmma, at 128x128x32 (A interleaved) 221
+// on wgmma against 308 on mma.sync (bench/results/h200_2026-11-29_run6). Two variants pin the
+// choice for comparisons: every gemm wgmma can run on wgmma, and every gemm on mma.sync.
 inline constexpr char kWgmmaTargetName[] = "cuda:sm_90a-wgmma";
+inline constexpr char kMmaTargetName[] = "cuda:sm_90a-mma";
 // The environment variable that makes DefaultCudaPipeline("cuda:sm_90a") use kWgmmaTargetName
-// (value 1), so that tile-run, the JIT and tile-translate run the wgmma path without another
-// target name; the pipeline string, part of the JIT's cache key, names the target used.
+// (value 1) or kMmaTargetName (value 0), so that tile-run, the JIT and tile-translate run either
+// without another target name; the pipeline string, part of the JIT's cache key, names the
+// target used.
 inline constexpr char kWgmmaEnvironmentVariable[] = "TILE_CUDA_WGMMA";
 
 // The default CUDA pipeline for the target registered as `target_name`
-// ("cuda", or "cuda:sm_80" to pin an architecture; "cuda:sm_90a" means kWgmmaTargetName when
-// kWgmmaEnvironmentVariable is 1).
+// ("cuda", or "cuda:sm_80" to pin an architecture; "cuda:sm_90a" means kWgmmaTargetName or
+// kMmaTargetName when kWgmmaEnvironmentVariable is 1 or 0).
 std::string DefaultCudaPipeline(std::string_view target_name = "cuda");
 
 // Registers the CUDA targets: "cuda:<arch>" for every known architecture, kWgmmaTargetName,
-// and "cuda" for `arch`; and the device library's intrinsics
+// kMmaTargetName, and "cuda" for `arch`; and the device library's intrinsics
 // (RegisterCudaLibraryIntrinsics), so that IR using them parses. The registry is by name, so the
 // first call decides which architecture plain "cuda" means for the rest of the process; code that
 // needs one architecture names "cuda:<arch>" (LowerForCuda does). Safe to call any number of times,

@@ -12,6 +12,7 @@
 #include "gtest/gtest.h"
 #include "targets/cuda/cuda_codegen.h"
 #include "targets/cuda/cuda_lowering.h"
+#include "targets/cuda/cuda_target_info.h"
 #include "targets/cuda/nvrtc_compiler.h"
 
 namespace tile_ir::cuda {
@@ -75,9 +76,10 @@ TEST_P(GemmMmaNvrtcTest, DeviceLibraryInstantiationsCompile) {
   EXPECT_EQ(compiled->registers.size(), 8u) << compiled->log;
 }
 
-// The gemm operators whose gemm runs on mma.sync: the pipeline turns each into calls of
-// tl::gemm_ss (one in the pipelined loop, one in its epilogue) on the thread's registers, and
-// NVRTC compiles the result.
+// The gemm operators on mma.sync (on sm_90a, the target that keeps every gemm there: the
+// default takes wgmma where both operand tiles are swizzled, as gemm_f16_nt's are): the
+// pipeline turns each into calls of tl::gemm_ss (one in the pipelined loop, one in its
+// epilogue) on the thread's registers, and NVRTC compiles the result.
 TEST_P(GemmMmaNvrtcTest, GemmOperatorsLowerToGemmSsAndCompile) {
   const std::string arch = GetParam();
   struct Case {
@@ -85,10 +87,10 @@ TEST_P(GemmMmaNvrtcTest, GemmOperatorsLowerToGemmSsAndCompile) {
     const char* call;
   };
   for (const Case& c : {
-           Case{"gemm_f16", "tl::gemm_ss<128, 128, 32, 2, 2, false, false, false, 40, 136>(&A_s["},
-           Case{"gemm_bf16", "tl::gemm_ss<128, 128, 32, 2, 2, false, false, false, 40, 136>(&A_s["},
-           Case{"gemm_f16_tn", "tl::gemm_ss<128, 128, 32, 2, 2, false, true, false, 40, 40>(&A_s["},
-           Case{"gemm_f16_nt", "tl::gemm_ss<128, 128, 32, 2, 2, true, false, false, 136, 136>(&A_s["},
+           Case{"gemm_f16", "tl::gemm_ss<128, 128, 64, 2, 2, false, false, false, 72, 136>(&A_s["},
+           Case{"gemm_bf16", "tl::gemm_ss<128, 128, 64, 2, 2, false, false, false, 72, 136>(&A_s["},
+           Case{"gemm_f16_tn", "tl::gemm_ss<128, 128, 64, 2, 2, false, true, false, 72, 72>(&A_s["},
+           Case{"gemm_f16_nt", "tl::gemm_ss<128, 128, 64, 2, 2, true, false, false, 136, 136>(&A_s["},
            Case{"batched_gemm_f16", "tl::gemm_ss<64, 64, 32, 2, 2, false, false, false, 40, 72>(&A_s["},
        }) {
     SCOPED_TRACE(c.op);
@@ -97,7 +99,9 @@ TEST_P(GemmMmaNvrtcTest, GemmOperatorsLowerToGemmSsAndCompile) {
     text << file.rdbuf();
     absl::StatusOr<Module> module = text::ParseModule(text.str(), absl::StrCat(c.op, ".tile"));
     ASSERT_TRUE(module.ok()) << module.status();
-    absl::StatusOr<Module> lowered = LowerForCuda(*module, arch);
+    absl::StatusOr<Module> lowered =
+        arch == "sm_90a" ? LowerForCuda(*module, arch, DefaultCudaPipeline(kMmaTargetName))
+                         : LowerForCuda(*module, arch);
     ASSERT_TRUE(lowered.ok()) << lowered.status();
     absl::StatusOr<std::string> source = EmitCudaSource(*lowered, {.arch = arch});
     ASSERT_TRUE(source.ok()) << source.status();

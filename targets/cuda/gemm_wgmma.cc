@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "passes/core_matrix_tiles.h"
 #include "passes/gemm_operands.h"
 #include "targets/cuda/intrinsics.h"
 
@@ -14,6 +15,8 @@ namespace {
 constexpr int64_t kWarpgroupThreads = 128;
 constexpr int64_t kWgmmaM = 64;
 constexpr int64_t kWgmmaK = 16;
+// 16-bit elements in one 128-byte row of a swizzle atom.
+constexpr int64_t kSwizzleAtomElements = 64;
 
 // A shared operand region covering its buffer's last two dimensions whole (those before
 // of extent 1): rows x cols, stored row-major as far as indices go (any row padding is
@@ -40,10 +43,13 @@ std::optional<passes::SharedMatrix> AsWholeSharedMatrix(const Region& region) {
 
 bool IsWgmmaInput(DataType dtype) { return dtype == kF16 || dtype == kBF16; }
 
+// `n_atoms`: B is N-major and 128-byte swizzled, so each warpgroup's columns must start on a
+// 64-column swizzle atom (device/gemm_wgmma.cuh).
 std::optional<std::pair<int64_t, int64_t>> SplitWarpgroups(WarpPolicy policy, int64_t groups,
-                                                           int64_t m, int64_t n) {
+                                                           int64_t m, int64_t n, bool n_atoms) {
   return passes::SplitWarps(policy, groups, m, n, [&](int64_t gm, int64_t gn) {
-    return m % (gm * kWgmmaM) == 0 && n % gn == 0 && IsWgmmaWidth(n / gn);
+    return m % (gm * kWgmmaM) == 0 && n % gn == 0 && IsWgmmaWidth(n / gn) &&
+           (!n_atoms || gn == 1 || (n / gn) % kSwizzleAtomElements == 0);
   });
 }
 
@@ -85,10 +91,17 @@ std::optional<WgmmaPlan> PlanWgmma(const Gemm& gemm, int64_t threads) {
       passes::MatchGemmOperands(gemm, AsWholeSharedMatrix);
   if (!operands || operands->k % kWgmmaK != 0) return std::nullopt;
   if (threads <= 0 || threads % kWarpgroupThreads != 0) return std::nullopt;
+  // B as stored is [K][N] unless transposed; its rows are N elements of 2 bytes.
+  bool b_n_major_swizzled =
+      !gemm.transpose_b && passes::SwizzledCoreMatrixTile(operands->b.cols * 2);
   std::optional<std::pair<int64_t, int64_t>> groups =
-      SplitWarpgroups(gemm.policy, threads / kWarpgroupThreads, operands->m, operands->n);
+      SplitWarpgroups(gemm.policy, threads / kWarpgroupThreads, operands->m, operands->n,
+                      b_n_major_swizzled);
   if (!groups) return std::nullopt;
-  return WgmmaPlan{operands->m, operands->n, operands->k, groups->first, groups->second};
+  bool operands_swizzled = passes::SwizzledCoreMatrixTile(operands->a.cols * 2) &&
+                           passes::SwizzledCoreMatrixTile(operands->b.cols * 2);
+  return WgmmaPlan{operands->m,   operands->n,    operands->k,
+                   groups->first, groups->second, operands_swizzled};
 }
 
 Layout WgmmaAccumulatorLayout(const WgmmaPlan& plan) {

@@ -4,6 +4,7 @@
 // reason.
 #include <fstream>
 #include <sstream>
+#include <utility>
 #include <string>
 
 #include "absl/strings/match.h"
@@ -92,10 +93,10 @@ TEST_F(GemmWgmmaNvrtcTest, GemmOperatorsLowerToGemmWgmmaAndCompile) {
     const char* call;
   };
   for (const Case& c : {
-           Case{"gemm_f16", "tl::gemm_wgmma<128, 128, 32, 1, 1, false, false, false>(&A_s["},
-           Case{"gemm_bf16", "tl::gemm_wgmma<128, 128, 32, 1, 1, false, false, false>(&A_s["},
-           Case{"gemm_f16_tn", "tl::gemm_wgmma<128, 128, 32, 1, 1, false, true, false>(&A_s["},
-           Case{"gemm_f16_nt", "tl::gemm_wgmma<128, 128, 32, 1, 1, true, false, false>(&A_s["},
+           Case{"gemm_f16", "tl::gemm_wgmma<128, 128, 64, 1, 1, false, false, false>(&A_s["},
+           Case{"gemm_bf16", "tl::gemm_wgmma<128, 128, 64, 1, 1, false, false, false>(&A_s["},
+           Case{"gemm_f16_tn", "tl::gemm_wgmma<128, 128, 64, 1, 1, false, true, false>(&A_s["},
+           Case{"gemm_f16_nt", "tl::gemm_wgmma<128, 128, 64, 1, 1, true, false, false>(&A_s["},
            Case{"batched_gemm_f16", "tl::gemm_wgmma<64, 64, 32, 1, 1, false, false, false>(&A_s["},
            Case{"flash_attn_d64", "tl::gemm_wgmma<64, 64, 64, 1, 1, false, true, false>(&Q_s["},
        }) {
@@ -119,6 +120,26 @@ TEST_F(GemmWgmmaNvrtcTest, GemmOperatorsLowerToGemmWgmmaAndCompile) {
     // Static shapes make the copies cp.async, which need no proxy fence; the dynamic ones
     // store, and fence after.
     EXPECT_TRUE(absl::StrContains(*source, "tl::fence_proxy_async();")) << *source;
+  }
+}
+
+// The default sm_90a target takes wgmma where both operand tiles are 128-byte swizzled (the
+// 16-bit gemms' 64-wide K tiles) and mma.sync elsewhere (batched_gemm_f16's 32-wide K).
+TEST_F(GemmWgmmaNvrtcTest, TheDefaultTargetTakesWgmmaForSwizzledOperandsOnly) {
+  for (const auto& [op, call] : {std::pair<const char*, const char*>{"gemm_bf16", "tl::gemm_wgmma<"},
+                                 {"gemm_f16_nt", "tl::gemm_wgmma<"},
+                                 {"batched_gemm_f16", "tl::gemm_ss<"}}) {
+    SCOPED_TRACE(op);
+    std::ifstream file(absl::StrCat("testdata/ops/", op, ".tile"));
+    std::stringstream text;
+    text << file.rdbuf();
+    absl::StatusOr<Module> module = text::ParseModule(text.str(), absl::StrCat(op, ".tile"));
+    ASSERT_TRUE(module.ok()) << module.status();
+    absl::StatusOr<Module> lowered = LowerForCuda(*module, "sm_90a");
+    ASSERT_TRUE(lowered.ok()) << lowered.status();
+    absl::StatusOr<std::string> source = EmitCudaSource(*lowered, {.arch = "sm_90a"});
+    ASSERT_TRUE(source.ok()) << source.status();
+    EXPECT_TRUE(absl::StrContains(*source, call)) << *source;
   }
 }
 

@@ -112,23 +112,38 @@ TEST(WgmmaAccumulatorLayoutTest, WarpgroupsAndM64TilesFollowTheDeviceLoop) {
   EXPECT_EQ(seen.size(), 256u * 128u);
 }
 
-// The canonical unswizzled layouts of the PTX ISA (9.7.15.5.1.2), in bytes from the
-// descriptor's start: K-major ((8,m),(T,2k)):((1T,SBO),(1,LBO)), MN-major
-// ((T,1,m),(8,k)):((1,T,SBO),(1T,LBO)), T = 8 elements of 2 bytes.
-int64_t CanonicalByte(bool k_major, int mn, int k, int lbo, int sbo) {
-  if (k_major) return (mn % 8) * 16 + (mn / 8) * sbo + (k % 8) * 2 + (k / 8) * lbo;
-  return (mn % 8) * 2 + (mn / 8) * sbo + (k % 8) * 16 + (k / 8) * lbo;
+// The canonical layouts of the PTX ISA (9.7.15.5.1.2), in bytes from the descriptor's start,
+// T = 8 elements of 2 bytes. Unswizzled: K-major ((8,m),(T,2k)):((1T,SBO),(1,LBO)), MN-major
+// ((T,1,m),(8,k)):((1,T,SBO),(1T,LBO)). 128-byte swizzle (start 1024-byte aligned up to the
+// bits the swizzle leaves alone): K-major ((8,m),(T,2k)):((8T,SBO),(1,T)), MN-major
+// ((T,8,m),(8,k)):((1,T,LBO),(8T,SBO)), then address bits 4-6 XOR bits 7-9.
+int64_t CanonicalByte(bool k_major, bool swizzled, int64_t start, int mn, int k, int lbo,
+                      int sbo) {
+  if (!swizzled) {
+    if (k_major) return start + (mn % 8) * 16 + (mn / 8) * sbo + (k % 8) * 2 + (k / 8) * lbo;
+    return start + (mn % 8) * 2 + (mn / 8) * sbo + (k % 8) * 16 + (k / 8) * lbo;
+  }
+  int64_t address = k_major ? start + (mn % 8) * 128 + (mn / 8) * sbo + k * 2
+                            : start + (mn % 64) * 2 + (mn / 64) * lbo + (k % 8) * 128 +
+                                  (k / 8) * sbo;
+  return address ^ (((address >> 7) & 7) << 4);
 }
 
-// Where core-matrix-tiles stores element (row, col) of an R x C tile of 2-byte elements:
-// [C / 8][R][8], chunk columns ChunkColumnStrideBytes apart.
+// Where core-matrix-tiles stores element (row, col) of an R x C tile of 2-byte elements, in
+// bytes: 128-byte swizzled [C / 64][R][64] when C % 64 == 0, else [C / 8][R][8] with chunk
+// columns ChunkColumnStrideBytes apart.
 int64_t PassOffset(int rows, int cols, int row, int col) {
-  return (col / 8) * passes::ChunkColumnStrideBytes(rows, cols * 2) / 2 + row * 8 + col % 8;
+  if (passes::SwizzledCoreMatrixTile(cols * 2)) {
+    return 2 * ((col / 64) * rows * 64 + row * 64 + (((col % 64) / 8) ^ (row % 8)) * 8 + col % 8);
+  }
+  return 2 * ((col / 8) * passes::ChunkColumnStrideBytes(rows, cols * 2) / 2 + row * 8 + col % 8);
 }
 
 template <int M, int N, int K, bool TRANS_A, bool TRANS_B>
 void ExpectDescriptorsReadThePassLayout() {
   using Ops = tl::wgmma::Operands<M, N, K, TRANS_A, TRANS_B>;
+  EXPECT_EQ(Ops::A::kSwizzled, passes::SwizzledCoreMatrixTile((TRANS_A ? M : K) * 2));
+  EXPECT_EQ(Ops::B::kSwizzled, passes::SwizzledCoreMatrixTile((TRANS_B ? K : N) * 2));
   // Every instruction's A tile (64 x 16 at (m0, k0)) and B tile (N x 16 at (0, k0)).
   for (int m0 = 0; m0 < M; m0 += 64) {
     for (int k0 = 0; k0 < K; k0 += 16) {
@@ -136,9 +151,9 @@ void ExpectDescriptorsReadThePassLayout() {
         for (int k = 0; k < 16; ++k) {
           int row = TRANS_A ? k0 + k : m0 + m;
           int col = TRANS_A ? m0 + m : k0 + k;
-          int64_t want = 2 * PassOffset(TRANS_A ? K : M, TRANS_A ? M : K, row, col);
-          int64_t got = 2 * Ops::A::Start(m0, k0) +
-                        CanonicalByte(!TRANS_A, m, k, Ops::A::kLeadingBytes, Ops::A::kStrideBytes);
+          int64_t want = PassOffset(TRANS_A ? K : M, TRANS_A ? M : K, row, col);
+          int64_t got = CanonicalByte(!TRANS_A, Ops::A::kSwizzled, 2 * Ops::A::Start(m0, k0), m,
+                                      k, Ops::A::kLeadingBytes, Ops::A::kStrideBytes);
           ASSERT_EQ(got, want) << "A(" << m0 + m << ", " << k0 + k << ")";
         }
       }
@@ -149,9 +164,9 @@ void ExpectDescriptorsReadThePassLayout() {
       for (int k = 0; k < 16; ++k) {
         int row = TRANS_B ? n : k0 + k;
         int col = TRANS_B ? k0 + k : n;
-        int64_t want = 2 * PassOffset(TRANS_B ? N : K, TRANS_B ? K : N, row, col);
-        int64_t got = 2 * Ops::B::Start(0, k0) +
-                      CanonicalByte(TRANS_B, n, k, Ops::B::kLeadingBytes, Ops::B::kStrideBytes);
+        int64_t want = PassOffset(TRANS_B ? N : K, TRANS_B ? K : N, row, col);
+        int64_t got = CanonicalByte(TRANS_B, Ops::B::kSwizzled, 2 * Ops::B::Start(0, k0), n, k,
+                                    Ops::B::kLeadingBytes, Ops::B::kStrideBytes);
         ASSERT_EQ(got, want) << "B(" << k0 + k << ", " << n << ")";
       }
     }
@@ -159,28 +174,36 @@ void ExpectDescriptorsReadThePassLayout() {
 }
 
 TEST(WgmmaOperandTest, DescriptorsReadWhereCoreMatrixTilesStores) {
-  ExpectDescriptorsReadThePassLayout<128, 128, 32, false, false>();
+  // Interleaved (rows under 128 bytes or not a multiple of them).
+  ExpectDescriptorsReadThePassLayout<128, 128, 32, false, false>();  // B swizzled, A not
   ExpectDescriptorsReadThePassLayout<128, 128, 32, false, true>();
   ExpectDescriptorsReadThePassLayout<128, 128, 32, true, false>();
-  ExpectDescriptorsReadThePassLayout<64, 64, 64, true, true>();
-  ExpectDescriptorsReadThePassLayout<128, 256, 64, false, false>();
   ExpectDescriptorsReadThePassLayout<64, 16, 16, false, true>();
   ExpectDescriptorsReadThePassLayout<64, 8, 16, true, false>();
+  ExpectDescriptorsReadThePassLayout<128, 96, 32, false, false>();
+  // 128-byte swizzled: K-major and MN-major, one and several atom columns.
+  ExpectDescriptorsReadThePassLayout<64, 64, 64, true, true>();
+  ExpectDescriptorsReadThePassLayout<128, 256, 64, false, false>();
+  ExpectDescriptorsReadThePassLayout<128, 128, 128, false, true>();
+  ExpectDescriptorsReadThePassLayout<256, 128, 64, true, false>();
 }
 
 TEST(WgmmaOperandTest, DescriptorFields) {
   // Start address 0x1230 >> 4, LBO 2048 >> 4 in bits 16-29, SBO 128 >> 4 in bits 32-45, no
   // swizzle.
   EXPECT_EQ(tl::wgmma::Descriptor(0x1230, 2048, 128), 0x123ull | (128ull << 16) | (8ull << 32));
+  // 128-byte swizzle: layout type 1 in bits 62-63.
+  EXPECT_EQ(tl::wgmma::Descriptor(0x1400, 16, 1024, 1),
+            0x140ull | (1ull << 16) | (64ull << 32) | (1ull << 62));
 }
 
 GemmSpec Bf16Gemm() { return {.input = kBF16}; }
 
 TEST(CudaTargetWgmmaTest, TheWgmmaTargetLaysOutAndLowersOnWgmmaOthersOnMma) {
   Stmt gemm = MakeGemm(Bf16Gemm());
-  CudaTargetInfo hopper("sm_90a", kWgmmaTargetName, /*wgmma=*/true);
-  CudaTargetInfo ampere("sm_80", "cuda:sm_80", /*wgmma=*/true);
-  CudaTargetInfo hopper_mma("sm_90a", "cuda:sm_90a");
+  CudaTargetInfo hopper("sm_90a", kWgmmaTargetName, WgmmaUse::kWherePossible);
+  CudaTargetInfo ampere("sm_80", "cuda:sm_80", WgmmaUse::kWherePossible);
+  CudaTargetInfo hopper_mma("sm_90a", kMmaTargetName, WgmmaUse::kNever);
   std::optional<Layout> hopper_layout = hopper.FragmentLayoutForGemm(*As<Gemm>(gemm), 128);
   ASSERT_TRUE(hopper_layout);
   std::optional<WgmmaPlan> plan = hopper.WgmmaPlanFor(*As<Gemm>(gemm), 128);
@@ -208,6 +231,29 @@ TEST(CudaTargetWgmmaTest, TheWgmmaTargetLaysOutAndLowersOnWgmmaOthersOnMma) {
     template_args.push_back(*AsConstInt(wgmma->args[i]));
   }
   EXPECT_EQ(template_args, (std::vector<int64_t>{128, 128, 32, 1, 1, 0, 0, 0}));
+}
+
+TEST(CudaTargetWgmmaTest, TheDefaultTakesWgmmaOnlyWithSwizzledOperands) {
+  CudaTargetInfo hopper("sm_90a", "cuda:sm_90a");
+  // 128 x 128 x 32: A's rows are 64 bytes, interleaved, so mma.sync; 128 x 128 x 64: both
+  // operands' rows are 128 bytes or more, swizzled, so wgmma.
+  std::optional<WgmmaPlan> narrow_k = PlanWgmma(*As<Gemm>(MakeGemm(Bf16Gemm())), 128);
+  ASSERT_TRUE(narrow_k);
+  EXPECT_FALSE(narrow_k->operands_swizzled);
+  EXPECT_FALSE(hopper.WgmmaPlanFor(*As<Gemm>(MakeGemm(Bf16Gemm())), 128));
+  Stmt wide_k = MakeGemm({.input = kBF16, .k = 64});
+  std::optional<WgmmaPlan> plan = hopper.WgmmaPlanFor(*As<Gemm>(wide_k), 128);
+  ASSERT_TRUE(plan);
+  EXPECT_TRUE(plan->operands_swizzled);
+  // Transposed B ([N][K]) is K-major: its rows are K long, 64 elements of 2 bytes: swizzled.
+  EXPECT_TRUE(hopper.WgmmaPlanFor(*As<Gemm>(MakeGemm({.k = 64, .trans_b = true})), 128));
+}
+
+TEST(PlanWgmmaTest, SwizzledNMajorBSplitsInWholeAtoms) {
+  // 64 x 128 over two warpgroups along N gives each 64 columns: whole 64-column atoms of the
+  // swizzled [K][N] tile; 64 x 64 over two would give 32, which would start inside an atom.
+  EXPECT_TRUE(Plan({.m = 64, .n = 128, .k = 64, .policy = WarpPolicy::kFullCol}, 256));
+  EXPECT_FALSE(Plan({.m = 64, .n = 64, .k = 64, .policy = WarpPolicy::kFullCol}, 256));
 }
 
 }  // namespace

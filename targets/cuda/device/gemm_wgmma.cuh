@@ -7,7 +7,16 @@
 //
 // Operand tiles. A stored tile of R x C elements (row-major as the kernel indexes it: A is
 // [M][K], or [K][M] when transposed; B is [K][N], or [N][K] when transposed) lies in shared
-// memory as [C / 8][R][8]: 16-byte chunks (8 elements), a column of chunks after another, each
+// memory in one of two layouts, chosen by its shape alone (here and in the pass alike).
+//
+// 128-byte swizzled, when a row is a whole number of 128 bytes (C % 64 == 0): [C / 64][R][64],
+// atom columns of 64 elements one after another, and inside a row the 16-byte chunk c at
+// chunk c ^ (row % 8). Every 8 rows x 128 bytes is one swizzle atom of the PTX ISA (1024
+// bytes, starting 1024-byte aligned); descriptors carry layout type 1, SBO = 1024 (8-row groups)
+// and, MN-major, LBO = R * 128 (atom columns along M or N). Copies of whole rows and the
+// instruction's reads both spread over all 32 banks; this is the layout wgmma reads fastest.
+//
+// Interleaved otherwise: [C / 8][R][8]: 16-byte chunks (8 elements), a column of chunks after another, each
 // column R rows of one chunk, columns S = R * 16 + pad bytes apart (the pad, 128 / min(C / 8,
 // 8) bytes when C / 8 > 1, keeps the copies' writes off each other's banks:
 // passes/core_matrix_tiles.h, ChunkColumnStrideBytes). Every 8 rows of a chunk column are one
@@ -41,28 +50,56 @@ namespace wgmma {
 
 // Elements of 16 bytes: one core-matrix row, one chunk.
 constexpr int kChunkElements = 8;
+// Elements of 128 bytes: one row of a 128-byte swizzle atom (8 rows x 128 bytes, 1024 bytes).
+constexpr int kAtomElements = 64;
 
-// An operand stored as R x C elements ([C / 8][R][8]). K_ALONG_CHUNKS says which of the two is K
-// (true: C is K, the K-major case); the other is M or N.
+// An operand stored as R x C elements. K_ALONG_CHUNKS says which of the two is K (true: C is K,
+// the K-major case); the other is M or N. Rows of a whole number of 128 bytes (C % 64 == 0) are
+// stored 128-byte swizzled, others as interleaved core matrices (passes/core_matrix_tiles.h,
+// SwizzledCoreMatrixTile, decides the same way from the same shape).
 template <int R, int C, bool K_ALONG_CHUNKS>
 struct Operand {
   static_assert(R % 8 == 0 && C % kChunkElements == 0, "operands are whole core matrices");
+  static constexpr bool kSwizzled = C % kAtomElements == 0;
   static constexpr int kChunks = C / kChunkElements;
-  // Bytes between chunk columns (ChunkColumnStrideBytes of core_matrix_tiles.h).
+  // Bytes between chunk columns of the interleaved layout (ChunkColumnStrideBytes).
   static constexpr int kChunkColumnBytes =
       R * 16 + (kChunks <= 1 ? 0 : 128 / (kChunks < 8 ? kChunks : 8));
-  // The element offset of stored element (row, col); elements are 2 bytes (f16, bf16).
+  // Elements between the atom columns of the swizzled layout: [C / 64][R][64].
+  static constexpr int kAtomColumnElements = R * kAtomElements;
+  // The element offset where the pass stores element (row, col); elements are 2 bytes (f16,
+  // bf16). Swizzled: chunk c of row r lies at chunk c ^ (r % 8) of its 128-byte row.
   TL_WGMMA_HOST_DEVICE static int Offset(int row, int col) {
+    if (kSwizzled) {
+      return (col / kAtomElements) * kAtomColumnElements + row * kAtomElements +
+             (((col % kAtomElements) / kChunkElements) ^ (row % 8)) * kChunkElements +
+             col % kChunkElements;
+    }
     return (col / kChunkElements) * (kChunkColumnBytes / 2) + row * kChunkElements +
            col % kChunkElements;
   }
-  // The element offset of the instruction's sub-tile starting at (mn, k) of the operand.
+  // The element offset of the instruction's sub-tile starting at (mn, k) of the operand. For
+  // the swizzled layout this is the unswizzled offset: the hardware applies the XOR to the
+  // address bits (4-6 by 7-9), so the tile must start 1024-byte aligned.
   TL_WGMMA_HOST_DEVICE static int Start(int mn, int k) {
-    return K_ALONG_CHUNKS ? Offset(mn, k) : Offset(k, mn);
+    const int row = K_ALONG_CHUNKS ? mn : k;
+    const int col = K_ALONG_CHUNKS ? k : mn;
+    if (kSwizzled) {
+      return (col / kAtomElements) * kAtomColumnElements + row * kAtomElements +
+             col % kAtomElements;
+    }
+    return Offset(row, col);
   }
-  // Byte distances between core matrices adjacent in K (LBO) and in M or N (SBO).
-  static constexpr int kLeadingBytes = K_ALONG_CHUNKS ? kChunkColumnBytes : 128;
-  static constexpr int kStrideBytes = K_ALONG_CHUNKS ? 128 : kChunkColumnBytes;
+  // Byte distances between core matrices adjacent in K (LBO) and in M or N (SBO); swizzled:
+  // SBO is the distance between 8-row groups, LBO (MN-major) between atom columns along M or
+  // N, unused (K-major, one instruction's 16 of K stay inside one 128-byte row).
+  static constexpr int kLeadingBytes =
+      kSwizzled ? (K_ALONG_CHUNKS ? 16 : kAtomColumnElements * 2)
+                : (K_ALONG_CHUNKS ? kChunkColumnBytes : 128);
+  static constexpr int kStrideBytes =
+      kSwizzled ? 1024 : (K_ALONG_CHUNKS ? 128 : kChunkColumnBytes);
+  // The descriptor's layout type: 1 = 128-byte swizzle, 0 = interleaved.
+  static constexpr int kLayoutType = kSwizzled ? 1 : 0;
 };
 
 // The operands of gemm_wgmma: A is [M][K] (K-major) or, transposed, [K][M] (M-major); B is
@@ -74,12 +111,14 @@ struct Operands {
 };
 
 // The 64-bit shared-memory matrix descriptor: start address, LBO and SBO in 16-byte units
-// (bits 0-13, 16-29, 32-45), base offset 0, no swizzling (bits 62-63 = 0).
+// (bits 0-13, 16-29, 32-45), base offset 0 (swizzled tiles start 1024-byte aligned), the
+// layout type in bits 62-63 (0 interleaved, 1 128-byte swizzle).
 TL_WGMMA_HOST_DEVICE unsigned long long Descriptor(unsigned shared_address, int leading_bytes,
-                                                   int stride_bytes) {
+                                                   int stride_bytes, int layout_type = 0) {
   return static_cast<unsigned long long>((shared_address & 0x3FFFF) >> 4) |
          static_cast<unsigned long long>((leading_bytes >> 4) & 0x3FFF) << 16 |
-         static_cast<unsigned long long>((stride_bytes >> 4) & 0x3FFF) << 32;
+         static_cast<unsigned long long>((stride_bytes >> 4) & 0x3FFF) << 32 |
+         static_cast<unsigned long long>(layout_type) << 62;
 }
 
 }  // namespace wgmma
@@ -296,8 +335,14 @@ __device__ __forceinline__ void gemm_wgmma(const TA* A_smem, const TB* B_smem, f
   const int group = thread / 128;
   const int m_base = group / WG_N * kGroupM;
   const int n_base = group % WG_N * kGroupN;
+  static_assert(!Ops::B::kSwizzled || TRANS_B || kGroupN % wgmma::kAtomElements == 0,
+                "an N-major swizzled B splits over warpgroups in whole 64-column atoms");
   const unsigned a_base = static_cast<unsigned>(__cvta_generic_to_shared(A_smem));
   const unsigned b_base = static_cast<unsigned>(__cvta_generic_to_shared(B_smem));
+  // The swizzle is a function of address bits: a swizzled tile off a 1024-byte boundary would
+  // be read permuted. plan-shared-memory aligns operand tiles so; trap rather than compute
+  // with a misplaced one.
+  if (((Ops::A::kSwizzled ? a_base : 0u) | (Ops::B::kSwizzled ? b_base : 0u)) & 1023u) __trap();
 
   if constexpr (CLEAR) {
     TL_WGMMA_UNROLL
@@ -313,10 +358,10 @@ __device__ __forceinline__ void gemm_wgmma(const TA* A_smem, const TB* B_smem, f
     for (int k0 = 0; k0 < K; k0 += 16) {
       const unsigned long long desc_a = wgmma::Descriptor(
           a_base + 2 * Ops::A::Start(m_base + 64 * mi, k0), Ops::A::kLeadingBytes,
-          Ops::A::kStrideBytes);
+          Ops::A::kStrideBytes, Ops::A::kLayoutType);
       const unsigned long long desc_b =
           wgmma::Descriptor(b_base + 2 * Ops::B::Start(n_base, k0), Ops::B::kLeadingBytes,
-                            Ops::B::kStrideBytes);
+                            Ops::B::kStrideBytes, Ops::B::kLayoutType);
       wgmma::MmaAsync<kGroupN, wgmma::InputKind<TA>::kBf16, TRANS_A ? 1 : 0, TRANS_B ? 0 : 1>(
           C_regs + mi * kTileRegisters, desc_a, desc_b);
     }
