@@ -9,8 +9,9 @@
 # printed last. Each step has a time limit and the whole run a budget
 # (RUN_BUDGET_S, default 480 s): a step that no longer fits is skipped.
 # Knobs: SANITIZE_OPS, RACECHECK_OPS, SANITIZE_ALL=1, BENCH_CASES, SKIP_PEERS=1,
-# SKIP_SUITE=1 (no suite runs), BENCH_STATIC=0 (bench the dynamic-shape binaries instead of ones specialized with
-# --static-shapes), STATIC_CHECK_CASES (FILE:SHAPES checked with --static-shapes).
+# SKIP_SUITE=1 (no suite runs), SKIP_MATRIX=1, BENCH_STATIC=0 (bench the dynamic-shape binaries instead of ones specialized with
+# --static-shapes), STATIC_CHECK_CASES (OP:SHAPES checked with --static-shapes). A case may
+# name a config of the operator's space: OP@CONFIG:SHAPES (tile-run --config).
 # See scripts/gpu/README.md.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
@@ -139,19 +140,27 @@ note "$(grep -E '^enqueue' "$LAUNCH_LOG" | awk '{print "enqueue " $NF " us"}')"
 
 STATIC_FLAG=()
 [[ $BENCH_STATIC == 1 ]] && STATIC_FLAG=(--static-shapes)
+# A case is OP:SHAPES or OP@CONFIG:SHAPES, CONFIG one of the operator's config space
+# (tile-run --config).
+case_op() { local op=${1%%:*}; echo "${op%%@*}"; }
+case_config() {
+  local op=${1%%:*}
+  [[ $op == *@* ]] && echo "--config=${op#*@}"
+  return 0
+}
 for case in $STATIC_CHECK_CASES; do
-  op=${case%%:*}
-  step "static check $op" 60 "$TESTS_LOG" "$BIN/tile-run-gpu" "$OPS/$op.tile" --target=cuda \
-    --check --static-shapes --seed=6 --shapes="${case#*:}"
+  op=$(case_op "$case")
+  step "static check ${case%%:*}" 60 "$TESTS_LOG" "$BIN/tile-run-gpu" "$OPS/$op.tile" --target=cuda \
+    --check --static-shapes --seed=6 --shapes="${case#*:}" $(case_config "$case")
   note "$(grep -E '^  check' "$TESTS_LOG" | tail -1 | cut -c1-100)"
 done
 
 rm -rf "$BENCH_CUBIN_DIR"
 for case in $BENCH_CASES; do
-  op=${case%%:*}
-  step "bench $op" 60 "$BENCH_LOG" "$BIN/tile-run-gpu" "$OPS/$op.tile" --target=cuda --bench \
+  op=$(case_op "$case")
+  step "bench ${case%%:*}" 60 "$BENCH_LOG" "$BIN/tile-run-gpu" "$OPS/$op.tile" --target=cuda --bench \
     --iters=20 --warmup=3 --seed=4 --shapes="${case#*:}" "${STATIC_FLAG[@]}" \
-    --dump-cubin="$BENCH_CUBIN_DIR"
+    --dump-cubin="$BENCH_CUBIN_DIR" $(case_config "$case")
   note "$(grep -E '^  bench' "$BENCH_LOG" | tail -1 | sed 's/^  bench *//')"
 done
 

@@ -56,6 +56,24 @@ TEST(TileRunCpuTest, ChecksAGemmAtSmallRaggedShapes) {
   EXPECT_THAT(r.out, HasSubstr("shapes  M=100,N=70,K=50"));
 }
 
+TEST(TileRunCpuTest, RunsAGemmAtANamedConfigOfItsSpace) {
+  Result r = RunTileRun({"gemm_bf16", "--config=64x64x32_s3", "--static-shapes", "--check",
+                         "--shapes=M=128,N=64,K=96", "--seed=3"});
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("config  64x64x32_s3 of gemm_bf16's space"));
+  EXPECT_THAT(r.out, HasSubstr("PASS"));
+  Result unknown = RunTileRun({"gemm_bf16", "--config=1x1x1_s1"});
+  EXPECT_EQ(unknown.status, 2);
+  EXPECT_THAT(unknown.err, HasSubstr("operator 'gemm_bf16' has no config '1x1x1_s1'; its configs: "
+                                     "128x128x64_s3, 64x64x32_s3"));
+  Result both = RunTileRun({"gemm_bf16", "--config=64x64x32_s3", "--autotune"});
+  EXPECT_EQ(both.status, 2);
+  EXPECT_THAT(both.err, HasSubstr("--config picks a config and --autotune searches for one"));
+  Result none = RunTileRun({"add_f32", "--config=64x64x32_s3"});
+  EXPECT_EQ(none.status, 2);
+  EXPECT_THAT(none.err, HasSubstr("kernel 'add_f32' has no config space to pick"));
+}
+
 TEST(TileRunCpuTest, BenchesWithThroughput) {
   Result r = RunTileRun({"testdata/ops/add_f32.tile", "--bench", "--iters=3", "--warmup=1"});
   EXPECT_EQ(r.status, 0) << r.out << r.err;

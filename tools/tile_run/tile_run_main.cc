@@ -69,6 +69,9 @@ cli::ArgParser MakeParser() {
               "reference at small shapes, time each at --shapes, run the fastest; the choice "
               "and its evidence are cached, so a second run reads it"});
   parser.Add({"retune", "", "with --autotune: tune again even when the cache holds a choice"});
+  parser.Add({"config", "NAME",
+              "run the operator at one config of its space instead of its own, e.g. "
+              "128x128x64_s3 (--explain lists them); goes with --static-shapes"});
   parser.Add(
       {"explain", "", "print the operator's default config for these shapes and target, and why"});
   parser.Add({"help", "", "show this help"});
@@ -237,6 +240,33 @@ int Autotune(const cli::ArgParser& parser, const ops::OpCase& op, const RunOptio
   return -1;
 }
 
+// Replaces `module` by the operator's config named `config_name`; returns an exit status, -1
+// to go on.
+int PickConfig(const std::string& config_name, const ops::OpCase* op, const std::string& kernel,
+               Module& module, std::ostream& out, std::ostream& err) {
+  if (op == nullptr || op->config_space.candidates.empty()) {
+    err << "tile-run: error: kernel '" << kernel << "' has no config space to pick '"
+        << config_name << "' from\n";
+    return 2;
+  }
+  std::vector<std::string> names;
+  for (const ops::OpConfig& candidate : op->config_space.candidates) {
+    names.push_back(candidate.name);
+    if (candidate.name != config_name) continue;
+    absl::StatusOr<Module> built = BuildConfig(*op, candidate.values);
+    if (!built.ok()) {
+      err << "tile-run: error: " << built.status().message() << "\n";
+      return 1;
+    }
+    module = *std::move(built);
+    out << "config  " << config_name << " of " << op->name << "'s space\n";
+    return -1;
+  }
+  err << "tile-run: error: operator '" << op->name << "' has no config '" << config_name
+      << "'; its configs: " << absl::StrJoin(names, ", ") << "\n";
+  return 2;
+}
+
 // Runs one kernel of a module file (or an operator); returns the exit status.
 int RunFile(const cli::ArgParser& parser, const RunOptions& base, Compiler& compiler,
             const std::vector<ops::OpCase>& suite, std::ostream& out, std::ostream& err,
@@ -295,6 +325,10 @@ int RunFile(const cli::ArgParser& parser, const RunOptions& base, Compiler& comp
   }
 
   const bool tune = parser.Has("autotune");
+  if (tune && parser.Has("config")) {
+    err << "tile-run: error: --config picks a config and --autotune searches for one; give one\n";
+    return 2;
+  }
   if (tune || parser.Has("explain") || parser.Has("retune")) {
     if (op == nullptr || op->config_space.candidates.empty()) {
       std::vector<std::string> tunable;
@@ -319,6 +353,12 @@ int RunFile(const cli::ArgParser& parser, const RunOptions& base, Compiler& comp
                   : "checks at small shapes and times at yours, so it takes no --static-shapes")
           << "\n";
       return 2;
+    }
+  }
+  if (parser.Has("config")) {
+    if (int status = PickConfig(parser.Get("config"), op, name, *module, out, err);
+        status >= 0) {
+      return status;
     }
   }
   if (parser.Has("explain")) Explain(*op, options.dims, order, compiler, out);
