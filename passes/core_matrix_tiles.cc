@@ -21,7 +21,6 @@ namespace {
 
 constexpr int64_t kChunkBytes = 16;
 constexpr int64_t kCoreMatrixRows = 8;
-constexpr int64_t kSwizzleRowBytes = 128;
 
 bool IsOperandPosition(const IntrinsicInfo& info, size_t arg) {
   return std::find(info.core_matrix_operands.begin(), info.core_matrix_operands.end(),
@@ -180,7 +179,7 @@ absl::StatusOr<Buffer> Blocked(const Buffer& buffer) {
   if (buffer->scope != MemoryScope::kShared) return refuse("is not in shared memory");
   if (buffer->layout) return refuse("has a layout");
   if (buffer->rank() < 2) return refuse("is not a matrix");
-  int64_t bits = buffer->dtype.bits() * buffer->dtype.lanes();
+  int64_t bits = ElementBits(*buffer);
   if (bits < 8 || (kChunkBytes * 8) % bits != 0)
     return refuse("has elements that do not tile 16 bytes");
   int64_t elements = kChunkBytes * 8 / bits;
@@ -383,7 +382,8 @@ PassInfo CoreMatrixTilesPass() {
   info.name = "core-matrix-tiles";
   info.description =
       "re-lays the shared tiles that matrix instructions read as 8-row x 16-byte core "
-      "matrices (chunk column after chunk column) and rewrites their accesses";
+      "matrices (128-byte swizzle atoms for rows of whole 128 bytes, else chunk column after "
+      "chunk column) and rewrites their accesses";
   info.run = [](Module& module, const PassOptions&) -> absl::StatusOr<bool> {
     return LayCoreMatrixTiles(module);
   };

@@ -23,14 +23,16 @@ namespace tile_ir::passes {
 //    divides C): [..., C / W, R, W], dense; element (.., i, j) moves to
 //    (.., j / W, i, (((j % W) / E) ^ (i % 8)) * E + j % E): 16-byte chunk c of a row lands at
 //    chunk c ^ (i % 8), so that every 8 rows of an atom column (1024 bytes) form the PTX ISA's
-//    128-byte swizzle atom. Such buffers must start 1024-byte aligned (plan-shared-memory
-//    aligns every core-matrix operand so).
+//    128-byte swizzle atom. Such buffers must start 1024-byte aligned: plan-shared-memory
+//    places every core-matrix operand at a multiple of kCoreMatrixTileAlignment of its pool,
+//    and the target declares the pool so aligned.
 //  - interleaved otherwise: [..., C / E, R, E]: element (.., i, j) moves to (.., j / E, i, j % E),
 //    so that the 16-byte chunks of a column of chunks follow each other row after row and every
 //    8 rows of one chunk column form one core matrix (128 contiguous bytes). Chunk columns lie
 //    ChunkColumnStrideBytes(R, C * element bytes) apart; the dimensions before them are dense
 //    over that.
-// Accesses (written for the interleaved layout; the swizzled one maps the last index as above):
+// Accesses (written for the interleaved layout; the swizzled one maps the last two column
+// indices as above, j / W and the swizzled position, instead of j / E and j % E):
 //  - scalar indices (.., i, j) -> (.., j / E, i, j % E);
 //  - a vector access whose last index is ramp(b, 1, L), with L dividing E and b proved a
 //    multiple of L -> (.., b / E, i, ramp(b % E, 1, L)), one run inside one chunk;
@@ -54,8 +56,11 @@ absl::StatusOr<Kernel> LayCoreMatrixTiles(const Kernel& kernel);
 // instructions read whole core matrices, which the pad does not split.
 int64_t ChunkColumnStrideBytes(int64_t rows, int64_t row_bytes);
 
+// The row length of one 128-byte swizzle atom (8 rows of it make the atom).
+inline constexpr int64_t kSwizzleRowBytes = 128;
+
 // Whether a core-matrix operand tile whose rows are `row_bytes` long is laid out 128-byte
-// swizzled (rows of whole 128 bytes) rather than interleaved.
+// swizzled (rows of whole kSwizzleRowBytes) rather than interleaved.
 bool SwizzledCoreMatrixTile(int64_t row_bytes);
 
 // The alignment in bytes a core-matrix operand tile needs: the swizzle atom, 1024 bytes (for
@@ -64,6 +69,8 @@ inline constexpr int64_t kCoreMatrixTileAlignment = 1024;
 
 // The shared buffers the kernel's intrinsic calls name at core-matrix operand positions.
 std::vector<const BufferNode*> CoreMatrixOperandBuffers(const Kernel& kernel);
+
+// LayCoreMatrixTiles on every kernel; whether any changed.
 absl::StatusOr<bool> LayCoreMatrixTiles(Module& module);
 
 // The pass: `core-matrix-tiles`.

@@ -150,6 +150,45 @@ kernel k(A: f16[64, 64], B: f16[16, 128], C: f32[16, 16]) grid(bx: 1) threads(12
   EXPECT_FALSE(SwizzledCoreMatrixTile(192 + 32));
 }
 
+TEST(CoreMatrixTilesTest, SwizzledTilesOfOtherElementSizesAndRunsThatLeaveAChunk) {
+  // f32, 32 columns: 128-byte rows of 8 chunks of 4 elements.
+  absl::StatusOr<std::string> laid = Laid(R"(
+kernel k(C: f32[16, 16]) grid(bx: 1) threads(32) {
+  for tx in 0 +: 32 thread_bound(x) {
+    alloc A_s: shared f32[8, 32];
+    alloc C_l: local f32[4];
+    A_s[tx / 4, tx % 32] = 0.0;
+    eval test_gpu.mm(A_s[0, 0], A_s[0, 0], C_l[0]);
+  }
+})");
+  ASSERT_TRUE(laid.ok()) << laid.status();
+  EXPECT_EQ(*laid, Canonical(R"(
+kernel k(C: f32[16, 16]) grid(bx: 1) threads(32) {
+  for tx in 0 +: 32 thread_bound(x) {
+    alloc A_s: shared f32[1, 8, 32];
+    alloc C_l: local f32[4];
+    A_s[tx % 32 / 32, tx / 4, (tx % 32 % 32 / 4 ^ tx / 4 % 8) * 4 + tx % 32 % 4] = 0.0;
+    eval test_gpu.fence();
+    eval test_gpu.mm(A_s[0 / 32, 0, (0 % 32 / 4 ^ 0 % 8) * 4 + 0 % 4], A_s[0 / 32, 0, (0 % 32 / 4 ^ 0 % 8) * 4 + 0 % 4], C_l[0]);
+  }
+})"));
+  // A run of 8 f16 that may start mid-chunk would straddle two chunks, which the swizzle
+  // sends to different places.
+  absl::StatusOr<std::string> straddles = Laid(R"(
+kernel k(B: f16[16, 64], C: f32[16, 16]) grid(bx: 1) threads(64) {
+  for tx in 0 +: 64 thread_bound(x) {
+    alloc B_s: shared f16[16, 64];
+    alloc C_l: local f32[4];
+    B_s[tx / 4, ramp(tx % 4 * 12, 1, 8)] = B[tx / 4, ramp(tx % 4 * 12, 1, 8)];
+    eval test_gpu.mm(B_s[0, 0], B_s[0, 0], C_l[0]);
+  }
+})");
+  EXPECT_FALSE(straddles.ok());
+  EXPECT_NE(straddles.status().message().find("not proved to stay inside one 16-byte chunk"),
+            std::string::npos)
+      << straddles.status();
+}
+
 TEST(CoreMatrixTilesTest, ChunkColumnsArePaddedOffEachOthersBanks) {
   // Rows of one chunk need no pad; 2, 4 and 8 or more chunks 64, 32 and 16 bytes.
   EXPECT_EQ(ChunkColumnStrideBytes(64, 16), 64 * 16);

@@ -186,7 +186,8 @@ TEST(ParserTest, XorBindsLikeCsCaret) {
   EXPECT_EQ(swizzle->op, BinaryOp::kXor);
   EXPECT_EQ(As<Binary>(swizzle->a)->op, BinaryOp::kDiv);
   EXPECT_EQ(As<Binary>(swizzle->b)->op, BinaryOp::kMul);
-  // Below == and above &&, as in C: (N ^ (1 == 0)) && true.
+  // Below == and above &&, as in C: (N ^ (1 == 0)) && true. That parses and prints, and is
+  // ill-typed (i32 ^ bool), which the verifier, not the parser, refuses.
   const auto* both = As<Binary>(As<Let>(stmts[1])->value);
   ASSERT_EQ(both->op, BinaryOp::kAnd);
   EXPECT_EQ(As<Binary>(both->a)->op, BinaryOp::kXor);

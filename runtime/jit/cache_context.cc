@@ -14,8 +14,9 @@ std::string_view ProjectVersion() { return "0.1.0+jit1"; }
 
 const std::vector<std::string>& CompileEnvironmentVariables() {
   // CUDA_HOME: where NVRTC and the CUDA headers the device library includes
-  // are found (targets/cuda/nvrtc_compiler.h). TILE_CUDA_WGMMA=1: sm_90a gemms
-  // on wgmma instead of mma.sync (targets/cuda/cuda_target_info.h).
+  // are found (targets/cuda/nvrtc_compiler.h). TILE_CUDA_WGMMA: 1 runs every
+  // sm_90a gemm wgmma can run on wgmma, 0 every one on mma.sync, unset picks per
+  // gemm (targets/cuda/cuda_target_info.h).
   static const std::vector<std::string> kVariables = {"CUDA_HOME", "TILE_CUDA_WGMMA"};
   return kVariables;
 }

@@ -56,8 +56,10 @@ std::string GlobalKernelDialect::ScalarParam(ScalarType type, const std::string&
 }
 
 std::vector<std::string> GlobalKernelDialect::SharedPoolDecl(int64_t) const {
-  // Dynamic: the host passes SharedMemoryBytes at launch.
-  return {"extern __shared__ __align__(128) unsigned char smem[];"};
+  // Dynamic: the host passes SharedMemoryBytes at launch. 1024 bytes: plan-shared-memory
+  // places matrix-instruction operand tiles at multiples of 1024 (kCoreMatrixTileAlignment),
+  // and a 128-byte swizzle is read by address bits, so the pool must start on one too.
+  return {"extern __shared__ __align__(1024) unsigned char smem[];"};
 }
 
 std::string GlobalKernelDialect::SharedBufferDecl(const std::string& type, const std::string& name,

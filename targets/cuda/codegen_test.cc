@@ -182,7 +182,7 @@ kernel pool(X: i4[64]) grid(bx: 1) threads(64) {
   ASSERT_TRUE(module.ok()) << module.status();
   EXPECT_EQ(SharedMemoryBytes(*module->kernels.front()), 256 + 17);
   absl::StatusOr<std::string> source = EmitCudaSource(*module);
-  ExpectLine(source, "extern __shared__ __align__(128) unsigned char smem[];");
+  ExpectLine(source, "extern __shared__ __align__(1024) unsigned char smem[];");
   ExpectLine(source, "unsigned char* nibbles = reinterpret_cast<unsigned char*>(smem + 256);");
   ExpectLine(source, "unsigned char own[2];");
   ExpectLine(source, "tl::store_i4_local(own, 2, tl::load_i4(X, tx));");

@@ -2,6 +2,7 @@
 #include "targets/cuda/cuda_target_info.h"
 
 #include <cstdlib>
+#include <iostream>
 #include <memory>
 #include <mutex>
 
@@ -109,9 +110,20 @@ std::string CudaTargetInfo::DefaultPipeline() const { return DefaultCudaPipeline
 std::string DefaultCudaPipeline(std::string_view target_name) {
   std::string t(target_name);
   const char* wgmma = std::getenv(kWgmmaEnvironmentVariable);
-  if (t == "cuda:sm_90a" && wgmma != nullptr) {
-    if (std::string_view(wgmma) == "1") t = kWgmmaTargetName;
-    if (std::string_view(wgmma) == "0") t = kMmaTargetName;
+  if (t == "cuda:sm_90a" && wgmma != nullptr && *wgmma != '\0') {
+    std::string_view value(wgmma);
+    if (value == "1") {
+      t = kWgmmaTargetName;
+    } else if (value == "0") {
+      t = kMmaTargetName;
+    } else {
+      // Ignored, but said once: the value still enters the JIT's cache key.
+      static std::once_flag warned;
+      std::call_once(warned, [&] {
+        std::cerr << "warning: " << kWgmmaEnvironmentVariable << "=" << value
+                  << " is neither 1 nor 0; ignored (sm_90a picks wgmma or mma.sync per gemm)\n";
+      });
+    }
   }
   return absl::StrCat(
       "simplify,rasterize-blocks,layout-inference{target=", t, "},pipeline-planning{target=", t,

@@ -72,19 +72,29 @@ TEST(CudaTargetInfoTest, Registration) {
     EXPECT_EQ((*pinned)->arch(), arch);
   }
   EXPECT_NE(FindIntrinsic("cuda.cp_async_16"), nullptr);
-  auto wgmma = passes::FindTarget(kWgmmaTargetName);
-  ASSERT_TRUE(wgmma.ok()) << wgmma.status();
-  EXPECT_EQ((*wgmma)->arch(), "sm_90a");
+  for (const char* variant : {kWgmmaTargetName, kMmaTargetName}) {
+    auto pinned = passes::FindTarget(variant);
+    ASSERT_TRUE(pinned.ok()) << pinned.status();
+    EXPECT_EQ((*pinned)->arch(), "sm_90a");
+    EXPECT_EQ((*pinned)->name(), variant);
+  }
 }
 
-TEST(CudaTargetInfoTest, TheEnvironmentVariableSwitchesSm90aToWgmma) {
+TEST(CudaTargetInfoTest, TheEnvironmentVariablePinsHowSm90aRunsGemms) {
+  auto lowers_for = [](const std::string& target) {
+    return DefaultCudaPipeline("cuda:sm_90a").find("lower-tile-ops{target=" + target + "}") !=
+           std::string::npos;
+  };
   ASSERT_EQ(unsetenv(kWgmmaEnvironmentVariable), 0);
-  EXPECT_NE(DefaultCudaPipeline("cuda:sm_90a").find("lower-tile-ops{target=cuda:sm_90a}"),
-            std::string::npos);
+  EXPECT_TRUE(lowers_for("cuda:sm_90a"));
   ASSERT_EQ(setenv(kWgmmaEnvironmentVariable, "1", 1), 0);
-  EXPECT_NE(DefaultCudaPipeline("cuda:sm_90a").find("lower-tile-ops{target=cuda:sm_90a-wgmma}"),
-            std::string::npos);
+  EXPECT_TRUE(lowers_for(kWgmmaTargetName));
   EXPECT_EQ(DefaultCudaPipeline("cuda:sm_80").find("wgmma"), std::string::npos);
+  ASSERT_EQ(setenv(kWgmmaEnvironmentVariable, "0", 1), 0);
+  EXPECT_TRUE(lowers_for(kMmaTargetName));
+  // Anything else is ignored (with a warning on stderr).
+  ASSERT_EQ(setenv(kWgmmaEnvironmentVariable, "yes", 1), 0);
+  EXPECT_TRUE(lowers_for("cuda:sm_90a"));
   ASSERT_EQ(unsetenv(kWgmmaEnvironmentVariable), 0);
 }
 

@@ -15,8 +15,6 @@ namespace {
 constexpr int64_t kWarpgroupThreads = 128;
 constexpr int64_t kWgmmaM = 64;
 constexpr int64_t kWgmmaK = 16;
-// 16-bit elements in one 128-byte row of a swizzle atom.
-constexpr int64_t kSwizzleAtomElements = 64;
 
 // A shared operand region covering its buffer's last two dimensions whole (those before
 // of extent 1): rows x cols, stored row-major as far as indices go (any row padding is
@@ -43,13 +41,15 @@ std::optional<passes::SharedMatrix> AsWholeSharedMatrix(const Region& region) {
 
 bool IsWgmmaInput(DataType dtype) { return dtype == kF16 || dtype == kBF16; }
 
-// `n_atoms`: B is N-major and 128-byte swizzled, so each warpgroup's columns must start on a
-// 64-column swizzle atom (device/gemm_wgmma.cuh).
+// `b_atom_bytes` > 0: B is N-major and swizzled in atoms of that many bytes per row, so each
+// warpgroup's columns must start on an atom (device/gemm_wgmma.cuh).
 std::optional<std::pair<int64_t, int64_t>> SplitWarpgroups(WarpPolicy policy, int64_t groups,
-                                                           int64_t m, int64_t n, bool n_atoms) {
+                                                           int64_t m, int64_t n,
+                                                           int64_t element_bytes,
+                                                           int64_t b_atom_bytes) {
   return passes::SplitWarps(policy, groups, m, n, [&](int64_t gm, int64_t gn) {
     return m % (gm * kWgmmaM) == 0 && n % gn == 0 && IsWgmmaWidth(n / gn) &&
-           (!n_atoms || gn == 1 || (n / gn) % kSwizzleAtomElements == 0);
+           (b_atom_bytes == 0 || gn == 1 || (n / gn) * element_bytes % b_atom_bytes == 0);
   });
 }
 
@@ -91,15 +91,16 @@ std::optional<WgmmaPlan> PlanWgmma(const Gemm& gemm, int64_t threads) {
       passes::MatchGemmOperands(gemm, AsWholeSharedMatrix);
   if (!operands || operands->k % kWgmmaK != 0) return std::nullopt;
   if (threads <= 0 || threads % kWarpgroupThreads != 0) return std::nullopt;
-  // B as stored is [K][N] unless transposed; its rows are N elements of 2 bytes.
+  // The operand tiles as stored: B is [K][N] (N-major) unless transposed.
+  const int64_t bytes = input.bits() / 8;
   bool b_n_major_swizzled =
-      !gemm.transpose_b && passes::SwizzledCoreMatrixTile(operands->b.cols * 2);
-  std::optional<std::pair<int64_t, int64_t>> groups =
-      SplitWarpgroups(gemm.policy, threads / kWarpgroupThreads, operands->m, operands->n,
-                      b_n_major_swizzled);
+      !gemm.transpose_b && passes::SwizzledCoreMatrixTile(operands->b.cols * bytes);
+  std::optional<std::pair<int64_t, int64_t>> groups = SplitWarpgroups(
+      gemm.policy, threads / kWarpgroupThreads, operands->m, operands->n, bytes,
+      b_n_major_swizzled ? passes::kSwizzleRowBytes : 0);
   if (!groups) return std::nullopt;
-  bool operands_swizzled = passes::SwizzledCoreMatrixTile(operands->a.cols * 2) &&
-                           passes::SwizzledCoreMatrixTile(operands->b.cols * 2);
+  bool operands_swizzled = passes::SwizzledCoreMatrixTile(operands->a.cols * bytes) &&
+                           passes::SwizzledCoreMatrixTile(operands->b.cols * bytes);
   return WgmmaPlan{operands->m,   operands->n,    operands->k,
                    groups->first, groups->second, operands_swizzled};
 }

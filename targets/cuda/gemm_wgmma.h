@@ -43,18 +43,20 @@ struct WgmmaPlan {
   int64_t warpgroups_n = 0;
   // Whether core-matrix-tiles lays both operand tiles out 128-byte swizzled (rows of whole
   // 128 bytes: passes/core_matrix_tiles.h, SwizzledCoreMatrixTile) rather than interleaved;
-  // wgmma reads interleaved tiles much slower (gemm_bf16 4096^3 on the H200: 221 TFLOP/s with
-  // an interleaved A, 486 with both swizzled, mma.sync 308).
+  // wgmma reads interleaved tiles much slower, slower than mma.sync
+  // (bench/results/h200_2026-11-29_run6).
   bool operands_swizzled = false;
 };
 
 // The plan for `gemm` on a block of `threads` threads, or nullopt when wgmma cannot run it.
-// It can when: C is a whole 2-D f32 fragment of constant shape M x N; A and B are unswizzled
-// shared tiles of one type, f16 or bf16, whose regions are their buffers' whole last two
-// dimensions (the ones before of extent 1); K is a multiple of 16; `threads` is a multiple of
-// 128 whose warpgroups the gemm's policy splits into WG_M x WG_N with (M / WG_M) % 64 == 0 and
-// N / WG_N a width IsWgmmaWidth accepts (square: the warpgroup tile closest to square, more
-// warpgroups along M among equals; full_row: all along M; full_col: all along N).
+// It can when: C is a whole 2-D f32 fragment of constant shape M x N; A and B are shared tiles
+// of one type, f16 or bf16, with no layout of their own, whose regions are their buffers'
+// whole last two dimensions (the ones before of extent 1); K is a multiple of 16; `threads` is
+// a multiple of 128 whose warpgroups the gemm's policy splits into WG_M x WG_N with
+// (M / WG_M) % 64 == 0 and N / WG_N a width IsWgmmaWidth accepts (square: the warpgroup tile
+// closest to square, more warpgroups along M among equals; full_row: all along M; full_col:
+// all along N), and, when B is N-major and swizzled, N / WG_N a multiple of its 64-column
+// swizzle atoms.
 std::optional<WgmmaPlan> PlanWgmma(const Gemm& gemm, int64_t threads);
 
 // The accumulator layout of a plan. With WM = M / WG_M, WN = N / WG_N, element (i, j) lives on

@@ -36,8 +36,8 @@ constexpr char kInstantiations[] = R"(
 
 template <typename T, int WIDTH, bool TRANS_A, bool TRANS_B>
 __device__ void Gemm(const T* a, const T* b, float* c) {
-  __shared__ __align__(128) T a_s[128 * 32];
-  __shared__ __align__(128) T b_s[32 * WIDTH];
+  __shared__ __align__(1024) T a_s[128 * 32];
+  __shared__ __align__(1024) T b_s[32 * WIDTH];
   for (int e = threadIdx.x; e < 128 * 32; e += blockDim.x) a_s[e] = a[e];
   for (int e = threadIdx.x; e < 32 * WIDTH; e += blockDim.x) b_s[e] = b[e];
   tl::fence_proxy_async();

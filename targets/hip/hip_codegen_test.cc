@@ -40,7 +40,7 @@ TEST(HipCodegenTest, SpellsTypesBarriersAndConversions) {
         "#include \"tl/common.h\"",
         "extern \"C\" __global__ void __launch_bounds__(64) k(hip_bfloat16* X, "
         "__half* Y) {",
-        "extern __shared__ __align__(128) unsigned char smem[];",
+        "extern __shared__ __align__(1024) unsigned char smem[];",
         "hip_bfloat16* S = reinterpret_cast<hip_bfloat16*>(smem + 0);", "tl::wave_barrier();",
         "__syncthreads();", "Y[tx] = __float2half_rn(static_cast<float>(S[63 - tx] + S[tx]));"}) {
     EXPECT_TRUE(absl::StrContains(*source, line)) << "missing: " << line << "\nin:\n" << *source;

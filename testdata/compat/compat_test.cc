@@ -46,7 +46,8 @@ TEST(CompatTest, EveryReleasedVersionHasFrozenModules) {
     for (const auto& entry : fs::directory_iterator(dir)) {
       if (entry.path().extension() == ".tilepb") ++modules;
     }
-    EXPECT_GE(modules, 3) << dir;
+    // write_compat_files freezes there the samples that need this version, at least one.
+    EXPECT_GE(modules, 1) << dir;
   }
 }
 

@@ -213,8 +213,8 @@ std::vector<OpCase> GemmOps() {
       "fp32 GEMM, fp32 accumulation; 64x64x32 tiles", square,
       {{"M", 1000}, {"N", 777}, {"K", 333}}));
   // 16-bit gemms take 64 of K per step: rows of 128 bytes, which sm_90a's wgmma reads from
-  // 128-byte swizzled tiles (486 TFLOP/s on the H200 at 4096^3 against 221 with a 32-wide K);
-  // mma.sync runs both widths alike (301 and 307).
+  // 128-byte swizzled tiles, twice as fast as with a 32-wide K; mma.sync runs both widths
+  // alike (bench/results/h200_2026-11-29_run6, run4).
   ops.push_back(MakeGemmOp({.name = "gemm_f16", .in_dtype = kF16, .block_k = 64},
                            "fp16 GEMM, fp32 accumulation and output; 128x128x64 tiles", square,
                            ragged));

@@ -4,6 +4,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -68,7 +70,24 @@ TEST(TileRunCpuTest, RunsAGemmAtANamedConfigOfItsSpace) {
                                      "128x128x64_s3, 64x64x32_s3"));
   Result both = RunTileRun({"gemm_bf16", "--config=64x64x32_s3", "--autotune"});
   EXPECT_EQ(both.status, 2);
-  EXPECT_THAT(both.err, HasSubstr("--config picks a config and --autotune searches for one"));
+  EXPECT_THAT(both.err, HasSubstr("--config picks a config, and --autotune searches for one"));
+  Result explain = RunTileRun({"gemm_bf16", "--config=64x64x32_s3", "--explain"});
+  EXPECT_EQ(explain.status, 2);
+  EXPECT_THAT(explain.err, HasSubstr("--explain explains the default one"));
+  // The suite's own file is the operator; an edited one is not, and --config would drop it.
+  Result file = RunTileRun({"testdata/ops/gemm_bf16.tile", "--config=64x64x32_s3",
+                            "--check", "--shapes=M=64,N=64,K=64", "--seed=3"});
+  EXPECT_EQ(file.status, 0) << file.out << file.err;
+  std::ifstream suite_file("testdata/ops/gemm_bf16.tile");
+  std::stringstream text;
+  text << suite_file.rdbuf();
+  std::string edited = text.str();
+  edited.replace(edited.find("num_stages=3"), 12, "num_stages=2");
+  std::string path = std::string(std::getenv("TEST_TMPDIR")) + "/gemm_bf16.tile";
+  std::ofstream(path) << edited;
+  Result differs = RunTileRun({path, "--config=64x64x32_s3"});
+  EXPECT_EQ(differs.status, 2);
+  EXPECT_THAT(differs.err, HasSubstr("this kernel differs from the suite's"));
   Result none = RunTileRun({"add_f32", "--config=64x64x32_s3"});
   EXPECT_EQ(none.status, 2);
   EXPECT_THAT(none.err, HasSubstr("kernel 'add_f32' has no config space to pick"));

@@ -20,6 +20,7 @@
 #include "passes/target_info.h"
 #include "runtime/jit/autotuner.h"
 #include "runtime/jit/kernel_cache.h"
+#include "tile_ir/printer.h"
 #include "tile_ir/verifier.h"
 #include "tools/common/cli.h"
 #include "tools/tile_run/autotune_op.h"
@@ -71,7 +72,7 @@ cli::ArgParser MakeParser() {
   parser.Add({"retune", "", "with --autotune: tune again even when the cache holds a choice"});
   parser.Add({"config", "NAME",
               "run the operator at one config of its space instead of its own, e.g. "
-              "128x128x64_s3 (--explain lists them); goes with --static-shapes"});
+              "128x256x64_s4 (an unknown name lists them); combines with --static-shapes"});
   parser.Add(
       {"explain", "", "print the operator's default config for these shapes and target, and why"});
   parser.Add({"help", "", "show this help"});
@@ -241,12 +242,21 @@ int Autotune(const cli::ArgParser& parser, const ops::OpCase& op, const RunOptio
 }
 
 // Replaces `module` by the operator's config named `config_name`; returns an exit status, -1
-// to go on.
-int PickConfig(const std::string& config_name, const ops::OpCase* op, const std::string& kernel,
+// to go on. `kernel` is the kernel read (from a file or the suite): the config rebuilds the
+// operator from the suite, so a kernel that differs from the suite's is refused rather than
+// silently replaced.
+int PickConfig(const std::string& config_name, const ops::OpCase* op, const KernelNode& kernel,
                Module& module, std::ostream& out, std::ostream& err) {
   if (op == nullptr || op->config_space.candidates.empty()) {
-    err << "tile-run: error: kernel '" << kernel << "' has no config space to pick '"
+    err << "tile-run: error: kernel '" << kernel.name << "' has no config space to pick '"
         << config_name << "' from\n";
+    return 2;
+  }
+  absl::StatusOr<Kernel> own = op->build();
+  if (own.ok() && Print(**own) != Print(kernel)) {
+    err << "tile-run: error: --config rebuilds operator '" << op->name
+        << "' from the suite, and this kernel differs from the suite's; run the operator by "
+           "name, or give the file without --config\n";
     return 2;
   }
   std::vector<std::string> names;
@@ -325,8 +335,9 @@ int RunFile(const cli::ArgParser& parser, const RunOptions& base, Compiler& comp
   }
 
   const bool tune = parser.Has("autotune");
-  if (tune && parser.Has("config")) {
-    err << "tile-run: error: --config picks a config and --autotune searches for one; give one\n";
+  if ((tune || parser.Has("explain")) && parser.Has("config")) {
+    err << "tile-run: error: --config picks a config, and --" << (tune ? "autotune" : "explain")
+        << (tune ? " searches for one" : " explains the default one") << "; give one of them\n";
     return 2;
   }
   if (tune || parser.Has("explain") || parser.Has("retune")) {
@@ -356,7 +367,7 @@ int RunFile(const cli::ArgParser& parser, const RunOptions& base, Compiler& comp
     }
   }
   if (parser.Has("config")) {
-    if (int status = PickConfig(parser.Get("config"), op, name, *module, out, err);
+    if (int status = PickConfig(parser.Get("config"), op, **kernel, *module, out, err);
         status >= 0) {
       return status;
     }

@@ -12,6 +12,7 @@
 #include "targets/cpu/cpu_compiler.h"
 #include "targets/cuda/cuda_codegen.h"
 #include "targets/cuda/cuda_lowering.h"
+#include "targets/cuda/cuda_target_info.h"
 #include "targets/hip/hip_codegen.h"
 #include "targets/hip/hip_lowering.h"
 #include "targets/metal/metal_codegen.h"
@@ -32,8 +33,9 @@ cli::ArgParser MakeParser() {
       "(optimized for the host) for cpu.\n"
       "Example: tile-translate gemm.tile --target=cuda:sm_80 --kernel=gemm");
   parser.Add({"target", "TARGET",
-              "cuda:sm_90a | cuda:sm_80 | cuda (sm_90a) | hip:gfx90a | hip:gfx940 | hip (gfx90a) "
-              "| metal | cpu",
+              "cuda:sm_90a | cuda:sm_80 | cuda (sm_90a) | cuda:sm_90a-wgmma | cuda:sm_90a-mma "
+              "(every gemm on wgmma where it can run, or on mma.sync) | hip:gfx90a | hip:gfx940 | "
+              "hip (gfx90a) | metal | cpu",
               "cuda:sm_90a"});
   parser.Add({"lowered-ir", "", "print the thread-level IR instead of the generated source"});
   parser.Add({"kernel", "NAME", "print only this kernel"});
@@ -48,6 +50,9 @@ enum class Family { kCpu, kCuda, kHip, kMetal };
 struct Target {
   Family family = Family::kCuda;
   std::string arch;  // for cuda and hip
+  // A CUDA target variant's registered name (cuda::kWgmmaTargetName, cuda::kMmaTargetName),
+  // whose default pipeline lowers instead of the architecture's; empty for the others.
+  std::string cuda_variant = "";
 };
 
 absl::StatusOr<Target> ParseTarget(const std::string& text) {
@@ -55,6 +60,9 @@ absl::StatusOr<Target> ParseTarget(const std::string& text) {
   if (text == "metal") return Target{Family::kMetal, ""};
   if (text == "cuda") return Target{Family::kCuda, "sm_90a"};
   if (text == "hip") return Target{Family::kHip, "gfx90a"};
+  if (text == cuda::kWgmmaTargetName || text == cuda::kMmaTargetName) {
+    return Target{Family::kCuda, "sm_90a", text};
+  }
   if (absl::StartsWith(text, "cuda:")) {
     std::string arch = text.substr(5);
     if (absl::Status known = cuda::CheckCudaArch(arch); !known.ok()) return known;
@@ -67,7 +75,8 @@ absl::StatusOr<Target> ParseTarget(const std::string& text) {
   }
   return absl::InvalidArgumentError(
       absl::StrCat("unknown --target '", text,
-                   "'; expected cuda:sm_90a, cuda:sm_80, hip:gfx90a, hip:gfx940, metal or cpu"));
+                   "'; expected cuda:sm_90a, cuda:sm_80, cuda:sm_90a-wgmma, cuda:sm_90a-mma, "
+                   "hip:gfx90a, hip:gfx940, metal or cpu"));
 }
 
 absl::StatusOr<Module> Lower(const Module& module, const Target& target) {
@@ -76,6 +85,10 @@ absl::StatusOr<Module> Lower(const Module& module, const Target& target) {
     case Family::kHip: return hip::LowerForHip(module, target.arch);
     case Family::kMetal: return metal::LowerForMetal(module);
     case Family::kCuda: break;
+  }
+  if (!target.cuda_variant.empty()) {
+    return cuda::LowerForCuda(module, target.arch,
+                              cuda::DefaultCudaPipeline(target.cuda_variant));
   }
   return cuda::LowerForCuda(module, target.arch);
 }

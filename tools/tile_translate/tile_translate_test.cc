@@ -67,6 +67,40 @@ TEST(TileTranslateTest, Cuda) {
   EXPECT_TRUE(Contains(result.out, "other(float* Y)")) << result.out;
 }
 
+constexpr char kGemm[] = R"(ir_version 1;
+producer "test" "1";
+
+kernel gemm(A: bf16[256, 128], B: bf16[128, 256], C: f32[256, 256])
+    grid(bx: 2, by: 2) threads(128) {
+  alloc A_s: shared bf16[128, 64];
+  alloc B_s: shared bf16[64, 128];
+  alloc C_l: fragment f32[128, 128];
+  fill C_l = 0.0;
+  for k in 0 +: 2 pipelined(num_stages=2) {
+    copy A[by * 128 +: 128, k * 64 +: 64] -> A_s;
+    copy B[k * 64 +: 64, bx * 128 +: 128] -> B_s;
+    gemm A_s, B_s -> C_l {transpose_a=false, transpose_b=false, policy=square, clear_accum=false};
+  }
+  copy C_l -> C[by * 128 +: 128, bx * 128 +: 128];
+}
+)";
+
+TEST(TileTranslateTest, CudaVariantsPinTheGemmInstruction) {
+  // sm_90a takes wgmma for swizzled 128 x 64 and 64 x 128 tiles; the -mma variant keeps
+  // mma.sync, the -wgmma one takes wgmma too.
+  std::string path = WriteTemp("gemm.tile", kGemm);
+  Result hopper = RunTileTranslate({path, "--target=cuda:sm_90a"});
+  ASSERT_EQ(hopper.status, 0) << hopper.err;
+  EXPECT_TRUE(Contains(hopper.out, "tl::gemm_wgmma<128, 128, 64,")) << hopper.out;
+  Result mma = RunTileTranslate({path, "--target=cuda:sm_90a-mma"});
+  ASSERT_EQ(mma.status, 0) << mma.err;
+  EXPECT_TRUE(Contains(mma.out, "// CUDA C++ for sm_90a")) << mma.out;
+  EXPECT_TRUE(Contains(mma.out, "tl::gemm_ss<128, 128, 64,")) << mma.out;
+  Result wgmma = RunTileTranslate({path, "--target=cuda:sm_90a-wgmma"});
+  ASSERT_EQ(wgmma.status, 0) << wgmma.err;
+  EXPECT_TRUE(Contains(wgmma.out, "tl::gemm_wgmma<128, 128, 64,")) << wgmma.out;
+}
+
 TEST(TileTranslateTest, LoweredIrAndOneKernel) {
   std::string path = WriteTemp("scale.tile", kModule);
   Result result = RunTileTranslate({path, "--lowered-ir", "--kernel=scale"});

@@ -67,14 +67,9 @@ struct Operand {
       R * 16 + (kChunks <= 1 ? 0 : 128 / (kChunks < 8 ? kChunks : 8));
   // Elements between the atom columns of the swizzled layout: [C / 64][R][64].
   static constexpr int kAtomColumnElements = R * kAtomElements;
-  // The element offset where the pass stores element (row, col); elements are 2 bytes (f16,
-  // bf16). Swizzled: chunk c of row r lies at chunk c ^ (r % 8) of its 128-byte row.
-  TL_WGMMA_HOST_DEVICE static int Offset(int row, int col) {
-    if (kSwizzled) {
-      return (col / kAtomElements) * kAtomColumnElements + row * kAtomElements +
-             (((col % kAtomElements) / kChunkElements) ^ (row % 8)) * kChunkElements +
-             col % kChunkElements;
-    }
+  // The element offset where the interleaved layout stores element (row, col); elements are
+  // 2 bytes (f16, bf16).
+  TL_WGMMA_HOST_DEVICE static int InterleavedOffset(int row, int col) {
     return (col / kChunkElements) * (kChunkColumnBytes / 2) + row * kChunkElements +
            col % kChunkElements;
   }
@@ -88,7 +83,7 @@ struct Operand {
       return (col / kAtomElements) * kAtomColumnElements + row * kAtomElements +
              col % kAtomElements;
     }
-    return Offset(row, col);
+    return InterleavedOffset(row, col);
   }
   // Byte distances between core matrices adjacent in K (LBO) and in M or N (SBO); swizzled:
   // SBO is the distance between 8-row groups, LBO (MN-major) between atom columns along M or

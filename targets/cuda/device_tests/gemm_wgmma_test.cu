@@ -61,7 +61,7 @@ __global__ void GemmWgmmaKernel(const T* a, const T* b, const float* c_in, float
   constexpr int kBRows = TRANS_B ? N : K, kBCols = TRANS_B ? K : N;
   constexpr int kAElements = Ops::A::kChunks * Ops::A::kChunkColumnBytes / 2;
   constexpr int kRegisters = M * N / (128 * WG_M * WG_N);
-  extern __shared__ __align__(128) unsigned char smem[];
+  extern __shared__ __align__(1024) unsigned char smem[];
   T* a_s = reinterpret_cast<T*>(smem);
   T* b_s = a_s + (kAElements + 63) / 64 * 64;
   const int thread = threadIdx.x;
