@@ -7,59 +7,19 @@
 
 #include "absl/strings/str_cat.h"
 #include "tile_ir/buffer.h"
+#include "tile_ir/text_syntax.h"
 
 namespace tile_ir {
 namespace {
 
-// Precedence levels of the grammar, C's order (docs/TEXT_FORMAT.md); calls,
-// literals, names and loads bind tightest.
-constexpr int kUnaryLevel = 8;
-constexpr int kAtomLevel = 9;
-
-struct InfixOp {
-  int level;
-  std::string_view spelling;
-};
-
-// nullopt for the operators written as calls (min, max, ceildiv, ...).
-std::optional<InfixOp> Infix(BinaryOp op) {
-  switch (op) {
-    case BinaryOp::kOr:
-      return InfixOp{1, " || "};
-    case BinaryOp::kAnd:
-      return InfixOp{2, " && "};
-    case BinaryOp::kXor:
-      return InfixOp{3, " ^ "};
-    case BinaryOp::kEq:
-      return InfixOp{4, " == "};
-    case BinaryOp::kNe:
-      return InfixOp{4, " != "};
-    case BinaryOp::kLt:
-      return InfixOp{5, " < "};
-    case BinaryOp::kLe:
-      return InfixOp{5, " <= "};
-    case BinaryOp::kGt:
-      return InfixOp{5, " > "};
-    case BinaryOp::kGe:
-      return InfixOp{5, " >= "};
-    case BinaryOp::kAdd:
-      return InfixOp{6, " + "};
-    case BinaryOp::kSub:
-      return InfixOp{6, " - "};
-    case BinaryOp::kMul:
-      return InfixOp{7, " * "};
-    case BinaryOp::kDiv:
-      return InfixOp{7, " / "};
-    case BinaryOp::kMod:
-      return InfixOp{7, " % "};
-    default:
-      return std::nullopt;
-  }
-}
+// Above the binary operators' levels (InfixSyntaxOf): unary operators, then calls, literals,
+// names and loads, which bind tightest.
+constexpr int kUnaryLevel = kTightestInfixLevel + 1;
+constexpr int kAtomLevel = kTightestInfixLevel + 2;
 
 int Level(const Expr& expr) {
   if (const auto* binary = As<Binary>(expr)) {
-    std::optional<InfixOp> infix = Infix(binary->op);
+    std::optional<InfixSyntax> infix = InfixSyntaxOf(binary->op);
     return infix ? infix->level : kAtomLevel;
   }
   return expr && expr->kind() == ExprKind::kUnary ? kUnaryLevel : kAtomLevel;
@@ -147,14 +107,16 @@ void ExprPrinter::PrintNode(const Expr& expr) {
     }
     case ExprKind::kBinary: {
       const auto& binary = static_cast<const Binary&>(*expr);
-      std::optional<InfixOp> infix = Infix(binary.op);
+      std::optional<InfixSyntax> infix = InfixSyntaxOf(binary.op);
       if (!infix) {
         PrintCall(BinaryOpName(binary.op), {binary.a, binary.b});
         return;
       }
       // Left-associative: only a right operand of the same level needs parentheses.
       Print(binary.a, infix->level);
-      out_->append(infix->spelling);
+      out_->append(" ");
+      out_->append(infix->symbol);
+      out_->append(" ");
       Print(binary.b, infix->level + 1);
       return;
     }

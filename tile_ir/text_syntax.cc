@@ -6,6 +6,32 @@
 #include "tile_ir/dtype.h"
 
 namespace tile_ir {
+
+std::optional<InfixSyntax> InfixSyntaxOf(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::kOr: return InfixSyntax{1, "||"};
+    case BinaryOp::kAnd: return InfixSyntax{2, "&&"};
+    case BinaryOp::kXor: return InfixSyntax{3, "^"};
+    case BinaryOp::kEq: return InfixSyntax{4, "=="};
+    case BinaryOp::kNe: return InfixSyntax{4, "!="};
+    case BinaryOp::kLt: return InfixSyntax{5, "<"};
+    case BinaryOp::kLe: return InfixSyntax{5, "<="};
+    case BinaryOp::kGt: return InfixSyntax{5, ">"};
+    case BinaryOp::kGe: return InfixSyntax{5, ">="};
+    case BinaryOp::kAdd: return InfixSyntax{6, "+"};
+    case BinaryOp::kSub: return InfixSyntax{6, "-"};
+    case BinaryOp::kMul: return InfixSyntax{kTightestInfixLevel, "*"};
+    case BinaryOp::kDiv: return InfixSyntax{kTightestInfixLevel, "/"};
+    case BinaryOp::kMod: return InfixSyntax{kTightestInfixLevel, "%"};
+    case BinaryOp::kFloorDiv:
+    case BinaryOp::kFloorMod:
+    case BinaryOp::kCeilDiv:
+    case BinaryOp::kMin:
+    case BinaryOp::kMax: return std::nullopt;
+  }
+  return std::nullopt;
+}
+
 namespace {
 
 // The reserved words: those that start a statement or an expression form,

@@ -4,10 +4,24 @@
 #define TILE_IR_TEXT_SYNTAX_H_
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 
+#include "tile_ir/expr.h"
+
 namespace tile_ir {
+
+// How a binary operator is written infix: its symbol and its binding level, C's order
+// (docs/TEXT_FORMAT.md): 1 (||) binds loosest, kTightestInfixLevel (* / %) tightest. Binary
+// operators are left-associative. nullopt for those written as calls (min, max, ceildiv,
+// floordiv, floormod). The one table the printer and the parser both read.
+struct InfixSyntax {
+  int level;
+  std::string_view symbol;
+};
+std::optional<InfixSyntax> InfixSyntaxOf(BinaryOp op);
+inline constexpr int kTightestInfixLevel = 7;
 
 // [A-Za-z_] starts an identifier; [A-Za-z0-9_.] continues it.
 bool IsIdentifierStart(char c);

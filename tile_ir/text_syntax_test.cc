@@ -50,4 +50,21 @@ TEST(TextSyntaxTest, QuotesEveryByteReadably) {
 }
 
 }  // namespace
+TEST(TextSyntaxTest, InfixLevelsAreCs) {
+  // || < && < ^ < == != < relational < + - < * / %; the call-like operators have none.
+  EXPECT_LT(InfixSyntaxOf(BinaryOp::kOr)->level, InfixSyntaxOf(BinaryOp::kAnd)->level);
+  EXPECT_LT(InfixSyntaxOf(BinaryOp::kAnd)->level, InfixSyntaxOf(BinaryOp::kXor)->level);
+  EXPECT_LT(InfixSyntaxOf(BinaryOp::kXor)->level, InfixSyntaxOf(BinaryOp::kEq)->level);
+  EXPECT_EQ(InfixSyntaxOf(BinaryOp::kEq)->level, InfixSyntaxOf(BinaryOp::kNe)->level);
+  EXPECT_LT(InfixSyntaxOf(BinaryOp::kNe)->level, InfixSyntaxOf(BinaryOp::kLt)->level);
+  EXPECT_LT(InfixSyntaxOf(BinaryOp::kGe)->level, InfixSyntaxOf(BinaryOp::kAdd)->level);
+  EXPECT_LT(InfixSyntaxOf(BinaryOp::kSub)->level, InfixSyntaxOf(BinaryOp::kMul)->level);
+  EXPECT_EQ(InfixSyntaxOf(BinaryOp::kMod)->level, kTightestInfixLevel);
+  EXPECT_EQ(InfixSyntaxOf(BinaryOp::kXor)->symbol, "^");
+  for (BinaryOp op : {BinaryOp::kMin, BinaryOp::kMax, BinaryOp::kCeilDiv, BinaryOp::kFloorDiv,
+                      BinaryOp::kFloorMod}) {
+    EXPECT_FALSE(InfixSyntaxOf(op)) << BinaryOpName(op);
+  }
+}
+
 }  // namespace tile_ir

@@ -18,27 +18,33 @@ namespace {
 
 struct InfixOp {
   BinaryOp op;
-  int level;  // docs/TEXT_FORMAT.md: 1 (||) binds loosest, 7 (* / %) tightest, as in C
+  int level;  // tile_ir/text_syntax.h, InfixSyntaxOf
 };
 
-std::optional<InfixOp> InfixAt(TokenKind kind) {
+std::optional<BinaryOp> InfixOperatorAt(TokenKind kind) {
   switch (kind) {
-    case TokenKind::kOrOr: return InfixOp{BinaryOp::kOr, 1};
-    case TokenKind::kAndAnd: return InfixOp{BinaryOp::kAnd, 2};
-    case TokenKind::kCaret: return InfixOp{BinaryOp::kXor, 3};
-    case TokenKind::kEqualEqual: return InfixOp{BinaryOp::kEq, 4};
-    case TokenKind::kNotEqual: return InfixOp{BinaryOp::kNe, 4};
-    case TokenKind::kLess: return InfixOp{BinaryOp::kLt, 5};
-    case TokenKind::kLessEqual: return InfixOp{BinaryOp::kLe, 5};
-    case TokenKind::kGreater: return InfixOp{BinaryOp::kGt, 5};
-    case TokenKind::kGreaterEqual: return InfixOp{BinaryOp::kGe, 5};
-    case TokenKind::kPlus: return InfixOp{BinaryOp::kAdd, 6};
-    case TokenKind::kMinus: return InfixOp{BinaryOp::kSub, 6};
-    case TokenKind::kStar: return InfixOp{BinaryOp::kMul, 7};
-    case TokenKind::kSlash: return InfixOp{BinaryOp::kDiv, 7};
-    case TokenKind::kPercent: return InfixOp{BinaryOp::kMod, 7};
+    case TokenKind::kOrOr: return BinaryOp::kOr;
+    case TokenKind::kAndAnd: return BinaryOp::kAnd;
+    case TokenKind::kCaret: return BinaryOp::kXor;
+    case TokenKind::kEqualEqual: return BinaryOp::kEq;
+    case TokenKind::kNotEqual: return BinaryOp::kNe;
+    case TokenKind::kLess: return BinaryOp::kLt;
+    case TokenKind::kLessEqual: return BinaryOp::kLe;
+    case TokenKind::kGreater: return BinaryOp::kGt;
+    case TokenKind::kGreaterEqual: return BinaryOp::kGe;
+    case TokenKind::kPlus: return BinaryOp::kAdd;
+    case TokenKind::kMinus: return BinaryOp::kSub;
+    case TokenKind::kStar: return BinaryOp::kMul;
+    case TokenKind::kSlash: return BinaryOp::kDiv;
+    case TokenKind::kPercent: return BinaryOp::kMod;
     default: return std::nullopt;
   }
+}
+
+std::optional<InfixOp> InfixAt(TokenKind kind) {
+  std::optional<BinaryOp> op = InfixOperatorAt(kind);
+  if (!op) return std::nullopt;
+  return InfixOp{*op, InfixSyntaxOf(*op)->level};
 }
 
 // The binary operators written as calls.
