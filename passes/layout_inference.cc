@@ -105,7 +105,7 @@ class LayoutSolver {
   absl::StatusOr<absl::flat_hash_map<const BufferNode*, Layout>> Solve() {
     int64_t threads = target_.ThreadsExecutingBlock(kernel_.launch);
     if (threads > 1) {
-      if (absl::Status status = AssignGemmLayouts(threads); !status.ok()) return status;
+      if (absl::Status status = AssignGemmLayouts(); !status.ok()) return status;
       Propagate();
       for (const Link& link : uses_.links) {
         if (link.dim < 0 || layouts_.contains(link.src) || layouts_.contains(link.dst)) continue;
@@ -131,12 +131,12 @@ class LayoutSolver {
   }
 
  private:
-  absl::Status AssignGemmLayouts(int64_t threads) {
+  absl::Status AssignGemmLayouts() {
     absl::flat_hash_map<const BufferNode*, const Gemm*> asked_by;
     for (const Gemm* gemm : uses_.gemms) {
       const BufferNode* c = gemm->c.buffer.get();
       if (c->layout) continue;
-      std::optional<Layout> layout = target_.FragmentLayoutForGemm(*gemm, threads);
+      std::optional<Layout> layout = target_.FragmentLayoutForGemm(*gemm, kernel_);
       if (!layout) continue;
       auto [it, first] = asked_by.emplace(c, gemm);
       if (first) {

@@ -69,9 +69,11 @@ class TargetInfo {
   }
 
   // The fragment layout (thread, register) that the target's gemm instructions
-  // need for the accumulator of `gemm` on a block of `threads` threads, or
-  // nullopt when any layout will do (layout-inference then picks its generic one).
-  virtual std::optional<Layout> FragmentLayoutForGemm(const Gemm& gemm, int64_t threads) const {
+  // need for the accumulator of `gemm`, one of `kernel`'s (whose launch gives the
+  // threads, and whose other gemms may share its operand tiles), or nullopt when
+  // any layout will do (layout-inference then picks its generic one).
+  virtual std::optional<Layout> FragmentLayoutForGemm(const Gemm& gemm,
+                                                      const KernelNode& kernel) const {
     return std::nullopt;
   }
 

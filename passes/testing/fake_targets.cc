@@ -64,7 +64,9 @@ class TestGpuTarget : public FakeTarget {
     return absl::OkStatus();
   }
 
-  std::optional<Layout> FragmentLayoutForGemm(const Gemm& gemm, int64_t threads) const override {
+  std::optional<Layout> FragmentLayoutForGemm(const Gemm& gemm,
+                                              const KernelNode& kernel) const override {
+    const int64_t threads = ThreadsExecutingBlock(kernel.launch);
     const std::vector<Range>& ranges = gemm.c.ranges;
     if (ranges.size() != 2) return std::nullopt;
     std::optional<int64_t> rows = AsConstInt(ranges[0].extent);

@@ -1,6 +1,7 @@
 // The CUDA TargetInfo, its pipeline string and its registration.
 #include "targets/cuda/cuda_target_info.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
@@ -11,12 +12,53 @@
 #include "targets/cuda/gemm_mma.h"
 #include "targets/cuda/gemm_wgmma.h"
 #include "targets/cuda/intrinsics.h"
+#include "tile_ir/visitor.h"
 
 namespace tile_ir::cuda {
 namespace {
 
 bool IsFp8(DataType dtype) {
   return dtype.scalar() == ScalarType::kF8E4M3 || dtype.scalar() == ScalarType::kF8E5M2;
+}
+
+// The gemms of a kernel.
+class GemmFinder : public IRVisitor {
+ public:
+  using IRVisitor::Visit;
+  std::vector<const Gemm*> gemms;
+
+ protected:
+  void VisitGemm(const Gemm& node) override {
+    gemms.push_back(&node);
+    IRVisitor::VisitGemm(node);
+  }
+};
+
+// `gemm` and the gemms of `kernel` that share an operand tile with it, directly or through
+// others: core-matrix-tiles lays a tile out once for all its readers, so they all take wgmma
+// or none does.
+std::vector<const Gemm*> GemmsSharingTiles(const Gemm& gemm, const KernelNode& kernel) {
+  GemmFinder finder;
+  finder.Visit(kernel.body);
+  std::vector<const Gemm*> group = {&gemm};
+  std::vector<const BufferNode*> tiles = {gemm.a.buffer.get(), gemm.b.buffer.get()};
+  auto reads_a_tile = [&](const Gemm* other) {
+    return std::find(tiles.begin(), tiles.end(), other->a.buffer.get()) != tiles.end() ||
+           std::find(tiles.begin(), tiles.end(), other->b.buffer.get()) != tiles.end();
+  };
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const Gemm* other : finder.gemms) {
+      if (std::find(group.begin(), group.end(), other) != group.end() || !reads_a_tile(other)) {
+        continue;
+      }
+      group.push_back(other);
+      tiles.push_back(other->a.buffer.get());
+      tiles.push_back(other->b.buffer.get());
+      grew = true;
+    }
+  }
+  return group;
 }
 
 }  // namespace
@@ -38,11 +80,17 @@ absl::Status CheckCudaArch(std::string_view arch) {
 CudaTargetInfo::CudaTargetInfo(std::string arch, std::string registered_name, WgmmaUse wgmma)
     : arch_(std::move(arch)), registered_name_(std::move(registered_name)), wgmma_(wgmma) {}
 
-std::optional<WgmmaPlan> CudaTargetInfo::WgmmaPlanFor(const Gemm& gemm, int64_t threads) const {
+std::optional<WgmmaPlan> CudaTargetInfo::WgmmaPlanFor(const Gemm& gemm,
+                                                      const KernelNode& kernel) const {
   if (wgmma_ == WgmmaUse::kNever || arch_ != "sm_90a") return std::nullopt;
+  const int64_t threads = ThreadsExecutingBlock(kernel.launch);
+  auto takes_wgmma = [&](const std::optional<WgmmaPlan>& plan) {
+    return plan && (wgmma_ == WgmmaUse::kWherePossible || plan->operands_swizzled);
+  };
   std::optional<WgmmaPlan> plan = PlanWgmma(gemm, threads);
-  if (plan && wgmma_ == WgmmaUse::kSwizzledOperands && !plan->operands_swizzled) {
-    return std::nullopt;
+  if (!takes_wgmma(plan)) return std::nullopt;
+  for (const Gemm* other : GemmsSharingTiles(gemm, kernel)) {
+    if (other != &gemm && !takes_wgmma(PlanWgmma(*other, threads))) return std::nullopt;
   }
   return plan;
 }
@@ -81,16 +129,16 @@ absl::Status CudaTargetInfo::CheckTileOp(passes::TileOpKind op, DataType dtype) 
 }
 
 std::optional<Layout> CudaTargetInfo::FragmentLayoutForGemm(const Gemm& gemm,
-                                                            int64_t threads) const {
-  if (std::optional<WgmmaPlan> plan = WgmmaPlanFor(gemm, threads)) {
+                                                            const KernelNode& kernel) const {
+  if (std::optional<WgmmaPlan> plan = WgmmaPlanFor(gemm, kernel)) {
     return WgmmaAccumulatorLayout(*plan);
   }
-  return MmaAccumulatorLayout(gemm, threads);
+  return MmaAccumulatorLayout(gemm, ThreadsExecutingBlock(kernel.launch));
 }
 
 absl::StatusOr<std::optional<Stmt>> CudaTargetInfo::LowerGemm(
     const passes::GemmLoweringRequest& request) const {
-  if (WgmmaPlanFor(*request.gemm, ThreadsExecutingBlock(request.kernel->launch))) {
+  if (WgmmaPlanFor(*request.gemm, *request.kernel)) {
     absl::StatusOr<std::optional<Stmt>> wgmma = LowerGemmToWgmma(request);
     // An accumulator laid out otherwise (a layout the user wrote) falls through to mma.sync.
     if (!wgmma.ok() || *wgmma) return wgmma;

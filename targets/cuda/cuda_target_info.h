@@ -57,14 +57,17 @@ class CudaTargetInfo final : public passes::TargetInfo {
   // accumulator layout, one tl::gemm_wgmma call); otherwise one that fits mma.sync runs there
   // (gemm_mma.h: its layout, one tl::gemm_ss call); other gemms take the generic FMA path.
   // One decision (WgmmaPlanFor) serves both hooks, so the layout asked for is the one lowered.
-  std::optional<Layout> FragmentLayoutForGemm(const Gemm& gemm, int64_t threads) const override;
+  std::optional<Layout> FragmentLayoutForGemm(const Gemm& gemm,
+                                              const KernelNode& kernel) const override;
   absl::StatusOr<std::optional<Stmt>> LowerGemm(
       const passes::GemmLoweringRequest& request) const override;
   // DefaultCudaPipeline with this target's registered name.
   std::string DefaultPipeline() const override;
 
-  // The wgmma plan of `gemm` on this target, or nullopt when it takes mma.sync or FMA.
-  std::optional<WgmmaPlan> WgmmaPlanFor(const Gemm& gemm, int64_t threads) const;
+  // The wgmma plan of `gemm`, one of `kernel`'s, on this target, or nullopt when it takes
+  // mma.sync or FMA. Gemms that share an operand tile, directly or through others, decide
+  // together (the tile has one layout): all take wgmma, or none.
+  std::optional<WgmmaPlan> WgmmaPlanFor(const Gemm& gemm, const KernelNode& kernel) const;
 
  private:
   std::string arch_;

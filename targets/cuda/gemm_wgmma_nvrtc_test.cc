@@ -143,5 +143,43 @@ TEST_F(GemmWgmmaNvrtcTest, TheDefaultTargetTakesWgmmaForSwizzledOperandsOnly) {
   }
 }
 
+// Two gemms read A_s; one of them could take wgmma (swizzled B1_s), the other not (B2_s's
+// 192-byte rows): A_s has one layout, so both take mma.sync, and the kernel lowers and
+// compiles (core-matrix-tiles would refuse A_s read both as core matrices and by address).
+TEST_F(GemmWgmmaNvrtcTest, GemmsSharingATileTakeOneInstruction) {
+  absl::StatusOr<Module> module = text::ParseModule(R"(ir_version 1;
+producer "test" "1";
+
+kernel two(A: bf16[128, 64], B1: bf16[64, 128], B2: bf16[64, 96], C1: f32[128, 128],
+           C2: f32[128, 96]) grid(bx: 1) threads(128) {
+  alloc A_s: shared bf16[128, 64];
+  alloc B1_s: shared bf16[64, 128];
+  alloc B2_s: shared bf16[64, 96];
+  alloc C1_l: fragment f32[128, 128];
+  alloc C2_l: fragment f32[128, 96];
+  fill C1_l = 0.0;
+  fill C2_l = 0.0;
+  copy A[0 +: 128, 0 +: 64] -> A_s;
+  copy B1[0 +: 64, 0 +: 128] -> B1_s;
+  copy B2[0 +: 64, 0 +: 96] -> B2_s;
+  gemm A_s, B1_s -> C1_l {transpose_a=false, transpose_b=false, policy=square, clear_accum=false};
+  gemm A_s, B2_s -> C2_l {transpose_a=false, transpose_b=false, policy=square, clear_accum=false};
+  copy C1_l -> C1[0 +: 128, 0 +: 128];
+  copy C2_l -> C2[0 +: 128, 0 +: 96];
+}
+)",
+                                                    "two.tile");
+  ASSERT_TRUE(module.ok()) << module.status();
+  absl::StatusOr<Module> lowered = LowerForCuda(*module, "sm_90a");
+  ASSERT_TRUE(lowered.ok()) << lowered.status();
+  absl::StatusOr<std::string> source = EmitCudaSource(*lowered, {.arch = "sm_90a"});
+  ASSERT_TRUE(source.ok()) << source.status();
+  EXPECT_FALSE(absl::StrContains(*source, "tl::gemm_wgmma<")) << *source;
+  EXPECT_TRUE(absl::StrContains(*source, "tl::gemm_ss<128, 128, 64,")) << *source;
+  EXPECT_TRUE(absl::StrContains(*source, "tl::gemm_ss<128, 96, 64,")) << *source;
+  absl::StatusOr<NvrtcOutput> compiled = CompileWithNvrtc(*source, "two.cu", {.arch = "sm_90a"});
+  ASSERT_TRUE(compiled.ok()) << compiled.status() << "\n" << *source;
+}
+
 }  // namespace
 }  // namespace tile_ir::cuda

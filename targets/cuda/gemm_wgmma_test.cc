@@ -199,28 +199,34 @@ TEST(WgmmaOperandTest, DescriptorFields) {
 
 GemmSpec Bf16Gemm() { return {.input = kBF16}; }
 
+// A kernel of `threads` threads whose body is `body` (a gemm, or a Seq of gemms).
+Kernel InKernel(Stmt body, int64_t threads = 128) {
+  Launch launch;
+  launch.threads = {threads};
+  return KernelNode::Make("k", {}, {}, std::move(launch), std::move(body), {});
+}
+
 TEST(CudaTargetWgmmaTest, TheWgmmaTargetLaysOutAndLowersOnWgmmaOthersOnMma) {
   Stmt gemm = MakeGemm(Bf16Gemm());
   CudaTargetInfo hopper("sm_90a", kWgmmaTargetName, WgmmaUse::kWherePossible);
   CudaTargetInfo ampere("sm_80", "cuda:sm_80", WgmmaUse::kWherePossible);
   CudaTargetInfo hopper_mma("sm_90a", kMmaTargetName, WgmmaUse::kNever);
-  std::optional<Layout> hopper_layout = hopper.FragmentLayoutForGemm(*As<Gemm>(gemm), 128);
+  Kernel alone = InKernel(gemm);
+  std::optional<Layout> hopper_layout = hopper.FragmentLayoutForGemm(*As<Gemm>(gemm), *alone);
   ASSERT_TRUE(hopper_layout);
-  std::optional<WgmmaPlan> plan = hopper.WgmmaPlanFor(*As<Gemm>(gemm), 128);
+  std::optional<WgmmaPlan> plan = hopper.WgmmaPlanFor(*As<Gemm>(gemm), *alone);
   ASSERT_TRUE(plan);
   // Thread 0, register 2 holds (8, 0) on wgmma; on mma.sync (2 x 2 warps) (8, 0) is there too,
   // but (0, 64) is thread 0's register 32 on wgmma and warp 1's on mma.sync.
   EXPECT_EQ(At(*hopper_layout, 0, 64).thread, 0);
   EXPECT_EQ(At(*hopper_layout, 0, 64).reg, 32);
-  EXPECT_FALSE(ampere.WgmmaPlanFor(*As<Gemm>(gemm), 128));
-  EXPECT_FALSE(hopper_mma.WgmmaPlanFor(*As<Gemm>(gemm), 128));
-  EXPECT_EQ(At(*ampere.FragmentLayoutForGemm(*As<Gemm>(gemm), 128), 0, 64).thread, 32);
+  EXPECT_FALSE(ampere.WgmmaPlanFor(*As<Gemm>(gemm), *alone));
+  EXPECT_FALSE(hopper_mma.WgmmaPlanFor(*As<Gemm>(gemm), *alone));
+  EXPECT_EQ(At(*ampere.FragmentLayoutForGemm(*As<Gemm>(gemm), *alone), 0, 64).thread, 32);
 
   Stmt laid_out =
       MakeGemm(Bf16Gemm(), passes::SimplifyLayout(*hopper_layout, {Int(128), Int(128)}));
-  Launch launch;
-  launch.threads = {128};
-  Kernel kernel = KernelNode::Make("k", {}, {}, std::move(launch), laid_out, {});
+  Kernel kernel = InKernel(laid_out);
   absl::StatusOr<std::optional<Stmt>> call = hopper.LowerGemm({As<Gemm>(laid_out), kernel.get()});
   ASSERT_TRUE(call.ok()) << call.status();
   ASSERT_TRUE(*call);
@@ -240,13 +246,40 @@ TEST(CudaTargetWgmmaTest, TheDefaultTakesWgmmaOnlyWithSwizzledOperands) {
   std::optional<WgmmaPlan> narrow_k = PlanWgmma(*As<Gemm>(MakeGemm(Bf16Gemm())), 128);
   ASSERT_TRUE(narrow_k);
   EXPECT_FALSE(narrow_k->operands_swizzled);
-  EXPECT_FALSE(hopper.WgmmaPlanFor(*As<Gemm>(MakeGemm(Bf16Gemm())), 128));
+  Stmt narrow = MakeGemm(Bf16Gemm());
+  EXPECT_FALSE(hopper.WgmmaPlanFor(*As<Gemm>(narrow), *InKernel(narrow)));
   Stmt wide_k = MakeGemm({.input = kBF16, .k = 64});
-  std::optional<WgmmaPlan> plan = hopper.WgmmaPlanFor(*As<Gemm>(wide_k), 128);
+  std::optional<WgmmaPlan> plan = hopper.WgmmaPlanFor(*As<Gemm>(wide_k), *InKernel(wide_k));
   ASSERT_TRUE(plan);
   EXPECT_TRUE(plan->operands_swizzled);
   // Transposed B ([N][K]) is K-major: its rows are K long, 64 elements of 2 bytes: swizzled.
-  EXPECT_TRUE(hopper.WgmmaPlanFor(*As<Gemm>(MakeGemm({.k = 64, .trans_b = true})), 128));
+  Stmt k_major_b = MakeGemm({.k = 64, .trans_b = true});
+  EXPECT_TRUE(hopper.WgmmaPlanFor(*As<Gemm>(k_major_b), *InKernel(k_major_b)));
+}
+
+TEST(CudaTargetWgmmaTest, GemmsSharingATileDecideTogether) {
+  // A_s (128 x 64) feeds gemm 1 with B1_s (64 x 128, swizzled) and gemm 2 with B2_s (64 x 96:
+  // 192-byte rows, interleaved), so neither takes wgmma: A_s has one layout. Gemm 3, on tiles
+  // of its own, does.
+  auto shared = [](const char* name, int64_t rows, int64_t cols) {
+    return BufferNode::Make(name, kBF16, {Int(rows), Int(cols)}, MemoryScope::kShared);
+  };
+  auto fragment = [](const char* name, int64_t cols) {
+    return BufferNode::Make(name, kF32, {Int(128), Int(cols)}, MemoryScope::kFragment);
+  };
+  auto gemm = [](const Buffer& a, const Buffer& b, const Buffer& c) {
+    return Gemm::Make(Region::Full(a), Region::Full(b), Region::Full(c));
+  };
+  Buffer a = shared("A_s", 128, 64);
+  Stmt one = gemm(a, shared("B1_s", 64, 128), fragment("C1", 128));
+  Stmt two = gemm(a, shared("B2_s", 64, 96), fragment("C2", 96));
+  Stmt three = gemm(shared("A3_s", 128, 64), shared("B3_s", 64, 128), fragment("C3", 128));
+  Kernel kernel = InKernel(Seq::Make({one, two, three}));
+  CudaTargetInfo hopper("sm_90a", "cuda:sm_90a");
+  EXPECT_TRUE(hopper.WgmmaPlanFor(*As<Gemm>(one), *InKernel(one))) << "alone it would";
+  EXPECT_FALSE(hopper.WgmmaPlanFor(*As<Gemm>(one), *kernel));
+  EXPECT_FALSE(hopper.WgmmaPlanFor(*As<Gemm>(two), *kernel));
+  EXPECT_TRUE(hopper.WgmmaPlanFor(*As<Gemm>(three), *kernel));
 }
 
 TEST(PlanWgmmaTest, SwizzledNMajorBSplitsInWholeAtoms) {

@@ -65,8 +65,8 @@ absl::Status HipTargetInfo::CheckTileOp(passes::TileOpKind op, DataType dtype) c
 }
 
 std::optional<Layout> HipTargetInfo::FragmentLayoutForGemm(const Gemm& gemm,
-                                                           int64_t threads) const {
-  return MfmaAccumulatorLayout(gemm, threads);
+                                                           const KernelNode& kernel) const {
+  return MfmaAccumulatorLayout(gemm, ThreadsExecutingBlock(kernel.launch));
 }
 
 absl::StatusOr<std::optional<Stmt>> HipTargetInfo::LowerGemm(

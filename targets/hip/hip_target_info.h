@@ -46,7 +46,8 @@ class HipTargetInfo final : public passes::TargetInfo {
   absl::Status CheckTileOp(passes::TileOpKind op, DataType dtype) const override;
   // Matrix cores (gemm_mfma.h): the MFMA 32x32x8 accumulator layout, and one
   // tl::gemm_mfma call for a gemm that has it; other gemms take the FMA path.
-  std::optional<Layout> FragmentLayoutForGemm(const Gemm& gemm, int64_t threads) const override;
+  std::optional<Layout> FragmentLayoutForGemm(const Gemm& gemm,
+                                              const KernelNode& kernel) const override;
   absl::StatusOr<std::optional<Stmt>> LowerGemm(
       const passes::GemmLoweringRequest& request) const override;
   std::string DefaultPipeline() const override;

@@ -39,8 +39,8 @@ absl::Status MetalTargetInfo::CheckTileOp(passes::TileOpKind op, DataType dtype)
 }
 
 std::optional<Layout> MetalTargetInfo::FragmentLayoutForGemm(const Gemm& gemm,
-                                                             int64_t threads) const {
-  return SimdgroupAccumulatorLayout(gemm, threads);
+                                                             const KernelNode& kernel) const {
+  return SimdgroupAccumulatorLayout(gemm, ThreadsExecutingBlock(kernel.launch));
 }
 
 absl::StatusOr<std::optional<Stmt>> MetalTargetInfo::LowerGemm(

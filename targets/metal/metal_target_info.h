@@ -36,7 +36,8 @@ class MetalTargetInfo final : public passes::TargetInfo {
   // (packed nibbles) and arithmetic on bool are refused; atomic_add needs
   // f32 or i32 (Metal's atomic types).
   absl::Status CheckTileOp(passes::TileOpKind op, DataType dtype) const override;
-  std::optional<Layout> FragmentLayoutForGemm(const Gemm& gemm, int64_t threads) const override;
+  std::optional<Layout> FragmentLayoutForGemm(const Gemm& gemm,
+                                              const KernelNode& kernel) const override;
   absl::StatusOr<std::optional<Stmt>> LowerGemm(
       const passes::GemmLoweringRequest& request) const override;
   std::string DefaultPipeline() const override;
