@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "frontends/cpp/builder.h"
+#include "passes/specialize_dims.h"
 #include "tools/tile_run/report.h"
 #include "tools/tile_run/run_kernel.h"
 
@@ -55,6 +56,23 @@ absl::StatusOr<Module> BuildConfig(const ops::OpCase& op, const Config& config) 
   return dsl::MakeModule({*kernel});
 }
 
+// The config's kernel compiled (through the cache) with `dims` as constants.
+absl::StatusOr<runtime::LoadedKernel*> CompileSpecialized(runtime::jit::KernelCache& cache,
+                                                          const ops::OpCase& op,
+                                                          const Config& config,
+                                                          const ops::Shapes& dims) {
+  absl::StatusOr<Module> module = BuildConfig(op, config);
+  if (!module.ok()) return module.status();
+  for (Kernel& kernel : module->kernels) {
+    absl::StatusOr<Kernel> specialized = passes::SpecializeDims(kernel, dims);
+    if (!specialized.ok()) return specialized.status();
+    kernel = *std::move(specialized);
+  }
+  absl::StatusOr<runtime::jit::CachedKernel> cached = cache.Get(*module, op.name);
+  if (!cached.ok()) return cached.status();
+  return cached->kernel;
+}
+
 absl::StatusOr<TuningResult> AutotuneOp(runtime::jit::KernelCache& cache, const ops::OpCase& op,
                                         const AutotuneRequest& request) {
   if (op.config_space.candidates.empty() || !op.config_space.build) {
@@ -88,13 +106,22 @@ absl::StatusOr<TuningResult> AutotuneOp(runtime::jit::KernelCache& cache, const 
     timed.bench = true;
     timed.warmup = request.warmup;
     timed.iters = request.iters;
-    absl::StatusOr<RunResult> run = RunKernel(device, kernel, &op, timed);
+    runtime::LoadedKernel* timed_kernel = &kernel;
+    if (request.static_shapes) {
+      absl::StatusOr<runtime::LoadedKernel*> specialized =
+          CompileSpecialized(cache, op, config, request.dims);
+      if (!specialized.ok()) return specialized.status();
+      timed_kernel = *specialized;
+      for (const auto& [dim, value] : request.dims) timed.specialized_dims.push_back(dim);
+    }
+    absl::StatusOr<RunResult> run = RunKernel(device, *timed_kernel, &op, timed);
     if (!run.ok()) return run.status();
     return *run->median_seconds;
   };
   // The seed of the check's inputs stays out of the key: a choice checked on one set of
   // random inputs holds for another, and tile-run draws a fresh seed when none is given.
-  problem.problem = absl::StrCat("timed ", FormatShapes(request.dims), "; checked ",
+  problem.problem = absl::StrCat("timed ", FormatShapes(request.dims),
+                                 request.static_shapes ? " (static shapes)" : "", "; checked ",
                                  FormatShapes(check_dims));
   runtime::jit::AutotuneOptions options;
   options.retune = request.retune;

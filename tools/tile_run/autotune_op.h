@@ -27,6 +27,9 @@ struct AutotuneRequest {
   int warmup = 3;
   int iters = 20;
   bool retune = false;  // ignore a stored choice
+  // Time each candidate compiled for `dims` as constants (specialize-dims), as
+  // --static-shapes runs it; the check still runs the dynamic-shape binary.
+  bool static_shapes = false;
   std::function<void(int done, int total, const std::string& what)> progress;
 };
 

@@ -120,6 +120,26 @@ TEST_F(TileRunAutotuneCpuTest, TunesStoresTheChoiceAndReadsItBack) {
   EXPECT_EQ(best(first.out).substr(0, 40), best(second.out).substr(0, 40));
 }
 
+TEST_F(TileRunAutotuneCpuTest, TunesStaticShapeBinariesUnderTheirOwnKey) {
+  const std::vector<std::string> args = {"gemm_f16", "--autotune",          "--static-shapes",
+                                         "--check",  "--shapes=M=128,N=96,K=64", "--seed=7",
+                                         "--iters=2", "--warmup=0"};
+  Result tuned = Run(args);
+  ASSERT_EQ(tuned.status, 0) << tuned.out << tuned.err;
+  EXPECT_THAT(tuned.err, HasSubstr("3 candidates compiled, checked and timed"));
+  EXPECT_THAT(tuned.out, HasSubstr("PASS"));
+  // The dynamic-shape tuning of the same shapes is another question, tuned afresh.
+  std::vector<std::string> dynamic = args;
+  dynamic.erase(dynamic.begin() + 2);
+  Result again = Run(dynamic);
+  ASSERT_EQ(again.status, 0) << again.out << again.err;
+  EXPECT_THAT(again.err, HasSubstr("3 candidates compiled, checked and timed"));
+  // And the static one is read back.
+  Result read = Run(args);
+  ASSERT_EQ(read.status, 0) << read.out << read.err;
+  EXPECT_THAT(read.err, HasSubstr("the cached choice"));
+}
+
 TEST_F(TileRunAutotuneCpuTest, ExplainsTheDefaultConfig) {
   Result r = Run({"gemm_f16", "--explain", "--shapes=M=40,N=1000,K=20", "--seed=1"});
   ASSERT_EQ(r.status, 0) << r.out << r.err;
