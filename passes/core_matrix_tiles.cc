@@ -156,11 +156,6 @@ Expr Xor(const Expr& a, const Expr& b) { return Binary::Make(BinaryOp::kXor, a, 
 
 int64_t ElementBits(const BufferNode& buffer) { return buffer.dtype.bits() * buffer.dtype.lanes(); }
 
-bool Swizzled(const BufferNode& original) {
-  std::optional<int64_t> cols = AsConstInt(original.shape.back());
-  return cols && SwizzledCoreMatrixTile(*cols * ElementBits(original) / 8);
-}
-
 // The swizzled position in its 128-byte row of column `col` of row `row`, for an element of
 // `elements` per chunk and `atom` per row: chunk c of the row goes to chunk c ^ (row % 8).
 Expr SwizzledColumn(const Expr& row, const Expr& col, int64_t elements, int64_t atom) {
@@ -170,8 +165,18 @@ Expr SwizzledColumn(const Expr& row, const Expr& col, int64_t elements, int64_t 
   return Add(Mul(Xor(chunk, row_phase), elements), Mod(col, elements));
 }
 
-// The blocked form of `buffer`, or an error saying why it has none.
-absl::StatusOr<Buffer> Blocked(const Buffer& buffer) {
+// An operand tile's new layout: the re-laid buffer and how its last index splits. A column j
+// goes to outer index j / `outer` and, inside it, to j % `chunk` within its 16-byte chunk,
+// the chunk swizzled when `swizzled`.
+struct TileLayout {
+  Buffer blocked;
+  int64_t chunk = 0;  // elements of one 16-byte chunk
+  int64_t outer = 0;  // elements of one chunk column (interleaved) or 128-byte atom row
+  bool swizzled = false;
+};
+
+// The layout of `buffer` as a core-matrix operand, or an error saying why it has none.
+absl::StatusOr<TileLayout> LayOut(const Buffer& buffer) {
   auto refuse = [&](absl::string_view why) {
     return absl::InvalidArgumentError(
         absl::StrCat("core-matrix-tiles: shared buffer '", buffer->name, "' ", why));
@@ -203,7 +208,9 @@ absl::StatusOr<Buffer> Blocked(const Buffer& buffer) {
     blocked.push_back(Int(cols / atom));
     blocked.push_back(Int(rows));
     blocked.push_back(Int(atom));
-    return BufferNode::Make(buffer->name, buffer->dtype, std::move(blocked), MemoryScope::kShared);
+    return TileLayout{
+        BufferNode::Make(buffer->name, buffer->dtype, std::move(blocked), MemoryScope::kShared),
+        elements, atom, /*swizzled=*/true};
   }
   blocked.push_back(Int(cols / elements));
   blocked.push_back(Int(rows));
@@ -219,27 +226,28 @@ absl::StatusOr<Buffer> Blocked(const Buffer& buffer) {
     strides[d] = Int(stride);
     stride *= shape[d];
   }
-  return BufferNode::Make(buffer->name, buffer->dtype, std::move(blocked), MemoryScope::kShared,
-                          std::move(strides));
+  return TileLayout{BufferNode::Make(buffer->name, buffer->dtype, std::move(blocked),
+                                    MemoryScope::kShared, std::move(strides)),
+                    elements, elements, /*swizzled=*/false};
 }
 
 class Rewriter : public IRMutator {
  public:
-  Rewriter(absl::flat_hash_map<const BufferNode*, Buffer> blocked, const Kernel& kernel)
-      : blocked_(std::move(blocked)) {
+  Rewriter(absl::flat_hash_map<const BufferNode*, TileLayout> layouts, const Kernel& kernel)
+      : layouts_(std::move(layouts)) {
     divisibility_.Visit(kernel->body);
   }
   std::optional<std::string> error;
 
  protected:
   Buffer MutateBuffer(const Buffer& buffer) override {
-    auto it = blocked_.find(buffer.get());
-    return it == blocked_.end() ? buffer : it->second;
+    auto it = layouts_.find(buffer.get());
+    return it == layouts_.end() ? buffer : it->second.blocked;
   }
 
   Expr MutateBufferLoad(const BufferLoad& node, const Expr& self) override {
     Expr mutated = IRMutator::MutateBufferLoad(node, self);
-    if (!blocked_.contains(node.buffer.get())) return mutated;
+    if (!layouts_.contains(node.buffer.get())) return mutated;
     const BufferLoad& load = *As<BufferLoad>(mutated);
     std::optional<std::vector<Expr>> indices = Indices(*node.buffer, load.indices);
     if (!indices) return mutated;
@@ -248,7 +256,7 @@ class Rewriter : public IRMutator {
 
   Stmt MutateStore(const Store& node, const Stmt& self) override {
     Stmt mutated = IRMutator::MutateStore(node, self);
-    if (!blocked_.contains(node.buffer.get())) return mutated;
+    if (!layouts_.contains(node.buffer.get())) return mutated;
     const Store& store = *As<Store>(mutated);
     std::optional<std::vector<Expr>> indices = Indices(*node.buffer, store.indices);
     if (!indices) return mutated;
@@ -260,10 +268,9 @@ class Rewriter : public IRMutator {
   // set) when no rule maps it.
   std::optional<std::vector<Expr>> Indices(const BufferNode& original,
                                            const std::vector<Expr>& indices) {
-    int64_t elements = kChunkBytes * 8 / ElementBits(original);
-    // The outer column index (chunk column or atom column) and the position inside it.
-    bool swizzled = Swizzled(original);
-    int64_t outer = swizzled ? kSwizzleRowBytes * 8 / ElementBits(original) : elements;
+    const TileLayout& layout = layouts_.at(&original);
+    const int64_t elements = layout.chunk;
+    const int64_t outer = layout.outer;
     size_t rank = indices.size();
     auto fail = [&](absl::string_view why) -> std::optional<std::vector<Expr>> {
       if (!error) {
@@ -284,7 +291,7 @@ class Rewriter : public IRMutator {
       }
     }
     auto inner = [&](const Expr& c) {
-      return swizzled ? SwizzledColumn(row, c, elements, outer) : Mod(c, elements);
+      return layout.swizzled ? SwizzledColumn(row, c, elements, outer) : Mod(c, elements);
     };
     if (col->dtype().lanes() == 1) {
       result.push_back(Div(col, outer));
@@ -315,7 +322,7 @@ class Rewriter : public IRMutator {
     return result;
   }
 
-  absl::flat_hash_map<const BufferNode*, Buffer> blocked_;
+  absl::flat_hash_map<const BufferNode*, TileLayout> layouts_;
   Divisibility divisibility_;
 };
 
@@ -350,17 +357,17 @@ absl::StatusOr<Kernel> LayCoreMatrixTiles(const Kernel& kernel) {
   UseChecker checker(finder.operands);
   checker.Visit(kernel->body);
   if (checker.error) return in_kernel(absl::InvalidArgumentError(*checker.error));
-  absl::flat_hash_map<const BufferNode*, Buffer> blocked;
+  absl::flat_hash_map<const BufferNode*, TileLayout> layouts;
   for (const auto& [node, buffer] : finder.operands) {
-    absl::StatusOr<Buffer> relaid = Blocked(buffer);
-    if (!relaid.ok()) return in_kernel(relaid.status());
-    blocked.emplace(node, *std::move(relaid));
+    absl::StatusOr<TileLayout> layout = LayOut(buffer);
+    if (!layout.ok()) return in_kernel(layout.status());
+    layouts.emplace(node, *std::move(layout));
   }
   Kernel fenced = kernel;
   if (!finder.fences.empty()) {
     fenced = FenceInserter(finder.operands, finder.fences).MutateKernel(kernel);
   }
-  Rewriter rewriter(std::move(blocked), fenced);
+  Rewriter rewriter(std::move(layouts), fenced);
   Kernel result = rewriter.MutateKernel(fenced);
   if (rewriter.error) return in_kernel(absl::InvalidArgumentError(*rewriter.error));
   return result;
