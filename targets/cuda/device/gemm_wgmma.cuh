@@ -67,9 +67,18 @@ struct Operand {
       R * 16 + (kChunks <= 1 ? 0 : 128 / (kChunks < 8 ? kChunks : 8));
   // Elements between the atom columns of the swizzled layout: [C / 64][R][64].
   static constexpr int kAtomColumnElements = R * kAtomElements;
-  // The element offset where the interleaved layout stores element (row, col); elements are
-  // 2 bytes (f16, bf16).
-  TL_WGMMA_HOST_DEVICE static int InterleavedOffset(int row, int col) {
+  // The elements the stored tile spans.
+  static constexpr int kStoredElements =
+      kSwizzled ? R * C : kChunks * kChunkColumnBytes / 2;
+  // The element offset where core-matrix-tiles stores element (row, col) (elements are 2
+  // bytes: f16, bf16); gemm_wgmma_test checks it against the pass, and the device test stores
+  // its operands through it. Swizzled: chunk c of row r at chunk c ^ (r % 8) of its row.
+  TL_WGMMA_HOST_DEVICE static int Offset(int row, int col) {
+    if (kSwizzled) {
+      return (col / kAtomElements) * kAtomColumnElements + row * kAtomElements +
+             (((col % kAtomElements) / kChunkElements) ^ (row % 8)) * kChunkElements +
+             col % kChunkElements;
+    }
     return (col / kChunkElements) * (kChunkColumnBytes / 2) + row * kChunkElements +
            col % kChunkElements;
   }
@@ -83,7 +92,7 @@ struct Operand {
       return (col / kAtomElements) * kAtomColumnElements + row * kAtomElements +
              col % kAtomElements;
     }
-    return InterleavedOffset(row, col);
+    return Offset(row, col);
   }
   // Byte distances between core matrices adjacent in K (LBO) and in M or N (SBO); swizzled:
   // SBO is the distance between 8-row groups, LBO (MN-major) between atom columns along M or

@@ -1,7 +1,8 @@
 // tl::gemm_wgmma (targets/cuda/device/gemm_wgmma.cuh) on an H100/H200 against a host reference,
 // for fp16 and bf16, every transpose, several warpgroup grids and widths, clearing or
-// accumulating. The operands are stored in core-matrix order by the library's own addressing
-// (tl::wgmma::Operand::Offset, which gemm_wgmma_test checks against core-matrix-tiles), and each
+// accumulating, on interleaved and 128-byte swizzled operand tiles. The operands are stored by
+// the library's own addressing (tl::wgmma::Operand::Offset, which gemm_wgmma_test checks
+// against core-matrix-tiles), each at a 1024-byte boundary as plan-shared-memory puts it, and each
 // accumulator register is read back through the documented register order. Build and run on
 // the GPU machine: see README.md.
 #include <cuda_bf16.h>
@@ -51,6 +52,13 @@ __device__ void Element(int thread, int reg, int* row, int* col) {
   *col = group % WG_N * kGroupN + 8 * (r / 4) + 2 * (lane % 4) + r % 2;
 }
 
+// Where B's tile starts after A's: the next 1024 bytes (512 two-byte elements), as
+// plan-shared-memory places operand tiles.
+template <typename Ops>
+__host__ __device__ constexpr int BOffsetElements() {
+  return (Ops::A::kStoredElements + 511) / 512 * 512;
+}
+
 // A and B arrive row-major as stored ([M][K] or [K][M]; [K][N] or [N][K]); the kernel writes
 // them to shared memory in core-matrix order. C is row-major [M][N].
 template <typename T, int M, int N, int K, int WG_M, int WG_N, bool TRANS_A, bool TRANS_B,
@@ -59,11 +67,10 @@ __global__ void GemmWgmmaKernel(const T* a, const T* b, const float* c_in, float
   using Ops = tl::wgmma::Operands<M, N, K, TRANS_A, TRANS_B>;
   constexpr int kARows = TRANS_A ? K : M, kACols = TRANS_A ? M : K;
   constexpr int kBRows = TRANS_B ? N : K, kBCols = TRANS_B ? K : N;
-  constexpr int kAElements = Ops::A::kChunks * Ops::A::kChunkColumnBytes / 2;
   constexpr int kRegisters = M * N / (128 * WG_M * WG_N);
   extern __shared__ __align__(1024) unsigned char smem[];
   T* a_s = reinterpret_cast<T*>(smem);
-  T* b_s = a_s + (kAElements + 63) / 64 * 64;
+  T* b_s = a_s + BOffsetElements<Ops>();
   const int thread = threadIdx.x;
   for (int e = thread; e < kARows * kACols; e += blockDim.x) {
     a_s[Ops::A::Offset(e / kACols, e % kACols)] = a[e];
@@ -115,9 +122,7 @@ bool Run(const char* name) {
   CHECK_CUDA(cudaMemcpy(a_d, a_t.data(), M * K * sizeof(T), cudaMemcpyHostToDevice));
   CHECK_CUDA(cudaMemcpy(b_d, b_t.data(), K * N * sizeof(T), cudaMemcpyHostToDevice));
   CHECK_CUDA(cudaMemcpy(c_in, c.data(), M * N * sizeof(float), cudaMemcpyHostToDevice));
-  constexpr int kAElements = Ops::A::kChunks * Ops::A::kChunkColumnBytes / 2;
-  constexpr int kBElements = Ops::B::kChunks * Ops::B::kChunkColumnBytes / 2;
-  const int smem_bytes = ((kAElements + 63) / 64 * 64 + kBElements) * sizeof(T);
+  const int smem_bytes = (BOffsetElements<Ops>() + Ops::B::kStoredElements) * sizeof(T);
   auto kernel = GemmWgmmaKernel<T, M, N, K, WG_M, WG_N, TRANS_A, TRANS_B, CLEAR>;
   CHECK_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes));
   kernel<<<1, 128 * WG_M * WG_N, smem_bytes>>>(a_d, b_d, c_in, c_out);
