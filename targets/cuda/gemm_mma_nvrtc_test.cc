@@ -2,18 +2,16 @@
 // type, and the gemm operators of the suite through the whole CUDA pipeline, compiled for
 // sm_80 and sm_90a. Compiling needs no GPU; without NVRTC the compile checks are skipped
 // with the reason.
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "frontends/text/parser.h"
 #include "gtest/gtest.h"
 #include "targets/cuda/cuda_codegen.h"
 #include "targets/cuda/cuda_lowering.h"
 #include "targets/cuda/cuda_target_info.h"
 #include "targets/cuda/nvrtc_compiler.h"
+#include "targets/cuda/op_source_testing.h"
 
 namespace tile_ir::cuda {
 namespace {
@@ -94,16 +92,8 @@ TEST_P(GemmMmaNvrtcTest, GemmOperatorsLowerToGemmSsAndCompile) {
            Case{"batched_gemm_f16", "tl::gemm_ss<64, 64, 32, 2, 2, false, false, false, 40, 72>(&A_s["},
        }) {
     SCOPED_TRACE(c.op);
-    std::ifstream file(absl::StrCat("testdata/ops/", c.op, ".tile"));
-    std::stringstream text;
-    text << file.rdbuf();
-    absl::StatusOr<Module> module = text::ParseModule(text.str(), absl::StrCat(c.op, ".tile"));
-    ASSERT_TRUE(module.ok()) << module.status();
-    absl::StatusOr<Module> lowered =
-        arch == "sm_90a" ? LowerForCuda(*module, arch, DefaultCudaPipeline(kMmaTargetName))
-                         : LowerForCuda(*module, arch);
-    ASSERT_TRUE(lowered.ok()) << lowered.status();
-    absl::StatusOr<std::string> source = EmitCudaSource(*lowered, {.arch = arch});
+    absl::StatusOr<std::string> source = testing::SuiteOpCudaSource(
+        c.op, arch, arch == "sm_90a" ? DefaultCudaPipeline(kMmaTargetName) : "");
     ASSERT_TRUE(source.ok()) << source.status();
     EXPECT_TRUE(absl::StrContains(*source, c.call)) << *source;
     EXPECT_TRUE(absl::StrContains(*source, "], &C_l[0]);")) << *source;

@@ -19,26 +19,9 @@ namespace {
 using testing::GemmSpec;
 using testing::MakeGemm;
 
-struct Place {
-  int64_t thread;
-  int64_t reg;
-};
-
-// Where `layout` puts (i, j).
-Place At(const Layout& layout, int64_t i, int64_t j) {
-  passes::IntEnv env = {{layout.inputs[0].get(), i}, {layout.inputs[1].get(), j}};
-  std::optional<int64_t> thread = passes::EvaluateInt(layout.outputs[0], env);
-  std::optional<int64_t> reg = passes::EvaluateInt(layout.outputs[1], env);
-  EXPECT_TRUE(thread && reg) << "(" << i << ", " << j << ")";
-  return {thread.value_or(-1), reg.value_or(-1)};
-}
-
-Kernel KernelWith(Stmt body, int64_t threads) {
-  Launch launch;
-  launch.grid = {};
-  launch.threads = {threads};
-  return KernelNode::Make("k", {}, {}, std::move(launch), std::move(body), {});
-}
+using testing::At;
+using testing::KernelWith;
+using testing::Place;
 
 // The gemm_ss call for `spec` on `threads` threads, its accumulator laid out for mma.
 std::optional<Stmt> Lowered(const GemmSpec& spec, int64_t threads) {

@@ -1,13 +1,18 @@
-// Gemm statements for the tests of the tensor-core gemm (gemm_mma_test.cc and
-// gemm_mma_simulation_test.cc): dense shared operands and a fragment accumulator.
+// Gemm statements for the tests of the tensor-core gemms (gemm_mma_test.cc,
+// gemm_mma_simulation_test.cc, gemm_wgmma_test.cc): dense shared operands and a fragment
+// accumulator, the kernel around them, and where a fragment layout puts an element.
 #ifndef TARGETS_CUDA_GEMM_MMA_TESTING_H_
 #define TARGETS_CUDA_GEMM_MMA_TESTING_H_
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
+#include "gtest/gtest.h"
+#include "passes/fragment_threads.h"
 #include "tile_ir/buffer.h"
+#include "tile_ir/module.h"
 #include "tile_ir/stmt.h"
 
 namespace tile_ir::cuda::testing {
@@ -48,6 +53,31 @@ inline Stmt MakeGemm(const GemmSpec& spec, std::optional<Layout> c_layout = std:
                               std::move(c_layout));
   return Gemm::Make(Region::Full(a), Region::Full(b), Region::Full(c), spec.trans_a, spec.trans_b,
                     spec.policy, spec.clear);
+}
+
+// A kernel of `threads` threads whose body is `body` (a gemm, or a Seq of them).
+inline Kernel KernelWith(Stmt body, int64_t threads) {
+  Launch launch;
+  launch.threads = {threads};
+  return KernelNode::Make("k", {}, {}, std::move(launch), std::move(body), {});
+}
+
+// A (thread, register) place of a fragment layout, ordered so that sets of them count.
+struct Place {
+  int64_t thread;
+  int64_t reg;
+  bool operator<(const Place& other) const {
+    return std::make_pair(thread, reg) < std::make_pair(other.thread, other.reg);
+  }
+};
+
+// Where `layout` puts (i, j); a failure where it does not evaluate.
+inline Place At(const Layout& layout, int64_t i, int64_t j) {
+  passes::IntEnv env = {{layout.inputs[0].get(), i}, {layout.inputs[1].get(), j}};
+  std::optional<int64_t> thread = passes::EvaluateInt(layout.outputs[0], env);
+  std::optional<int64_t> reg = passes::EvaluateInt(layout.outputs[1], env);
+  EXPECT_TRUE(thread && reg) << "(" << i << ", " << j << ")";
+  return {thread.value_or(-1), reg.value_or(-1)};
 }
 
 }  // namespace tile_ir::cuda::testing

@@ -2,8 +2,6 @@
 // pair, input type and width the compiler plans, and the suite's gemm operators through the
 // whole CUDA pipeline. Compiling needs no GPU; without NVRTC the checks are skipped with the
 // reason.
-#include <fstream>
-#include <sstream>
 #include <utility>
 #include <string>
 
@@ -15,6 +13,7 @@
 #include "targets/cuda/cuda_lowering.h"
 #include "targets/cuda/cuda_target_info.h"
 #include "targets/cuda/nvrtc_compiler.h"
+#include "targets/cuda/op_source_testing.h"
 
 namespace tile_ir::cuda {
 namespace {
@@ -101,15 +100,8 @@ TEST_F(GemmWgmmaNvrtcTest, GemmOperatorsLowerToGemmWgmmaAndCompile) {
            Case{"flash_attn_d64", "tl::gemm_wgmma<64, 64, 64, 1, 1, false, true, false>(&Q_s["},
        }) {
     SCOPED_TRACE(c.op);
-    std::ifstream file(absl::StrCat("testdata/ops/", c.op, ".tile"));
-    std::stringstream text;
-    text << file.rdbuf();
-    absl::StatusOr<Module> module = text::ParseModule(text.str(), absl::StrCat(c.op, ".tile"));
-    ASSERT_TRUE(module.ok()) << module.status();
-    absl::StatusOr<Module> lowered =
-        LowerForCuda(*module, "sm_90a", DefaultCudaPipeline(kWgmmaTargetName));
-    ASSERT_TRUE(lowered.ok()) << lowered.status();
-    absl::StatusOr<std::string> source = EmitCudaSource(*lowered, {.arch = "sm_90a"});
+    absl::StatusOr<std::string> source =
+        testing::SuiteOpCudaSource(c.op, "sm_90a", DefaultCudaPipeline(kWgmmaTargetName));
     ASSERT_TRUE(source.ok()) << source.status();
     EXPECT_TRUE(absl::StrContains(*source, c.call)) << *source;
     absl::StatusOr<NvrtcOutput> compiled =
@@ -130,14 +122,7 @@ TEST_F(GemmWgmmaNvrtcTest, TheDefaultTargetTakesWgmmaForSwizzledOperandsOnly) {
                                  {"gemm_f16_nt", "tl::gemm_wgmma<"},
                                  {"batched_gemm_f16", "tl::gemm_ss<"}}) {
     SCOPED_TRACE(op);
-    std::ifstream file(absl::StrCat("testdata/ops/", op, ".tile"));
-    std::stringstream text;
-    text << file.rdbuf();
-    absl::StatusOr<Module> module = text::ParseModule(text.str(), absl::StrCat(op, ".tile"));
-    ASSERT_TRUE(module.ok()) << module.status();
-    absl::StatusOr<Module> lowered = LowerForCuda(*module, "sm_90a");
-    ASSERT_TRUE(lowered.ok()) << lowered.status();
-    absl::StatusOr<std::string> source = EmitCudaSource(*lowered, {.arch = "sm_90a"});
+    absl::StatusOr<std::string> source = testing::SuiteOpCudaSource(op, "sm_90a");
     ASSERT_TRUE(source.ok()) << source.status();
     EXPECT_TRUE(absl::StrContains(*source, call)) << *source;
   }

@@ -21,21 +21,9 @@ namespace {
 using testing::GemmSpec;
 using testing::MakeGemm;
 
-struct Place {
-  int64_t thread;
-  int64_t reg;
-  bool operator<(const Place& other) const {
-    return std::make_pair(thread, reg) < std::make_pair(other.thread, other.reg);
-  }
-};
-
-Place At(const Layout& layout, int64_t i, int64_t j) {
-  passes::IntEnv env = {{layout.inputs[0].get(), i}, {layout.inputs[1].get(), j}};
-  std::optional<int64_t> thread = passes::EvaluateInt(layout.outputs[0], env);
-  std::optional<int64_t> reg = passes::EvaluateInt(layout.outputs[1], env);
-  EXPECT_TRUE(thread && reg) << "(" << i << ", " << j << ")";
-  return {thread.value_or(-1), reg.value_or(-1)};
-}
+using testing::At;
+using testing::KernelWith;
+using testing::Place;
 
 std::optional<WgmmaPlan> Plan(const GemmSpec& spec, int64_t threads) {
   return PlanWgmma(*As<Gemm>(MakeGemm(spec)), threads);
@@ -152,6 +140,7 @@ void ExpectDescriptorsReadThePassLayout() {
           int row = TRANS_A ? k0 + k : m0 + m;
           int col = TRANS_A ? m0 + m : k0 + k;
           int64_t want = PassOffset(TRANS_A ? K : M, TRANS_A ? M : K, row, col);
+          ASSERT_EQ(2 * Ops::A::Offset(row, col), want) << "stored A(" << row << ", " << col << ")";
           int64_t got = CanonicalByte(!TRANS_A, Ops::A::kSwizzled, 2 * Ops::A::Start(m0, k0), m,
                                       k, Ops::A::kLeadingBytes, Ops::A::kStrideBytes);
           ASSERT_EQ(got, want) << "A(" << m0 + m << ", " << k0 + k << ")";
@@ -165,6 +154,7 @@ void ExpectDescriptorsReadThePassLayout() {
         int row = TRANS_B ? n : k0 + k;
         int col = TRANS_B ? k0 + k : n;
         int64_t want = PassOffset(TRANS_B ? N : K, TRANS_B ? K : N, row, col);
+        ASSERT_EQ(2 * Ops::B::Offset(row, col), want) << "stored B(" << row << ", " << col << ")";
         int64_t got = CanonicalByte(TRANS_B, Ops::B::kSwizzled, 2 * Ops::B::Start(0, k0), n, k,
                                     Ops::B::kLeadingBytes, Ops::B::kStrideBytes);
         ASSERT_EQ(got, want) << "B(" << k0 + k << ", " << n << ")";
@@ -199,12 +189,8 @@ TEST(WgmmaOperandTest, DescriptorFields) {
 
 GemmSpec Bf16Gemm() { return {.input = kBF16}; }
 
-// A kernel of `threads` threads whose body is `body` (a gemm, or a Seq of gemms).
-Kernel InKernel(Stmt body, int64_t threads = 128) {
-  Launch launch;
-  launch.threads = {threads};
-  return KernelNode::Make("k", {}, {}, std::move(launch), std::move(body), {});
-}
+// A kernel of 128 threads around `body`.
+Kernel InKernel(Stmt body) { return KernelWith(std::move(body), 128); }
 
 TEST(CudaTargetWgmmaTest, TheWgmmaTargetLaysOutAndLowersOnWgmmaOthersOnMma) {
   Stmt gemm = MakeGemm(Bf16Gemm());

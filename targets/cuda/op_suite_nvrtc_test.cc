@@ -7,20 +7,18 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <ostream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "absl/strings/match.h"
-#include "frontends/text/parser.h"
 #include "targets/cuda/cuda_codegen.h"
 #include "targets/cuda/cuda_lowering.h"
 #include "targets/cuda/cuda_target_info.h"
 #include "targets/cuda/nvrtc_compiler.h"
+#include "targets/cuda/op_source_testing.h"
 
 namespace tile_ir::cuda {
 namespace {
@@ -61,7 +59,7 @@ std::vector<OpArch> Cases() {
   return cases;
 }
 
-class OpSuiteNvrtcTest : public testing::TestWithParam<OpArch> {};
+class OpSuiteNvrtcTest : public ::testing::TestWithParam<OpArch> {};
 
 TEST(OpSuiteFilesTest, SuiteIsThere) {
   std::vector<std::string> names = OpNames();
@@ -74,10 +72,7 @@ TEST(OpSuiteFilesTest, SuiteIsThere) {
 
 TEST_P(OpSuiteNvrtcTest, LowersEmitsAndCompiles) {
   const auto& [op, arch, wgmma] = GetParam();
-  std::ifstream file("testdata/ops/" + op + ".tile");
-  std::stringstream text;
-  text << file.rdbuf();
-  absl::StatusOr<Module> module = text::ParseModule(text.str(), op + ".tile");
+  absl::StatusOr<Module> module = testing::ReadSuiteOp(op);
   ASSERT_TRUE(module.ok()) << module.status();
 
   absl::StatusOr<Module> lowered =
@@ -112,8 +107,8 @@ TEST_P(OpSuiteNvrtcTest, LowersEmitsAndCompiles) {
             << ", " << SharedMemoryBytes(*lowered->kernels.front()) << " bytes shared\n";
 }
 
-INSTANTIATE_TEST_SUITE_P(AllOps, OpSuiteNvrtcTest, testing::ValuesIn(Cases()),
-                         [](const testing::TestParamInfo<OpArch>& info) {
+INSTANTIATE_TEST_SUITE_P(AllOps, OpSuiteNvrtcTest, ::testing::ValuesIn(Cases()),
+                         [](const ::testing::TestParamInfo<OpArch>& info) {
                            return info.param.op + "_" + info.param.arch +
                                   (info.param.wgmma ? "_wgmma" : "");
                          });

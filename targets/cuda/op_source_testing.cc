@@ -1,0 +1,26 @@
+#include "targets/cuda/op_source_testing.h"
+
+#include "absl/strings/str_cat.h"
+#include "frontends/text/parser.h"
+#include "targets/cuda/cuda_codegen.h"
+#include "targets/cuda/cuda_lowering.h"
+#include "testdata/tile_files.h"
+
+namespace tile_ir::cuda::testing {
+
+absl::StatusOr<Module> ReadSuiteOp(const std::string& op) {
+  return text::ParseModule(
+      tile_ir::testdata::ReadTextFile(absl::StrCat("testdata/ops/", op, ".tile")),
+      absl::StrCat(op, ".tile"));
+}
+
+absl::StatusOr<std::string> SuiteOpCudaSource(const std::string& op, const std::string& arch,
+                                              const std::string& pipeline) {
+  absl::StatusOr<Module> module = ReadSuiteOp(op);
+  if (!module.ok()) return module.status();
+  absl::StatusOr<Module> lowered = LowerForCuda(*module, arch, pipeline);
+  if (!lowered.ok()) return lowered.status();
+  return EmitCudaSource(*lowered, {.arch = arch});
+}
+
+}  // namespace tile_ir::cuda::testing

@@ -1,0 +1,23 @@
+// Test helpers: an operator of the suite (testdata/ops/<op>.tile, in the test's runfiles)
+// read, and lowered to CUDA source, as the NVRTC tests need them.
+#ifndef TARGETS_CUDA_OP_SOURCE_TESTING_H_
+#define TARGETS_CUDA_OP_SOURCE_TESTING_H_
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "tile_ir/module.h"
+
+namespace tile_ir::cuda::testing {
+
+// testdata/ops/<op>.tile, parsed.
+absl::StatusOr<Module> ReadSuiteOp(const std::string& op);
+
+// That module lowered for `arch` with `pipeline` (the target's default when empty) and
+// emitted as CUDA C++.
+absl::StatusOr<std::string> SuiteOpCudaSource(const std::string& op, const std::string& arch,
+                                              const std::string& pipeline = "");
+
+}  // namespace tile_ir::cuda::testing
+
+#endif  // TARGETS_CUDA_OP_SOURCE_TESTING_H_
