@@ -25,12 +25,16 @@ class AccessCollector : public IRVisitor {
   void VisitCall(const Call& node) override {
     const IntrinsicInfo* info = FindIntrinsic(node.name);
     const BufferLoad* dst = node.args.empty() ? nullptr : As<BufferLoad>(node.args[0]);
-    if (info == nullptr || !info->async_copy || dst == nullptr) {
+    if (info == nullptr || !(info->async_copy || info->updates_first_arg) || dst == nullptr) {
       IRVisitor::VisitCall(node);
       return;
     }
     out_.writes.insert(dst->buffer.get());
-    out_.async_writes.insert(dst->buffer.get());
+    if (info->async_copy) {
+      out_.async_writes.insert(dst->buffer.get());
+    } else {
+      out_.reads.insert(dst->buffer.get());  // an atomic update reads what it adds to
+    }
     for (const Expr& index : dst->indices) Visit(index);
     for (size_t i = 1; i < node.args.size(); ++i) Visit(node.args[i]);
   }

@@ -22,7 +22,8 @@ struct BufferAccesses {
 // operation's destination write; a load and a tile operation's source read. A destination
 // that accumulates (gemm's C, atomic_add's destination, a reduce without clear) is read too.
 // Shapes of allocations are not accesses. An asynchronous copy writes its destination
-// (also recorded in async_writes) and reads its source.
+// (also recorded in async_writes) and reads its source. An atomic update
+// (IntrinsicInfo::updates_first_arg, e.g. atomic_add_at) reads and writes its element's buffer.
 void CollectAccesses(const Stmt& stmt, BufferAccesses* out);
 // Adds the loads of `expr` to out->reads.
 void CollectAccesses(const Expr& expr, BufferAccesses* out);

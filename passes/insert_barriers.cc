@@ -153,6 +153,7 @@ struct Access {
   const BufferNode* buffer;
   const std::vector<Expr>* indices;  // null for a tile operation's region
   bool write;
+  bool atomic = false;  // an atomic update: it commutes with other atomic updates
 };
 
 class AccessList : public IRVisitor {
@@ -170,6 +171,19 @@ class AccessList : public IRVisitor {
     for (const Expr& index : node.indices) Visit(index);
     Visit(node.value);
     if (IsShared(node.buffer.get())) accesses.push_back({node.buffer.get(), &node.indices, true});
+  }
+  void VisitCall(const Call& node) override {
+    const IntrinsicInfo* info = FindIntrinsic(node.name);
+    const BufferLoad* dst = node.args.empty() ? nullptr : As<BufferLoad>(node.args[0]);
+    if (info == nullptr || !info->updates_first_arg || dst == nullptr) {
+      IRVisitor::VisitCall(node);
+      return;
+    }
+    for (const Expr& index : dst->indices) Visit(index);
+    for (size_t i = 1; i < node.args.size(); ++i) Visit(node.args[i]);
+    if (IsShared(dst->buffer.get())) {
+      accesses.push_back({dst->buffer.get(), &dst->indices, true, /*atomic=*/true});
+    }
   }
   void VisitRegion(const Region& region) override {
     IRVisitor::VisitRegion(region);
@@ -394,7 +408,8 @@ class BarrierInserter {
       for (size_t j = i + 1; j < list.accesses.size(); ++j) {
         const Access& a = list.accesses[i];
         const Access& b = list.accesses[j];
-        if (a.buffer == b.buffer && (a.write || b.write) && !SameIndices(a, b)) {
+        if (a.buffer == b.buffer && (a.write || b.write) && !(a.atomic && b.atomic) &&
+            !SameIndices(a, b)) {
           return Fail(
               s, absl::StrCat("threads may exchange data through shared buffer '", a.buffer->name,
                               "' inside a branch or loop that depends "

@@ -254,5 +254,54 @@ kernel k(A: f32[64]) grid(bx: 1) threads(64) {
       << divergent_barrier.status();
 }
 
+TEST(InsertBarriersTest, AtomicUpdatesAreReadsAndWritesOfSharedMemory) {
+  // Atomic updates by different threads commute, so a thread-dependent branch may hold several;
+  // the read of what they accumulated waits at a barrier.
+  EXPECT_EQ(OnGpu(R"(
+kernel k(A: f32[256], O: f32[32]) grid(bx: 1) threads(256) {
+  for tx in 0 +: 256 thread_bound(x) {
+    alloc S: shared f32[32];
+    S[tx % 32] = 0.0;
+    if (tx < 128) {
+      eval atomic_add_at(S[tx % 32], A[tx]);
+      eval atomic_add_at(S[(tx + 1) % 32], A[tx]);
+    }
+    O[tx % 32] = S[tx % 32];
+  }
+})"),
+            Canonical(R"(
+kernel k(A: f32[256], O: f32[32]) grid(bx: 1) threads(256) {
+  for tx in 0 +: 256 thread_bound(x) {
+    alloc S: shared f32[32];
+    S[tx % 32] = 0.0;
+    barrier(block);
+    if (tx < 128) {
+      eval atomic_add_at(S[tx % 32], A[tx]);
+      eval atomic_add_at(S[(tx + 1) % 32], A[tx]);
+    }
+    barrier(block);
+    O[tx % 32] = S[tx % 32];
+  }
+})"));
+
+  // Reading another element after an atomic update, inside such a branch, is an exchange no
+  // barrier can order.
+  absl::StatusOr<std::string> exchange = WithBarriers(R"(
+kernel k(A: f32[64], O: f32[64]) grid(bx: 1) threads(64) {
+  for tx in 0 +: 64 thread_bound(x) {
+    alloc S: shared f32[64];
+    if (tx < 32) {
+      eval atomic_add_at(S[tx], A[tx]);
+      O[tx] = S[tx + 1];
+    }
+  }
+})",
+                                                      "test-gpu");
+  ASSERT_FALSE(exchange.ok());
+  EXPECT_NE(exchange.status().message().find("exchange data through shared buffer 'S'"),
+            std::string::npos)
+      << exchange.status();
+}
+
 }  // namespace
 }  // namespace tile_ir::passes

@@ -54,7 +54,7 @@ absl::StatusOr<Kernel> RasterizeBlocks(const Kernel& kernel) {
   new_launch.swizzle.reset();
   if (launch.grid.size() < 2) {
     return KernelNode::Make(kernel->name, kernel->dims, kernel->params, std::move(new_launch),
-                            kernel->body, kernel->loc);
+                            kernel->body, kernel->loc, kernel->requirements);
   }
 
   const GridAxis& x_axis = launch.grid[0];
@@ -90,7 +90,8 @@ absl::StatusOr<Kernel> RasterizeBlocks(const Kernel& kernel) {
     stmts.push_back(std::move(body));
   }
   return KernelNode::Make(kernel->name, kernel->dims, kernel->params, std::move(new_launch),
-                          Seq::Make(std::move(stmts), kernel->body->loc()), kernel->loc);
+                          Seq::Make(std::move(stmts), kernel->body->loc()), kernel->loc,
+                          kernel->requirements);
 }
 
 absl::StatusOr<bool> RasterizeBlocks(Module& module) {

@@ -54,11 +54,17 @@ class StmtSimplifier : public IRMutator {
       axis.extent = extent;
       BindLoopRange(axis.var, Int(0, extent->dtype()), extent);
     }
+    std::vector<ShapeRequirement> requirements = kernel->requirements;
+    for (ShapeRequirement& requirement : requirements) {
+      Expr condition = exprs_.Simplify(requirement.condition);
+      changed |= condition != requirement.condition;
+      requirement.condition = condition;
+    }
     Stmt body = MutateBody(kernel->body);
     changed |= body != kernel->body;
     if (!changed) return kernel;
     return KernelNode::Make(kernel->name, kernel->dims, kernel->params, std::move(launch),
-                            std::move(body), kernel->loc);
+                            std::move(body), kernel->loc, std::move(requirements));
   }
 
  protected:

@@ -9,7 +9,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "passes/arith/expr_simplifier.h"
+#include "passes/arith/int_math.h"
+#include "passes/arith/interval.h"
 #include "passes/substitute.h"
+#include "tile_ir/printer.h"
 
 namespace tile_ir::passes {
 namespace {
@@ -26,6 +30,12 @@ absl::StatusOr<std::map<std::string, int64_t>> ParseValues(const std::string& te
     values[parts[0]] = value;
   }
   return values;
+}
+
+std::string FormatValues(const std::map<std::string, int64_t>& values) {
+  std::vector<std::string> items;
+  for (const auto& [name, value] : values) items.push_back(absl::StrCat(name, "=", value));
+  return absl::StrJoin(items, ", ");
 }
 
 }  // namespace
@@ -61,8 +71,26 @@ absl::StatusOr<Kernel> SpecializeDims(const Kernel& kernel,
     }
   }
   Kernel substituted = Substitute(kernel, map);
+  // A requirement the constants decide is checked here, once, and dropped; the others stay
+  // for the launch to check.
+  std::vector<ShapeRequirement> requirements;
+  for (size_t i = 0; i < substituted->requirements.size(); ++i) {
+    const ShapeRequirement& requirement = substituted->requirements[i];
+    arith::ExprSimplifier simplifier;
+    for (const VarRef& dim : kept) simplifier.BindRange(dim, {1, arith::TypeMax(dim->dtype())});
+    Expr folded = simplifier.Simplify(requirement.condition);
+    const IntImm* value = As<IntImm>(folded);
+    if (value == nullptr) {
+      requirements.push_back({folded, requirement.loc});
+    } else if (value->value == 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "kernel '", kernel->name, "' requires ", Print(kernel->requirements[i].condition),
+          ", which ", FormatValues(values), " breaks"));
+    }
+  }
   return KernelNode::Make(substituted->name, std::move(kept), substituted->params,
-                          substituted->launch, substituted->body, substituted->loc);
+                          substituted->launch, substituted->body, substituted->loc,
+                          std::move(requirements));
 }
 
 PassInfo SpecializeDimsPass() {

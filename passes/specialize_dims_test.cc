@@ -41,5 +41,25 @@ TEST(SpecializeDimsTest, UnknownDimsAndValuesOutOfRangeAreRefused) {
   EXPECT_EQ(too_big.status().message(), "kernel 'k': dim 'M' is i32; 1099511627776 does not fit");
 }
 
+TEST(SpecializeDimsTest, RequirementsTheConstantsDecideAreCheckedAndDropped) {
+  Module module = ParseOrDie(R"(
+kernel k<M: i32, K: i32>(A: f32[M, K]) grid(bx: M) threads(32) {
+  require K % 32 == 0;
+  require M % 2 == 0 || K > 64;
+  A[0, 0] = 1.0;
+})");
+  absl::StatusOr<Kernel> decided = SpecializeDims(module.kernels[0], {{"K", 96}});
+  ASSERT_TRUE(decided.ok()) << decided.status();
+  ASSERT_EQ((*decided)->requirements.size(), 0u) << Print(Module{kIrVersion, "t", "1", {*decided}});
+
+  absl::StatusOr<Kernel> kept = SpecializeDims(module.kernels[0], {{"K", 32}});
+  ASSERT_TRUE(kept.ok()) << kept.status();
+  ASSERT_EQ((*kept)->requirements.size(), 1u);
+  EXPECT_EQ(Print((*kept)->requirements[0].condition), "M % 2 == 0");
+
+  absl::StatusOr<Kernel> broken = SpecializeDims(module.kernels[0], {{"K", 20}, {"M", 3}});
+  EXPECT_EQ(broken.status().message(), "kernel 'k' requires K % 32 == 0, which K=20, M=3 breaks");
+}
+
 }  // namespace
 }  // namespace tile_ir::passes

@@ -63,7 +63,7 @@ Kernel Substitute(const Kernel& kernel, const VarMap& map) {
   }
   Kernel body = substituter.MutateKernel(kernel);
   return KernelNode::Make(kernel->name, kernel->dims, std::move(params), body->launch, body->body,
-                          kernel->loc);
+                          kernel->loc, body->requirements);
 }
 
 }  // namespace tile_ir::passes

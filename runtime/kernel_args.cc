@@ -15,6 +15,7 @@
 #include "runtime/dtype_convert.h"
 #include "runtime/host_buffer.h"
 #include "tile_ir/printer.h"
+#include "tile_ir/visitor.h"
 
 namespace tile_ir::runtime {
 namespace {
@@ -141,6 +142,7 @@ class Binder {
                                   " = ", *want));
       }
     }
+    if (absl::Status status = CheckRequirements(); !status.ok()) return status;
     if (absl::Status status = EvaluateGrid(); !status.ok()) return status;
     return std::move(bound_);
   }
@@ -275,6 +277,42 @@ class Binder {
       bound_.int_values[param.scalar.get()] = static_cast<int64_t>(arg.scalar);
     }
     return absl::OkStatus();
+  }
+
+  // The kernel's shape contracts, each over the bound values; a broken one names itself, where
+  // it was written and the value of every variable it uses.
+  absl::Status CheckRequirements() {
+    for (const ShapeRequirement& requirement : kernel_.requirements) {
+      const std::string where =
+          requirement.loc.known() ? absl::StrCat(" (", requirement.loc.ToString(), ")") : "";
+      absl::StatusOr<int64_t> holds = EvaluateInt(requirement.condition, bound_.int_values);
+      if (!holds.ok()) {
+        return Error(absl::StrCat("shape requirement ", Print(requirement.condition), where,
+                                  ": ", holds.status().message()));
+      }
+      if (*holds != 0) continue;
+      std::vector<std::string> values;
+      for (const Var* var : VarsOf(requirement.condition)) {
+        values.push_back(absl::StrCat(var->name, " = ", bound_.int_values.at(var)));
+      }
+      return Error(absl::StrCat("the kernel requires ", Print(requirement.condition), where,
+                                ", which these arguments break: ", absl::StrJoin(values, ", ")));
+    }
+    return absl::OkStatus();
+  }
+
+  // The variables of `expr`, each once, in order of appearance (all bound: EvaluateInt
+  // succeeded).
+  static std::vector<const Var*> VarsOf(const Expr& expr) {
+    struct Collector : IRVisitor {
+      using IRVisitor::Visit;
+      std::vector<const Var*> vars;
+      void VisitVar(const Var& node) override {
+        if (std::find(vars.begin(), vars.end(), &node) == vars.end()) vars.push_back(&node);
+      }
+    } collector;
+    collector.Visit(expr);
+    return collector.vars;
   }
 
   absl::Status EvaluateGrid() {

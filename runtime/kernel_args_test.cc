@@ -18,7 +18,7 @@ namespace {
 
 using ::testing::HasSubstr;
 
-constexpr char kModule[] = R"(ir_version 1;
+constexpr char kModule[] = R"(ir_version 3;
 producer "test" "1";
 
 kernel gemm<M: i32, N: i32, K: i32>(A: f16[M, K], B: f16[K, N], C: f32[M, N])
@@ -33,6 +33,11 @@ kernel strided<M: i32, N: i32, ld: i64>(A: f32[M, N] strides[ld, 1]) grid(bx: M)
 }
 
 kernel unbound<N: i32>(X: f32[N * 2]) grid(bx: 1) threads(1) {
+}
+
+kernel grouped<M: i32, K: i32>(A: f16[M, K], groups: i32) grid(bx: M) threads(1) {
+  require K % 32 == 0;
+  require K / 32 % groups == 0;
 }
 )";
 
@@ -285,6 +290,24 @@ TEST(DeviceTypeNameTest, NamesKnownTypesAndNumbersOthers) {
   EXPECT_EQ(DeviceTypeName(kDLCPU), "cpu");
   EXPECT_EQ(DeviceTypeName(kDLROCM), "rocm");
   EXPECT_EQ(DeviceTypeName(static_cast<DLDeviceType>(99)), "device type 99");
+}
+
+TEST_F(BindArgumentsTest, ShapeRequirementsAreCheckedNamingTheValues) {
+  absl::StatusOr<BoundArgs> good = BindArguments(
+      Kernel("grouped"), {KernelArg::Tensor(Tensor(kF16, {3, 128})), KernelArg::Scalar(2)},
+      kDLCPU, 1);
+  EXPECT_TRUE(good.ok()) << good.status();
+  EXPECT_EQ(BindError("grouped",
+                      {KernelArg::Tensor(Tensor(kF16, {3, 333})), KernelArg::Scalar(2)}),
+            "kernel 'grouped': the kernel requires K % 32 == 0 (test.tile:19:3), which these "
+            "arguments break: K = 333");
+  EXPECT_EQ(BindError("grouped",
+                      {KernelArg::Tensor(Tensor(kF16, {3, 96})), KernelArg::Scalar(2)}),
+            "kernel 'grouped': the kernel requires K / 32 % groups == 0 (test.tile:20:3), which "
+            "these arguments break: K = 96, groups = 2");
+  EXPECT_THAT(BindError("grouped",
+                        {KernelArg::Tensor(Tensor(kF16, {3, 64})), KernelArg::Scalar(0)}),
+              HasSubstr("shape requirement K / 32 % groups == 0 (test.tile:20:3): "));
 }
 
 }  // namespace

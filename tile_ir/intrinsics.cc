@@ -51,6 +51,7 @@ Registry& GetRegistry() {
     atomic_add.num_args = 2;
     atomic_add.result = Result::kVoid;
     atomic_add.pure = false;
+    atomic_add.updates_first_arg = true;
     atomic_add.description = "adds the value to the element the load names, atomically";
     builtins.push_back(atomic_add);
     // Software pipelining (inject-software-pipeline): where a target with asynchronous

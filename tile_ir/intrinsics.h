@@ -35,6 +35,10 @@ struct IntrinsicInfo {
   DataType fixed_result = kVoid;
   bool pure = true;    // no side effects: a pure call whose value is unused can be removed
   bool float_only = false;  // arguments must be floating point
+  // A read-modify-write of one element: the first argument (a BufferLoad, never evaluated as a
+  // load) names the element the call reads and writes atomically. Analyses count it as both a
+  // read and a write of that buffer, so barriers order it against every other access.
+  bool updates_first_arg = false;
   // An asynchronous copy into shared memory: the first argument (a BufferLoad naming the
   // destination's first element, never evaluated) is written when a later async_wait
   // returns; the other loads are read when the call issues. Barrier insertion orders the

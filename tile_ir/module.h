@@ -51,24 +51,39 @@ struct Launch {
   std::optional<BlockSwizzle> swizzle;
 };
 
+// A shape contract: a bool expression over the kernel's dimensions (and integer scalar
+// parameters) that every launch must satisfy, e.g. `K % 32 == 0` for a kernel that reads K in
+// whole groups of 32. Checked when arguments are bound; a launch that breaks one is refused
+// naming the contract and the values given. Written `require K % 32 == 0;` at the top of a
+// kernel's body in the text form (IR version 3).
+struct ShapeRequirement {
+  Expr condition;
+  SourceLoc loc;
+};
+
 class KernelNode {
  public:
   KernelNode(std::string name, std::vector<VarRef> dims, std::vector<Param> params, Launch launch,
-             Stmt body, SourceLoc loc)
+             Stmt body, SourceLoc loc, std::vector<ShapeRequirement> requirements = {})
       : name(std::move(name)),
         dims(std::move(dims)),
         params(std::move(params)),
         launch(std::move(launch)),
         body(std::move(body)),
-        loc(std::move(loc)) {}
+        loc(std::move(loc)),
+        requirements(std::move(requirements)) {}
   KernelNode(const KernelNode&) = delete;
   KernelNode& operator=(const KernelNode&) = delete;
 
   static std::shared_ptr<const KernelNode> Make(std::string name, std::vector<VarRef> dims,
                                                 std::vector<Param> params, Launch launch,
-                                                Stmt body, SourceLoc loc = {});
+                                                Stmt body, SourceLoc loc = {},
+                                                std::vector<ShapeRequirement> requirements = {});
   // A copy with another body (passes rewrite bodies far more than signatures).
   std::shared_ptr<const KernelNode> WithBody(Stmt new_body) const;
+  // A copy with other shape requirements.
+  std::shared_ptr<const KernelNode> WithRequirements(
+      std::vector<ShapeRequirement> new_requirements) const;
 
   const std::string name;
   // Symbolic shape variables (i32 or i64) used in parameter shapes; bound at launch.
@@ -77,6 +92,8 @@ class KernelNode {
   const Launch launch;
   const Stmt body;
   const SourceLoc loc;
+  // What every launch's dimensions must satisfy, in the order written.
+  const std::vector<ShapeRequirement> requirements;
 };
 
 using Kernel = std::shared_ptr<const KernelNode>;

@@ -33,11 +33,17 @@ Kernel IRMutator::MutateKernel(const Kernel& kernel) {
     changed |= extent != axis.extent;
     axis.extent = extent;
   }
+  std::vector<ShapeRequirement> requirements = kernel->requirements;
+  for (ShapeRequirement& requirement : requirements) {
+    Expr condition = Mutate(requirement.condition);
+    changed |= condition != requirement.condition;
+    requirement.condition = condition;
+  }
   Stmt body = MutateBody(kernel->body);
   changed |= body != kernel->body;
   if (!changed) return kernel;
   return KernelNode::Make(kernel->name, kernel->dims, kernel->params, std::move(launch),
-                          std::move(body), kernel->loc);
+                          std::move(body), kernel->loc, std::move(requirements));
 }
 
 Stmt IRMutator::MutateBody(const Stmt& s) {

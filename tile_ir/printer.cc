@@ -163,9 +163,16 @@ void TextPrinter::PrintKernel(const KernelNode& kernel) {
     out_.push_back(')');
   }
   PrintLoc(kernel.loc);
-  out_.push_back(' ');
-  PrintBlock(kernel.body, 0);
-  out_.push_back('\n');
+  out_.append(" {\n");
+  for (const ShapeRequirement& requirement : kernel.requirements) {
+    Indent(1);
+    out_.append("require ");
+    exprs_.Print(requirement.condition);
+    PrintLoc(requirement.loc);
+    out_.append(";\n");
+  }
+  PrintBlockContents(kernel.body, 1);
+  out_.append("}\n");
 }
 
 void TextPrinter::PrintIntList(const std::vector<int64_t>& values) {

@@ -350,6 +350,11 @@ void KernelWriter::WriteKernel(const KernelNode& kernel, v1::Kernel* out) {
   WriteLaunch(kernel.launch, out->mutable_launch());
   WriteStmt(kernel.body, out->mutable_body());
   if (!(kernel.loc == SourceLoc{})) WriteLoc(kernel.loc, out->mutable_loc());
+  for (const ShapeRequirement& requirement : kernel.requirements) {
+    v1::ShapeRequirement* written = out->add_requirements();
+    WriteExpr(requirement.condition, written->mutable_condition());
+    if (!(requirement.loc == SourceLoc{})) WriteLoc(requirement.loc, written->mutable_loc());
+  }
 }
 
 }  // namespace

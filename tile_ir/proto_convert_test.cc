@@ -199,12 +199,14 @@ TEST(ProtoConvertTest, RoundTripPrintsTheSameTextWithLocations) {
   }
 }
 
-// Version 1 unless the module uses '^', wherever it is: in a layout as well as in the body.
+// Version 1 unless the module uses '^' (wherever it is: in a layout as well as in the body),
+// 2, or shape requirements, 3.
 TEST(ProtoConvertTest, WritesTheOldestVersionThatHasEveryFeatureUsed) {
   for (const compat::SampleModule& sample : compat::SampleModules()) {
     EXPECT_EQ(sample.module.ir_version, kIrVersion);
-    EXPECT_EQ(ModuleToProto(sample.module).ir_version(), sample.name == "swizzle" ? 2 : 1)
-        << sample.name;
+    const int64_t expected =
+        sample.name == "requirements" ? 3 : sample.name == "swizzle" ? 2 : 1;
+    EXPECT_EQ(ModuleToProto(sample.module).ir_version(), expected) << sample.name;
   }
   VarRef li = Var::Make("li");
   Layout swizzle{{li}, {Binary::Make(BinaryOp::kXor, li, Int(8))}};

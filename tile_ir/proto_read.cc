@@ -1,6 +1,7 @@
 // Reading: tile_ir.v1 messages to the in-memory IR, resolving names lexically (the rules are
 // in the schema's header). Statements and kernels are here, expressions and declarations in
 // proto_read_expr.cc, writing in proto_convert.cc.
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <utility>
@@ -29,6 +30,8 @@ class ModuleReader {
 
  private:
   absl::StatusOr<Kernel> ReadKernel(const v1::Kernel& proto);
+  absl::StatusOr<std::vector<ShapeRequirement>> ReadRequirements(
+      const google::protobuf::RepeatedPtrField<v1::ShapeRequirement>& protos);
   absl::StatusOr<std::vector<Param>> ReadParams(
       const google::protobuf::RepeatedPtrField<v1::Param>& protos);
   absl::StatusOr<Launch> ReadLaunch(const v1::Launch& proto);
@@ -338,10 +341,35 @@ absl::StatusOr<Kernel> ModuleReader::ReadKernel(const v1::Kernel& proto) {
   }
   TILE_ASSIGN_OR_RETURN(std::vector<Param> params, ReadParams(proto.params()));
   TILE_ASSIGN_OR_RETURN(Launch launch, ReadLaunch(proto.launch()));
+  TILE_ASSIGN_OR_RETURN(std::vector<ShapeRequirement> requirements,
+                        ReadRequirements(proto.requirements()));
   TILE_ASSIGN_OR_RETURN(Stmt body, ReadBody(proto.has_body(), proto.body(), "body"));
   context_.PopFrame();
   return KernelNode::Make(proto.name(), std::move(dims), std::move(params), std::move(launch),
-                          std::move(body), std::move(loc));
+                          std::move(body), std::move(loc), std::move(requirements));
+}
+
+absl::StatusOr<std::vector<ShapeRequirement>> ModuleReader::ReadRequirements(
+    const google::protobuf::RepeatedPtrField<v1::ShapeRequirement>& protos) {
+  std::vector<ShapeRequirement> requirements;
+  for (int i = 0; i < protos.size(); ++i) {
+    Field f(&context_, "requirements", i);
+    if (std::max<int64_t>(declared_ir_version_, 1) < kShapeRequirementsIrVersion) {
+      return context_.Error(absl::StrFormat(
+          "shape requirements need ir_version %d, but the module declares ir_version %d (its "
+          "producer must declare %d or later)",
+          kShapeRequirementsIrVersion, declared_ir_version_, kShapeRequirementsIrVersion));
+    }
+    ShapeRequirement requirement;
+    if (protos[i].has_loc()) {
+      TILE_ASSIGN_OR_RETURN(requirement.loc, exprs_.ReadLoc(protos[i].loc()));
+    }
+    TILE_ASSIGN_OR_RETURN(requirement.condition,
+                          exprs_.ReadChild(protos[i].has_condition(), protos[i].condition(),
+                                           "condition"));
+    requirements.push_back(std::move(requirement));
+  }
+  return requirements;
 }
 
 absl::StatusOr<Module> ModuleReader::Read(const v1::Module& proto) {

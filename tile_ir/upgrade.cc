@@ -9,12 +9,15 @@ namespace {
 
 // Version 2 only added BINARY_OP_XOR: every version-1 message is a version-2 message.
 absl::Status UpgradeFrom1(v1::Module&) { return absl::OkStatus(); }
+// Version 3 only added Kernel.requirements: every version-2 message is a version-3 message.
+absl::Status UpgradeFrom2(v1::Module&) { return absl::OkStatus(); }
 
 }  // namespace
 
 const std::vector<IrUpgrader>& IrUpgraders() {
   static const auto* const kUpgraders = new std::vector<IrUpgrader>{
       {1, UpgradeFrom1},
+      {2, UpgradeFrom2},
   };
   return *kUpgraders;
 }

@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "tile_ir/text_syntax.h"
 #include "tile_ir/verifier_expr.h"
+#include "tile_ir/visitor.h"
 
 namespace tile_ir::verifier {
 namespace {
@@ -29,6 +30,35 @@ bool IsValidKernelName(std::string_view name) {
   return true;
 }
 
+// The first term of a requirement that launch-time integer evaluation cannot give a value.
+class RequirementTerms : public IRVisitor {
+ public:
+  using IRVisitor::Visit;
+  std::string problem;
+
+ protected:
+  void VisitVar(const Var& node) override {
+    if (!node.dtype().is_int() && !node.dtype().is_bool()) {
+      Note(absl::StrCat("'", node.name, "' (", node.dtype().ToString(), ")"));
+    }
+  }
+  void VisitFloatImm(const FloatImm&) override { Note("a floating-point constant"); }
+  void VisitCall(const Call& node) override { Note(absl::StrCat("a call of '", node.name, "'")); }
+  void VisitRamp(const Ramp&) override { Note("a vector"); }
+  void VisitBroadcast(const Broadcast&) override { Note("a vector"); }
+  void VisitCast(const Cast& node) override {
+    if (!node.dtype().is_int() && !node.dtype().is_bool()) {
+      Note(absl::StrCat("a cast to ", node.dtype().ToString()));
+    }
+    IRVisitor::VisitCast(node);
+  }
+
+ private:
+  void Note(std::string what) {
+    if (problem.empty()) problem = std::move(what);
+  }
+};
+
 }  // namespace
 
 KernelVerifier::KernelVerifier(const KernelNode& kernel, DiagnosticSink& sink)
@@ -43,6 +73,7 @@ void KernelVerifier::Run() {
   CheckDimsAndScalars();
   CheckBufferParams();
   CheckLaunch();
+  CheckRequirements();
   if (!kernel_.body) {
     sink_.ReportPlain(kernel_.loc, "the kernel has no body");
     return;
@@ -182,6 +213,35 @@ void KernelVerifier::CheckLaunch() {
   if (launch.swizzle && launch.swizzle->panel_size <= 0) {
     sink_.Report(
         site, absl::StrCat("swizzle panel size ", launch.swizzle->panel_size, " must be positive"));
+  }
+}
+
+void KernelVerifier::CheckRequirements() {
+  for (size_t i = 0; i < kernel_.requirements.size(); ++i) {
+    const ShapeRequirement& requirement = kernel_.requirements[i];
+    Site site{requirement.loc.known() ? requirement.loc : kernel_.loc,
+              absl::StrCat("shape requirement ", i + 1)};
+    if (!requirement.condition) {
+      sink_.Report(site, "the requirement has no condition");
+      continue;
+    }
+    // Only the launch's integers are in scope: no buffers, no block indices.
+    if (!CheckExpr(requirement.condition, "a shape requirement", launch_scope_, site, sink_)) {
+      continue;
+    }
+    const DataType t = requirement.condition->dtype();
+    if (!t.is_bool() || t.is_vector()) {
+      sink_.Report(site, absl::StrCat("a shape requirement must be a bool scalar, not ",
+                                      t.ToString(), " (write a comparison, e.g. K % 32 == 0)"));
+      continue;
+    }
+    RequirementTerms terms;
+    terms.Visit(requirement.condition);
+    if (!terms.problem.empty()) {
+      sink_.Report(site, absl::StrCat("a shape requirement is evaluated from the launch's "
+                                      "integers alone, so it cannot use ",
+                                      terms.problem));
+    }
   }
 }
 

@@ -31,6 +31,8 @@ class KernelVerifier {
   void CheckDimsAndScalars();
   void CheckBufferParams();
   void CheckLaunch();
+  // Each shape requirement: a bool scalar over dimensions and integer scalars only.
+  void CheckRequirements();
   // Reports an invalid identifier or a name already declared in this kernel.
   void Declare(const std::string& name, const Site& site);
   // dtype, shape and strides of a parameter or an allocation, and its layout.

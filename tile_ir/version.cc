@@ -67,7 +67,11 @@ int64_t IntroducedInIrVersion(BinaryOp op) {
 int64_t RequiredIrVersion(const Module& module) {
   NewestFeature walk;
   for (const Kernel& kernel : module.kernels) {
-    if (kernel) walk.VisitKernel(*kernel);
+    if (!kernel) continue;
+    walk.VisitKernel(*kernel);
+    if (!kernel->requirements.empty()) {
+      walk.version = std::max(walk.version, kShapeRequirementsIrVersion);
+    }
   }
   return walk.version;
 }

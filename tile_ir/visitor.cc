@@ -28,6 +28,7 @@ void IRVisitor::VisitKernel(const KernelNode& kernel) {
     if (p.is_buffer()) VisitBufferDecl(p.buffer);
   }
   for (const GridAxis& axis : kernel.launch.grid) Visit(axis.extent);
+  for (const ShapeRequirement& requirement : kernel.requirements) Visit(requirement.condition);
   Visit(kernel.body);
 }
 

@@ -95,6 +95,10 @@ E KernelBuilder::Scalar(const std::string& name, DataType dtype) {
   return E(v);
 }
 
+void KernelBuilder::Require(E condition, Loc loc) {
+  requirements_.push_back({condition.expr(), ToSourceLoc(loc)});
+}
+
 std::vector<E> KernelBuilder::Launch(std::vector<E> grid, std::vector<int64_t> threads, Loc loc) {
   if (launched_) errors_.push_back(absl::StrCat(ToSourceLoc(loc).ToString(), ": error: in kernel '",
                                                 name_, "': Launch called twice"));
@@ -147,7 +151,8 @@ absl::StatusOr<Kernel> KernelBuilder::Finish() {
   }
   if (!errors_.empty()) return absl::InvalidArgumentError(absl::StrJoin(errors_, "\n"));
   Kernel kernel = KernelNode::Make(name_, dims_, params_, launch_,
-                                   Seq::Make(std::move(blocks_.front()), loc_), loc_);
+                                   Seq::Make(std::move(blocks_.front()), loc_), loc_,
+                                   requirements_);
   if (!layouts_.empty()) {
     ApplyLayouts apply(layouts_);
     kernel = apply.MutateKernel(kernel);

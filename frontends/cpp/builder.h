@@ -43,6 +43,9 @@ class KernelBuilder {
   void Cluster(std::vector<int64_t> extents);
   // Block rasterization for L2 reuse (TileLang's T.use_swizzle).
   void UseSwizzle(int panel_size, SwizzleOrder order = SwizzleOrder::kRowMajor);
+  // A shape contract every launch must satisfy, over dimensions and integer scalars, e.g.
+  // k.Require(K % 32 == 0): launches that break it are refused naming it (module.h).
+  void Require(E condition, Loc loc = Loc::current());
 
   // The finished kernel, verified; errors name the user's file and line.
   absl::StatusOr<Kernel> Finish();
@@ -61,6 +64,7 @@ class KernelBuilder {
   std::vector<VarRef> dims_;
   std::vector<tile_ir::Param> params_;
   tile_ir::Launch launch_;
+  std::vector<ShapeRequirement> requirements_;
   bool launched_ = false;
   std::vector<std::vector<Stmt>> blocks_;
   absl::flat_hash_set<std::string> names_;

@@ -70,6 +70,32 @@ TEST(DslTest, StatementsCarryTheCallersLine) {
   EXPECT_EQ(store->value->dtype(), kF32);
 }
 
+TEST(DslTest, RequireStatesAShapeContractAtTheCallersLine) {
+  KernelBuilder k("grouped");
+  E N = k.Dim("N");
+  Tensor X = k.Param("X", kF32, {N});
+  const int line = __LINE__ + 1;
+  k.Require(N % 32 == 0);
+  E bx = k.Launch({ceildiv(N, 64)}, {64})[0];
+  parallel(64, [&](E i) { X(bx * 64 + i) = X(bx * 64 + i) * 2; });
+  absl::StatusOr<Kernel> kernel = k.Finish();
+  ASSERT_TRUE(kernel.ok()) << kernel.status();
+  ASSERT_EQ((*kernel)->requirements.size(), 1u);
+  EXPECT_EQ((*kernel)->requirements[0].loc.line, line);
+  EXPECT_NE(Print(MakeModule({*kernel})).find("{\n  require N % 32 == 0;\n"), std::string::npos);
+
+  // A requirement the launch cannot evaluate is the user's error, at their line.
+  KernelBuilder bad("bad");
+  E M = bad.Dim("M");
+  Tensor Y = bad.Param("Y", kF32, {M});
+  bad.Require(Y(0) > 0.0);
+  bad.Launch({1}, {1});
+  absl::StatusOr<Kernel> refused = bad.Finish();
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("dsl_test.cc"), std::string::npos)
+      << refused.status();
+}
+
 TEST(DslTest, GemmIntoASharedAccumulatorNamesTheUserLine) {
   KernelBuilder k("bad_gemm");
   Tensor A = k.Param("A", kF16, {64, 64});

@@ -15,7 +15,7 @@ constexpr int64_t kIntMax = std::numeric_limits<int>::max();
 
 }  // namespace
 
-Stmt Parser::ParseBlock() {
+Stmt Parser::ParseBlock(std::vector<ShapeRequirement>* requirements) {
   Token open = current_;
   Nesting nesting(this);
   if (!nesting.ok() || !Expect(TokenKind::kLBrace, "'{'")) return nullptr;
@@ -26,6 +26,10 @@ Stmt Parser::ParseBlock() {
       FailExpected("a statement or '}'");
       return nullptr;
     }
+    if (requirements != nullptr && stmts.empty() && AtRequirement()) {
+      if (!ParseRequirement(requirements)) return nullptr;
+      continue;
+    }
     Stmt stmt = ParseStatement();
     if (!stmt) return nullptr;
     stmts.push_back(std::move(stmt));
@@ -34,8 +38,36 @@ Stmt Parser::ParseBlock() {
   return Seq::Make(std::move(stmts), LocOf(open));
 }
 
+bool Parser::AtRequirement() const {
+  return AtWord("require") && lookahead_.kind != TokenKind::kLBracket &&
+         lookahead_.kind != TokenKind::kAssign;
+}
+
+bool Parser::ParseRequirement(std::vector<ShapeRequirement>* requirements) {
+  Token at = current_;
+  if (ir_version_ < kShapeRequirementsIrVersion) {
+    return Fail(at, absl::StrCat("shape requirements ('require') need ir_version ",
+                                 kShapeRequirementsIrVersion,
+                                 ", but the module declares ir_version ", ir_version_));
+  }
+  Advance();
+  ShapeRequirement requirement;
+  requirement.loc = LocOf(at);
+  ParsedExpr condition = ParseExpr();
+  if (!condition || !EndStatement(&requirement.loc)) return false;
+  requirement.condition = condition.expr;
+  requirements->push_back(std::move(requirement));
+  return true;
+}
+
 Stmt Parser::ParseStatement() {
   if (At(TokenKind::kLBrace)) return ParseBlock();
+  if (AtRequirement()) {
+    Fail(current_,
+         "a shape requirement ('require ...;') states what a kernel's launch must satisfy: it "
+         "belongs at the top of the kernel's body, before any statement");
+    return nullptr;
+  }
   if (!At(TokenKind::kIdentifier)) {
     FailExpected("a statement");
     return nullptr;

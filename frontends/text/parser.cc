@@ -135,11 +135,13 @@ Kernel Parser::ParseKernel() {
   SourceLoc loc = LocOf(kernel_token);
   if (At(TokenKind::kLess) && !ParseDims(&dims)) return nullptr;
   if (!ParseParams(&params) || !ParseLaunch(&launch) || !ParseLocSuffix(&loc)) return nullptr;
-  Stmt body = ParseBlock();
+  std::vector<ShapeRequirement> requirements;
+  Stmt body = ParseBlock(&requirements);
   if (!body) return nullptr;
   names_.Exit();
   return KernelNode::Make(std::string(name.text), std::move(dims), std::move(params),
-                          std::move(launch), std::move(body), std::move(loc));
+                          std::move(launch), std::move(body), std::move(loc),
+                          std::move(requirements));
 }
 
 bool Parser::ParseDims(std::vector<VarRef>* dims) {

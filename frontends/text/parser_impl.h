@@ -92,7 +92,12 @@ class Parser {
 
   // --- Statements and regions (parse_stmt.cc).
   // "{ STMT* }" in a new scope.
-  Stmt ParseBlock();
+  // With `requirements`, the block is a kernel's body: `require EXPR;` lines before its first
+  // statement are its shape requirements.
+  Stmt ParseBlock(std::vector<ShapeRequirement>* requirements = nullptr);
+  // At `require` starting a shape requirement, not a store to a buffer named `require`.
+  bool AtRequirement() const;
+  bool ParseRequirement(std::vector<ShapeRequirement>* requirements);
   Stmt ParseStatement();
   Stmt ParseAllocate();
   Stmt ParseLet();

@@ -310,6 +310,29 @@ Kernel XorLanes() {
       For::Make(tx, Int(0), Int(64), ForKind::kThreadBound, per_thread, {}, {}, ThreadAxis::kX));
 }
 
+// Version 3: shape requirements over dimensions and an integer scalar, with and without a
+// source location, one of them using the version-2 '^'.
+Kernel GroupedRows() {
+  VarRef m = Var::Make("M"), k = Var::Make("K"), groups = Var::Make("groups");
+  Buffer x = BufferNode::Make("X", kF16, {m, k}, MemoryScope::kGlobal);
+  Buffer y = BufferNode::Make("Y", kF16, {m, k}, MemoryScope::kGlobal);
+  VarRef bx = Var::Make("bx");
+  Launch launch;
+  launch.grid = {{bx, Bin(BinaryOp::kCeilDiv, m, Int(64))}};
+  launch.threads = {128};
+  Stmt body = Copy::Make(Region{x, {{Mul(bx, Int(64)), Int(64)}, {Int(0), k}}},
+                         Region{y, {{Mul(bx, Int(64)), Int(64)}, {Int(0), k}}});
+  std::vector<ShapeRequirement> requirements = {
+      {Bin(BinaryOp::kEq, Bin(BinaryOp::kMod, k, Int(32)), Int(0)),
+       SourceLoc{"grouped_rows.py", 12, 5}},
+      {Bin(BinaryOp::kAnd, Bin(BinaryOp::kGt, groups, Int(0)),
+           Bin(BinaryOp::kEq, Bin(BinaryOp::kXor, k, k), Int(0))),
+       {}},
+  };
+  return KernelNode::Make("grouped_rows", {m, k}, {{x, nullptr}, {y, nullptr}, {nullptr, groups}},
+                          std::move(launch), body, {}, std::move(requirements));
+}
+
 }  // namespace
 
 std::vector<SampleModule> SampleModules() {
@@ -326,6 +349,9 @@ std::vector<SampleModule> SampleModules() {
   Module swizzle = NewModule();
   swizzle.kernels = {SwizzledCopy(), XorLanes()};
   samples.push_back({"swizzle", std::move(swizzle)});
+  Module requirements = NewModule();
+  requirements.kernels = {GroupedRows()};
+  samples.push_back({"requirements", std::move(requirements)});
   return samples;
 }
 

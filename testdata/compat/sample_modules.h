@@ -21,7 +21,8 @@ struct SampleModule {
 // scalar parameters, if/else); a thread-level kernel (thread-bound, vectorized and unrolled
 // loops, barriers, ramps, broadcasts, every binary operator of version 1 and every scalar
 // type); all three of ir_version 1. Then the features of version 2: a shared tile with an
-// XOR-swizzled layout and ^ on every integer type and on vector lanes.
+// XOR-swizzled layout and ^ on every integer type and on vector lanes. Then the feature of
+// version 3: a kernel's shape requirements.
 std::vector<SampleModule> SampleModules();
 
 }  // namespace tile_ir::compat

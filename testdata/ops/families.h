@@ -19,6 +19,7 @@ std::vector<OpCase> NormOps();         // ops_norm.cc
 std::vector<OpCase> AttentionOps();    // ops_attention.cc
 std::vector<OpCase> ConvOps();         // ops_conv.cc
 std::vector<OpCase> QuantGemmOps();    // ops_quant_gemm.cc
+std::vector<OpCase> GemvOps();         // ops_gemv.cc
 
 // Bytes of one element in memory (i4 is packed: half a byte).
 inline double ElementBytes(DataType dtype) { return dtype.bits() / 8.0; }

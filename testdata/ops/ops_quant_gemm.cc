@@ -44,6 +44,8 @@ absl::StatusOr<Kernel> BuildGemmW4A16() {
   constexpr int bm = 64, bn = 64, bk = 64;
   KernelBuilder k("gemm_w4a16");
   E M = k.Dim("M"), N = k.Dim("N"), K = k.Dim("K");
+  // Weights come in whole groups of K, each with its scale (and so in whole bytes).
+  k.Require(K % kGroupSize == 0);
   Tensor A = k.Param("A", kF16, {M, K});
   Tensor B = k.Param("B", kU8, {N, K / 2});
   Tensor Scale = k.Param("Scale", kF16, {N, K / kGroupSize});
