@@ -1,5 +1,5 @@
 // tile-run's suite modes: --list prints the operator suite, --all checks
-// every operator on one device and prints a result table.
+// every operator on one device (for every input case) and prints a result table.
 #ifndef TOOLS_TILE_RUN_SUITE_RUNNER_H_
 #define TOOLS_TILE_RUN_SUITE_RUNNER_H_
 

@@ -20,6 +20,7 @@
 #include "passes/target_info.h"
 #include "runtime/jit/autotuner.h"
 #include "runtime/jit/kernel_cache.h"
+#include "testdata/ops/op_tensors.h"
 #include "tile_ir/printer.h"
 #include "tile_ir/verifier.h"
 #include "tools/common/cli.h"
@@ -38,6 +39,8 @@ cli::ArgParser MakeParser() {
       "Runs a kernel of FILE (.tile, .tilepb or .json), or the operator OP of the suite, on a\n"
       "device with seeded random inputs, poisoned outputs and, with --check, compares every\n"
       "output with the float64 reference of the operator-suite entry named like the kernel.\n"
+      "--check runs the kernel twice, on standard normal inputs and on the operator's own\n"
+      "input ranges (integer inputs keep theirs), and reports both; one --seed replays both.\n"
       "Kernels compile through the JIT's kernel cache, so a second run loads the binary.\n"
       "Example: tile-run gemm_f16.tile --shapes M=1000,N=777,K=333 --check --bench\n"
       "         tile-run gemm_f16 --autotune --shapes M=4096,N=4096,K=4096 --target=cuda");
@@ -48,7 +51,9 @@ cli::ArgParser MakeParser() {
               "scalar parameter values, e.g. alpha=0.5 (default: the "
               "operator's)"});
   parser.Add({"seed", "N", "seed of the random inputs (default: from the clock, printed)"});
-  parser.Add({"check", "", "compare the outputs with the reference; exit 1 unless all pass"});
+  parser.Add({"check", "",
+              "compare the outputs with the reference for both input cases; exit 1 unless all "
+              "pass"});
   parser.Add({"bench", "", "time --iters launches after --warmup ones; report the median"});
   parser.Add({"iters", "N", "timed launches for --bench", "20"});
   parser.Add({"warmup", "N", "untimed launches before --bench times", "3"});
@@ -435,8 +440,17 @@ int RunFile(const cli::ArgParser& parser, const RunOptions& base, Compiler& comp
   }
   out << "kernel " << name << " from " << path << " on " << device.description() << "\n"
       << "  shapes  " << FormatShapes(options.dims, order) << "\n"
-      << "  seed    " << options.seed << "\n"
-      << "  cache   " << cache_line << "\n";
+      << "  seed    " << options.seed << "\n";
+  // The cases RunKernel runs: every one with --check, the first without. `kernel` may be
+  // gone (--config and --autotune replace the module); the loaded one has its parameters.
+  const ops::OpCase no_op{};
+  for (ops::InputCase input_case : ops::kInputCases) {
+    out << (input_case == ops::kInputCases[0] ? "  inputs  " : "          ")
+        << ops::InputCaseName(input_case) << ": "
+        << ops::DescribeInputs(op ? *op : no_op, loaded->signature(), input_case) << "\n";
+    if (!options.check) break;
+  }
+  out << "  cache   " << cache_line << "\n";
   absl::StatusOr<RunResult> result = RunKernel(device, *loaded, op, options);
   if (!result.ok()) {
     err << "tile-run: error: " << path << ": " << result.status().message() << "\n";

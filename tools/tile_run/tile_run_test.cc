@@ -197,6 +197,7 @@ TEST(TileRunTest, HelpAndList) {
   EXPECT_EQ(help.status, 0);
   EXPECT_THAT(help.out, HasSubstr("--check"));
   EXPECT_THAT(help.out, HasSubstr("--ragged"));
+  EXPECT_THAT(help.out, HasSubstr("on standard normal inputs and on the operator's own"));
   Result list = RunTileRun({"--list"});
   EXPECT_EQ(list.status, 0);
   EXPECT_THAT(list.out, HasSubstr("scale"));
@@ -211,8 +212,12 @@ TEST(TileRunTest, CheckPassesAtTheOperatorsDefaultShapes) {
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("kernel scale from " + path + " on fake: C++ kernels"));
   EXPECT_THAT(r.out, HasSubstr("shapes  N=1000"));
-  EXPECT_THAT(r.out, HasSubstr("seed    42"));
-  EXPECT_THAT(r.out, HasSubstr("Y: max abs err 0, max rel err 0"));
+  EXPECT_THAT(r.out, HasSubstr("seed    42\n"
+                               "  inputs  normal: X N(0, 1)\n"
+                               "          op ranges: X uniform [-1, 1)\n"));
+  // Each input case is checked and reported.
+  EXPECT_THAT(r.out, HasSubstr("check   Y [normal]: max abs err 0, max rel err 0"));
+  EXPECT_THAT(r.out, HasSubstr("check   Y [op ranges]: max abs err 0, max rel err 0"));
   EXPECT_THAT(r.out, HasSubstr("0 of 1000 mismatched, 0 NaN: PASS"));
   EXPECT_THAT(r.out, HasSubstr("PASS (rerun with --seed=42)"));
 }
@@ -275,10 +280,12 @@ TEST(TileRunTest, BenchReportsTheMedianAndRates) {
 TEST(TileRunTest, AllPrintsATableAndFailsWhenAnOperatorFails) {
   Result r = RunTileRun({"--all", "--target=fake", "--seed=3"});
   EXPECT_EQ(r.status, 1);
-  EXPECT_THAT(r.out, HasSubstr("op     shapes  max abs err  max rel err  verdict  time"));
-  EXPECT_THAT(r.out, HasSubstr("scale  N=1000  0            0            PASS"));
-  EXPECT_THAT(r.out, HasSubstr("FAIL"));
-  EXPECT_THAT(r.out, HasSubstr("problems:\n  wrong: Y: max abs err 1"));
+  EXPECT_THAT(r.out,
+              HasSubstr("op     shapes  inputs     max abs err  max rel err  verdict  time"));
+  EXPECT_THAT(r.out, HasSubstr("scale  N=1000  normal     0            0            PASS"));
+  EXPECT_THAT(r.out, HasSubstr("scale  N=1000  op ranges  0            0            PASS\n"));
+  EXPECT_THAT(r.out, HasSubstr("problems:\n  wrong: Y [normal]: max abs err 1"));
+  EXPECT_THAT(r.out, HasSubstr("\n    Y [op ranges]: max abs err 1"));
   EXPECT_THAT(r.out, HasSubstr("1 of 3 operators passed on fake: C++ kernels (seed 3)"));
   EXPECT_THAT(r.err, HasSubstr("[2/3] wrong"));
   Result ragged = RunTileRun({"--all", "--target=fake", "--ragged", "--bench", "--iters=2"});
