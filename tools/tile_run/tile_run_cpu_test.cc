@@ -94,6 +94,35 @@ TEST(TileRunCpuTest, ARowMaxWithoutItsColumnMaskFailsOnTheOpsRanges) {
   EXPECT_EQ(masked.status, 0) << masked.out << masked.err;
 }
 
+// The case: gemm_f16 with C declared f16 aborted in the reference
+// (std::out_of_range) or overran C; now it is refused before it compiles.
+TEST(TileRunCpuTest, AGemmWithAnotherSignatureIsRefusedNotRun) {
+  const std::string own = ReadFile("testdata/ops/gemm_f16.tile");
+  struct Edit {
+    std::string from, to, difference;
+  };
+  const std::vector<Edit> edits = {
+      {"C: f32[M, N]", "C: f16[M, N]", "its parameter 'C' is f16 where the operator's is f32"},
+      {"C: f32[M, N]", "C: f32[M, 64]",
+       "its parameter 'C' has the shape [M, 64] where the operator's is [M, N]"},
+      {"-> C[", "-> D[", ""},  // with the declaration below: C renamed D
+  };
+  for (const Edit& edit : edits) {
+    std::string path = WriteEdited(own, edit.from, edit.to, "gemm_f16");
+    std::string difference = edit.difference;
+    if (difference.empty()) {
+      path = WriteEdited(ReadFile(path), "C: f32[M, N]", "D: f32[M, N]", "gemm_f16");
+      difference = "it lacks the operator's parameter 'C' (it has 'D', which the operator lacks)";
+    }
+    Result r = RunTileRun({path, "--check", "--seed=1"});
+    EXPECT_EQ(r.status, 2) << r.out << r.err;
+    EXPECT_THAT(r.err,
+                HasSubstr("kernel 'gemm_f16' is named like the suite operator but " + difference +
+                          "; --check compares with that operator's "
+                          "reference, so the signatures must match"));
+  }
+}
+
 TEST(TileRunCpuTest, ChecksAnElementwiseOperatorAtRaggedShapes) {
   Result r = RunTileRun({"testdata/ops/add_f32.tile", "--check", "--ragged", "--seed=11"});
   EXPECT_EQ(r.status, 0) << r.out << r.err;

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <string>
 
@@ -28,6 +29,7 @@
 #include "tools/tile_run/dump_artifacts.h"
 #include "tools/tile_run/report.h"
 #include "tools/tile_run/run_kernel.h"
+#include "tools/tile_run/signature.h"
 #include "tools/tile_run/suite_runner.h"
 
 namespace tile_ir::tools {
@@ -306,6 +308,25 @@ int RunFile(const cli::ArgParser& parser, const RunOptions& base, Compiler& comp
   }
   const std::string name = (*kernel)->name;
   const ops::OpCase* op = FindOp(suite, name);
+  if (op != nullptr) {
+    // The operator is found by name; its reference, shapes and inputs then go by the
+    // operator's signature, which the kernel must share.
+    absl::StatusOr<Kernel> own = op->build();
+    if (!own.ok()) {
+      err << "tile-run: error: building operator '" << name << "': " << own.status().message()
+          << "\n";
+      return 1;
+    }
+    if (std::optional<std::string> difference = SignatureDifference(**kernel, **own)) {
+      err << "tile-run: error: " << path << ": kernel '" << name
+          << "' is named like the suite operator but " << *difference << "; "
+          << (base.check ? "--check compares with that operator's reference"
+                         : "tile-run runs it with that operator's shapes, inputs and outputs")
+          << ", so the signatures must match (the operator's: " << FormatSignature(**own)
+          << "; rename the kernel to run it outside the suite)\n";
+      return 2;
+    }
+  }
   RunOptions options = base;
   if (op == nullptr) {
     if (options.check) {

@@ -357,6 +357,64 @@ TEST(TileRunTest, KernelsOutsideTheSuiteNeedShapesAndCannotBeChecked) {
   EXPECT_THAT(unknown.err, HasSubstr("kernel 'mystery' has no dimension 'Q' (its dimensions: N)"));
 }
 
+// A kernel named like an operator but declared otherwise is refused before it
+// runs: the reference would read and write the operator's parameters.
+TEST(TileRunTest, AKernelNamedLikeAnOperatorMustHaveItsSignature) {
+  struct Variant {
+    std::string signature;  // replaces "<N: i32>(X: f32[N], Y: f32[N], alpha: f32)"
+    std::string difference;
+  };
+  const std::vector<Variant> variants = {
+      {"<N: i32>(Z: f32[N], Y: f32[N], alpha: f32)",
+       "it lacks the operator's parameter 'X' (it has 'Z', which the operator lacks)"},
+      {"<N: i32>(X: f32[N], Y: f16[N], alpha: f32)",
+       "its parameter 'Y' is f16 where the operator's is f32"},
+      {"<N: i32>(X: f32[N], Y: f32[64], alpha: f32)",
+       "its parameter 'Y' has the shape [64] where the operator's is [N]"},
+      {"<N: i32>(X: f32[N], Y: f32[N - 1], alpha: f32)",
+       "its parameter 'Y' has the shape [N - 1] where the operator's is [N]"},
+      {"<N: i32>(X: f32[N], Y: f32[N, 2], alpha: f32)",
+       "its parameter 'Y' has rank 2 ([N, 2]) where the operator's has rank 1 ([N])"},
+      {"<N: i32>(X: f32[N], Y: f32[N])", "it lacks the operator's parameter 'alpha'"},
+      {"<N: i32>(X: f32[N], Y: f32[N], alpha: f32, beta: f32)",
+       "it has the parameter 'beta', which the operator lacks"},
+      {"<N: i32>(Y: f32[N], X: f32[N], alpha: f32)",
+       "its parameters come in the order (Y, X, alpha) where the operator's are (X, Y, alpha)"},
+      {"<N: i32>(X: f32[N], Y: f32[N], alpha: f64)",
+       "its parameter 'alpha' is f64 where the operator's is f32"},
+      {"<N: i32>(X: f32[N], Y: f32[N], alpha: f32[N])",
+       "its parameter 'alpha' is a buffer where the operator's is a scalar (alpha: f32)"},
+      {"<N: i32, M: i32>(X: f32[N], Y: f32[M], alpha: f32)",
+       "its dimensions are <N: i32, M: i32> where the operator's are <N: i32>"},
+  };
+  const std::string own = "<N: i32>(X: f32[N], Y: f32[N], alpha: f32)";
+  for (const Variant& variant : variants) {
+    std::string text = ScaleModule("scale");
+    text.replace(text.find(own), own.size(), variant.signature);
+    std::string path = WriteModule("variant", text);
+    Result check = RunTileRun({path, "--target=fake", "--check", "--seed=1"});
+    EXPECT_EQ(check.status, 2) << variant.signature << "\n" << check.out << check.err;
+    EXPECT_EQ(check.err, "tile-run: error: " + path +
+                             ": kernel 'scale' is named like the suite operator but " +
+                             variant.difference +
+                             "; --check compares with that operator's reference, so the "
+                             "signatures must match (the operator's: scale(X: f32[N], Y: f32[N], "
+                             "alpha: f32); rename the kernel to run it outside the suite)\n");
+    EXPECT_THAT(check.out, Not(HasSubstr("launch")));
+    // Without --check the operator's shapes and inputs would still be used.
+    Result run = RunTileRun({path, "--target=fake", "--seed=1"});
+    EXPECT_EQ(run.status, 2) << variant.signature;
+    EXPECT_THAT(run.err, HasSubstr(variant.difference + "; tile-run runs it with that "
+                                                        "operator's shapes, inputs and outputs"));
+  }
+  // Renamed, the same kernel runs outside the suite.
+  std::string renamed = ScaleModule("mine");
+  renamed.replace(renamed.find(own), own.size(), "<N: i32>(X: f32[N], Y: f16[N], alpha: f32)");
+  Result outside = RunTileRun(
+      {WriteModule("mine", renamed), "--target=fake", "--shapes=N=8", "--scalars=alpha=1"});
+  EXPECT_EQ(outside.status, 0) << outside.err;
+}
+
 TEST(TileRunTest, LaunchErrorsNameTheFileAndKernel) {
   std::string path = WriteModule("scale", ScaleModule("scale"));
   Result r = RunTileRun({path, "--target=fake", "--shapes=N=0"});
