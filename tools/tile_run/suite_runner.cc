@@ -5,10 +5,12 @@
 #include <ostream>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "testdata/ops/op_tensors.h"
 #include "tools/tile_run/dump_artifacts.h"
 #include "tools/tile_run/report.h"
 #include "tools/tile_run/run_kernel.h"
+#include "tools/tile_run/signature.h"
 
 namespace tile_ir::tools {
 namespace {
@@ -111,12 +113,35 @@ OperatorCheck CheckOperator(const ops::OpCase& op, runtime::Device& device,
 }
 
 std::string ListOperators(const std::vector<ops::OpCase>& suite) {
-  std::vector<std::vector<std::string>> rows;
+  std::string text;
   for (const ops::OpCase& op : suite) {
-    rows.push_back(
-        {op.name, FormatShapes(op.default_shapes), FormatShapes(op.ragged_shapes), op.description});
+    if (!text.empty()) text += "\n";
+    absl::StatusOr<Kernel> kernel = op.build();
+    if (!kernel.ok()) {
+      absl::StrAppend(&text, op.name, "\n  error: building the kernel: ", kernel.status().message(),
+                      "\n");
+      continue;
+    }
+    const std::vector<std::string> order = DimOrder(**kernel);
+    absl::StrAppend(&text, FormatSignature(**kernel), "\n");
+    auto line = [&text](const std::string& key, const std::string& value) {
+      absl::StrAppend(&text, "  ", key, ": ", value.empty() ? "none" : value, "\n");
+    };
+    line("description", op.description);
+    line("default shapes", FormatShapes(op.default_shapes, order));
+    line("ragged shapes", FormatShapes(op.ragged_shapes, order));
+    std::vector<std::string> scalars;
+    for (const auto& [name, value] : op.scalars) {
+      scalars.push_back(absl::StrCat(name, "=", FormatValue(value)));
+    }
+    if (!scalars.empty()) line("scalars", absl::StrJoin(scalars, ","));
+    line("outputs", absl::StrJoin(op.outputs, ", "));
+    for (ops::InputCase input_case : ops::kInputCases) {
+      line(absl::StrCat("inputs (", ops::InputCaseName(input_case), ")"),
+           ops::DescribeInputs(op, **kernel, input_case));
+    }
   }
-  return FormatTable({"op", "default shapes", "ragged shapes", "description"}, rows);
+  return text;
 }
 
 bool RunSuite(const std::vector<ops::OpCase>& suite, runtime::Device& device,

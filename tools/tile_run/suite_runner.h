@@ -15,7 +15,11 @@
 
 namespace tile_ir::tools {
 
-// One row per operator: name, default shapes, ragged shapes, description.
+// One block per operator, blank lines between: its signature (the name a
+// kernel is matched by, then the parameters it must share), then indented
+// "key: value" lines (description, default shapes, ragged shapes, scalars,
+// outputs, the inputs of each input case). Later facts about
+// an operator go in as further "key: value" lines of its block.
 std::string ListOperators(const std::vector<ops::OpCase>& suite);
 
 struct SuiteRunOptions {

@@ -59,7 +59,16 @@ TEST(TileRunCpuTest, ListsTheSuite) {
   Result r = RunTileRun({"--list"});
   EXPECT_EQ(r.status, 0);
   EXPECT_THAT(r.out, HasSubstr("add_f32"));
-  EXPECT_THAT(r.out, HasSubstr("gemm_f16"));
+  EXPECT_THAT(r.out, HasSubstr("\ngemm_f16(A: f16[M, K], B: f16[K, N], C: f32[M, N])\n"
+                               "  description: fp16 GEMM, fp32 accumulation and output; "
+                               "128x128x64 tiles\n"
+                               "  default shapes: M=256,N=256,K=128\n"
+                               "  ragged shapes: M=257,N=191,K=97\n"));
+  EXPECT_THAT(r.out, HasSubstr("\ngemm_w4a16(A: f16[M, K], B: u8[N, K / 2], Scale: f16[N, K / 32], "
+                               "C: f16[M, N])\n"));
+  EXPECT_THAT(r.out, HasSubstr("  inputs (normal): A, Scale N(0, 1); B integers in [0, 255]\n"
+                               "  inputs (op ranges): A uniform [-1, 1); B integers in [0, 255]; "
+                               "Scale uniform [0.005, 0.02)\n"));
 }
 
 // The softmax kernel with its column mask removed: the columns past N of the

@@ -41,6 +41,10 @@ cli::ArgParser MakeParser() {
       "Runs a kernel of FILE (.tile, .tilepb or .json), or the operator OP of the suite, on a\n"
       "device with seeded random inputs, poisoned outputs and, with --check, compares every\n"
       "output with the float64 reference of the operator-suite entry named like the kernel.\n"
+      "A kernel is matched to its operator by name, then its signature is checked: the\n"
+      "parameter names and order, dtypes, ranks, shape expressions and dimensions must be the\n"
+      "operator's (--list prints each), else tile-run refuses naming the difference; a kernel\n"
+      "named like no operator runs with --shapes but cannot be checked.\n"
       "--check runs the kernel twice, on standard normal inputs and on the operator's own\n"
       "input ranges (integer inputs keep theirs), and reports both; one --seed replays both.\n"
       "Kernels compile through the JIT's kernel cache, so a second run loads the binary.\n"
@@ -65,7 +69,8 @@ cli::ArgParser MakeParser() {
               "where they are proved, aligned vector and asynchronous copies; the binary then "
               "serves only these shapes"});
   parser.Add({"all", "", "check every operator of the suite and print a table"});
-  parser.Add({"list", "", "print the operator suite"});
+  parser.Add({"list", "",
+              "print the operator suite: each operator's signature, shapes, scalars and inputs"});
   parser.Add({"dump-cubin", "DIR",
               "write each compiled kernel's device code to DIR as <kernel>.cu, .ptx and "
               ".cubin (cuda); compiles afresh, bypassing the cache"});

@@ -197,13 +197,22 @@ TEST(TileRunTest, HelpAndList) {
   EXPECT_EQ(help.status, 0);
   EXPECT_THAT(help.out, HasSubstr("--check"));
   EXPECT_THAT(help.out, HasSubstr("--ragged"));
+  EXPECT_THAT(help.out, HasSubstr("A kernel is matched to its operator by name, then its "
+                                  "signature is checked"));
   EXPECT_THAT(help.out, HasSubstr("on standard normal inputs and on the operator's own"));
   Result list = RunTileRun({"--list"});
   EXPECT_EQ(list.status, 0);
-  EXPECT_THAT(list.out, HasSubstr("scale"));
-  EXPECT_THAT(list.out, HasSubstr("N=1000"));
-  EXPECT_THAT(list.out, HasSubstr("N=777"));
-  EXPECT_THAT(list.out, HasSubstr("Y = alpha * X"));
+  // One block per operator: its signature, then indented "key: value" lines.
+  EXPECT_THAT(list.out, HasSubstr("scale(X: f32[N], Y: f32[N], alpha: f32)\n"
+                                  "  description: Y = alpha * X\n"
+                                  "  default shapes: N=1000\n"
+                                  "  ragged shapes: N=777\n"
+                                  "  scalars: alpha=2\n"
+                                  "  outputs: Y\n"
+                                  "  inputs (normal): X N(0, 1)\n"
+                                  "  inputs (op ranges): X uniform [-1, 1)\n"
+                                  "\n"
+                                  "wrong(X: f32[N], Y: f32[N], alpha: f32)\n"));
 }
 
 TEST(TileRunTest, CheckPassesAtTheOperatorsDefaultShapes) {
