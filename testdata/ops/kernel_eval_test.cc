@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "testdata/ops/op_suite.h"
 #include "testdata/ops/op_tensors.h"
 #include "testdata/ops/tile_evaluator.h"
@@ -42,10 +43,10 @@ void LogWorstElement(const std::string& what, const RefTensor& got, const RefTen
               what.c_str(), worst, at, got.data[at], want.data[at]);
 }
 
-void ExpectKernelMatchesReference(const OpCase& op, const Shapes& dims) {
+void ExpectKernelMatchesReference(const OpCase& op, const Shapes& dims, InputCase input_case) {
   absl::StatusOr<Kernel> kernel = op.build();
   ASSERT_TRUE(kernel.ok()) << kernel.status();
-  absl::StatusOr<RefTensors> tensors = MakeRefTensors(op, **kernel, dims, kSeed);
+  absl::StatusOr<RefTensors> tensors = MakeRefTensors(op, **kernel, dims, kSeed, input_case);
   ASSERT_TRUE(tensors.ok()) << tensors.status();
   RefTensors want = *tensors;
   op.reference(want, dims, op.scalars);
@@ -59,21 +60,27 @@ void ExpectKernelMatchesReference(const OpCase& op, const Shapes& dims) {
   for (const std::string& output : op.outputs) {
     const RefTensor& got = tensors->at(output);
     absl::Status close = CheckClose(got, want.at(output), op.atol, op.rtol);
-    EXPECT_TRUE(close.ok()) << output << " (seed " << kSeed << "): " << close;
-    LogWorstElement(op.name + " " + output, got, want.at(output), op.atol, op.rtol);
+    const std::string what =
+        absl::StrCat(op.name, " ", output, " [", InputCaseName(input_case), "]");
+    EXPECT_TRUE(close.ok()) << what << " (seed " << kSeed << "): " << close;
+    LogWorstElement(what, got, want.at(output), op.atol, op.rtol);
   }
 }
 
 TEST_P(KernelEvalTest, DefaultShapes) {
   const OpCase* op = FindOp(GetParam());
   ASSERT_NE(op, nullptr);
-  ExpectKernelMatchesReference(*op, op->default_shapes);
+  for (InputCase input_case : kInputCases) {
+    ExpectKernelMatchesReference(*op, op->default_shapes, input_case);
+  }
 }
 
 TEST_P(KernelEvalTest, RaggedShapes) {
   const OpCase* op = FindOp(GetParam());
   ASSERT_NE(op, nullptr);
-  ExpectKernelMatchesReference(*op, op->ragged_shapes);
+  for (InputCase input_case : kInputCases) {
+    ExpectKernelMatchesReference(*op, op->ragged_shapes, input_case);
+  }
 }
 
 // The evaluator's integer '^', on the 128-byte swizzle of an 8x64 tile: chunk c / 8 of row r

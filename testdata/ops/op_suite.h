@@ -28,9 +28,9 @@ using Shapes = std::map<std::string, int64_t>;
 
 // How an input is filled with seeded random values.
 struct InputInit {
-  enum class Kind { kUniform, kIntegers };
+  enum class Kind { kUniform, kIntegers, kNormal };
   Kind kind = Kind::kUniform;
-  double lo = -1.0;  // uniform in [lo, hi); integers in [lo, hi]
+  double lo = -1.0;  // uniform in [lo, hi); integers in [lo, hi]; unused by kNormal (N(0, 1))
   double hi = 1.0;
 };
 
@@ -65,18 +65,21 @@ struct OpCase {
   std::string description;
   // Builds the kernel with the C++ API (frontends/cpp).
   std::function<absl::StatusOr<Kernel>()> build;
-  Shapes default_shapes;                   // a value for every symbolic dimension
-  Shapes ragged_shapes;                    // dimensions that are not multiples of the tile sizes
-  std::map<std::string, double> scalars;   // scalar parameter values
-  std::map<std::string, InputInit> inits;  // by input parameter; default uniform [-1, 1)
-  std::vector<std::string> outputs;        // buffer parameters the kernel writes
+  Shapes default_shapes;                  // a value for every symbolic dimension
+  Shapes ragged_shapes;                   // dimensions that are not multiples of the tile sizes
+  std::map<std::string, double> scalars;  // scalar parameter values
+  // By input parameter; default uniform [-1, 1). Checks also run every
+  // non-integer input at N(0, 1) (op_tensors.h's InputCase).
+  std::map<std::string, InputInit> inits;
+  std::vector<std::string> outputs;  // buffer parameters the kernel writes
   // Computes every output from the inputs in float64. `tensors` holds all
   // parameters (outputs pre-sized, zero-filled); `dims` the bound dimensions.
   std::function<void(RefTensors& tensors, const Shapes& dims,
                      const std::map<std::string, double>& scalars)>
       reference;
-  // |got - want| <= atol + rtol * |want| element-wise, at both shape sets;
-  // each op's definition says how its values follow from its dtypes.
+  // |got - want| <= atol + rtol * |want| element-wise, at both shape sets and
+  // for both input cases; each op's definition says how its values follow
+  // from its dtypes and inputs.
   double atol = 0;
   double rtol = 0;
   // For throughput reports: the floating-point operations and the bytes of

@@ -4,8 +4,11 @@
 #include <cfloat>
 #include <cmath>
 #include <limits>
+#include <numbers>
 #include <random>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -65,7 +68,44 @@ absl::StatusOr<int64_t> EvalBinary(BinaryOp op, int64_t a, int64_t b) {
 // the same on every standard library, so a printed seed reproduces a run anywhere.
 double Unit(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1p-53; }
 
+// Standard normal by Box-Muller over Unit, for the same reason: the standard
+// library's normal_distribution differs between implementations. One draw per
+// value (the pair's second half is dropped) keeps the stream simple to replay.
+double StandardNormal(std::mt19937_64& rng) {
+  double u1 = 1.0 - Unit(rng);  // in (0, 1]: log stays finite
+  double u2 = Unit(rng);
+  return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
+}
+
+// How `input_case` fills the input `name`.
+InputInit InitOf(const OpCase& op, const std::string& name, InputCase input_case) {
+  auto it = op.inits.find(name);
+  InputInit init = it == op.inits.end() ? InputInit{} : it->second;
+  // Integer inits are codes (packed int4 weights), which stay in their range.
+  if (input_case == InputCase::kNormal && init.kind != InputInit::Kind::kIntegers) {
+    init = {InputInit::Kind::kNormal, 0, 0};
+  }
+  return init;
+}
+
+std::string DescribeInit(const InputInit& init) {
+  switch (init.kind) {
+    case InputInit::Kind::kNormal:
+      return "N(0, 1)";
+    case InputInit::Kind::kIntegers:
+      return absl::StrCat("integers in [", init.lo, ", ", init.hi, "]");
+    case InputInit::Kind::kUniform:
+      break;
+  }
+  return absl::StrCat("uniform [", init.lo, ", ", init.hi, ")");
+}
+
+bool IsOutput(const OpCase& op, const std::string& name) {
+  return std::find(op.outputs.begin(), op.outputs.end(), name) != op.outputs.end();
+}
+
 double Draw(const InputInit& init, DataType dtype, std::mt19937_64& rng) {
+  if (init.kind == InputInit::Kind::kNormal) return RoundToDtype(StandardNormal(rng), dtype);
   if (init.kind == InputInit::Kind::kIntegers) {
     auto lo = static_cast<int64_t>(std::ceil(init.lo));
     auto hi = static_cast<int64_t>(std::floor(init.hi));
@@ -162,8 +202,30 @@ double RoundToDtype(double value, DataType dtype) {
   return value;
 }
 
+std::string InputCaseName(InputCase input_case) {
+  return input_case == InputCase::kNormal ? "normal" : "op ranges";
+}
+
+std::string DescribeInputs(const OpCase& op, const KernelNode& kernel, InputCase input_case) {
+  // Inputs drawn alike share one phrase: "A, B N(0, 1)".
+  std::vector<std::pair<std::string, std::vector<std::string>>> groups;
+  for (const Param& param : kernel.params) {
+    if (!param.is_buffer() || IsOutput(op, param.name())) continue;
+    std::string how = DescribeInit(InitOf(op, param.name(), input_case));
+    auto group = std::find_if(groups.begin(), groups.end(),
+                              [&how](const auto& each) { return each.first == how; });
+    if (group == groups.end()) group = groups.insert(groups.end(), {how, {}});
+    group->second.push_back(param.name());
+  }
+  std::vector<std::string> parts;
+  for (const auto& [how, names] : groups) {
+    parts.push_back(absl::StrCat(absl::StrJoin(names, ", "), " ", how));
+  }
+  return parts.empty() ? "no inputs" : absl::StrJoin(parts, "; ");
+}
+
 absl::StatusOr<RefTensors> MakeRefTensors(const OpCase& op, const KernelNode& kernel,
-                                          const Shapes& dims, uint64_t seed) {
+                                          const Shapes& dims, uint64_t seed, InputCase input_case) {
   std::mt19937_64 rng(seed);
   RefTensors tensors;
   for (const Param& param : kernel.params) {
@@ -175,11 +237,8 @@ absl::StatusOr<RefTensors> MakeRefTensors(const OpCase& op, const KernelNode& ke
     int64_t size = 1;
     for (int64_t extent : tensor.shape) size *= extent;
     tensor.data.assign(size, 0.0);
-    bool is_output =
-        std::find(op.outputs.begin(), op.outputs.end(), param.name()) != op.outputs.end();
-    if (!is_output) {
-      auto init = op.inits.find(param.name());
-      InputInit how = init == op.inits.end() ? InputInit{} : init->second;
+    if (!IsOutput(op, param.name())) {
+      InputInit how = InitOf(op, param.name(), input_case);
       for (double& value : tensor.data) value = Draw(how, param.buffer->dtype, rng);
     }
     tensors.emplace(param.name(), std::move(tensor));

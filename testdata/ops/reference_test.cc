@@ -26,7 +26,8 @@ absl::StatusOr<RefTensors> RunReference(const std::string& name, const Shapes& d
   if (op == nullptr) return absl::NotFoundError(name);
   absl::StatusOr<Kernel> kernel = op->build();
   if (!kernel.ok()) return kernel.status();
-  absl::StatusOr<RefTensors> tensors = MakeRefTensors(*op, **kernel, dims, seed);
+  absl::StatusOr<RefTensors> tensors =
+      MakeRefTensors(*op, **kernel, dims, seed, InputCase::kOpRanges);
   if (!tensors.ok()) return tensors.status();
   if (adjust) adjust(*tensors);
   op->reference(*tensors, dims, op->scalars);

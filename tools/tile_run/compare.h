@@ -14,6 +14,7 @@ namespace tile_ir::tools {
 
 struct OutputCheck {
   std::string name;
+  std::string inputs;  // the input case it ran ("normal"), empty when the caller has none
   std::vector<int64_t> shape;
   int64_t elements = 0;
   // Elements with !(|got - want| <= atol + rtol * |want|); a NaN where the

@@ -44,8 +44,10 @@ std::string FormatShapes(const ops::Shapes& dims, const std::vector<std::string>
 }
 
 std::string FormatCheck(const OutputCheck& check) {
-  std::string line = absl::StrCat(check.name, ": max abs err ", FormatError(check.max_abs_error),
-                                  ", max rel err ", FormatError(check.max_rel_error));
+  std::string line =
+      absl::StrCat(check.name, check.inputs.empty() ? "" : absl::StrCat(" [", check.inputs, "]"),
+                   ": max abs err ", FormatError(check.max_abs_error), ", max rel err ",
+                   FormatError(check.max_rel_error));
   if (check.worst >= 0) {
     absl::StrAppend(&line, ", worst at ", FormatIndex(check.shape, check.worst), " (got ",
                     FormatValue(check.worst_got), ", want ", FormatValue(check.worst_want), ")");
@@ -81,9 +83,10 @@ std::string FormatTable(const std::vector<std::string>& header,
     for (size_t c = 0; c < cells.size() && c < widths.size(); ++c) {
       if (c > 0) line += "  ";
       line += cells[c];
-      // The last column is not padded, so lines carry no trailing spaces.
       if (c + 1 < cells.size()) line += std::string(widths[c] - cells[c].size(), ' ');
     }
+    // No trailing spaces, even where the last cells are empty.
+    line.erase(line.find_last_not_of(' ') + 1);
     return line + "\n";
   };
   std::string text = format_row(header);

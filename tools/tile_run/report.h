@@ -20,7 +20,7 @@ std::string FormatError(double value);
 std::string FormatValue(double value);
 // "M=1000,N=777,K=333": the names in `order` first, in that order, then the rest by name.
 std::string FormatShapes(const ops::Shapes& dims, const std::vector<std::string>& order = {});
-// "C: max abs err 1.2e-06, max rel err 3.4e-05, worst at [3, 4] (got 0.5, want 0.5000012),
+// "C [normal]: max abs err 1.2e-06, max rel err 3.4e-05, worst at [3, 4] (got 0.5, want 0.5000012),
 // 0 of 1000 mismatched, 0 NaN: PASS"
 std::string FormatCheck(const OutputCheck& check);
 // "median 1.23 ms over 20 launches, 54.2 GFLOP/s, 120 GB/s" (rates when known).

@@ -65,6 +65,9 @@ TEST(CompareOutputTest, EmptyOutputPasses) {
   EXPECT_TRUE(check.passed());
   EXPECT_EQ(check.worst, -1);
   EXPECT_EQ(FormatCheck(check), "Y: max abs err 0, max rel err 0, 0 of 0 mismatched, 0 NaN: PASS");
+  check.inputs = "normal";
+  EXPECT_EQ(FormatCheck(check),
+            "Y [normal]: max abs err 0, max rel err 0, 0 of 0 mismatched, 0 NaN: PASS");
 }
 
 TEST(ReportTest, Formats) {
@@ -88,6 +91,13 @@ TEST(ReportTest, Formats) {
             "--------  -------\n"
             "gemm_f16  PASS\n"
             "add       FAIL\n");
+  // Empty last cells leave no trailing spaces.
+  EXPECT_EQ(
+      FormatTable({"op", "inputs", "time"}, {{"add", "normal", "1 ms"}, {"add", "ranges", ""}}),
+      "op   inputs  time\n"
+      "---  ------  ----\n"
+      "add  normal  1 ms\n"
+      "add  ranges\n");
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <iterator>
 #include <memory>
 
 #include "absl/status/status.h"
@@ -84,15 +85,12 @@ absl::StatusOr<RunResult> RunKernel(runtime::Device& device, runtime::LoadedKern
     return absl::FailedPreconditionError(absl::StrCat("no reference for kernel '", kernel.name,
                                                       "': checking needs an operator-suite entry"));
   }
-  const ops::OpCase no_op{};
+  const ops::OpCase no_op{};  // every buffer an input
   const ops::OpCase& how = op != nullptr ? *op : no_op;
   auto is_output = [&how](const std::string& name) {
     return std::find(how.outputs.begin(), how.outputs.end(), name) != how.outputs.end();
   };
 
-  absl::StatusOr<ops::RefTensors> ref =
-      ops::MakeRefTensors(how, kernel, options.dims, options.seed);
-  if (!ref.ok()) return ref.status();
   auto error = [&kernel](const std::string& param, const absl::Status& status) {
     return absl::Status(status.code(), absl::StrCat("kernel '", kernel.name, "': parameter '",
                                                     param, "': ", status.message()));
@@ -111,49 +109,65 @@ absl::StatusOr<RunResult> RunKernel(runtime::Device& device, runtime::LoadedKern
       args.push_back(KernelArg::Scalar(value));
       continue;
     }
-    ops::RefTensor& tensor = ref->at(name);
+    absl::StatusOr<std::vector<int64_t>> shape = ops::ParamShape(param, options.dims);
+    if (!shape.ok()) return shape.status();
     absl::StatusOr<std::unique_ptr<HostBuffer>> buffer =
-        HostBuffer::Create(param.buffer->dtype, tensor.shape);
+        HostBuffer::Create(param.buffer->dtype, *shape);
     if (!buffer.ok()) return error(name, buffer.status());
     absl::StatusOr<std::unique_ptr<DeviceBuffer>> device_buffer =
-        device.Allocate(param.buffer->dtype, tensor.shape);
+        device.Allocate(param.buffer->dtype, *shape);
     if (!device_buffer.ok()) return error(name, device_buffer.status());
-    HostBuffer& b = **buffer;
-    absl::Status filled;
-    if (is_output(name)) {
-      filled = (*device_buffer)->Fill(0xFF);
-    } else {
-      // The reference sees exactly what the kernel reads.
-      for (int64_t i = 0; i < b.num_elements(); ++i) {
-        b.Set(i, tensor.data[i]);
-        tensor.data[i] = b.Get(i);
-      }
-      filled = (*device_buffer)->CopyFromHost(b);
-    }
-    if (!filled.ok()) return error(name, filled);
     args.push_back(KernelArg::Tensor((*device_buffer)->tensor()));
     host[name] = *std::move(buffer);
     on_device[name] = *std::move(device_buffer);
   }
-
-  RunResult result;
-  absl::StatusOr<double> launch = TimeLaunch(loaded, args);
-  if (!launch.ok()) return launch.status();
-  result.launch_seconds = *launch;
-
   if (options.check) {
-    op->reference(*ref, options.dims, scalars);
     for (const std::string& name : op->outputs) {
-      auto it = host.find(name);
-      if (it == host.end()) {
+      if (!host.contains(name)) {
         return absl::InvalidArgumentError(
             absl::StrCat("operator '", op->name, "' lists the output '", name,
                          "', which is not a buffer parameter of kernel '", kernel.name, "'"));
       }
-      if (absl::Status copied = on_device.at(name)->CopyToHost(*it->second); !copied.ok()) {
+    }
+  }
+
+  // A check runs every input case on fresh data; a plain run needs one.
+  std::vector<ops::InputCase> cases(std::begin(ops::kInputCases), std::end(ops::kInputCases));
+  if (!options.check) cases.resize(1);
+  RunResult result;
+  for (ops::InputCase input_case : cases) {
+    absl::StatusOr<ops::RefTensors> ref =
+        ops::MakeRefTensors(how, kernel, options.dims, options.seed, input_case);
+    if (!ref.ok()) return ref.status();
+    for (const auto& [name, buffer] : host) {
+      ops::RefTensor& tensor = ref->at(name);
+      absl::Status filled;
+      if (is_output(name)) {
+        filled = on_device.at(name)->Fill(0xFF);
+      } else {
+        // The reference sees exactly what the kernel reads.
+        HostBuffer& b = *buffer;
+        for (int64_t i = 0; i < b.num_elements(); ++i) {
+          b.Set(i, tensor.data[i]);
+          tensor.data[i] = b.Get(i);
+        }
+        filled = on_device.at(name)->CopyFromHost(b);
+      }
+      if (!filled.ok()) return error(name, filled);
+    }
+    absl::StatusOr<double> launch = TimeLaunch(loaded, args);
+    if (!launch.ok()) return launch.status();
+    if (input_case == cases.front()) result.launch_seconds = *launch;
+    if (!options.check) break;
+    op->reference(*ref, options.dims, scalars);
+    for (const std::string& name : op->outputs) {
+      HostBuffer& got = *host.at(name);
+      if (absl::Status copied = on_device.at(name)->CopyToHost(got); !copied.ok()) {
         return error(name, copied);
       }
-      result.checks.push_back(CompareOutput(name, *it->second, ref->at(name), op->atol, op->rtol));
+      OutputCheck check = CompareOutput(name, got, ref->at(name), op->atol, op->rtol);
+      check.inputs = ops::InputCaseName(input_case);
+      result.checks.push_back(std::move(check));
     }
   }
 

@@ -21,7 +21,7 @@ namespace tile_ir::tools {
 struct RunOptions {
   ops::Shapes dims;  // a value for every dimension of the kernel, specialized ones included
   std::vector<std::string> specialized_dims;  // dims compiled in as constants (--static-shapes)
-  std::map<std::string, double> scalars;  // a value for every scalar parameter
+  std::map<std::string, double> scalars;      // a value for every scalar parameter
   uint64_t seed = 0;
   bool check = false;  // needs an operator entry
   bool bench = false;
@@ -30,8 +30,9 @@ struct RunOptions {
 };
 
 struct RunResult {
-  double launch_seconds = 0;               // the first launch
-  std::vector<OutputCheck> checks;         // with RunOptions::check
+  double launch_seconds = 0;  // the first launch
+  // With RunOptions::check: every output for every input case (ops::kInputCases), in order.
+  std::vector<OutputCheck> checks;
   std::optional<double> median_seconds;    // with RunOptions::bench
   std::optional<double> flops_per_second;  // with bench and the op's flops
   std::optional<double> bytes_per_second;  // with bench and the op's bytes
@@ -39,10 +40,14 @@ struct RunResult {
   bool passed() const;
 };
 
-// `kernel` was loaded by `device`, which allocates its tensors. `op` may be
-// null for a kernel outside the operator suite: every buffer is then an input
-// (uniform in [-1, 1)) and nothing is poisoned or checked. Errors name what is
-// missing or what failed (dims, scalars, allocation, copies, launch).
+// `kernel` was loaded by `device`, which allocates its tensors. With
+// options.check, the kernel runs once per input case (standard normal, then
+// the op's ranges; ops::InputCase), each on fresh data from options.seed with
+// poisoned outputs, and every output of every case is checked; a bench times
+// the last case's data. Without it, one run on normal inputs. `op` may be null
+// for a kernel outside the operator suite: every buffer is then an input and
+// nothing is poisoned or checked. Errors name what is missing or what failed
+// (dims, scalars, allocation, copies, launch).
 absl::StatusOr<RunResult> RunKernel(runtime::Device& device, runtime::LoadedKernel& kernel,
                                     const ops::OpCase* op, const RunOptions& options);
 

@@ -5,9 +5,12 @@
 #include <ostream>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "testdata/ops/op_tensors.h"
 #include "tools/tile_run/dump_artifacts.h"
 #include "tools/tile_run/report.h"
 #include "tools/tile_run/run_kernel.h"
+#include "tools/tile_run/signature.h"
 
 namespace tile_ir::tools {
 namespace {
@@ -18,33 +21,44 @@ std::vector<std::string> DimOrder(const KernelNode& kernel) {
   return order;
 }
 
-struct Row {
-  std::vector<std::string> cells;
-  std::string error;  // empty when the operator ran
+// An operator's lines of the table: one per input case, or one saying it did not run.
+struct Rows {
+  std::vector<std::vector<std::string>> cells;
+  std::string error;  // empty when the operator ran and passed
   bool passed = false;
 };
 
-Row RunOperator(const ops::OpCase& op, runtime::Device& device, const SuiteRunOptions& options) {
+Rows RunOperator(const ops::OpCase& op, runtime::Device& device, const SuiteRunOptions& options) {
   OperatorCheck check = CheckOperator(op, device, options);
-  Row row;
-  row.cells = {op.name, check.shapes, "-", "-", "ERROR", "-"};
+  Rows rows;
   if (!check.status.ok()) {
-    row.error = std::string(check.status.message());
-    return row;
+    rows.cells = {{op.name, check.shapes, "-", "-", "-", "ERROR", "-"}};
+    rows.error = std::string(check.status.message());
+    return rows;
   }
   const RunResult& result = check.result;
-  row.passed = check.passed();
-  row.cells[2] = FormatError(check.max_abs_error);
-  row.cells[3] = FormatError(check.max_rel_error);
-  row.cells[4] = row.passed ? "PASS" : "FAIL";
-  row.cells[5] = FormatSeconds(result.median_seconds.value_or(result.launch_seconds));
-  if (!row.passed) {
+  rows.passed = check.passed();
+  std::string time = FormatSeconds(result.median_seconds.value_or(result.launch_seconds));
+  for (ops::InputCase input_case : ops::kInputCases) {
+    const std::string name = ops::InputCaseName(input_case);
+    double max_abs = 0, max_rel = 0;
+    bool passed = true;
     for (const OutputCheck& output : result.checks) {
-      if (!output.passed())
-        absl::StrAppend(&row.error, row.error.empty() ? "" : "\n    ", FormatCheck(output));
+      if (output.inputs != name) continue;
+      max_abs = std::max(max_abs, output.max_abs_error);
+      max_rel = std::max(max_rel, output.max_rel_error);
+      passed &= output.passed();
+    }
+    // The time is the operator's, so it goes on its first line only.
+    rows.cells.push_back({op.name, check.shapes, name, FormatError(max_abs), FormatError(max_rel),
+                          passed ? "PASS" : "FAIL", rows.cells.empty() ? time : ""});
+  }
+  for (const OutputCheck& output : result.checks) {
+    if (!output.passed()) {
+      absl::StrAppend(&rows.error, rows.error.empty() ? "" : "\n    ", FormatCheck(output));
     }
   }
-  return row;
+  return rows;
 }
 
 }  // namespace
@@ -99,12 +113,35 @@ OperatorCheck CheckOperator(const ops::OpCase& op, runtime::Device& device,
 }
 
 std::string ListOperators(const std::vector<ops::OpCase>& suite) {
-  std::vector<std::vector<std::string>> rows;
+  std::string text;
   for (const ops::OpCase& op : suite) {
-    rows.push_back(
-        {op.name, FormatShapes(op.default_shapes), FormatShapes(op.ragged_shapes), op.description});
+    if (!text.empty()) text += "\n";
+    absl::StatusOr<Kernel> kernel = op.build();
+    if (!kernel.ok()) {
+      absl::StrAppend(&text, op.name, "\n  error: building the kernel: ", kernel.status().message(),
+                      "\n");
+      continue;
+    }
+    const std::vector<std::string> order = DimOrder(**kernel);
+    absl::StrAppend(&text, FormatSignature(**kernel), "\n");
+    auto line = [&text](const std::string& key, const std::string& value) {
+      absl::StrAppend(&text, "  ", key, ": ", value.empty() ? "none" : value, "\n");
+    };
+    line("description", op.description);
+    line("default shapes", FormatShapes(op.default_shapes, order));
+    line("ragged shapes", FormatShapes(op.ragged_shapes, order));
+    std::vector<std::string> scalars;
+    for (const auto& [name, value] : op.scalars) {
+      scalars.push_back(absl::StrCat(name, "=", FormatValue(value)));
+    }
+    if (!scalars.empty()) line("scalars", absl::StrJoin(scalars, ","));
+    line("outputs", absl::StrJoin(op.outputs, ", "));
+    for (ops::InputCase input_case : ops::kInputCases) {
+      line(absl::StrCat("inputs (", ops::InputCaseName(input_case), ")"),
+           ops::DescribeInputs(op, **kernel, input_case));
+    }
   }
-  return FormatTable({"op", "default shapes", "ragged shapes", "description"}, rows);
+  return text;
 }
 
 bool RunSuite(const std::vector<ops::OpCase>& suite, runtime::Device& device,
@@ -114,12 +151,14 @@ bool RunSuite(const std::vector<ops::OpCase>& suite, runtime::Device& device,
   int passed = 0;
   for (size_t i = 0; i < suite.size(); ++i) {
     err << "[" << i + 1 << "/" << suite.size() << "] " << suite[i].name << "\n";
-    Row row = RunOperator(suite[i], device, options);
-    if (row.passed) ++passed;
-    if (!row.error.empty()) problems.push_back(absl::StrCat("  ", suite[i].name, ": ", row.error));
-    rows.push_back(std::move(row.cells));
+    Rows op_rows = RunOperator(suite[i], device, options);
+    if (op_rows.passed) ++passed;
+    if (!op_rows.error.empty()) {
+      problems.push_back(absl::StrCat("  ", suite[i].name, ": ", op_rows.error));
+    }
+    for (std::vector<std::string>& cells : op_rows.cells) rows.push_back(std::move(cells));
   }
-  out << FormatTable({"op", "shapes", "max abs err", "max rel err", "verdict",
+  out << FormatTable({"op", "shapes", "inputs", "max abs err", "max rel err", "verdict",
                       options.bench ? "median time" : "time"},
                      rows);
   if (!problems.empty()) {

@@ -1,5 +1,5 @@
 // tile-run's suite modes: --list prints the operator suite, --all checks
-// every operator on one device and prints a result table.
+// every operator on one device (for every input case) and prints a result table.
 #ifndef TOOLS_TILE_RUN_SUITE_RUNNER_H_
 #define TOOLS_TILE_RUN_SUITE_RUNNER_H_
 
@@ -15,7 +15,11 @@
 
 namespace tile_ir::tools {
 
-// One row per operator: name, default shapes, ragged shapes, description.
+// One block per operator, blank lines between: its signature (the name a
+// kernel is matched by, then the parameters it must share), then indented
+// "key: value" lines (description, default shapes, ragged shapes, scalars,
+// outputs, the inputs of each input case). Later facts about
+// an operator go in as further "key: value" lines of its block.
 std::string ListOperators(const std::vector<ops::OpCase>& suite);
 
 struct SuiteRunOptions {

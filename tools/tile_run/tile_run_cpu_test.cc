@@ -35,11 +35,101 @@ Result RunTileRun(std::vector<std::string> args) {
   return {status, out.str(), err.str()};
 }
 
+std::string ReadFile(const std::string& path) {
+  std::ifstream file(path);
+  std::stringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+// `text` with every occurrence of `from` replaced by `to` (there must be one),
+// written to the test's temporary folder as `stem`.tile; the path.
+std::string WriteEdited(std::string text, const std::string& from, const std::string& to,
+                        const std::string& stem) {
+  EXPECT_NE(text.find(from), std::string::npos) << from;
+  for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
+    text.replace(at, from.size(), to);
+  }
+  std::string path = std::string(std::getenv("TEST_TMPDIR")) + "/" + stem + ".tile";
+  std::ofstream(path) << text;
+  return path;
+}
+
 TEST(TileRunCpuTest, ListsTheSuite) {
   Result r = RunTileRun({"--list"});
   EXPECT_EQ(r.status, 0);
   EXPECT_THAT(r.out, HasSubstr("add_f32"));
-  EXPECT_THAT(r.out, HasSubstr("gemm_f16"));
+  EXPECT_THAT(r.out, HasSubstr("\ngemm_f16(A: f16[M, K], B: f16[K, N], C: f32[M, N])\n"
+                               "  description: fp16 GEMM, fp32 accumulation and output; "
+                               "128x128x64 tiles\n"
+                               "  default shapes: M=256,N=256,K=128\n"
+                               "  ragged shapes: M=257,N=191,K=97\n"));
+  EXPECT_THAT(r.out, HasSubstr("\ngemm_w4a16(A: f16[M, K], B: u8[N, K / 2], Scale: f16[N, K / 32], "
+                               "C: f16[M, N])\n"));
+  EXPECT_THAT(r.out, HasSubstr("  inputs (normal): A, Scale N(0, 1); B integers in [0, 255]\n"
+                               "  inputs (op ranges): A uniform [-1, 1); B integers in [0, 255]; "
+                               "Scale uniform [0.005, 0.02)\n"));
+}
+
+// The softmax kernel with its column mask removed: the columns past N of the
+// last tile read as zeros and join the row's sum. Inputs in the op's
+// [-100, 100) hide that (exp(0 - max) is below 1e-40 when the row's maximum is
+// near 100); standard normal inputs do not, so the check must fail.
+TEST(TileRunCpuTest, ASoftmaxWithoutItsColumnMaskFailsItsCheck) {
+  const std::string own = ReadFile("testdata/ops/softmax_f32.tile");
+  std::string unmasked =
+      WriteEdited(own, "select(k * 128 + j < N, X_s[i, j], -inf)", "X_s[i, j]", "softmax_f32");
+  Result r = RunTileRun({unmasked, "--check", "--ragged", "--seed=3"});
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("shapes  M=100,N=777"));
+  EXPECT_THAT(r.out, testing::MatchesRegex("(.|\n)*Y \\[normal\\]: [^\n]*: FAIL\n(.|\n)*"));
+  EXPECT_THAT(r.out, testing::MatchesRegex("(.|\n)*Y \\[op ranges\\]: [^\n]*: PASS\n(.|\n)*"));
+  EXPECT_THAT(r.out, HasSubstr("\nFAIL (rerun with --seed=3)"));
+  Result masked = RunTileRun({"testdata/ops/softmax_f32.tile", "--check", "--ragged", "--seed=3"});
+  EXPECT_EQ(masked.status, 0) << masked.out << masked.err;
+}
+
+// The other way round: a row maximum without its mask lets a padded zero win
+// only where a row has no positive value, which the op's all-negative inputs
+// ensure and normal inputs almost never give. Each case catches what the other misses.
+TEST(TileRunCpuTest, ARowMaxWithoutItsColumnMaskFailsOnTheOpsRanges) {
+  const std::string own = ReadFile("testdata/ops/row_max_f32.tile");
+  std::string unmasked =
+      WriteEdited(own, "select(k * 128 + j < N, X_s[i, j], -inf)", "X_s[i, j]", "row_max_f32");
+  Result r = RunTileRun({unmasked, "--check", "--ragged", "--seed=3"});
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  EXPECT_THAT(r.out, testing::MatchesRegex("(.|\n)*Y \\[op ranges\\]: [^\n]*: FAIL\n(.|\n)*"));
+  Result masked = RunTileRun({"testdata/ops/row_max_f32.tile", "--check", "--ragged", "--seed=3"});
+  EXPECT_EQ(masked.status, 0) << masked.out << masked.err;
+}
+
+// The case: gemm_f16 with C declared f16 aborted in the reference
+// (std::out_of_range) or overran C; now it is refused before it compiles.
+TEST(TileRunCpuTest, AGemmWithAnotherSignatureIsRefusedNotRun) {
+  const std::string own = ReadFile("testdata/ops/gemm_f16.tile");
+  struct Edit {
+    std::string from, to, difference;
+  };
+  const std::vector<Edit> edits = {
+      {"C: f32[M, N]", "C: f16[M, N]", "its parameter 'C' is f16 where the operator's is f32"},
+      {"C: f32[M, N]", "C: f32[M, 64]",
+       "its parameter 'C' has the shape [M, 64] where the operator's is [M, N]"},
+      {"-> C[", "-> D[", ""},  // with the declaration below: C renamed D
+  };
+  for (const Edit& edit : edits) {
+    std::string path = WriteEdited(own, edit.from, edit.to, "gemm_f16");
+    std::string difference = edit.difference;
+    if (difference.empty()) {
+      path = WriteEdited(ReadFile(path), "C: f32[M, N]", "D: f32[M, N]", "gemm_f16");
+      difference = "it lacks the operator's parameter 'C' (it has 'D', which the operator lacks)";
+    }
+    Result r = RunTileRun({path, "--check", "--seed=1"});
+    EXPECT_EQ(r.status, 2) << r.out << r.err;
+    EXPECT_THAT(r.err,
+                HasSubstr("kernel 'gemm_f16' is named like the suite operator but " + difference +
+                          "; --check compares with that operator's "
+                          "reference, so the signatures must match"));
+  }
 }
 
 TEST(TileRunCpuTest, ChecksAnElementwiseOperatorAtRaggedShapes) {
@@ -47,7 +137,10 @@ TEST(TileRunCpuTest, ChecksAnElementwiseOperatorAtRaggedShapes) {
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_THAT(r.out, HasSubstr("on cpu: "));
   EXPECT_THAT(r.out, HasSubstr("shapes  M=1000,N=777"));
-  EXPECT_THAT(r.out, HasSubstr("C: max abs err"));
+  EXPECT_THAT(r.out, HasSubstr("inputs  normal: A, B N(0, 1)\n"
+                               "          op ranges: A, B uniform [-1, 1)\n"));
+  EXPECT_THAT(r.out, HasSubstr("check   C [normal]: max abs err"));
+  EXPECT_THAT(r.out, HasSubstr("check   C [op ranges]: max abs err"));
   EXPECT_THAT(r.out, HasSubstr("PASS (rerun with --seed=11)"));
 }
 
@@ -75,8 +168,8 @@ TEST(TileRunCpuTest, RunsAGemmAtANamedConfigOfItsSpace) {
   EXPECT_EQ(explain.status, 2);
   EXPECT_THAT(explain.err, HasSubstr("--explain explains the default one"));
   // The suite's own file is the operator; an edited one is not, and --config would drop it.
-  Result file = RunTileRun({"testdata/ops/gemm_bf16.tile", "--config=64x64x32_s3",
-                            "--check", "--shapes=M=64,N=64,K=64", "--seed=3"});
+  Result file = RunTileRun({"testdata/ops/gemm_bf16.tile", "--config=64x64x32_s3", "--check",
+                            "--shapes=M=64,N=64,K=64", "--seed=3"});
   EXPECT_EQ(file.status, 0) << file.out << file.err;
   std::ifstream suite_file("testdata/ops/gemm_bf16.tile");
   std::stringstream text;

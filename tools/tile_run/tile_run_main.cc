@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <string>
 
@@ -20,6 +21,7 @@
 #include "passes/target_info.h"
 #include "runtime/jit/autotuner.h"
 #include "runtime/jit/kernel_cache.h"
+#include "testdata/ops/op_tensors.h"
 #include "tile_ir/printer.h"
 #include "tile_ir/verifier.h"
 #include "tools/common/cli.h"
@@ -27,6 +29,7 @@
 #include "tools/tile_run/dump_artifacts.h"
 #include "tools/tile_run/report.h"
 #include "tools/tile_run/run_kernel.h"
+#include "tools/tile_run/signature.h"
 #include "tools/tile_run/suite_runner.h"
 
 namespace tile_ir::tools {
@@ -38,6 +41,12 @@ cli::ArgParser MakeParser() {
       "Runs a kernel of FILE (.tile, .tilepb or .json), or the operator OP of the suite, on a\n"
       "device with seeded random inputs, poisoned outputs and, with --check, compares every\n"
       "output with the float64 reference of the operator-suite entry named like the kernel.\n"
+      "A kernel is matched to its operator by name, then its signature is checked: the\n"
+      "parameter names and order, dtypes, ranks, shape expressions and dimensions must be the\n"
+      "operator's (--list prints each), else tile-run refuses naming the difference; a kernel\n"
+      "named like no operator runs with --shapes but cannot be checked.\n"
+      "--check runs the kernel twice, on standard normal inputs and on the operator's own\n"
+      "input ranges (integer inputs keep theirs), and reports both; one --seed replays both.\n"
       "Kernels compile through the JIT's kernel cache, so a second run loads the binary.\n"
       "Example: tile-run gemm_f16.tile --shapes M=1000,N=777,K=333 --check --bench\n"
       "         tile-run gemm_f16 --autotune --shapes M=4096,N=4096,K=4096 --target=cuda");
@@ -48,7 +57,9 @@ cli::ArgParser MakeParser() {
               "scalar parameter values, e.g. alpha=0.5 (default: the "
               "operator's)"});
   parser.Add({"seed", "N", "seed of the random inputs (default: from the clock, printed)"});
-  parser.Add({"check", "", "compare the outputs with the reference; exit 1 unless all pass"});
+  parser.Add({"check", "",
+              "compare the outputs with the reference for both input cases; exit 1 unless all "
+              "pass"});
   parser.Add({"bench", "", "time --iters launches after --warmup ones; report the median"});
   parser.Add({"iters", "N", "timed launches for --bench", "20"});
   parser.Add({"warmup", "N", "untimed launches before --bench times", "3"});
@@ -58,7 +69,8 @@ cli::ArgParser MakeParser() {
               "where they are proved, aligned vector and asynchronous copies; the binary then "
               "serves only these shapes"});
   parser.Add({"all", "", "check every operator of the suite and print a table"});
-  parser.Add({"list", "", "print the operator suite"});
+  parser.Add({"list", "",
+              "print the operator suite: each operator's signature, shapes, scalars and inputs"});
   parser.Add({"dump-cubin", "DIR",
               "write each compiled kernel's device code to DIR as <kernel>.cu, .ptx and "
               ".cubin (cuda); compiles afresh, bypassing the cache"});
@@ -301,6 +313,25 @@ int RunFile(const cli::ArgParser& parser, const RunOptions& base, Compiler& comp
   }
   const std::string name = (*kernel)->name;
   const ops::OpCase* op = FindOp(suite, name);
+  if (op != nullptr) {
+    // The operator is found by name; its reference, shapes and inputs then go by the
+    // operator's signature, which the kernel must share.
+    absl::StatusOr<Kernel> own = op->build();
+    if (!own.ok()) {
+      err << "tile-run: error: building operator '" << name << "': " << own.status().message()
+          << "\n";
+      return 1;
+    }
+    if (std::optional<std::string> difference = SignatureDifference(**kernel, **own)) {
+      err << "tile-run: error: " << path << ": kernel '" << name
+          << "' is named like the suite operator but " << *difference << "; "
+          << (base.check ? "--check compares with that operator's reference"
+                         : "tile-run runs it with that operator's shapes, inputs and outputs")
+          << ", so the signatures must match (the operator's: " << FormatSignature(**own)
+          << "; rename the kernel to run it outside the suite)\n";
+      return 2;
+    }
+  }
   RunOptions options = base;
   if (op == nullptr) {
     if (options.check) {
@@ -435,8 +466,17 @@ int RunFile(const cli::ArgParser& parser, const RunOptions& base, Compiler& comp
   }
   out << "kernel " << name << " from " << path << " on " << device.description() << "\n"
       << "  shapes  " << FormatShapes(options.dims, order) << "\n"
-      << "  seed    " << options.seed << "\n"
-      << "  cache   " << cache_line << "\n";
+      << "  seed    " << options.seed << "\n";
+  // The cases RunKernel runs: every one with --check, the first without. `kernel` may be
+  // gone (--config and --autotune replace the module); the loaded one has its parameters.
+  const ops::OpCase no_op{};
+  for (ops::InputCase input_case : ops::kInputCases) {
+    out << (input_case == ops::kInputCases[0] ? "  inputs  " : "          ")
+        << ops::InputCaseName(input_case) << ": "
+        << ops::DescribeInputs(op ? *op : no_op, loaded->signature(), input_case) << "\n";
+    if (!options.check) break;
+  }
+  out << "  cache   " << cache_line << "\n";
   absl::StatusOr<RunResult> result = RunKernel(device, *loaded, op, options);
   if (!result.ok()) {
     err << "tile-run: error: " << path << ": " << result.status().message() << "\n";

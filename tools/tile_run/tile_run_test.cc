@@ -197,12 +197,22 @@ TEST(TileRunTest, HelpAndList) {
   EXPECT_EQ(help.status, 0);
   EXPECT_THAT(help.out, HasSubstr("--check"));
   EXPECT_THAT(help.out, HasSubstr("--ragged"));
+  EXPECT_THAT(help.out, HasSubstr("A kernel is matched to its operator by name, then its "
+                                  "signature is checked"));
+  EXPECT_THAT(help.out, HasSubstr("on standard normal inputs and on the operator's own"));
   Result list = RunTileRun({"--list"});
   EXPECT_EQ(list.status, 0);
-  EXPECT_THAT(list.out, HasSubstr("scale"));
-  EXPECT_THAT(list.out, HasSubstr("N=1000"));
-  EXPECT_THAT(list.out, HasSubstr("N=777"));
-  EXPECT_THAT(list.out, HasSubstr("Y = alpha * X"));
+  // One block per operator: its signature, then indented "key: value" lines.
+  EXPECT_THAT(list.out, HasSubstr("scale(X: f32[N], Y: f32[N], alpha: f32)\n"
+                                  "  description: Y = alpha * X\n"
+                                  "  default shapes: N=1000\n"
+                                  "  ragged shapes: N=777\n"
+                                  "  scalars: alpha=2\n"
+                                  "  outputs: Y\n"
+                                  "  inputs (normal): X N(0, 1)\n"
+                                  "  inputs (op ranges): X uniform [-1, 1)\n"
+                                  "\n"
+                                  "wrong(X: f32[N], Y: f32[N], alpha: f32)\n"));
 }
 
 TEST(TileRunTest, CheckPassesAtTheOperatorsDefaultShapes) {
@@ -211,8 +221,12 @@ TEST(TileRunTest, CheckPassesAtTheOperatorsDefaultShapes) {
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("kernel scale from " + path + " on fake: C++ kernels"));
   EXPECT_THAT(r.out, HasSubstr("shapes  N=1000"));
-  EXPECT_THAT(r.out, HasSubstr("seed    42"));
-  EXPECT_THAT(r.out, HasSubstr("Y: max abs err 0, max rel err 0"));
+  EXPECT_THAT(r.out, HasSubstr("seed    42\n"
+                               "  inputs  normal: X N(0, 1)\n"
+                               "          op ranges: X uniform [-1, 1)\n"));
+  // Each input case is checked and reported.
+  EXPECT_THAT(r.out, HasSubstr("check   Y [normal]: max abs err 0, max rel err 0"));
+  EXPECT_THAT(r.out, HasSubstr("check   Y [op ranges]: max abs err 0, max rel err 0"));
   EXPECT_THAT(r.out, HasSubstr("0 of 1000 mismatched, 0 NaN: PASS"));
   EXPECT_THAT(r.out, HasSubstr("PASS (rerun with --seed=42)"));
 }
@@ -275,10 +289,12 @@ TEST(TileRunTest, BenchReportsTheMedianAndRates) {
 TEST(TileRunTest, AllPrintsATableAndFailsWhenAnOperatorFails) {
   Result r = RunTileRun({"--all", "--target=fake", "--seed=3"});
   EXPECT_EQ(r.status, 1);
-  EXPECT_THAT(r.out, HasSubstr("op     shapes  max abs err  max rel err  verdict  time"));
-  EXPECT_THAT(r.out, HasSubstr("scale  N=1000  0            0            PASS"));
-  EXPECT_THAT(r.out, HasSubstr("FAIL"));
-  EXPECT_THAT(r.out, HasSubstr("problems:\n  wrong: Y: max abs err 1"));
+  EXPECT_THAT(r.out,
+              HasSubstr("op     shapes  inputs     max abs err  max rel err  verdict  time"));
+  EXPECT_THAT(r.out, HasSubstr("scale  N=1000  normal     0            0            PASS"));
+  EXPECT_THAT(r.out, HasSubstr("scale  N=1000  op ranges  0            0            PASS\n"));
+  EXPECT_THAT(r.out, HasSubstr("problems:\n  wrong: Y [normal]: max abs err 1"));
+  EXPECT_THAT(r.out, HasSubstr("\n    Y [op ranges]: max abs err 1"));
   EXPECT_THAT(r.out, HasSubstr("1 of 3 operators passed on fake: C++ kernels (seed 3)"));
   EXPECT_THAT(r.err, HasSubstr("[2/3] wrong"));
   Result ragged = RunTileRun({"--all", "--target=fake", "--ragged", "--bench", "--iters=2"});
@@ -348,6 +364,64 @@ TEST(TileRunTest, KernelsOutsideTheSuiteNeedShapesAndCannotBeChecked) {
   Result unknown = RunTileRun({path, "--target=fake", "--shapes=N=10,Q=3", "--scalars=alpha=3"});
   EXPECT_EQ(unknown.status, 1);
   EXPECT_THAT(unknown.err, HasSubstr("kernel 'mystery' has no dimension 'Q' (its dimensions: N)"));
+}
+
+// A kernel named like an operator but declared otherwise is refused before it
+// runs: the reference would read and write the operator's parameters.
+TEST(TileRunTest, AKernelNamedLikeAnOperatorMustHaveItsSignature) {
+  struct Variant {
+    std::string signature;  // replaces "<N: i32>(X: f32[N], Y: f32[N], alpha: f32)"
+    std::string difference;
+  };
+  const std::vector<Variant> variants = {
+      {"<N: i32>(Z: f32[N], Y: f32[N], alpha: f32)",
+       "it lacks the operator's parameter 'X' (it has 'Z', which the operator lacks)"},
+      {"<N: i32>(X: f32[N], Y: f16[N], alpha: f32)",
+       "its parameter 'Y' is f16 where the operator's is f32"},
+      {"<N: i32>(X: f32[N], Y: f32[64], alpha: f32)",
+       "its parameter 'Y' has the shape [64] where the operator's is [N]"},
+      {"<N: i32>(X: f32[N], Y: f32[N - 1], alpha: f32)",
+       "its parameter 'Y' has the shape [N - 1] where the operator's is [N]"},
+      {"<N: i32>(X: f32[N], Y: f32[N, 2], alpha: f32)",
+       "its parameter 'Y' has rank 2 ([N, 2]) where the operator's has rank 1 ([N])"},
+      {"<N: i32>(X: f32[N], Y: f32[N])", "it lacks the operator's parameter 'alpha'"},
+      {"<N: i32>(X: f32[N], Y: f32[N], alpha: f32, beta: f32)",
+       "it has the parameter 'beta', which the operator lacks"},
+      {"<N: i32>(Y: f32[N], X: f32[N], alpha: f32)",
+       "its parameters come in the order (Y, X, alpha) where the operator's are (X, Y, alpha)"},
+      {"<N: i32>(X: f32[N], Y: f32[N], alpha: f64)",
+       "its parameter 'alpha' is f64 where the operator's is f32"},
+      {"<N: i32>(X: f32[N], Y: f32[N], alpha: f32[N])",
+       "its parameter 'alpha' is a buffer where the operator's is a scalar (alpha: f32)"},
+      {"<N: i32, M: i32>(X: f32[N], Y: f32[M], alpha: f32)",
+       "its dimensions are <N: i32, M: i32> where the operator's are <N: i32>"},
+  };
+  const std::string own = "<N: i32>(X: f32[N], Y: f32[N], alpha: f32)";
+  for (const Variant& variant : variants) {
+    std::string text = ScaleModule("scale");
+    text.replace(text.find(own), own.size(), variant.signature);
+    std::string path = WriteModule("variant", text);
+    Result check = RunTileRun({path, "--target=fake", "--check", "--seed=1"});
+    EXPECT_EQ(check.status, 2) << variant.signature << "\n" << check.out << check.err;
+    EXPECT_EQ(check.err, "tile-run: error: " + path +
+                             ": kernel 'scale' is named like the suite operator but " +
+                             variant.difference +
+                             "; --check compares with that operator's reference, so the "
+                             "signatures must match (the operator's: scale(X: f32[N], Y: f32[N], "
+                             "alpha: f32); rename the kernel to run it outside the suite)\n");
+    EXPECT_THAT(check.out, Not(HasSubstr("launch")));
+    // Without --check the operator's shapes and inputs would still be used.
+    Result run = RunTileRun({path, "--target=fake", "--seed=1"});
+    EXPECT_EQ(run.status, 2) << variant.signature;
+    EXPECT_THAT(run.err, HasSubstr(variant.difference + "; tile-run runs it with that "
+                                                        "operator's shapes, inputs and outputs"));
+  }
+  // Renamed, the same kernel runs outside the suite.
+  std::string renamed = ScaleModule("mine");
+  renamed.replace(renamed.find(own), own.size(), "<N: i32>(X: f32[N], Y: f16[N], alpha: f32)");
+  Result outside = RunTileRun(
+      {WriteModule("mine", renamed), "--target=fake", "--shapes=N=8", "--scalars=alpha=1"});
+  EXPECT_EQ(outside.status, 0) << outside.err;
 }
 
 TEST(TileRunTest, LaunchErrorsNameTheFileAndKernel) {
