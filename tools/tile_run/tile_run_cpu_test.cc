@@ -93,6 +93,16 @@ TEST(TileRunCpuTest, RunsAGemmAtANamedConfigOfItsSpace) {
   EXPECT_THAT(none.err, HasSubstr("kernel 'add_f32' has no config space to pick"));
 }
 
+// Kernels from porting TileLang's examples (testdata/ports), under the suite's operator names.
+TEST(TileRunCpuTest, ChecksAGemmWhoseTilesAreNotPowersOfTwo) {
+  for (const char* shapes : {"--shapes=M=100,N=200,K=70", "--shapes=M=64,N=160,K=48"}) {
+    Result r = RunTileRun(
+        {"testdata/ports/gemm_f16_tiles_64x80x24.tile", "--check", shapes, "--seed=7"});
+    EXPECT_EQ(r.status, 0) << r.out << r.err;
+    EXPECT_THAT(r.out, HasSubstr("PASS"));
+  }
+}
+
 TEST(TileRunCpuTest, BenchesWithThroughput) {
   Result r = RunTileRun({"testdata/ops/add_f32.tile", "--bench", "--iters=3", "--warmup=1"});
   EXPECT_EQ(r.status, 0) << r.out << r.err;
