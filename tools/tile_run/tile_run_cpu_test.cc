@@ -103,6 +103,19 @@ TEST(TileRunCpuTest, ChecksAGemmWhoseTilesAreNotPowersOfTwo) {
   }
 }
 
+// With static shapes a tile wider than the tensor is a constant region past its edge, which
+// the copies mask as they do with symbolic shapes.
+TEST(TileRunCpuTest, ChecksTilesLargerThanTheTensorWithStaticShapes) {
+  Result gemm = RunTileRun(
+      {"gemm_f16", "--static-shapes", "--check", "--shapes=M=256,N=256,K=20", "--seed=2"});
+  EXPECT_EQ(gemm.status, 0) << gemm.out << gemm.err;
+  EXPECT_THAT(gemm.out, HasSubstr("PASS"));
+  Result row = RunTileRun({"testdata/ports/softmax_f32_whole_row.tile", "--static-shapes",
+                           "--check", "--shapes=M=64,N=777", "--seed=2"});
+  EXPECT_EQ(row.status, 0) << row.out << row.err;
+  EXPECT_THAT(row.out, HasSubstr("PASS"));
+}
+
 TEST(TileRunCpuTest, BenchesWithThroughput) {
   Result r = RunTileRun({"testdata/ops/add_f32.tile", "--bench", "--iters=3", "--warmup=1"});
   EXPECT_EQ(r.status, 0) << r.out << r.err;
