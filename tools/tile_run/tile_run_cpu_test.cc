@@ -18,6 +18,7 @@ namespace tile_ir::tools {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 struct Result {
   int status;
@@ -114,6 +115,22 @@ TEST(TileRunCpuTest, ChecksTilesLargerThanTheTensorWithStaticShapes) {
                            "--check", "--shapes=M=64,N=777", "--seed=2"});
   EXPECT_EQ(row.status, 0) << row.out << row.err;
   EXPECT_THAT(row.out, HasSubstr("PASS"));
+}
+
+// A fragment of N elements needs N constant: --static-shapes runs it, and without it the error
+// says so in the user's terms.
+TEST(TileRunCpuTest, RunsAWholeRowFragmentOnlyWithStaticShapes) {
+  const std::string file = "testdata/ports/rmsnorm_f16_whole_row.tile";
+  Result fixed = RunTileRun({file, "--static-shapes", "--check", "--shapes=M=8,N=300", "--seed=4"});
+  EXPECT_EQ(fixed.status, 0) << fixed.out << fixed.err;
+  EXPECT_THAT(fixed.out, HasSubstr("PASS"));
+  Result symbolic = RunTileRun({file, "--check", "--shapes=M=8,N=300"});
+  EXPECT_EQ(symbolic.status, 1) << symbolic.out << symbolic.err;
+  EXPECT_THAT(symbolic.err,
+              HasSubstr("fragment 'A_local' has extent N in dimension 1, which is not a "
+                        "compile-time constant"));
+  EXPECT_THAT(symbolic.err, HasSubstr("compile with --static-shapes"));
+  EXPECT_THAT(symbolic.err, Not(HasSubstr("does not verify")));
 }
 
 TEST(TileRunCpuTest, BenchesWithThroughput) {
