@@ -143,6 +143,23 @@ kernel row<N: i32>(X: f32[4, N]) grid(bx: 4) threads(64) {
   }
 }
 
+// An extent named by a let stays a name in the buffer's shape, so --static-shapes would not
+// help there; the advice is to write it as a literal.
+TEST(LayoutInferenceTest, FragmentExtentsNamedByALetAskForALiteral) {
+  absl::StatusOr<std::string> text = Infer("test-gpu", R"(
+kernel k(X: f32[8]) grid(bx: 1) threads(4) {
+  let bm: i32 = 8;
+  alloc f: fragment f32[bm];
+  fill f = 1.0;
+  copy f -> X;
+})");
+  ASSERT_FALSE(text.ok()) << *text;
+  EXPECT_EQ(text.status().message(),
+            "t.tile:7:3: in kernel 'k': fragment 'f' has extent bm in dimension 0, which is not "
+            "a compile-time constant; fragments live in registers and need constant extents: "
+            "write the extent as a literal");
+}
+
 TEST(LayoutInferenceTest, PassNeedsAKnownTarget) {
   testing::RegisterFakeTargets();
   PassInfo pass = LayoutInferencePass();
