@@ -4,6 +4,7 @@
 #include "passes/layout_inference.h"
 
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "passes/fragment_layout.h"
 #include "passes/target_option.h"
 #include "tile_ir/mutator.h"
+#include "tile_ir/printer.h"
 #include "tile_ir/structural_equal.h"
 #include "tile_ir/visitor.h"
 
@@ -53,12 +55,16 @@ struct Link {
 class FragmentUses : public IRVisitor {
  public:
   std::vector<const BufferNode*> fragments;  // allocated, in program order
+  std::vector<const Allocate*> allocations;  // of `fragments`, in the same order
   std::vector<const Gemm*> gemms;            // with a fragment accumulator
   std::vector<Link> links;
 
  protected:
   void VisitAllocate(const Allocate& node) override {
-    if (IsFragment(node.buffer)) fragments.push_back(node.buffer.get());
+    if (IsFragment(node.buffer)) {
+      fragments.push_back(node.buffer.get());
+      allocations.push_back(&node);
+    }
     IRVisitor::VisitAllocate(node);
   }
   void VisitGemm(const Gemm& node) override {
@@ -208,11 +214,64 @@ class LayoutRewriter : public IRMutator {
   absl::flat_hash_map<const BufferNode*, Buffer> rebuilt_;
 };
 
+// Whether `expr` names only the kernel's dims, which specialize-dims can make constants.
+bool NamesOnlyDims(const KernelNode& kernel, const Expr& expr) {
+  class Finder : public IRVisitor {
+   public:
+    explicit Finder(const KernelNode& kernel) : kernel_(kernel) {}
+    using IRVisitor::Visit;
+    bool only_dims = true;
+
+   protected:
+    void VisitVar(const Var& node) override {
+      bool is_dim = false;
+      for (const VarRef& dim : kernel_.dims) is_dim |= dim.get() == &node;
+      only_dims &= is_dim;
+    }
+
+   private:
+    const KernelNode& kernel_;
+  };
+  Finder finder(kernel);
+  finder.Visit(expr);
+  return finder.only_dims;
+}
+
+// A fragment is spread over the registers of the block's threads, and a thread's registers
+// are a fixed set, so its extents must be known when the kernel is compiled. A symbolic one
+// (a whole row of N elements) is refused here, in the user's terms, before any layout uses it.
+absl::Status CheckConstantExtents(const KernelNode& kernel, const FragmentUses& uses) {
+  for (const Allocate* allocation : uses.allocations) {
+    const BufferNode& fragment = *allocation->buffer;
+    for (int d = 0; d < fragment.rank(); ++d) {
+      if (AsConstInt(fragment.shape[d])) continue;
+      std::string extent = Print(fragment.shape[d]);
+      // Dims become constants with --static-shapes; other names (a let) stay names in shapes.
+      std::string what_to_do =
+          NamesOnlyDims(kernel, fragment.shape[d])
+              ? absl::StrCat("use a constant tile size (loop over the dimension in tiles), or "
+                             "compile with --static-shapes (specialize-dims) so that ",
+                             extent, " is a constant")
+              : "write the extent as a literal";
+      std::string where =
+          allocation->loc().known() ? absl::StrCat(allocation->loc().ToString(), ": ") : "";
+      return absl::InvalidArgumentError(absl::StrCat(
+          where, "in kernel '", kernel.name, "': fragment '", fragment.name, "' has extent ",
+          extent, " in dimension ", d,
+          ", which is not a compile-time constant; fragments live in registers and need "
+          "constant extents: ",
+          what_to_do));
+    }
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<Kernel> InferFragmentLayouts(const Kernel& kernel, const TargetInfo& target) {
   FragmentUses uses;
   uses.Visit(kernel->body);
+  if (absl::Status status = CheckConstantExtents(*kernel, uses); !status.ok()) return status;
   absl::StatusOr<absl::flat_hash_map<const BufferNode*, Layout>> inferred =
       LayoutSolver(*kernel, target, uses).Solve();
   if (!inferred.ok()) return inferred.status();

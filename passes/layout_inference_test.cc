@@ -123,6 +123,43 @@ kernel twice(A: f16[128, 32], B: f16[32, 128]) grid(bx: 1) threads(128) {
   EXPECT_THAT(text.status().message(), HasSubstr("t.tile:9:3 and t.tile:10:3"));
 }
 
+// A whole row of N elements cannot be dealt out to registers while N is unknown, even under a
+// layout the user wrote; the error says so and what to do, before any layout would name N.
+TEST(LayoutInferenceTest, FragmentsOfSymbolicExtentAreRefusedByName) {
+  for (absl::string_view target : {"test-cpu", "test-gpu"}) {
+    absl::StatusOr<std::string> text = Infer(target, R"(
+kernel row<N: i32>(X: f32[4, N]) grid(bx: 4) threads(64) {
+  alloc fixed: fragment f32[64];
+  alloc whole: fragment f32[1, N * 2] layout((i, j) -> (floormod(j, 64), floordiv(j, 64)));
+  copy X[bx +: 1, 0 +: N] -> whole[0 +: 1, 0 +: N];
+})");
+    ASSERT_FALSE(text.ok()) << *text;
+    EXPECT_EQ(text.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_EQ(text.status().message(),
+              "t.tile:7:3: in kernel 'row': fragment 'whole' has extent N * 2 in dimension 1, "
+              "which is not a compile-time constant; fragments live in registers and need "
+              "constant extents: use a constant tile size (loop over the dimension in tiles), or "
+              "compile with --static-shapes (specialize-dims) so that N * 2 is a constant");
+  }
+}
+
+// An extent named by a let stays a name in the buffer's shape, so --static-shapes would not
+// help there; the advice is to write it as a literal.
+TEST(LayoutInferenceTest, FragmentExtentsNamedByALetAskForALiteral) {
+  absl::StatusOr<std::string> text = Infer("test-gpu", R"(
+kernel k(X: f32[8]) grid(bx: 1) threads(4) {
+  let bm: i32 = 8;
+  alloc f: fragment f32[bm];
+  fill f = 1.0;
+  copy f -> X;
+})");
+  ASSERT_FALSE(text.ok()) << *text;
+  EXPECT_EQ(text.status().message(),
+            "t.tile:7:3: in kernel 'k': fragment 'f' has extent bm in dimension 0, which is not "
+            "a compile-time constant; fragments live in registers and need constant extents: "
+            "write the extent as a literal");
+}
+
 TEST(LayoutInferenceTest, PassNeedsAKnownTarget) {
   testing::RegisterFakeTargets();
   PassInfo pass = LayoutInferencePass();

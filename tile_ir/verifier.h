@@ -1,8 +1,9 @@
 // Checks that a module is well formed: every variable and buffer is defined
 // before use and declared once, types and ranks agree, scopes are used as the
 // tile operations require, loop annotations are valid, and constant regions
-// stay inside their buffers. Each message names the kernel, the statement and
-// its source location when it has one.
+// of on-chip buffers stay inside them (a global region may reach past the
+// tensor's edge, where its accesses are masked). Each message names the
+// kernel, the statement and its source location when it has one.
 #ifndef TILE_IR_VERIFIER_H_
 #define TILE_IR_VERIFIER_H_
 

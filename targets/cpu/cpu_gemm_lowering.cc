@@ -98,16 +98,31 @@ bool Pack(passes::FreshNames& names, const SourceLoc& loc, DataType acc, int64_t
                                    acc, {Int(rows), Int(cols)}, MemoryScope::kLocal);
   VarRef i = Var::Make(names.Fresh("i"));
   VarRef j = Var::Make(names.Fresh("j"));
-  Stmt copy = Store::Make(packed, {i, j}, CastTo(acc, operand->At(i, j)), loc);
-  // The inner loop walks the source's rows: contiguous reads, and a loop the
-  // vectorize pass turns into vector loads and stores when not transposed.
+  auto copy = [&](const Expr& col) {
+    return Store::Make(packed, {i, col}, CastTo(acc, operand->At(i, col)), loc);
+  };
   stmts->push_back(Allocate::Make(packed, loc));
   if (operand->transposed) {
-    stmts->push_back(Loop(j, cols, ForKind::kSerial,
-                          Loop(i, rows, ForKind::kSerial, std::move(copy), loc), loc));
+    stmts->push_back(
+        Loop(j, cols, ForKind::kSerial, Loop(i, rows, ForKind::kSerial, copy(j), loc), loc));
   } else {
-    stmts->push_back(Loop(i, rows, ForKind::kSerial,
-                          Loop(j, cols, ForKind::kVectorized, std::move(copy), loc), loc));
+    // The inner loop walks the source's rows: contiguous reads, and a loop the vectorize
+    // pass turns into vector loads and stores. A vectorized loop's extent must be a power of
+    // two, so a row of 24 or 80 columns is walked in runs of the largest power of two
+    // dividing it (3 x 8, 5 x 16), and an odd one serially (LLVM's loop vectorizer still
+    // sees a simple counted loop).
+    const int64_t run = cols & -cols;
+    Stmt row;
+    if (run < 2) {
+      row = Loop(j, cols, ForKind::kSerial, copy(j), loc);
+    } else if (run == cols) {
+      row = Loop(j, cols, ForKind::kVectorized, copy(j), loc);
+    } else {
+      VarRef lane = Var::Make(names.Fresh("j_lane"));
+      row = Loop(j, cols / run, ForKind::kSerial,
+                 Loop(lane, run, ForKind::kVectorized, copy(Add(Mul(j, run), lane)), loc), loc);
+    }
+    stmts->push_back(Loop(i, rows, ForKind::kSerial, std::move(row), loc));
   }
   *operand = Operand{*AsMatrix(Region::Full(packed)), false};
   return true;

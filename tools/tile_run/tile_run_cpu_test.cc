@@ -18,6 +18,7 @@ namespace tile_ir::tools {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 struct Result {
   int status;
@@ -184,6 +185,45 @@ TEST(TileRunCpuTest, RunsAGemmAtANamedConfigOfItsSpace) {
   Result none = RunTileRun({"add_f32", "--config=64x64x32_s3"});
   EXPECT_EQ(none.status, 2);
   EXPECT_THAT(none.err, HasSubstr("kernel 'add_f32' has no config space to pick"));
+}
+
+// Kernels from porting TileLang's examples (testdata/ports), under the suite's operator names.
+TEST(TileRunCpuTest, ChecksAGemmWhoseTilesAreNotPowersOfTwo) {
+  for (const char* shapes : {"--shapes=M=100,N=200,K=70", "--shapes=M=64,N=160,K=48"}) {
+    Result r = RunTileRun(
+        {"testdata/ports/gemm_f16_tiles_64x80x24.tile", "--check", shapes, "--seed=7"});
+    EXPECT_EQ(r.status, 0) << r.out << r.err;
+    EXPECT_THAT(r.out, HasSubstr("PASS"));
+  }
+}
+
+// With static shapes a tile wider than the tensor is a constant region past its edge, which
+// the copies mask as they do with symbolic shapes.
+TEST(TileRunCpuTest, ChecksTilesLargerThanTheTensorWithStaticShapes) {
+  Result gemm = RunTileRun(
+      {"gemm_f16", "--static-shapes", "--check", "--shapes=M=256,N=256,K=20", "--seed=2"});
+  EXPECT_EQ(gemm.status, 0) << gemm.out << gemm.err;
+  EXPECT_THAT(gemm.out, HasSubstr("PASS"));
+  Result row = RunTileRun({"testdata/ports/softmax_f32_whole_row.tile", "--static-shapes",
+                           "--check", "--shapes=M=64,N=777", "--seed=2"});
+  EXPECT_EQ(row.status, 0) << row.out << row.err;
+  EXPECT_THAT(row.out, HasSubstr("PASS"));
+}
+
+// A fragment of N elements needs N constant: --static-shapes runs it, and without it the error
+// says so in the user's terms.
+TEST(TileRunCpuTest, RunsAWholeRowFragmentOnlyWithStaticShapes) {
+  const std::string file = "testdata/ports/rmsnorm_f16_whole_row.tile";
+  Result fixed = RunTileRun({file, "--static-shapes", "--check", "--shapes=M=8,N=300", "--seed=4"});
+  EXPECT_EQ(fixed.status, 0) << fixed.out << fixed.err;
+  EXPECT_THAT(fixed.out, HasSubstr("PASS"));
+  Result symbolic = RunTileRun({file, "--check", "--shapes=M=8,N=300"});
+  EXPECT_EQ(symbolic.status, 1) << symbolic.out << symbolic.err;
+  EXPECT_THAT(symbolic.err,
+              HasSubstr("fragment 'A_local' has extent N in dimension 1, which is not a "
+                        "compile-time constant"));
+  EXPECT_THAT(symbolic.err, HasSubstr("compile with --static-shapes"));
+  EXPECT_THAT(symbolic.err, Not(HasSubstr("does not verify")));
 }
 
 TEST(TileRunCpuTest, BenchesWithThroughput) {
