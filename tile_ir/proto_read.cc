@@ -49,8 +49,7 @@ class ModuleReader {
 absl::StatusOr<Stmt> ModuleReader::ReadStmt(const v1::Stmt& proto) {
   ReadContext::Nesting nesting(&context_);
   if (context_.NestedTooDeep()) {
-    return context_.Error(absl::StrFormat("statements and expressions nest more than %d deep",
-                                          kMaxProtoNestingDepth));
+    return context_.Error(NestingTooDeepMessage());
   }
   SourceLoc loc;
   if (proto.has_loc()) {

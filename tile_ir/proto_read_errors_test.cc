@@ -253,12 +253,12 @@ void NestValue(v1::Store& store, int depth) {
 
 TEST_F(ProtoReadErrorsTest, NestingUpToTheLimitReads) {
   // The body, the loop and the store are three levels, the cast and its operand two more.
-  NestValue(store(), kMaxProtoNestingDepth - 5);
+  NestValue(store(), kMaxNestingDepth - 5);
   EXPECT_TRUE(ModuleFromProto(proto_).ok());
 }
 
 TEST_F(ProtoReadErrorsTest, NestingPastTheLimitIsAnError) {
-  NestValue(store(), kMaxProtoNestingDepth - 4);
+  NestValue(store(), kMaxNestingDepth - 4);
   // The path keeps its ends.
   EXPECT_THAT(ReadError(),
               AllOf(HasSubstr("kernels[0].body.seq.stmts[0].for.body.(1988 more).unary.a"),

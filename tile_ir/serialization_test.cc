@@ -311,8 +311,8 @@ TEST(SerializationTest, DeepNestingIsAnErrorNotAStackOverflow) {
 
 TEST(SerializationTest, NestingLimitIsTheConvertersOnceParsingAllowsIt) {
   // The evaluate statement and the literal take two of the levels.
-  EXPECT_TRUE(ReadModuleProto(DeeplyNestedModule(kMaxProtoNestingDepth - 2), "deep").ok());
-  EXPECT_THAT(ReadError(DeeplyNestedModule(kMaxProtoNestingDepth - 1)),
+  EXPECT_TRUE(ReadModuleProto(DeeplyNestedModule(kMaxNestingDepth - 2), "deep").ok());
+  EXPECT_THAT(ReadError(DeeplyNestedModule(kMaxNestingDepth - 1)),
               HasSubstr("statements and expressions nest more than 1000 deep"));
 }
 

@@ -17,8 +17,9 @@ constexpr int64_t kIntMax = std::numeric_limits<int>::max();
 
 Stmt Parser::ParseBlock() {
   Token open = current_;
+  StmtLevel level(this);
   Nesting nesting(this);
-  if (!nesting.ok() || !Expect(TokenKind::kLBrace, "'{'")) return nullptr;
+  if (!level.ok() || !nesting.ok() || !Expect(TokenKind::kLBrace, "'{'")) return nullptr;
   names_.Enter();
   std::vector<Stmt> stmts;
   while (!Accept(TokenKind::kRBrace)) {
@@ -36,6 +37,8 @@ Stmt Parser::ParseBlock() {
 
 Stmt Parser::ParseStatement() {
   if (At(TokenKind::kLBrace)) return ParseBlock();
+  StmtLevel level(this);
+  if (!level.ok()) return nullptr;
   if (!At(TokenKind::kIdentifier)) {
     FailExpected("a statement");
     return nullptr;
