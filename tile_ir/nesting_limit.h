@@ -11,7 +11,9 @@ namespace tile_ir {
 
 // A kernel's body is at depth 1, a statement or expression directly inside a node at depth N
 // is at depth N + 1 (statements and expressions count alike: `A[0] = s + (s + s);` as the
-// body's second statement puts the innermost `s` at depth 5). Deeper modules are refused as
+// body's second statement puts the innermost `s` at depth 5). A body (of a kernel, loop or if)
+// that is not a Seq counts as one inside a Seq, as the text form writes it, so that printing a
+// module never makes it deeper. Deeper modules are refused as
 // they are read, before anything recurses over them: the printer, the verifier and the passes
 // walk the IR recursively (tools/tile_opt/nesting_limit_test runs the CPU pipeline and
 // the code generators at this depth).

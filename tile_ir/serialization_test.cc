@@ -318,9 +318,10 @@ TEST(SerializationTest, DeepNestingIsAnErrorNotAStackOverflow) {
 }
 
 TEST(SerializationTest, NestingLimitIsTheConvertersOnceParsingAllowsIt) {
-  // The evaluate statement and the literal take two of the levels.
-  EXPECT_TRUE(ReadModuleProto(DeeplyNestedModule(kMaxNestingDepth - 2), "deep").ok());
-  EXPECT_THAT(ReadError(DeeplyNestedModule(kMaxNestingDepth - 1)),
+  // The evaluate statement, the block the text form puts around it and the literal take three
+  // of the levels.
+  EXPECT_TRUE(ReadModuleProto(DeeplyNestedModule(kMaxNestingDepth - 3), "deep").ok());
+  EXPECT_THAT(ReadError(DeeplyNestedModule(kMaxNestingDepth - 2)),
               HasSubstr("statements and expressions nest more than 1000 deep"));
 }
 
@@ -399,7 +400,7 @@ TEST(SerializationTest, JsonKeepsSpecialDoubles) {
 
 TEST(SerializationTest, JsonTakesTheModulesTheBinaryFormTakes) {
   // protobuf's own JSON reader stopped at 100 nested objects, about 45 levels here.
-  absl::StatusOr<Module> deep = ReadModuleProto(DeeplyNestedModule(kMaxNestingDepth - 2), "deep");
+  absl::StatusOr<Module> deep = ReadModuleProto(DeeplyNestedModule(kMaxNestingDepth - 3), "deep");
   ASSERT_TRUE(deep.ok()) << deep.status();
   std::string json = WriteModuleJson(*deep);
   EXPECT_THAT(json, HasSubstr("\"UNARY_OP_NEG\""));
@@ -408,7 +409,7 @@ TEST(SerializationTest, JsonTakesTheModulesTheBinaryFormTakes) {
   EXPECT_EQ(Print(*read), Print(*deep));
 
   // One level more: the converter's message after the path, as for the binary form.
-  std::string proto_error = ReadError(DeeplyNestedModule(kMaxNestingDepth - 1));
+  std::string proto_error = ReadError(DeeplyNestedModule(kMaxNestingDepth - 2));
   v1::Module proto = ModuleToProto(*deep);
   v1::Expr* innermost =
       proto.mutable_kernels(0)->mutable_body()->mutable_evaluate()->mutable_value();

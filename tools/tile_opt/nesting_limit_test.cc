@@ -15,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "frontends/io/module_io.h"
 #include "targets/cpu/cpu_target_info.h"
+#include "tile_ir/expr.h"
 #include "tile_ir/printer.h"
 #include "tile_ir/stmt.h"
 #include "tools/common/targets.h"
@@ -131,6 +132,38 @@ TEST_F(NestingLimitTest, ModulesOnePastTheLimitAreRefusedByEveryFormAlike) {
       EXPECT_TRUE(absl::StartsWith(error, "deep")) << error;
       EXPECT_TRUE(absl::EndsWith(error, message)) << error;
     }
+  }
+}
+
+// The chain kernel with its body the lone store itself, not a block holding it, and the store's
+// value wrapped in `extra_negations` more negations.
+Module BareBodyChain(int extra_negations) {
+  Module module = ParseOrDie(ModuleText({KernelsAtTheLimit().front()}));
+  Kernel& kernel = module.kernels.front();
+  const auto& store = static_cast<const Store&>(*As<Seq>(kernel->body)->stmts.front());
+  Expr value = store.value;
+  for (int i = 0; i < extra_negations; ++i) value = Unary::Make(UnaryOp::kNeg, value);
+  kernel =
+      KernelNode::Make(kernel->name, kernel->dims, kernel->params, kernel->launch,
+                       Store::Make(store.buffer, store.indices, value, store.loc()), kernel->loc);
+  return module;
+}
+
+TEST_F(NestingLimitTest, ALoneBodyStatementCountsAsInTheBlockTheTextFormWrites) {
+  // The text form has no body without a block, so the readers count one around it: a module
+  // a printer makes a level deeper is still at the limit, and one level more is refused.
+  const Module at_limit = BareBodyChain(0);
+  const Module past_limit = BareBodyChain(1);
+  for (io::ModuleFormat form : kForms) {
+    SCOPED_TRACE(static_cast<int>(form));
+    absl::StatusOr<Module> read = io::ReadModule(io::WriteModule(at_limit, form), form, "deep");
+    ASSERT_TRUE(read.ok()) << read.status();
+    EXPECT_EQ(Print(*read), Print(at_limit));
+    absl::StatusOr<Module> refused =
+        io::ReadModule(io::WriteModule(past_limit, form), form, "deep");
+    ASSERT_FALSE(refused.ok());
+    EXPECT_TRUE(absl::EndsWith(refused.status().message(), ": " + NestingTooDeepMessage()))
+        << refused.status();
   }
 }
 
