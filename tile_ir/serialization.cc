@@ -10,7 +10,6 @@
 #include <string>
 
 #include "absl/strings/ascii.h"
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "tile_ir/proto/json_reader.h"
 #include "tile_ir/proto/json_writer.h"

@@ -241,8 +241,9 @@ ParsedExpr Parser::ParseNameOrCall() {
               absl::StrCat("'[' to load from buffer '", std::string(name.text), "'"))) {
     return {};
   }
+  // The indices are inside the load (a load without any is no deeper than itself).
   ExprLevel level(this);
-  if (!level.ok()) return {};
+  if (!At(TokenKind::kRBracket) && !level.ok()) return {};
   std::vector<Expr> indices;
   int depth = 0;
   if (!ParseExprList(TokenKind::kRBracket, &indices, &depth)) return {};
@@ -251,8 +252,10 @@ ParsedExpr Parser::ParseNameOrCall() {
 
 ParsedExpr Parser::ParseCall(const Token& name) {
   std::string_view callee = name.text;
+  // The arguments are inside the call (a call without any is no deeper than itself).
   ExprLevel level(this);
-  if (!level.ok()) return {};
+  const bool no_arguments = At(TokenKind::kLParen) && lookahead_.kind == TokenKind::kRParen;
+  if (!no_arguments && !level.ok()) return {};
   if (callee == "cast") {
     DataType dtype;
     if (!Expect(TokenKind::kLess, "'<'") || !ParseDataType(&dtype) ||

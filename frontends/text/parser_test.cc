@@ -378,6 +378,11 @@ TEST(ParserTest, NestingCountsStatementsAndExpressionsTogether) {
   std::string blocks =
       Repeat("{", kMaxNestingDepth - 3) + "A[0] = s;" + Repeat("}", kMaxNestingDepth - 3);
   EXPECT_EQ(ErrorOf(InKernel(blocks)), "(parsed)");
+  // A call without arguments is a leaf too.
+  std::string call = Repeat("{", kMaxNestingDepth - 3) + "eval async_commit();" +
+                     Repeat("}", kMaxNestingDepth - 3);
+  EXPECT_EQ(ErrorOf(InKernel(call)), "(parsed)");
+  EXPECT_NE(ErrorOf(InKernel("{" + call + "}")).find(NestingTooDeepMessage()), std::string::npos);
   EXPECT_NE(ErrorOf(InKernel("{" + blocks + "}")).find(NestingTooDeepMessage()), std::string::npos);
 }
 
