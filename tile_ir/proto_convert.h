@@ -7,18 +7,15 @@
 
 #include "absl/status/statusor.h"
 #include "tile_ir/module.h"
+#include "tile_ir/nesting_limit.h"
 #include "tile_ir/proto/tile_ir.pb.h"
 
 namespace tile_ir {
 
-// The deepest nesting of statements and expressions inside one another that a module may
-// have (an expression `a + (b + (c + ...))` of N operands nests N deep). Deeper input is an
-// error rather than a stack overflow; split long expressions with `let`.
-inline constexpr int kMaxProtoNestingDepth = 1000;
-
-// Each nesting level costs two messages (the Stmt or Expr wrapper and its node) plus a few
+// Statements and expressions nest at most kMaxNestingDepth deep (nesting_limit.h), and
+// each level costs two messages (the Stmt or Expr wrapper and its node) plus a few
 // around them (Module, Kernel, Region, Range, ...); this bounds the protobuf parser.
-inline constexpr int kMaxProtoMessageDepth = 2 * kMaxProtoNestingDepth + 16;
+inline constexpr int kMaxProtoMessageDepth = 2 * kMaxNestingDepth + 16;
 
 // Writes names for variables and buffers; a module whose names are not unique per kernel (see
 // the schema's header) is written as is, and reading it back reports the clash.

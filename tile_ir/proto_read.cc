@@ -52,8 +52,7 @@ class ModuleReader {
 absl::StatusOr<Stmt> ModuleReader::ReadStmt(const v1::Stmt& proto) {
   ReadContext::Nesting nesting(&context_);
   if (context_.NestedTooDeep()) {
-    return context_.Error(absl::StrFormat("statements and expressions nest more than %d deep",
-                                          kMaxProtoNestingDepth));
+    return context_.Error(NestingTooDeepMessage());
   }
   SourceLoc loc;
   if (proto.has_loc()) {
@@ -68,6 +67,10 @@ absl::StatusOr<Stmt> ModuleReader::ReadBody(bool present, const v1::Stmt& proto,
                                             absl::string_view field) {
   Field f(&context_, field);
   if (!present) return context_.Error("the statement is missing");
+  // The text form writes every body as a block, so a lone statement counts as one inside a
+  // block: the module's text then nests no deeper than its message (nesting_limit.h).
+  std::optional<ReadContext::Nesting> block;
+  if (!proto.has_seq()) block.emplace(&context_);
   context_.PushFrame();
   absl::StatusOr<Stmt> body = ReadStmt(proto);
   context_.PopFrame();

@@ -133,6 +133,6 @@ ReadContext::LayoutScope::~LayoutScope() {
   context_->in_layout_ = false;
 }
 
-bool ReadContext::NestedTooDeep() const { return depth_ > kMaxProtoNestingDepth; }
+bool ReadContext::NestedTooDeep() const { return depth_ > kMaxNestingDepth; }
 
 }  // namespace tile_ir::proto_read

@@ -252,16 +252,17 @@ void NestValue(v1::Store& store, int depth) {
 }
 
 TEST_F(ProtoReadErrorsTest, NestingUpToTheLimitReads) {
-  // The body, the loop and the store are three levels, the cast and its operand two more.
-  NestValue(store(), kMaxProtoNestingDepth - 5);
+  // The body, the loop, the block the text form writes around its lone store, and the store
+  // are four levels, the cast and its operand two more.
+  NestValue(store(), kMaxNestingDepth - 6);
   EXPECT_TRUE(ModuleFromProto(proto_).ok());
 }
 
 TEST_F(ProtoReadErrorsTest, NestingPastTheLimitIsAnError) {
-  NestValue(store(), kMaxProtoNestingDepth - 4);
+  NestValue(store(), kMaxNestingDepth - 5);
   // The path keeps its ends.
   EXPECT_THAT(ReadError(),
-              AllOf(HasSubstr("kernels[0].body.seq.stmts[0].for.body.(1988 more).unary.a"),
+              AllOf(HasSubstr("kernels[0].body.seq.stmts[0].for.body.(1986 more).unary.a"),
                     HasSubstr("statements and expressions nest more than 1000 deep")));
 }
 

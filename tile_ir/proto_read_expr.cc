@@ -120,9 +120,7 @@ absl::StatusOr<Buffer> ExprReader::ReadBufferDecl(bool present, const v1::Buffer
 absl::StatusOr<Expr> ExprReader::ReadExpr(const v1::Expr& proto) {
   ReadContext::Nesting nesting(context_);
   if (context_->NestedTooDeep()) {
-    return context_->Error(absl::StrFormat(
-        "statements and expressions nest more than %d deep; split the expression with let",
-        kMaxProtoNestingDepth));
+    return context_->Error(NestingTooDeepMessage());
   }
   return ReadExprNode(proto);
 }

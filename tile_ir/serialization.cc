@@ -5,14 +5,13 @@
 #include <google/protobuf/arena.h>
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
-#include <google/protobuf/util/json_util.h>
 
 #include <climits>
 #include <string>
 
 #include "absl/strings/ascii.h"
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "tile_ir/proto/json_reader.h"
 #include "tile_ir/proto/json_writer.h"
 #include "tile_ir/proto/message_checks.h"
 #include "tile_ir/proto/tile_ir.pb.h"
@@ -78,31 +77,24 @@ absl::StatusOr<Module> ReadModuleProto(std::string_view bytes, std::string_view 
 }
 
 absl::StatusOr<Module> ReadModuleJson(std::string_view json, std::string_view source_name) {
-  const google::protobuf::StringPiece text(json.data(), json.size());
   if (absl::StripAsciiWhitespace(absl::string_view(json.data(), json.size())).empty()) {
     return InvalidInput(source_name, "empty input: not a tile IR module");
   }
+  // The binary form's bound, so that both forms take the same modules (protobuf's own JSON
+  // reader stops at 100 nested objects, far short of kMaxNestingDepth).
+  proto_json::JsonReadOptions strict{.max_message_depth = kMaxProtoMessageDepth};
   v1::Module proto;
-  google::protobuf::util::JsonParseOptions strict;
-  strict.ignore_unknown_fields = false;
-  google::protobuf::util::Status status =
-      google::protobuf::util::JsonStringToMessage(text, &proto, strict);
-  if (!status.ok()) {
+  if (absl::Status status = proto_json::JsonToMessage(json, strict, &proto); !status.ok()) {
     // A newer producer's fields are unknown here: report the version, the actual cause.
-    v1::Module lenient_proto;
-    google::protobuf::util::JsonParseOptions lenient;
+    proto_json::JsonReadOptions lenient = strict;
     lenient.ignore_unknown_fields = true;
-    if (google::protobuf::util::JsonStringToMessage(text, &lenient_proto, lenient).ok() &&
+    v1::Module lenient_proto;
+    if (proto_json::JsonToMessage(json, lenient, &lenient_proto).ok() &&
         lenient_proto.ir_version() > kIrVersion) {
       return WithSource(source_name, UpgradeToCurrentVersion(lenient_proto));
     }
-    std::string reason(status.message());
-    if (absl::StrContains(reason, "too deep")) {
-      absl::StrAppend(&reason,
-                      "; protobuf's JSON reader stops at 100 nested objects, so use the binary "
-                      ".tilepb form for deeper modules");
-    }
-    return InvalidInput(source_name, absl::StrCat("not a tile IR module in JSON: ", reason));
+    return InvalidInput(source_name,
+                        absl::StrCat("not a tile IR module in JSON: ", status.message()));
   }
   return ModuleFromParsedProto(proto, source_name);
 }

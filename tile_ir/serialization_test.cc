@@ -15,7 +15,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "testdata/compat/sample_modules.h"
+#include "tile_ir/nesting_limit.h"
 #include "tile_ir/printer.h"
+#include "tile_ir/proto/json_writer.h"
 #include "tile_ir/proto/tile_ir.pb.h"
 #include "tile_ir/proto_convert.h"
 
@@ -109,6 +111,12 @@ std::string JsonError(std::string_view json) {
   absl::StatusOr<Module> module = ReadModuleJson(json, "in.json");
   EXPECT_FALSE(module.ok());
   return module.ok() ? "" : std::string(module.status().message());
+}
+
+std::string Repeat(std::string_view piece, int times) {
+  std::string result;
+  for (int i = 0; i < times; ++i) result.append(piece);
+  return result;
 }
 
 const std::vector<compat::SampleModule>& Samples() {
@@ -310,9 +318,10 @@ TEST(SerializationTest, DeepNestingIsAnErrorNotAStackOverflow) {
 }
 
 TEST(SerializationTest, NestingLimitIsTheConvertersOnceParsingAllowsIt) {
-  // The evaluate statement and the literal take two of the levels.
-  EXPECT_TRUE(ReadModuleProto(DeeplyNestedModule(kMaxProtoNestingDepth - 2), "deep").ok());
-  EXPECT_THAT(ReadError(DeeplyNestedModule(kMaxProtoNestingDepth - 1)),
+  // The evaluate statement, the block the text form puts around it and the literal take three
+  // of the levels.
+  EXPECT_TRUE(ReadModuleProto(DeeplyNestedModule(kMaxNestingDepth - 3), "deep").ok());
+  EXPECT_THAT(ReadError(DeeplyNestedModule(kMaxNestingDepth - 2)),
               HasSubstr("statements and expressions nest more than 1000 deep"));
 }
 
@@ -389,13 +398,37 @@ TEST(SerializationTest, JsonKeepsSpecialDoubles) {
   }
 }
 
-TEST(SerializationTest, DeepModulesWriteAsJsonButReadOnlyAsProto) {
-  absl::StatusOr<Module> deep = ReadModuleProto(DeeplyNestedModule(500), "deep");
+TEST(SerializationTest, JsonTakesTheModulesTheBinaryFormTakes) {
+  // protobuf's own JSON reader stopped at 100 nested objects, about 45 levels here.
+  absl::StatusOr<Module> deep = ReadModuleProto(DeeplyNestedModule(kMaxNestingDepth - 3), "deep");
   ASSERT_TRUE(deep.ok()) << deep.status();
   std::string json = WriteModuleJson(*deep);
   EXPECT_THAT(json, HasSubstr("\"UNARY_OP_NEG\""));
-  EXPECT_THAT(JsonError(json), AllOf(StartsWith("in.json: not a tile IR module in JSON: "),
-                                     HasSubstr("use the binary .tilepb form")));
+  absl::StatusOr<Module> read = ReadModuleJson(json, "deep.json");
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(Print(*read), Print(*deep));
+
+  // One level more: the converter's message after the path, as for the binary form.
+  std::string proto_error = ReadError(DeeplyNestedModule(kMaxNestingDepth - 2));
+  v1::Module proto = ModuleToProto(*deep);
+  v1::Expr* innermost =
+      proto.mutable_kernels(0)->mutable_body()->mutable_evaluate()->mutable_value();
+  while (innermost->has_unary()) innermost = innermost->mutable_unary()->mutable_a();
+  v1::Expr literal = *innermost;
+  innermost->mutable_unary()->set_op(v1::UNARY_OP_NEG);
+  *innermost->mutable_unary()->mutable_a() = literal;
+  std::string json_error = JsonError(proto_json::MessageToPrettyJson(proto));
+  EXPECT_THAT(json_error, HasSubstr(NestingTooDeepMessage()));
+  EXPECT_EQ(json_error.substr(json_error.find(": ")), proto_error.substr(proto_error.find(": ")));
+}
+
+TEST(SerializationTest, JsonTooDeepForTheBinaryFormIsAnErrorNotAStackOverflow) {
+  std::string json = absl::StrCat("{\"kernels\": [{\"body\": {\"evaluate\": {\"value\": ",
+                                  Repeat("{\"unary\": {\"a\": ", 100000));
+  EXPECT_THAT(
+      JsonError(json),
+      AllOf(StartsWith("in.json: not a tile IR module in JSON: line 1, column "),
+            HasSubstr(absl::StrCat("objects nest more than ", kMaxProtoMessageDepth, " deep"))));
 }
 
 }  // namespace

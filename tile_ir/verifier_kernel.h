@@ -10,6 +10,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/string_view.h"
 #include "tile_ir/module.h"
+#include "tile_ir/nesting_limit.h"
 #include "tile_ir/stmt.h"
 #include "tile_ir/verifier_diagnostics.h"
 #include "tile_ir/verifier_scope.h"
@@ -17,9 +18,10 @@
 namespace tile_ir::verifier {
 
 // Statement nesting beyond this is reported rather than followed: statements
-// are checked recursively, and so are they in every pass. Real kernels nest a
-// few levels (the text parser allows 500).
-inline constexpr int kMaxStmtDepth = 1000;
+// are checked recursively, and so are they in every pass. Readers refuse
+// modules nested deeper than kMaxNestingDepth (nesting_limit.h); the rest is
+// room for the loops that lowering wraps around statements.
+inline constexpr int kMaxStmtDepth = 2 * kMaxNestingDepth;
 
 class KernelVerifier {
  public:

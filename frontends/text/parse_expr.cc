@@ -127,20 +127,25 @@ bool IsNumber(const Token& token) {
 
 }  // namespace
 
+bool Parser::CheckExprDepth(int depth, const Token& at) {
+  if (stmt_depth_ + depth <= kMaxNestingDepth) return true;
+  return Fail(at, NestingTooDeepMessage());
+}
+
 ParsedExpr Parser::Node(Expr expr, int child_depth, const Token& at) {
   int depth = child_depth + 1;
-  if (depth > kMaxNestingDepth) {
-    Fail(at, absl::StrCat("expression nesting deeper than ", kMaxNestingDepth,
-                          " (bind parts of it with 'let')"));
-    return {};
-  }
+  if (!CheckExprDepth(depth, at)) return {};
   return {std::move(expr), depth};
 }
 
 ParsedExpr Parser::ParseExpr() {
+  Token start = current_;
   Nesting nesting(this);
   if (!nesting.ok()) return {};
-  return ParseBinary(1);
+  ParsedExpr expr = ParseBinary(1);
+  // Node checks every node but the leaves, which matter in a statement at the limit.
+  if (expr && !CheckExprDepth(expr.depth, start)) return {};
+  return expr;
 }
 
 ParsedExpr Parser::ParseBinary(int min_level) {
@@ -151,6 +156,8 @@ ParsedExpr Parser::ParseBinary(int min_level) {
     Token op = current_;
     if (!CheckOperatorVersion(infix->op, op)) return {};
     Advance();
+    ExprLevel level(this);
+    if (!level.ok()) return {};
     // Operators of one level loop here instead of recursing, so a long chain
     // costs no stack; only a tighter operator on the right recurses.
     ParsedExpr rhs = ParseBinary(infix->level + 1);
@@ -181,6 +188,8 @@ ParsedExpr Parser::ParseUnary() {
   Nesting nesting(this);
   if (!nesting.ok()) return {};
   Advance();
+  ExprLevel level(this);
+  if (!level.ok()) return {};
   ParsedExpr operand = ParseUnary();
   if (!operand) return {};
   return Node(Unary::Make(is_minus ? UnaryOp::kNeg : UnaryOp::kNot, std::move(operand.expr)),
@@ -232,6 +241,9 @@ ParsedExpr Parser::ParseNameOrCall() {
               absl::StrCat("'[' to load from buffer '", std::string(name.text), "'"))) {
     return {};
   }
+  // The indices are inside the load (a load without any is no deeper than itself).
+  ExprLevel level(this);
+  if (!At(TokenKind::kRBracket) && !level.ok()) return {};
   std::vector<Expr> indices;
   int depth = 0;
   if (!ParseExprList(TokenKind::kRBracket, &indices, &depth)) return {};
@@ -240,6 +252,10 @@ ParsedExpr Parser::ParseNameOrCall() {
 
 ParsedExpr Parser::ParseCall(const Token& name) {
   std::string_view callee = name.text;
+  // The arguments are inside the call (a call without any is no deeper than itself).
+  ExprLevel level(this);
+  const bool no_arguments = At(TokenKind::kLParen) && lookahead_.kind == TokenKind::kRParen;
+  if (!no_arguments && !level.ok()) return {};
   if (callee == "cast") {
     DataType dtype;
     if (!Expect(TokenKind::kLess, "'<'") || !ParseDataType(&dtype) ||

@@ -17,8 +17,9 @@ constexpr int64_t kIntMax = std::numeric_limits<int>::max();
 
 Stmt Parser::ParseBlock(std::vector<ShapeRequirement>* requirements) {
   Token open = current_;
+  StmtLevel level(this);
   Nesting nesting(this);
-  if (!nesting.ok() || !Expect(TokenKind::kLBrace, "'{'")) return nullptr;
+  if (!level.ok() || !nesting.ok() || !Expect(TokenKind::kLBrace, "'{'")) return nullptr;
   names_.Enter();
   std::vector<Stmt> stmts;
   while (!Accept(TokenKind::kRBrace)) {
@@ -68,6 +69,8 @@ Stmt Parser::ParseStatement() {
          "belongs at the top of the kernel's body, before any statement");
     return nullptr;
   }
+  StmtLevel level(this);
+  if (!level.ok()) return nullptr;
   if (!At(TokenKind::kIdentifier)) {
     FailExpected("a statement");
     return nullptr;

@@ -21,8 +21,21 @@ Parser::Parser(std::string_view text, std::string_view filename)
 }
 
 bool Parser::Nesting::ok() {
-  if (parser_->nesting_ <= kMaxNestingDepth) return true;
-  return parser_->Fail(parser_->current_, absl::StrCat("nesting deeper than ", kMaxNestingDepth));
+  if (parser_->nesting_ <= kMaxSyntaxNesting) return true;
+  return parser_->Fail(parser_->current_,
+                       absl::StrCat("parentheses, unary operators and blocks nest more than ",
+                                    kMaxSyntaxNesting, " deep"));
+}
+
+bool Parser::ExprLevel::ok() {
+  // The expression that follows has its root one deeper than the nodes around it.
+  if (parser_->stmt_depth_ + parser_->expr_depth_ + 1 <= kMaxNestingDepth) return true;
+  return parser_->Fail(parser_->current_, NestingTooDeepMessage());
+}
+
+bool Parser::StmtLevel::ok() {
+  if (parser_->stmt_depth_ <= kMaxNestingDepth) return true;
+  return parser_->Fail(parser_->current_, NestingTooDeepMessage());
 }
 
 void Parser::Advance() {

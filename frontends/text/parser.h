@@ -6,15 +6,21 @@
 
 #include "absl/status/statusor.h"
 #include "tile_ir/module.h"
+#include "tile_ir/nesting_limit.h"
 
 namespace tile_ir::text {
 
 // Parses a whole module. Errors are InvalidArgument with the message
-// "FILE:LINE:COL: error: expected X, found Y" for the first problem. Nesting
-// deeper than kMaxNestingDepth is an error, never a stack overflow.
+// "FILE:LINE:COL: error: expected X, found Y" for the first problem. A module
+// nested deeper than kMaxNestingDepth (tile_ir/nesting_limit.h, the bound of
+// every reader) is an error, never a stack overflow, and so are parentheses,
+// unary operators and blocks nested more than kMaxSyntaxNesting deep.
 absl::StatusOr<Module> ParseModule(std::string_view text, std::string_view filename);
 
-inline constexpr int kMaxNestingDepth = 500;
+// The parser's own recursion, which redundant parentheses deepen without
+// deepening the module; text printed from any module within kMaxNestingDepth
+// stays within it (each node costs at most two levels: `-(-x)`).
+inline constexpr int kMaxSyntaxNesting = 2 * kMaxNestingDepth;
 
 }  // namespace tile_ir::text
 

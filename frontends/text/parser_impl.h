@@ -39,6 +39,39 @@ class Parser {
   absl::StatusOr<Module> ParseModule();
 
  private:
+  // Counts one statement (a block is a Seq) around what is parsed while it lives;
+  // the module's nesting depth (tile_ir/nesting_limit.h) adds expressions to it.
+  class StmtLevel {
+   public:
+    explicit StmtLevel(Parser* parser) : parser_(parser) { ++parser_->stmt_depth_; }
+    ~StmtLevel() { --parser_->stmt_depth_; }
+    StmtLevel(const StmtLevel&) = delete;
+    StmtLevel& operator=(const StmtLevel&) = delete;
+    // False (with the error reported) when the statement is nested too deep.
+    bool ok();
+
+   private:
+    Parser* parser_;
+  };
+
+  // Counts one expression node around what is parsed while it lives: the
+  // operand of a unary operator, the right side of a binary one, the arguments
+  // of a call, the indices of a load. Refusing early, before the tree is built,
+  // bounds the recursion of `-(-(-...))` and `f(f(f(...)))` by the module's
+  // limit rather than by kMaxSyntaxNesting.
+  class ExprLevel {
+   public:
+    explicit ExprLevel(Parser* parser) : parser_(parser) { ++parser_->expr_depth_; }
+    ~ExprLevel() { --parser_->expr_depth_; }
+    ExprLevel(const ExprLevel&) = delete;
+    ExprLevel& operator=(const ExprLevel&) = delete;
+    // False (with the error reported) when what follows is nested too deep.
+    bool ok();
+
+   private:
+    Parser* parser_;
+  };
+
   // Counts one level of syntactic nesting for as long as it lives.
   class Nesting {
    public:
@@ -143,8 +176,12 @@ class Parser {
   ParsedExpr ParseLiteral(const Token* minus);
   // Comma-separated until `close`; the depth is the deepest element's.
   bool ParseExprList(TokenKind close, std::vector<Expr>* exprs, int* depth);
-  // A node built from children of depth `child_depth`; an error when too deep.
+  // A node built from children of depth `child_depth`; an error when, inside the
+  // statements around it, it is nested deeper than kMaxNestingDepth.
   ParsedExpr Node(Expr expr, int child_depth, const Token& at);
+  // Reports the nesting error at `at` unless an expression of depth `depth` in
+  // the current statement is within kMaxNestingDepth.
+  bool CheckExprDepth(int depth, const Token& at);
   // An integer without a dtype suffix, optionally negative, within [min, max].
   bool ParseInteger(int64_t min, int64_t max, std::string_view what, int64_t* value);
   bool ParseBool(bool* value);
@@ -157,6 +194,10 @@ class Parser {
   Token lookahead_;
   absl::Status error_;
   int nesting_ = 0;
+  // The nesting depth of the statement being parsed (the kernel body is 1).
+  int stmt_depth_ = 0;
+  // The expression nodes around the expression being parsed (see ExprLevel).
+  int expr_depth_ = 0;
   NameScope names_;
   // The scalar parameters of the list being parsed, by name (see PrepareScalarParams).
   absl::flat_hash_map<std::string, VarRef> pending_scalars_;

@@ -332,37 +332,58 @@ std::string Repeat(std::string_view piece, int times) {
 
 TEST(ParserTest, DeepInputIsAnErrorNotAStackOverflow) {
   constexpr int kHuge = 100000;
+  const std::string too_deep = "error: " + NestingTooDeepMessage();
   std::string parens = Repeat("(", kHuge) + "1.0" + Repeat(")", kHuge);
-  EXPECT_NE(ErrorOf(InKernel("  A[0] = " + parens + ";\n")).find("error: nesting deeper than 500"),
+  EXPECT_NE(ErrorOf(InKernel("  A[0] = " + parens + ";\n"))
+                .find("error: parentheses, unary operators and blocks nest more than 2000 deep"),
             std::string::npos);
 
+  // The store is at depth 2, so the 998th '+' makes a node at depth 1001.
   std::string chain = "1.0" + Repeat(" + 1.0", kHuge - 1);
   std::string chain_error = ErrorOf(InKernel("  A[0] = " + chain + ";\n"));
-  EXPECT_NE(chain_error.find("t.tile:6:3008: error: expression nesting deeper than 500"),
-            std::string::npos)
-      << chain_error;
+  EXPECT_NE(chain_error.find("t.tile:6:5996: " + too_deep), std::string::npos) << chain_error;
 
-  EXPECT_NE(
-      ErrorOf(InKernel("  A[0] = " + Repeat("-", kHuge) + "s;\n")).find("nesting deeper than 500"),
-      std::string::npos);
-  EXPECT_NE(ErrorOf(InKernel("  A[0] = " + Repeat("!", kHuge) + "true;\n"))
-                .find("nesting deeper than 500"),
+  EXPECT_NE(ErrorOf(InKernel("  A[0] = " + Repeat("-", kHuge) + "s;\n")).find(too_deep),
             std::string::npos);
-  EXPECT_NE(
-      ErrorOf(InKernel(Repeat("{", kHuge) + Repeat("}", kHuge))).find("nesting deeper than 500"),
-      std::string::npos);
+  EXPECT_NE(ErrorOf(InKernel("  A[0] = " + Repeat("!", kHuge) + "true;\n")).find(too_deep),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(InKernel(Repeat("{", kHuge) + Repeat("}", kHuge))).find(too_deep),
+            std::string::npos);
   std::string loops;
   for (int i = 0; i < kHuge / 100; ++i) {
     absl::StrAppend(&loops, "for loop", i, " in 0 +: 1 serial {");
   }
-  EXPECT_NE(ErrorOf(InKernel(loops)).find("nesting deeper than 500"), std::string::npos)
+  EXPECT_NE(ErrorOf(InKernel(loops)).find(too_deep), std::string::npos)
       << ErrorOf(InKernel(loops)).substr(0, 200);
   std::string calls = Repeat("abs(", kHuge) + "s" + Repeat(")", kHuge);
-  EXPECT_NE(ErrorOf(InKernel("  A[0] = " + calls + ";\n")).find("nesting deeper than 500"),
-            std::string::npos);
+  EXPECT_NE(ErrorOf(InKernel("  A[0] = " + calls + ";\n")).find(too_deep), std::string::npos);
   std::string loads = Repeat("A[", kHuge) + "0" + Repeat("]", kHuge);
-  EXPECT_NE(ErrorOf(InKernel("  A[0] = " + loads + ";\n")).find("nesting deeper than 500"),
+  EXPECT_NE(ErrorOf(InKernel("  A[0] = " + loads + ";\n")).find(too_deep), std::string::npos);
+}
+
+TEST(ParserTest, NestingCountsStatementsAndExpressionsTogether) {
+  // Body (1), store (2), then a chain whose deepest leaf is at 2 + terms.
+  auto store_of = [](int terms) { return "  A[0] = s" + Repeat(" + s", terms - 1) + ";\n"; };
+  EXPECT_EQ(ErrorOf(InKernel(store_of(kMaxNestingDepth - 2))), "(parsed)");
+  EXPECT_NE(ErrorOf(InKernel(store_of(kMaxNestingDepth - 1))).find(NestingTooDeepMessage()),
             std::string::npos);
+  // The same chain one loop deeper (a loop and its block are two levels).
+  auto in_loop = [&](int terms) {
+    return "  for i in 0 +: 1 serial {\n" + store_of(terms) + "  }\n";
+  };
+  EXPECT_EQ(ErrorOf(InKernel(in_loop(kMaxNestingDepth - 4))), "(parsed)");
+  EXPECT_NE(ErrorOf(InKernel(in_loop(kMaxNestingDepth - 3))).find(NestingTooDeepMessage()),
+            std::string::npos);
+  // A leaf alone at the limit: the store's index `0` is at depth 3 in a block at 1.
+  std::string blocks =
+      Repeat("{", kMaxNestingDepth - 3) + "A[0] = s;" + Repeat("}", kMaxNestingDepth - 3);
+  EXPECT_EQ(ErrorOf(InKernel(blocks)), "(parsed)");
+  // A call without arguments is a leaf too.
+  std::string call = Repeat("{", kMaxNestingDepth - 3) + "eval async_commit();" +
+                     Repeat("}", kMaxNestingDepth - 3);
+  EXPECT_EQ(ErrorOf(InKernel(call)), "(parsed)");
+  EXPECT_NE(ErrorOf(InKernel("{" + call + "}")).find(NestingTooDeepMessage()), std::string::npos);
+  EXPECT_NE(ErrorOf(InKernel("{" + blocks + "}")).find(NestingTooDeepMessage()), std::string::npos);
 }
 
 TEST(ParserTest, NestingJustBelowTheLimitParsesAndPrints) {

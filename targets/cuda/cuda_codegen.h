@@ -48,6 +48,10 @@ struct CudaCodegenOptions {
   std::string arch = "sm_90a";
   // Emit only this kernel; empty: every kernel of the module.
   std::string kernel;
+  // Paste the device library (device_headers.h) into the source instead of
+  // including "tl/common.cuh", so that `nvcc -c` compiles the source as it is,
+  // outside this tree (c_source::InlineIncludes).
+  bool embed_library = false;
 };
 
 // The CUDA C++ source of a thread-level module (docs/LOWERING.md, "The CUDA

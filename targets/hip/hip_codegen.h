@@ -26,6 +26,10 @@ struct HipCodegenOptions {
   std::string arch = "gfx90a";
   // Emit only this kernel; empty: every kernel of the module.
   std::string kernel;
+  // Paste the device library (hip_device_headers.h) into the source instead of
+  // including "tl/common.h", so that `hipcc --genco` compiles the source as it
+  // is, outside this tree (c_source::InlineIncludes).
+  bool embed_library = false;
 };
 
 // The HIP C++ source of a thread-level module (docs/LOWERING.md, "The HIP

@@ -39,6 +39,11 @@ cli::ArgParser MakeParser() {
               "cuda:sm_90a"});
   parser.Add({"lowered-ir", "", "print the thread-level IR instead of the generated source"});
   parser.Add({"kernel", "NAME", "print only this kernel"});
+  parser.Add({"self-contained", "",
+              "paste the device library into the source instead of including tl/common.cuh "
+              "(cuda) or tl/common.h (hip) or tl/metal.h (metal), so that it compiles as it is: "
+              "nvcc -c -gencode=arch=compute_90a,code=sm_90a k.cu, hipcc --offload-arch=gfx90a "
+              "--genco k.hip (LLVM IR for cpu is self-contained anyway)"});
   parser.Add({"thread-level", "",
               "FILE is thread-level IR already (hand-written or lowered): do not lower it"});
   parser.Add({"help", "", "show this help"});
@@ -118,14 +123,17 @@ absl::StatusOr<std::string> Translate(Module module, const Target& target,
     module = *std::move(lowered);
   }
   if (parser.Has("lowered-ir")) return Print(module);
+  const bool self_contained = parser.Has("self-contained");
   switch (target.family) {
     case Family::kCpu: return cpu::EmitLlvmIr(module, /*optimize=*/true);
-    case Family::kHip: return hip::EmitHipSource(module, {.arch = target.arch});
-    case Family::kMetal: return metal::EmitMetalSource(module);
+    case Family::kHip:
+      return hip::EmitHipSource(module, {.arch = target.arch, .embed_library = self_contained});
+    case Family::kMetal: return metal::EmitMetalSource(module, {.embed_library = self_contained});
     case Family::kCuda: break;
   }
   cuda::CudaCodegenOptions options;
   options.arch = target.arch;
+  options.embed_library = self_contained;
   return cuda::EmitCudaSource(module, options);
 }
 
