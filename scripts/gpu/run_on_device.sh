@@ -8,7 +8,7 @@
 # most 8 files come back); a summary table is
 # printed last. Each step has a time limit and the whole run a budget
 # (RUN_BUDGET_S, default 480 s): a step that no longer fits is skipped.
-# Knobs: SANITIZE_OPS, RACECHECK_OPS, SANITIZE_ALL=1, BENCH_CASES, SKIP_PEERS=1,
+# Knobs: SANITIZE_OPS, RACECHECK_OPS, SANITIZE_ALL=1, SEED_CASES, SEEDS, BENCH_CASES, SKIP_PEERS=1,
 # SKIP_SUITE=1 (no suite runs), SKIP_MATRIX=1, BENCH_STATIC=0 (bench the dynamic-shape binaries instead of ones specialized with
 # --static-shapes), STATIC_CHECK_CASES (OP:SHAPES checked with --static-shapes). A case may
 # name a config of the operator's space: OP@CONFIG:SHAPES (tile-run --config).
@@ -22,8 +22,8 @@ BUNDLE=.devrun
 BIN=$BUNDLE/bin
 OPS=$BUNDLE/ops
 RUN_BUDGET_S=${RUN_BUDGET_S:-480}
-SANITIZE_OPS=${SANITIZE_OPS-"add_f32 softmax_f16 layernorm_bf16 gemm_f16 flash_attn_d64_causal"}
-RACECHECK_OPS=${RACECHECK_OPS-"gemm_f16 softmax_f16"}
+SANITIZE_OPS=${SANITIZE_OPS-"add_f32 softmax_f16 layernorm_bf16 gemm_f16 flash_attn_d64_causal gemv_splitk_f16"}
+RACECHECK_OPS=${RACECHECK_OPS-"gemm_f16 softmax_f16 gemv_splitk_f16"}
 SANITIZE_ALL=${SANITIZE_ALL:-0}
 SKIP_PEERS=${SKIP_PEERS:-0}
 # FILE:SHAPES pairs at sizes that fill the H200, beside the peers' figures.
@@ -31,6 +31,9 @@ BENCH_CASES=${BENCH_CASES-"gemm_f16:M=4096,N=4096,K=4096 gemm_bf16:M=4096,N=4096
 add_f32:M=8192,N=8192 softmax_f16:M=16384,N=8192 layernorm_bf16:M=16384,N=8192 \
 flash_attn_d128:BATCH=4,HEADS=32,SEQ=4096 flash_attn_d128_causal:BATCH=4,HEADS=32,SEQ=4096"}
 BENCH_STATIC=${BENCH_STATIC:-1}
+# OP:SHAPES checked once per seed of $SEEDS (dynamic-shape binaries).
+SEED_CASES=${SEED_CASES-"gemv_splitk_f16:N=4096,K=4096 gemv_splitk_f16:N=4097,K=4095"}
+SEEDS=${SEEDS-"1 2 3 4 5"}
 # Specialized binaries checked against the reference at shapes small enough for the host's
 # float64 reference, then under memcheck.
 STATIC_CHECK_CASES=${STATIC_CHECK_CASES-"gemm_f16:M=1024,N=1024,K=1024 \
@@ -153,6 +156,17 @@ for case in $STATIC_CHECK_CASES; do
   step "static check ${case%%:*}" 60 "$TESTS_LOG" "$BIN/tile-run-gpu" "$OPS/$op.tile" --target=cuda \
     --check --static-shapes --seed=6 --shapes="${case#*:}" $(case_config "$case")
   note "$(grep -E '^  check' "$TESTS_LOG" | tail -1 | cut -c1-100)"
+done
+
+# Values that depend on timing (atomics, races) are checked over several seeds, at sizes with
+# many blocks: a clean racecheck does not prove them (it misses shared-memory atomics).
+for case in $SEED_CASES; do
+  op=$(case_op "$case")
+  for seed in $SEEDS; do
+    step "seed $seed ${case%%:*}" 60 "$TESTS_LOG" "$BIN/tile-run-gpu" "$OPS/$op.tile" --target=cuda \
+      --check --seed="$seed" --shapes="${case#*:}"
+    note "$(grep -E '^  check' "$TESTS_LOG" | tail -1 | cut -c1-100)"
+  done
 done
 
 rm -rf "$BENCH_CUBIN_DIR"

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "testdata/ops/op_tensors.h"
+#include "tile_ir/printer.h"
 #include "tools/tile_run/dump_artifacts.h"
 #include "tools/tile_run/report.h"
 #include "tools/tile_run/run_kernel.h"
@@ -128,6 +129,11 @@ std::string ListOperators(const std::vector<ops::OpCase>& suite) {
       absl::StrAppend(&text, "  ", key, ": ", value.empty() ? "none" : value, "\n");
     };
     line("description", op.description);
+    std::vector<std::string> requirements;
+    for (const ShapeRequirement& requirement : (*kernel)->requirements) {
+      requirements.push_back(Print(requirement.condition));
+    }
+    if (!requirements.empty()) line("requires", absl::StrJoin(requirements, "; "));
     line("default shapes", FormatShapes(op.default_shapes, order));
     line("ragged shapes", FormatShapes(op.ragged_shapes, order));
     std::vector<std::string> scalars;

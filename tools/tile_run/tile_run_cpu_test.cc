@@ -67,9 +67,25 @@ TEST(TileRunCpuTest, ListsTheSuite) {
                                "  ragged shapes: M=257,N=191,K=97\n"));
   EXPECT_THAT(r.out, HasSubstr("\ngemm_w4a16(A: f16[M, K], B: u8[N, K / 2], Scale: f16[N, K / 32], "
                                "C: f16[M, N])\n"));
+  EXPECT_THAT(r.out, HasSubstr("  requires: K % 32 == 0\n"));
   EXPECT_THAT(r.out, HasSubstr("  inputs (normal): A, Scale N(0, 1); B integers in [0, 255]\n"
                                "  inputs (op ranges): A uniform [-1, 1); B integers in [0, 255]; "
                                "Scale uniform [0.005, 0.02)\n"));
+}
+
+// gemm_w4a16 reads K in groups of 32 with one scale each; at K = 333 it returned 773,046 wrong
+// elements of 777,000 before it stated its contract. Now the launch is refused naming it.
+TEST(TileRunCpuTest, AShapeContractRefusesTheLaunchNamingTheValues) {
+  Result r = RunTileRun({"gemm_w4a16", "--check", "--shapes", "M=1000,N=777,K=333"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_THAT(r.err, HasSubstr("the kernel requires K % 32 == 0"));
+  EXPECT_THAT(r.err, HasSubstr("which these arguments break: K = 333"));
+  Result fine = RunTileRun({"gemm_w4a16", "--check", "--shapes", "M=100,N=77,K=320"});
+  EXPECT_EQ(fine.status, 0) << fine.err;
+  Result specialized =
+      RunTileRun({"gemm_w4a16", "--check", "--static-shapes", "--shapes", "M=100,N=77,K=333"});
+  EXPECT_EQ(specialized.status, 2);
+  EXPECT_THAT(specialized.err, HasSubstr("requires K % 32 == 0, which K=333, M=100, N=77 breaks"));
 }
 
 // The softmax kernel with its column mask removed: the columns past N of the
