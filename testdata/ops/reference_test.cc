@@ -346,6 +346,29 @@ TEST(ReferenceTest, AttentionMatchesTheMatrixFormula) {
   }
 }
 
+// The split-K GEMV is B times the vector A: a hand-worked case, then gemm_f32's reference on the
+// same data as an N x K by K x 1 product.
+TEST(ReferenceTest, GemvIsAMatrixTimesAVector) {
+  absl::StatusOr<RefTensors> small =
+      RunReference("gemv_splitk_f16", {{"N", 2}, {"K", 3}}, [](RefTensors& t) {
+        t.at("A").data = {1, 2, 3};
+        t.at("B").data = {1, 0, -1, 0.5, 0.5, 0.5};
+      });
+  ASSERT_TRUE(small.ok()) << small.status();
+  EXPECT_EQ(small->at("C").data, (std::vector<double>{-2, 3}));
+
+  absl::StatusOr<RefTensors> gemv = RunReference("gemv_splitk_f16", {{"N", 37}, {"K", 70}});
+  ASSERT_TRUE(gemv.ok()) << gemv.status();
+  const std::vector<double> a = gemv->at("A").data, b = gemv->at("B").data;
+  absl::StatusOr<RefTensors> gemm = RunReference(
+      "gemm_f32", {{"M", 37}, {"N", 1}, {"K", 70}}, [&](RefTensors& t) {
+        t.at("A").data = b;
+        t.at("B").data = a;
+      });
+  ASSERT_TRUE(gemm.ok()) << gemm.status();
+  ExpectNear(gemv->at("C").data, gemm->at("C").data, 1e-12);
+}
+
 // A new operator needs a self-test above before it joins this list.
 TEST(ReferenceTest, EveryOperatorHasASelfTest) {
   const std::set<std::string> tested = {"gemm_f32",
@@ -368,7 +391,8 @@ TEST(ReferenceTest, EveryOperatorHasASelfTest) {
                                         "flash_attn_d64",
                                         "flash_attn_d64_causal",
                                         "flash_attn_d128",
-                                        "flash_attn_d128_causal"};
+                                        "flash_attn_d128_causal",
+                                        "gemv_splitk_f16"};
   for (const OpCase& op : OperatorSuite()) {
     EXPECT_TRUE(tested.contains(op.name)) << op.name << " has no reference self-test";
   }

@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "testdata/ops/op_tensors.h"
+#include "tile_ir/intrinsics.h"
 
 namespace tile_ir::ops {
 namespace {
@@ -446,6 +447,26 @@ class Evaluator {
     });
   }
 
+  // One thread runs the kernel, so an atomic update is a plain read-modify-write; any other
+  // call evaluated for its effect has none at the tile level, and one this evaluator does not
+  // know is refused rather than skipped.
+  void ExecEvaluate(const Evaluate& node) {
+    const Call* call = As<Call>(node.value);
+    if (call == nullptr) return;
+    if (call->name == kAtomicAddAt) {
+      const auto* dst = call->args.size() == 2 ? As<BufferLoad>(call->args[0]) : nullptr;
+      if (dst == nullptr) return Fail("atomic_add_at without an element to update");
+      Index index;
+      for (const Expr& i : dst->indices) index.push_back(EvalInt(i));
+      Store(*dst->buffer, index, Load(*dst->buffer, index) + Eval(call->args[1]));
+      return;
+    }
+    const IntrinsicInfo* info = FindIntrinsic(call->name);
+    if (info == nullptr || !info->pure) {
+      return Fail(absl::StrCat("the evaluator has no effect for '", call->name, "'"));
+    }
+  }
+
   void Exec(const Stmt& s) {
     if (!s || !status_.ok()) return;
     switch (s->kind()) {
@@ -491,8 +512,9 @@ class Evaluator {
         return;
       }
       case StmtKind::kBarrier:
-      case StmtKind::kEvaluate:
         return;
+      case StmtKind::kEvaluate:
+        return ExecEvaluate(static_cast<const Evaluate&>(*s));
       case StmtKind::kCopy:
         return ExecCopy(static_cast<const Copy&>(*s));
       case StmtKind::kGemm:
