@@ -73,11 +73,11 @@ absl::StatusOr<Kernel> SpecializeDims(const Kernel& kernel,
   Kernel substituted = Substitute(kernel, map);
   // A requirement the constants decide is checked here, once, and dropped; the others stay
   // for the launch to check.
+  arith::ExprSimplifier simplifier;
+  for (const VarRef& dim : kept) simplifier.BindRange(dim, {1, arith::TypeMax(dim->dtype())});
   std::vector<ShapeRequirement> requirements;
   for (size_t i = 0; i < substituted->requirements.size(); ++i) {
     const ShapeRequirement& requirement = substituted->requirements[i];
-    arith::ExprSimplifier simplifier;
-    for (const VarRef& dim : kept) simplifier.BindRange(dim, {1, arith::TypeMax(dim->dtype())});
     Expr folded = simplifier.Simplify(requirement.condition);
     const IntImm* value = As<IntImm>(folded);
     if (value == nullptr) {
