@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "passes/divisibility.h"
-#include "passes/target_option.h"
 #include "tile_ir/mutator.h"
 
 namespace tile_ir::passes {
@@ -118,12 +117,9 @@ PassInfo AsyncCopiesPass() {
   info.description =
       "turns aligned global-to-shared vector copies that pipelines issue ahead of their use "
       "into the target's asynchronous copies";
-  info.options = {TargetOptionSpec()};
+  info.needs_target = true;
   info.run = [](Module& module, const PassOptions& options) -> absl::StatusOr<bool> {
-    absl::StatusOr<std::shared_ptr<const TargetInfo>> target =
-        FindTargetOption("async-copies", options);
-    if (!target.ok()) return target.status();
-    return MakeCopiesAsync(module, **target);
+    return MakeCopiesAsync(module, options.target());
   };
   return info;
 }

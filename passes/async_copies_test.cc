@@ -14,14 +14,14 @@ using testing::ParseOrDie;
 using testing::PrintVerified;
 
 std::string Canonical(std::string_view kernel_text) {
-  testing::RegisterFakeTargets();  // registers test_gpu.async_copy
+  testing::RegisterFakeIntrinsics();  // registers test_gpu.async_copy
   return testing::Canonical(kernel_text);
 }
 
 std::string Async(std::string_view kernel_text, const char* target = "test-gpu") {
-  testing::RegisterFakeTargets();
+  testing::RegisterFakeIntrinsics();
   Module module = ParseOrDie(kernel_text);
-  MakeCopiesAsync(module, **FindTarget(target));
+  MakeCopiesAsync(module, **testing::FindFakeTarget(target));
   return PrintVerified(module);
 }
 
@@ -78,7 +78,7 @@ kernel k<K: i32>(A: f16[64, 64], B: f32[64, 64], D: f16[64, K]) grid(bx: 1) thre
 }
 
 TEST(AsyncCopiesTest, BarriersOrderTheIssueAndTheLandingNotTheReadsBetween) {
-  testing::RegisterFakeTargets();
+  testing::RegisterFakeIntrinsics();
   // Reads of slot 0 while slot 1 is in flight need no barrier after the issue; the read
   // after the wait needs one (the other threads' copies landed), and so does the next
   // issue into a slot read before.
@@ -97,8 +97,8 @@ kernel k(A: f16[64, 64], C: f16[64]) grid(bx: 1) threads(32) {
     C[tx] = S[1, tx / 8, tx];
   }
 })");
-  MakeCopiesAsync(module, **FindTarget("test-gpu"));
-  ASSERT_TRUE(InsertBarriers(module, **FindTarget("test-gpu")).ok());
+  MakeCopiesAsync(module, **testing::FindFakeTarget("test-gpu"));
+  ASSERT_TRUE(InsertBarriers(module, **testing::FindFakeTarget("test-gpu")).ok());
   EXPECT_EQ(Print(module), Canonical(R"(
 kernel k(A: f16[64, 64], C: f16[64]) grid(bx: 1) threads(32) {
   for tx in 0 +: 32 thread_bound(x) {

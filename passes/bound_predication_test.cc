@@ -200,7 +200,7 @@ kernel gemm<M: i32, N: i32, K: i32>(A: f16[M, K], B: f16[K, N], C: f32[M, N])
   }
   copy C_l -> C[by * 4 +: 4, bx * 4 +: 4];
 })";
-  testing::RegisterFakeTargets();
+  testing::RegisterFakeIntrinsics();
   const int m = 10, n = 7, k = 5;
   std::vector<double> a, b;
   for (int i = 0; i < m * k; ++i) a.push_back((i * 7 + 3) % 11 - 5);
@@ -212,7 +212,7 @@ kernel gemm<M: i32, N: i32, K: i32>(A: f16[M, K], B: f16[K, N], C: f32[M, N])
     }
   }
   for (const char* target_name : {"test-cpu", "test-gpu"}) {
-    const TargetInfo& target = **FindTarget(target_name);
+    const TargetInfo& target = **testing::FindFakeTarget(target_name);
     Module module = Parse(kGemm);
     ASSERT_TRUE(RasterizeBlocks(module).ok());
     ASSERT_TRUE(InferFragmentLayouts(module, target).ok());

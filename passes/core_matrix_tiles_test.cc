@@ -21,7 +21,7 @@ using testing::PrintVerified;
 void RegisterTestIntrinsics() {
   static std::once_flag once;
   std::call_once(once, [] {
-    testing::RegisterFakeTargets();
+    testing::RegisterFakeIntrinsics();
     IntrinsicInfo mm;
     mm.name = "test_gpu.mm";
     mm.num_args = 3;

@@ -14,7 +14,6 @@
 #include "passes/pipeline_planning.h"
 #include "passes/pipeline_stages.h"
 #include "passes/simplify.h"
-#include "passes/target_option.h"
 #include "tile_ir/mutator.h"
 #include "tile_ir/visitor.h"
 
@@ -318,12 +317,9 @@ PassInfo InjectSoftwarePipelinePass() {
   info.description =
       "turns pipelined loops into prologue, steady state and epilogue over multi-buffered "
       "shared tiles (serial loops without async copies)";
-  info.options = {TargetOptionSpec()};
+  info.needs_target = true;
   info.run = [](Module& module, const PassOptions& options) -> absl::StatusOr<bool> {
-    absl::StatusOr<std::shared_ptr<const TargetInfo>> target =
-        FindTargetOption("inject-software-pipeline", options);
-    if (!target.ok()) return target.status();
-    return InjectSoftwarePipelines(module, **target);
+    return InjectSoftwarePipelines(module, options.target());
   };
   return info;
 }

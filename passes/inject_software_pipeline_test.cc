@@ -13,9 +13,9 @@ using testing::ParseOrDie;
 using testing::PrintVerified;
 
 std::string Injected(std::string_view kernel_text, std::string_view target) {
-  testing::RegisterFakeTargets();
+  testing::RegisterFakeIntrinsics();
   Module module = ParseOrDie(kernel_text);
-  EXPECT_TRUE(InjectSoftwarePipelines(module, **FindTarget(target)));
+  EXPECT_TRUE(InjectSoftwarePipelines(module, **testing::FindFakeTarget(target)));
   return PrintVerified(module);
 }
 

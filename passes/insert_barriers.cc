@@ -13,7 +13,6 @@
 #include "absl/strings/str_cat.h"
 #include "passes/buffer_access.h"
 #include "passes/plan_shared_memory.h"
-#include "passes/target_option.h"
 #include "tile_ir/intrinsics.h"
 #include "tile_ir/mutator.h"
 #include "tile_ir/printer.h"
@@ -476,12 +475,9 @@ PassInfo InsertBarriersPass() {
   info.description =
       "puts block barriers between shared-memory accesses of different threads (removes "
       "barriers where one thread runs a block)";
-  info.options = {TargetOptionSpec()};
+  info.needs_target = true;
   info.run = [](Module& module, const PassOptions& options) -> absl::StatusOr<bool> {
-    absl::StatusOr<std::shared_ptr<const TargetInfo>> target =
-        FindTargetOption("insert-barriers", options);
-    if (!target.ok()) return target.status();
-    return InsertBarriers(module, **target);
+    return InsertBarriers(module, options.target());
   };
   return info;
 }

@@ -13,9 +13,9 @@ using testing::ParseOrDie;
 using testing::PrintVerified;
 
 absl::StatusOr<std::string> WithBarriers(std::string_view kernel_text, std::string_view target) {
-  testing::RegisterFakeTargets();
+  testing::RegisterFakeIntrinsics();
   Module module = ParseOrDie(kernel_text);
-  absl::StatusOr<bool> changed = InsertBarriers(module, **FindTarget(target));
+  absl::StatusOr<bool> changed = InsertBarriers(module, **testing::FindFakeTarget(target));
   if (!changed.ok()) return changed.status();
   return PrintVerified(module);
 }
@@ -210,9 +210,9 @@ kernel k(A: f32[64], O: f32[64]) grid(bx: 1) threads(64) {
     O[tx] = S[63 - tx];
   }
 })";
-  testing::RegisterFakeTargets();
+  testing::RegisterFakeIntrinsics();
   Module module = ParseOrDie(kReadsOnly);
-  absl::StatusOr<bool> changed = InsertBarriers(module, **FindTarget("test-gpu"));
+  absl::StatusOr<bool> changed = InsertBarriers(module, **testing::FindFakeTarget("test-gpu"));
   ASSERT_TRUE(changed.ok()) << changed.status();
   EXPECT_FALSE(*changed);
 }

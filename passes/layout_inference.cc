@@ -11,7 +11,6 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "passes/fragment_layout.h"
-#include "passes/target_option.h"
 #include "tile_ir/mutator.h"
 #include "tile_ir/printer.h"
 #include "tile_ir/structural_equal.h"
@@ -294,12 +293,9 @@ PassInfo LayoutInferencePass() {
   PassInfo info;
   info.name = "layout-inference";
   info.description = "gives every fragment buffer a (thread, register) layout for the target";
-  info.options = {TargetOptionSpec()};
+  info.needs_target = true;
   info.run = [](Module& module, const PassOptions& options) -> absl::StatusOr<bool> {
-    absl::StatusOr<std::shared_ptr<const TargetInfo>> target =
-        FindTargetOption("layout-inference", options);
-    if (!target.ok()) return target.status();
-    return InferFragmentLayouts(module, **target);
+    return InferFragmentLayouts(module, options.target());
   };
   return info;
 }

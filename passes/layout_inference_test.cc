@@ -16,8 +16,8 @@ namespace {
 using ::testing::HasSubstr;
 
 const TargetInfo& Target(absl::string_view name) {
-  testing::RegisterFakeTargets();
-  return **FindTarget(std::string(name));
+  testing::RegisterFakeIntrinsics();
+  return **testing::FindFakeTarget(std::string(name));
 }
 
 absl::StatusOr<std::string> Infer(absl::string_view target, absl::string_view kernel) {
@@ -160,17 +160,15 @@ kernel k(X: f32[8]) grid(bx: 1) threads(4) {
             "write the extent as a literal");
 }
 
-TEST(LayoutInferenceTest, PassNeedsAKnownTarget) {
-  testing::RegisterFakeTargets();
+TEST(LayoutInferenceTest, ThePassLowersForTheRunsTarget) {
   PassInfo pass = LayoutInferencePass();
-  Module module;
+  EXPECT_TRUE(pass.needs_target);
+  // The target is the run's, never an option of the pass.
   absl::StatusOr<PassOptions> options =
-      PassOptions::Create(pass.name, pass.options, {{"target", "nowhere"}});
-  ASSERT_TRUE(options.ok());
-  absl::StatusOr<bool> result = pass.run(module, *options);
-  ASSERT_FALSE(result.ok());
-  EXPECT_THAT(result.status().message(), HasSubstr("unknown target 'nowhere'"));
-  EXPECT_THAT(result.status().message(), HasSubstr("test-cpu"));
+      PassOptions::Create(pass.name, pass.options, {{"target", "test-cpu"}});
+  ASSERT_FALSE(options.ok());
+  EXPECT_THAT(options.status().message(),
+              HasSubstr("takes no target option: a pipeline's target is given once"));
 }
 
 TEST(LayoutInferenceTest, NothingToDoKeepsTheKernel) {

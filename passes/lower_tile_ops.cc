@@ -9,7 +9,6 @@
 #include "absl/container/flat_hash_set.h"
 #include "passes/fresh_names.h"
 #include "passes/lower_tile_ops_internal.h"
-#include "passes/target_option.h"
 #include "tile_ir/mutator.h"
 
 namespace tile_ir::passes {
@@ -153,12 +152,9 @@ PassInfo LowerTileOpsPass() {
   PassInfo info;
   info.name = "lower-tile-ops";
   info.description = "replaces tile operations by loops over their elements for the target";
-  info.options = {TargetOptionSpec()};
+  info.needs_target = true;
   info.run = [](Module& module, const PassOptions& options) -> absl::StatusOr<bool> {
-    absl::StatusOr<std::shared_ptr<const TargetInfo>> target =
-        FindTargetOption("lower-tile-ops", options);
-    if (!target.ok()) return target.status();
-    return LowerTileOps(module, **target);
+    return LowerTileOps(module, options.target());
   };
   return info;
 }

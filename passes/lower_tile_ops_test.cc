@@ -25,8 +25,8 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 
 const TargetInfo& Target(absl::string_view name) {
-  testing::RegisterFakeTargets();
-  return **FindTarget(std::string(name));
+  testing::RegisterFakeIntrinsics();
+  return **testing::FindFakeTarget(std::string(name));
 }
 
 absl::StatusOr<Module> Parse(absl::string_view kernel) {
@@ -366,7 +366,6 @@ class HookTarget : public TargetInfo {
   int max_vector_bytes() const override { return 4; }
   bool has_async_copy() const override { return false; }
   absl::Status CheckTileOp(TileOpKind, DataType) const override { return absl::OkStatus(); }
-  std::string DefaultPipeline() const override { return ""; }
   absl::StatusOr<std::optional<Stmt>> LowerGemm(const GemmLoweringRequest& request) const override {
     const Region& c = request.gemm->c;
     return std::optional<Stmt>(Store::Make(c.buffer, {Int(0), Int(0)}, Float(42.0)));

@@ -57,6 +57,11 @@ absl::StatusOr<PassOptions> PassOptions::Create(
   }
   for (const auto& [name, text] : values) {
     auto it = options.values_.find(name);
+    if (it == options.values_.end() && name == "target") {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "pass '", pass_name, "' takes no target option: a pipeline's target is given once ",
+          "for the whole run (tile-opt --target=", text, ")"));
+    }
     if (it == options.values_.end()) {
       std::vector<std::string> names;
       for (const OptionSpec& spec : specs) names.push_back(spec.name);
@@ -97,6 +102,19 @@ bool PassOptions::GetBool(std::string_view name) const {
 
 const std::string& PassOptions::GetString(std::string_view name) const {
   return Lookup(name, OptionType::kString).text;
+}
+
+const TargetInfo& PassOptions::target() const {
+  if (target_ == nullptr) {
+    // The pass manager refuses to run a pass with needs_target without a
+    // target, so this is a pass asking without declaring it, or a caller
+    // running a pass directly without set_target.
+    std::fprintf(stderr,
+                 "internal error: a pass asked for the target of a run that has none (it must "
+                 "declare needs_target, and direct callers must set_target)\n");
+    std::abort();
+  }
+  return *target_;
 }
 
 }  // namespace tile_ir::passes

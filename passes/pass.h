@@ -17,6 +17,8 @@
 
 namespace tile_ir::passes {
 
+class TargetInfo;
+
 enum class OptionType { kInt, kBool, kString };
 
 // "integer", "boolean" or "string", as error messages and --list-passes say it.
@@ -52,6 +54,13 @@ class PassOptions {
   bool GetBool(std::string_view name) const;
   const std::string& GetString(std::string_view name) const;
 
+  // The target the pipeline runs for (PassManagerOptions::target): given once
+  // per run, never spelled in the pipeline. target() is for passes with
+  // PassInfo::needs_target, which the pass manager refuses to run without one.
+  const TargetInfo& target() const;
+  const TargetInfo* target_or_null() const { return target_; }
+  void set_target(const TargetInfo* target) { target_ = target; }
+
  private:
   struct Value {
     OptionType type;
@@ -60,6 +69,7 @@ class PassOptions {
   const Value& Lookup(std::string_view name, OptionType type) const;
 
   std::map<std::string, Value, std::less<>> values_;
+  const TargetInfo* target_ = nullptr;
 };
 
 // Runs over the whole module in place; returns whether it changed anything, or an error.
@@ -69,6 +79,8 @@ struct PassInfo {
   std::string name;         // kebab-case; also the file stem and the golden-test folder
   std::string description;  // one line
   std::vector<OptionSpec> options;
+  // Whether the pass lowers for a target (asks options.target()).
+  bool needs_target = false;
   PassFn run;
 };
 

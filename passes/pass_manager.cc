@@ -43,6 +43,12 @@ absl::StatusOr<PassManager> PassManager::Create(const PassRegistry& registry,
     absl::StatusOr<PassOptions> pass_options =
         PassOptions::Create(pass->name, pass->options, step.options);
     if (!pass_options.ok()) return pass_options.status();
+    if (pass->needs_target && options.target == nullptr) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("pass '", pass->name,
+                       "' lowers for a target; run the pipeline with one (tile-opt --target=NAME)"));
+    }
+    pass_options->set_target(options.target.get());
     steps.push_back(Step{*pass, *std::move(pass_options)});
   }
   if (!options.print_ir_before.empty() && registry.Find(options.print_ir_before) == nullptr) {
@@ -110,7 +116,8 @@ absl::Status PassManager::FailAt(size_t index, const Module& module_before,
   if (options_.reproducer_path.empty()) return error;
   Pipeline remaining(pipeline_.begin() + index, pipeline_.end());
   absl::Status written =
-      WriteReproducer(options_.reproducer_path, module_before, PrintPipeline(remaining));
+      WriteReproducer(options_.reproducer_path, module_before, PrintPipeline(remaining),
+                      options_.target != nullptr ? options_.target->name() : "");
   std::string note = written.ok() ? absl::StrCat("reproducer written to ", options_.reproducer_path)
                                   : std::string(written.message());
   return absl::Status(error.code(), absl::StrCat(error.message(), "\n", note));

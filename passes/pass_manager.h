@@ -3,6 +3,7 @@
 #ifndef PASSES_PASS_MANAGER_H_
 #define PASSES_PASS_MANAGER_H_
 
+#include <memory>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -13,11 +14,15 @@
 #include "passes/pass.h"
 #include "passes/pipeline.h"
 #include "passes/registry.h"
+#include "passes/target_info.h"
 #include "tile_ir/module.h"
 
 namespace tile_ir::passes {
 
 struct PassManagerOptions {
+  // The target the pipeline lowers for, given to every pass that needs one
+  // (PassInfo::needs_target); null: a pipeline of target-independent passes.
+  std::shared_ptr<const TargetInfo> target;
   // Run tile_ir::Verify on the input and after every pass.
   bool verify_each = true;
   // Dump the IR before each run of this pass (a registered pass name); empty = none.
@@ -40,6 +45,8 @@ class PassManager {
   //   unknown pass 'simplfy'; did you mean 'simplify'?
   //   unknown option 'max-iter' of pass 'simplify'; did you mean 'max-iterations'?
   //   option 'max-iterations' of pass 'simplify' expects an integer, got 'abc'
+  // A pass that needs a target without options.target:
+  //   pass 'lower-tile-ops' lowers for a target; run the pipeline with one (tile-opt --target=NAME)
   // The passes are copied, so the registry need not outlive the manager.
   static absl::StatusOr<PassManager> Create(const PassRegistry& registry,
                                             std::string_view pipeline_text,

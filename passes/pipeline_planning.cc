@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "passes/buffer_access.h"
-#include "passes/target_option.h"
 #include "tile_ir/mutator.h"
 
 namespace tile_ir::passes {
@@ -84,12 +83,9 @@ PassInfo PipelinePlanningPass() {
   info.name = "pipeline-planning";
   info.description =
       "schedules pipelined loops: copies into shared memory num_stages - 1 iterations ahead";
-  info.options = {TargetOptionSpec()};
+  info.needs_target = true;
   info.run = [](Module& module, const PassOptions& options) -> absl::StatusOr<bool> {
-    absl::StatusOr<std::shared_ptr<const TargetInfo>> target =
-        FindTargetOption("pipeline-planning", options);
-    if (!target.ok()) return target.status();
-    return PlanPipelines(module, **target);
+    return PlanPipelines(module, options.target());
   };
   return info;
 }

@@ -12,8 +12,8 @@ using testing::ParseOrDie;
 using testing::PrintVerified;
 
 const TargetInfo& Target(std::string_view name) {
-  testing::RegisterFakeTargets();
-  return **FindTarget(name);
+  testing::RegisterFakeIntrinsics();
+  return **testing::FindFakeTarget(name);
 }
 
 std::string Planned(std::string_view kernel_text, std::string_view target, bool* changed) {
@@ -92,20 +92,14 @@ kernel k(A: f16[64, 256]) grid(bx: 1) threads(128) {
   EXPECT_NE(out.find("pipelined(num_stages=4, order=[0], stage=[0])"), std::string::npos) << out;
 }
 
-TEST(PipelinePlanningTest, PassNeedsAKnownTarget) {
-  testing::RegisterFakeTargets();
+TEST(PipelinePlanningTest, PassRunsForTheTargetTheRunIsGiven) {
   PassInfo pass = PipelinePlanningPass();
+  EXPECT_TRUE(pass.needs_target);
   Module module = ParseOrDie(kGemm);
-  absl::StatusOr<PassOptions> none = PassOptions::Create(pass.name, pass.options, {});
-  ASSERT_TRUE(none.ok());
-  EXPECT_FALSE(pass.run(module, *none).ok());
-  absl::StatusOr<PassOptions> unknown =
-      PassOptions::Create(pass.name, pass.options, {{"target", "no-such-target"}});
-  ASSERT_TRUE(unknown.ok());
-  EXPECT_EQ(pass.run(module, *unknown).status().code(), absl::StatusCode::kNotFound);
-  absl::StatusOr<PassOptions> gpu =
-      PassOptions::Create(pass.name, pass.options, {{"target", "test-gpu"}});
+  absl::StatusOr<PassOptions> gpu = PassOptions::Create(pass.name, pass.options, {});
   ASSERT_TRUE(gpu.ok());
+  std::shared_ptr<const TargetInfo> target = *testing::FindFakeTarget("test-gpu");
+  gpu->set_target(target.get());
   absl::StatusOr<bool> changed = pass.run(module, *gpu);
   ASSERT_TRUE(changed.ok()) << changed.status();
   EXPECT_TRUE(*changed);

@@ -11,7 +11,6 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "passes/core_matrix_tiles.h"
-#include "passes/target_option.h"
 #include "tile_ir/mutator.h"
 #include "tile_ir/visitor.h"
 
@@ -216,15 +215,9 @@ PassInfo PlanSharedMemoryPass() {
   info.name = "plan-shared-memory";
   info.description =
       "places shared allocations at offsets of one pool, reusing the bytes of dead buffers";
-  OptionSpec target = TargetOptionSpec();
-  target.description = "the target whose shared-memory limit to check (none: no limit)";
-  info.options = {target};
+  // Without a target the pass lays the pool out and checks no limit.
   info.run = [](Module& module, const PassOptions& options) -> absl::StatusOr<bool> {
-    if (options.GetString("target").empty()) return PlanSharedMemory(module, nullptr);
-    absl::StatusOr<std::shared_ptr<const TargetInfo>> target =
-        FindTargetOption("plan-shared-memory", options);
-    if (!target.ok()) return target.status();
-    return PlanSharedMemory(module, target->get());
+    return PlanSharedMemory(module, options.target_or_null());
   };
   return info;
 }

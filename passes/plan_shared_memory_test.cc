@@ -168,13 +168,13 @@ kernel k<N: i32>(A: f32[N]) grid(bx: 1) threads(1) {
   ASSERT_FALSE(plan.ok());
   EXPECT_NE(plan.status().message().find("'S' needs a constant shape"), std::string::npos);
 
-  testing::RegisterFakeTargets();
+  testing::RegisterFakeIntrinsics();
   Module big = ParseOrDie(R"(
 kernel big(A: f32[64]) grid(bx: 1) threads(1) {
   alloc S: shared f32[16384];
   S[0] = A[0];
 })");
-  absl::StatusOr<bool> changed = PlanSharedMemory(big, FindTarget("test-gpu")->get());
+  absl::StatusOr<bool> changed = PlanSharedMemory(big, testing::FindFakeTarget("test-gpu")->get());
   ASSERT_FALSE(changed.ok());
   EXPECT_EQ(changed.status().message(),
             "in kernel 'big': plan-shared-memory: the kernel needs 65536 bytes of shared "

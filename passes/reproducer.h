@@ -16,17 +16,24 @@ namespace tile_ir::passes {
 // The first line of every reproducer, before the quoted pipeline.
 inline constexpr std::string_view kReproducerPrefix = "// tile-opt reproducer: --pass-pipeline='";
 
-// The file text: the header line, then the module's text with source
-// locations (so diagnostics of the replay point at the original input).
-std::string FormatReproducer(const Module& module, std::string_view pipeline_text);
+// The second line of a reproducer whose pipeline ran for a target.
+inline constexpr std::string_view kReproducerTargetPrefix = "// tile-opt reproducer: --target=";
+
+// The file text: the header line, the target line when `target` is not empty,
+// then the module's text with source locations (so diagnostics of the replay
+// point at the original input).
+std::string FormatReproducer(const Module& module, std::string_view pipeline_text,
+                             std::string_view target = "");
 
 // Writes FormatReproducer(...) to `path`, replacing any file there.
 absl::Status WriteReproducer(const std::string& path, const Module& module,
-                             std::string_view pipeline_text);
+                             std::string_view pipeline_text, std::string_view target = "");
 
 // The pipeline text from a reproducer's header line; InvalidArgument when the
 // first line is not a reproducer header.
 absl::StatusOr<std::string> ReadReproducerPipeline(std::string_view file_text);
+// The target from a reproducer's second line; empty when it has none.
+std::string ReadReproducerTarget(std::string_view file_text);
 
 }  // namespace tile_ir::passes
 

@@ -1,7 +1,7 @@
 // What a code-generation target tells the generic lowering passes about
 // itself (docs/LOWERING.md). Generic passes never test a target's name: they
-// ask its TargetInfo. Targets register theirs by name; passes take the name
-// as an option (`lower-tile-ops{target=cpu}`).
+// ask its TargetInfo, which the pass manager hands every pass of a run
+// (PassManagerOptions::target). Each target (targets/target.h) owns one.
 #ifndef PASSES_TARGET_INFO_H_
 #define PASSES_TARGET_INFO_H_
 
@@ -40,7 +40,7 @@ class TargetInfo {
  public:
   virtual ~TargetInfo() = default;
 
-  // Registry key and the first half of "cuda:sm_90a".
+  // The canonical target name ("cuda:sm_90a"), for messages.
   virtual std::string name() const = 0;
   // The exact architecture ("sm_90a", "gfx90a", the host CPU's name).
   virtual std::string arch() const = 0;
@@ -86,16 +86,7 @@ class TargetInfo {
   virtual std::optional<Stmt> AsyncCopy(const Expr& dst, const Expr& src, int bytes) const {
     return std::nullopt;
   }
-
-  // The target's default lowering pipeline, a pipeline string.
-  virtual std::string DefaultPipeline() const = 0;
 };
-
-// Adds a target; an error when the name is taken.
-absl::Status RegisterTarget(std::shared_ptr<const TargetInfo> target);
-// The target named `name` ("cpu"), or NotFound listing the registered ones.
-absl::StatusOr<std::shared_ptr<const TargetInfo>> FindTarget(std::string_view name);
-std::vector<std::string> TargetNames();
 
 }  // namespace tile_ir::passes
 

@@ -11,7 +11,6 @@
 #include "absl/strings/str_cat.h"
 #include "passes/fragment_threads.h"
 #include "passes/fresh_names.h"
-#include "passes/target_option.h"
 #include "passes/thread_binding_internal.h"
 #include "tile_ir/mutator.h"
 #include "tile_ir/printer.h"
@@ -164,12 +163,9 @@ PassInfo ThreadBindingPass() {
   info.description =
       "binds parallel loops and fragments to the threads that execute a block (serial loops "
       "and local tiles where one thread does)";
-  info.options = {TargetOptionSpec()};
+  info.needs_target = true;
   info.run = [](Module& module, const PassOptions& options) -> absl::StatusOr<bool> {
-    absl::StatusOr<std::shared_ptr<const TargetInfo>> target =
-        FindTargetOption("thread-binding", options);
-    if (!target.ok()) return target.status();
-    return BindThreads(module, **target);
+    return BindThreads(module, options.target());
   };
   return info;
 }

@@ -28,9 +28,9 @@ Module ParseOrDie(std::string_view kernel_text) {
 std::string Canonical(std::string_view kernel_text) { return Print(ParseOrDie(kernel_text)); }
 
 absl::StatusOr<Module> Bound(std::string_view kernel_text, std::string_view target) {
-  ::tile_ir::passes::testing::RegisterFakeTargets();
+  ::tile_ir::passes::testing::RegisterFakeIntrinsics();
   Module module = ParseOrDie(kernel_text);
-  absl::StatusOr<bool> changed = BindThreads(module, **FindTarget(target));
+  absl::StatusOr<bool> changed = BindThreads(module, **::tile_ir::passes::testing::FindFakeTarget(target));
   if (!changed.ok()) return changed.status();
   absl::Status valid = Verify(module);
   EXPECT_TRUE(valid.ok()) << valid << "\n" << Print(module);
@@ -230,7 +230,7 @@ kernel k(A: f32[10, 10], O: f32[10, 10]) grid(bx: 1) threads(32) {
 // a nest with a swizzled destination is dealt out like any other, and every value lands
 // where the swizzle says.
 TEST(ThreadBindingTest, ASwizzledStoreLandsWhereTheSwizzleSays) {
-  ::tile_ir::passes::testing::RegisterFakeTargets();
+  ::tile_ir::passes::testing::RegisterFakeIntrinsics();
   absl::StatusOr<Module> module = text::ParseModule(R"(ir_version 2;
 producer "test" "1";
 
@@ -243,7 +243,7 @@ kernel k(A: f32[8, 64], O: f32[8, 64]) grid(bx: 1) threads(32) {
 })",
                                                     "test.tile");
   ASSERT_TRUE(module.ok()) << module.status();
-  absl::StatusOr<bool> changed = BindThreads(*module, **FindTarget("test-gpu"));
+  absl::StatusOr<bool> changed = BindThreads(*module, **::tile_ir::passes::testing::FindFakeTarget("test-gpu"));
   ASSERT_TRUE(changed.ok()) << changed.status();
   absl::Status valid = Verify(*module);
   EXPECT_TRUE(valid.ok()) << valid << "\n" << Print(*module);

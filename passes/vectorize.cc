@@ -9,7 +9,6 @@
 
 #include "passes/fresh_names.h"
 #include "passes/simplify.h"
-#include "passes/target_option.h"
 #include "tile_ir/mutator.h"
 #include "tile_ir/structural_equal.h"
 #include "tile_ir/visitor.h"
@@ -248,12 +247,9 @@ PassInfo VectorizePass() {
   info.description =
       "turns vectorized loops into ramp and broadcast vector accesses up to the target's "
       "vector width (serial loops where that is not safe)";
-  info.options = {TargetOptionSpec()};
+  info.needs_target = true;
   info.run = [](Module& module, const PassOptions& options) -> absl::StatusOr<bool> {
-    absl::StatusOr<std::shared_ptr<const TargetInfo>> target =
-        FindTargetOption("vectorize", options);
-    if (!target.ok()) return target.status();
-    return VectorizeLoops(module, **target);
+    return VectorizeLoops(module, options.target());
   };
   return info;
 }

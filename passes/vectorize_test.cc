@@ -14,9 +14,9 @@ using testing::PrintVerified;
 
 // test-gpu and test-cpu both allow 16-byte vectors.
 std::string Vectorized(std::string_view kernel_text) {
-  testing::RegisterFakeTargets();
+  testing::RegisterFakeIntrinsics();
   Module module = ParseOrDie(kernel_text);
-  VectorizeLoops(module, **FindTarget("test-cpu"));
+  VectorizeLoops(module, **testing::FindFakeTarget("test-cpu"));
   return PrintVerified(module);
 }
 

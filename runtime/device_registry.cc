@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "targets/target_name.h"
 
 namespace tile_ir::runtime {
 namespace {
@@ -43,7 +44,9 @@ std::vector<std::string> RegisteredDeviceNames() {
 }
 
 absl::StatusOr<std::unique_ptr<Device>> OpenDevice(std::string_view target) {
-  std::string_view name = target.substr(0, target.find(':'));
+  absl::StatusOr<targets::TargetName> parsed = targets::ParseTargetName(target);
+  if (!parsed.ok()) return parsed.status();
+  const std::string& name = parsed->family;
   DeviceFactory factory;
   {
     Registry& registry = GetRegistry();

@@ -18,10 +18,6 @@ class FakeTarget : public TargetInfo {
   std::string arch() const override { return "test"; }
   int64_t max_shared_memory_bytes() const override { return 48 * 1024; }
   int max_vector_bytes() const override { return 16; }
-  std::string DefaultPipeline() const override {
-    return absl::StrCat("simplify,layout-inference{target=", name(),
-                        "},lower-tile-ops{target=", name(), "},bound-predication,simplify");
-  }
 
  protected:
   absl::Status Refuse(TileOpKind op, DataType dtype, absl::string_view capability) const {
@@ -86,10 +82,17 @@ class TestGpuTarget : public FakeTarget {
 
 }  // namespace
 
-void RegisterFakeTargets() {
-  // Registering twice is an AlreadyExists error, which is what repeated calls expect.
-  RegisterTarget(std::make_shared<TestCpuTarget>()).IgnoreError();
-  RegisterTarget(std::make_shared<TestGpuTarget>()).IgnoreError();
+absl::StatusOr<std::shared_ptr<const TargetInfo>> FindFakeTarget(std::string_view name) {
+  RegisterFakeIntrinsics();
+  static const auto* cpu = new std::shared_ptr<const TargetInfo>(std::make_shared<TestCpuTarget>());
+  static const auto* gpu = new std::shared_ptr<const TargetInfo>(std::make_shared<TestGpuTarget>());
+  if (name == "test-cpu") return *cpu;
+  if (name == "test-gpu") return *gpu;
+  return absl::NotFoundError(
+      absl::StrCat("unknown target '", std::string(name), "'; the test targets are test-cpu, test-gpu"));
+}
+
+void RegisterFakeIntrinsics() {
   IntrinsicInfo async_copy;
   async_copy.name = "test_gpu.async_copy";
   async_copy.num_args = 3;

@@ -4,9 +4,15 @@
 #ifndef PASSES_TESTING_FAKE_TARGETS_H_
 #define PASSES_TESTING_FAKE_TARGETS_H_
 
+#include <memory>
+#include <string_view>
+
+#include "absl/status/statusor.h"
+#include "passes/target_info.h"
+
 namespace tile_ir::passes::testing {
 
-// Registers both targets; safe to call more than once.
+// "test-cpu" or "test-gpu" (and their intrinsics registered), or NotFound.
 //
 // test-cpu: one thread per block, warp size 1, no async copy; refuses gemm on
 // f8e4m3 and f8e5m2 ("needs fp8 arithmetic"). No gemm hooks.
@@ -17,7 +23,10 @@ namespace tile_ir::passes::testing {
 // the thread count T, the blocked layout (i, j) -> ((i * C + j) / (R * C / T),
 // (i * C + j) % (R * C / T)); otherwise it leaves the choice to the pass. It
 // has no LowerGemm hook.
-void RegisterFakeTargets();
+absl::StatusOr<std::shared_ptr<const TargetInfo>> FindFakeTarget(std::string_view name);
+
+// Registers test-gpu's intrinsic test_gpu.async_copy; safe to call more than once.
+void RegisterFakeIntrinsics();
 
 }  // namespace tile_ir::passes::testing
 

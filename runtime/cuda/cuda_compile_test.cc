@@ -2,6 +2,7 @@
 // give a cubin for the H200's architecture and Ampere's, with the artifacts
 // tile-run dumps and the shared memory the launch needs.
 #include "runtime/cuda/cuda_compile.h"
+#include "targets/cuda/cuda_target.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -43,7 +44,7 @@ TEST_F(CudaCompileTest, ScaleCompilesForHopperAndAmpere) {
   absl::StatusOr<Module> module = text::ParseModule(kModule, "cuda_compile_test.tile");
   ASSERT_TRUE(module.ok()) << module.status();
   for (const char* arch : {"sm_90a", "sm_80"}) {
-    absl::StatusOr<CudaKernelImage> image = CompileCudaKernel(*module, "scale", arch);
+    absl::StatusOr<CudaKernelImage> image = CompileCudaKernel(*module, "scale", *tile_ir::cuda::MakeCudaTarget(arch));
     ASSERT_TRUE(image.ok()) << arch << ": " << image.status();
     EXPECT_EQ(image->entry, "scale");
     EXPECT_EQ(image->dynamic_shared_bytes, 0);
@@ -63,18 +64,30 @@ TEST_F(CudaCompileTest, GemmNeedsSharedMemory) {
   absl::StatusOr<Kernel> kernel = op->build();
   ASSERT_TRUE(kernel.ok()) << kernel.status();
   absl::StatusOr<CudaKernelImage> image =
-      CompileCudaKernel(Module{1, "test", "1", {*kernel}}, "gemm_f16", "sm_90a");
+      CompileCudaKernel(Module{1, "test", "1", {*kernel}}, "gemm_f16", *tile_ir::cuda::MakeCudaTarget("sm_90a"));
   ASSERT_TRUE(image.ok()) << image.status();
   EXPECT_GT(image->dynamic_shared_bytes, 0);
 }
 
-TEST_F(CudaCompileTest, ErrorsNameTheArchitectureStepAndKernel) {
-  absl::StatusOr<Module> module = text::ParseModule(kModule, "cuda_compile_test.tile");
+TEST_F(CudaCompileTest, ErrorsNameTheTargetStepAndKernel) {
+  // 256 KiB of shared memory: more than sm_80's 163 KiB, refused while lowering.
+  absl::StatusOr<Module> module = text::ParseModule(R"(ir_version 1;
+producer "test" "1";
+
+kernel big(Y: f32[128]) grid(bx: 1) threads(128) {
+  alloc S: shared f32[65536];
+  for i in 0 +: 128 parallel {
+    S[i] = 1.0;
+    Y[i] = S[i];
+  }
+}
+)", "cuda_compile_test.tile");
   ASSERT_TRUE(module.ok()) << module.status();
-  absl::StatusOr<CudaKernelImage> image = CompileCudaKernel(*module, "scale", "sm_12");
+  absl::StatusOr<CudaKernelImage> image =
+      CompileCudaKernel(*module, "big", *tile_ir::cuda::MakeCudaTarget("sm_80"));
   ASSERT_FALSE(image.ok());
   EXPECT_THAT(std::string(image.status().message()),
-              StartsWith("cuda (sm_12): lowering kernel 'scale': "));
+              StartsWith("cuda:sm_80: lowering kernel 'big': "));
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include "runtime/cuda/cuda_buffer.h"
 #include "runtime/cuda/cuda_compile.h"
 #include "runtime/cuda/cuda_kernel.h"
+#include "targets/target_registry.h"
 
 namespace tile_ir::runtime::cuda {
 
@@ -32,7 +33,7 @@ absl::StatusOr<std::unique_ptr<LoadedKernel>> CudaDevice::Load(const Module& mod
                                             "' in the module (kernels: ", names, ")"));
   }
   absl::StatusOr<CudaKernelImage> image =
-      CompileCudaKernel(single, std::string(kernel_name), context_->info().arch);
+      CompileCudaKernel(single, std::string(kernel_name), *target_);
   if (!image.ok()) return image.status();
   absl::StatusOr<std::unique_ptr<CudaKernel>> kernel =
       CudaKernel::Load(context_, *std::move(image));
@@ -56,19 +57,25 @@ absl::StatusOr<std::unique_ptr<CudaDevice>> OpenCudaDevice(const CudaDeviceOptio
       CudaContext::Open(**driver, options.ordinal);
   if (!context.ok()) return context.status();
   const CudaDeviceInfo& info = (*context)->info();
-  if (!options.arch.empty() && options.arch != info.arch) {
+  const std::string& pinned = options.target.arch;
+  if (!pinned.empty() && pinned != info.arch) {
     return absl::FailedPreconditionError(absl::StrCat(
-        "cuda: GPU ", info.ordinal, " (", info.name, ") is ", info.arch, ", not ", options.arch,
+        "cuda: GPU ", info.ordinal, " (", info.name, ") is ", info.arch, ", not ", pinned,
         "; a cubin runs only on the architecture it was compiled for (use --target=cuda)"));
   }
-  return std::make_unique<CudaDevice>(*std::move(context));
+  targets::TargetName name = options.target;
+  name.arch = info.arch;
+  absl::StatusOr<std::shared_ptr<const targets::Target>> target =
+      targets::LinkedTargets().Resolve(name);
+  if (!target.ok()) return target.status();
+  return std::make_unique<CudaDevice>(*std::move(context), *std::move(target));
 }
 
 absl::StatusOr<std::unique_ptr<Device>> OpenCudaTarget(std::string_view target) {
+  absl::StatusOr<targets::TargetName> name = targets::ParseTargetName(target);
+  if (!name.ok()) return name.status();
   CudaDeviceOptions options;
-  if (size_t colon = target.find(':'); colon != std::string_view::npos) {
-    options.arch = std::string(target.substr(colon + 1));
-  }
+  options.target = *std::move(name);
   absl::StatusOr<std::unique_ptr<CudaDevice>> device = OpenCudaDevice(options);
   if (!device.ok()) return device.status();
   return std::unique_ptr<Device>(*std::move(device));

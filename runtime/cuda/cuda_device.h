@@ -11,6 +11,8 @@
 #include "absl/status/statusor.h"
 #include "runtime/cuda/cuda_context.h"
 #include "runtime/device_base.h"
+#include "targets/target.h"
+#include "targets/target_name.h"
 
 namespace tile_ir::runtime::cuda {
 
@@ -18,15 +20,17 @@ struct CudaDeviceOptions {
   // The process's driver (CudaDriver::Get) when null; tests pass a fake.
   const CudaDriver* driver = nullptr;
   int ordinal = 0;  // which GPU
-  // The architecture the target string pins ("sm_90a"), or empty for the
-  // GPU's own; a pinned one must be the GPU's, since a cubin runs only on
-  // the architecture it was compiled for.
-  std::string arch;
+  // The target name ("cuda", "cuda:sm_90a{gemm=wgmma}"). Its architecture, when
+  // it gives one, must be the GPU's, since a cubin runs only on the architecture
+  // it was compiled for; without one the GPU's own is used. Its options are kept.
+  targets::TargetName target{"cuda", "", {}};
 };
 
 class CudaDevice final : public Device {
  public:
-  explicit CudaDevice(std::shared_ptr<CudaContext> context) : context_(std::move(context)) {}
+  // `target` compiles for the context's GPU (its architecture is the GPU's).
+  CudaDevice(std::shared_ptr<CudaContext> context, std::shared_ptr<const targets::Target> target)
+      : context_(std::move(context)), target_(std::move(target)) {}
 
   std::string name() const override { return "cuda"; }
   // "cuda: NVIDIA H200 (sm_90a, 132 SMs, 140 GiB), driver 13.0"
@@ -37,16 +41,19 @@ class CudaDevice final : public Device {
       DataType dtype, const std::vector<int64_t>& shape) override;
 
   const std::shared_ptr<CudaContext>& context() const { return context_; }
+  const std::shared_ptr<const targets::Target>& target() const { return target_; }
 
  private:
   std::shared_ptr<CudaContext> context_;
+  std::shared_ptr<const targets::Target> target_;
 };
 
-// Loads the driver and opens the GPU; Unavailable, saying why, on machines
-// without the driver or a GPU.
+// Loads the driver and opens the GPU, and resolves its target against
+// targets::LinkedTargets() (the binary links one of //targets:linked_targets*);
+// Unavailable, saying why, on machines without the driver or a GPU.
 absl::StatusOr<std::unique_ptr<CudaDevice>> OpenCudaDevice(const CudaDeviceOptions& options = {});
 
-// The device for a target string: "cuda" (GPU 0) or "cuda:<arch>".
+// The device for a target string: "cuda" (GPU 0), "cuda:<arch>", with options.
 absl::StatusOr<std::unique_ptr<Device>> OpenCudaTarget(std::string_view target);
 
 }  // namespace tile_ir::runtime::cuda

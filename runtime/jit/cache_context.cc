@@ -14,10 +14,10 @@ std::string_view ProjectVersion() { return "0.1.0+jit1"; }
 
 const std::vector<std::string>& CompileEnvironmentVariables() {
   // CUDA_HOME: where NVRTC and the CUDA headers the device library includes
-  // are found (targets/cuda/nvrtc_compiler.h). TILE_CUDA_WGMMA: 1 runs every
-  // sm_90a gemm wgmma can run on wgmma, 0 every one on mma.sync, unset picks per
-  // gemm (targets/cuda/cuda_target_info.h).
-  static const std::vector<std::string> kVariables = {"CUDA_HOME", "TILE_CUDA_WGMMA"};
+  // are found (targets/cuda/nvrtc_compiler.h): which compiler and headers, not
+  // what the pipeline does (no environment variable changes that; the target
+  // string names it).
+  static const std::vector<std::string> kVariables = {"CUDA_HOME"};
   return kVariables;
 }
 

@@ -7,38 +7,23 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "frontends/text/parser.h"
-#include "llvm/ADT/SmallString.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
-#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/raw_ostream.h"
 #include "runtime/cpu/cpu_device.h"
 #include "runtime/jit/cache_entry.h"
-#include "targets/cpu/cpu_compiler.h"
-#include "targets/cpu/cpu_target_info.h"
-#include "targets/cpu/llvm_backend.h"
-#include "targets/cpu/llvm_codegen.h"
+#include "targets/cpu/cpu_codegen.h"
+#include "targets/cpu/object_code.h"
+#include "targets/target_registry.h"
 #include "tile_ir/printer.h"
 
 namespace tile_ir::runtime::jit {
 namespace {
 
-constexpr int kOptLevel = 3;
-
 absl::Status LlvmError(const std::string& what, llvm::Error error) {
   return absl::InternalError(
       absl::StrCat("cpu jit: ", what, ": ", llvm::toString(std::move(error))));
-}
-
-// Position-independent code for the host: the object is linked at whatever
-// address ORC gives it.
-absl::StatusOr<llvm::orc::JITTargetMachineBuilder> ObjectMachineBuilder() {
-  absl::StatusOr<llvm::orc::JITTargetMachineBuilder> builder = cpu::HostMachineBuilder(kOptLevel);
-  if (!builder.ok()) return builder.status();
-  builder->setRelocationModel(llvm::Reloc::PIC_);
-  return builder;
 }
 
 // The kernels of one linked object file.
@@ -64,7 +49,7 @@ class ObjectExecutable final : public cpu::CpuExecutable {
 
 absl::StatusOr<std::unique_ptr<cpu::CpuExecutable>> LinkObject(Module lowered,
                                                                std::string_view object) {
-  absl::StatusOr<llvm::orc::JITTargetMachineBuilder> machine = ObjectMachineBuilder();
+  absl::StatusOr<llvm::orc::JITTargetMachineBuilder> machine = cpu::ObjectMachineBuilder();
   if (!machine.ok()) return machine.status();
   auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*machine)).create();
   if (!jit) return LlvmError("cannot create the JIT", jit.takeError());
@@ -90,59 +75,35 @@ absl::StatusOr<std::unique_ptr<cpu::CpuExecutable>> LinkObject(Module lowered,
                                             std::move(functions));
 }
 
-absl::StatusOr<std::string> EmitObject(const Module& lowered) {
-  absl::StatusOr<llvm::orc::JITTargetMachineBuilder> builder = ObjectMachineBuilder();
-  if (!builder.ok()) return builder.status();
-  auto machine = builder->createTargetMachine();
-  if (!machine) return LlvmError("no target machine for the host", machine.takeError());
-  llvm::LLVMContext context;
-  absl::StatusOr<std::unique_ptr<llvm::Module>> module =
-      cpu::GenerateLlvmModule(lowered, context, **machine);
-  if (!module.ok()) return module.status();
-  if (absl::Status status = cpu::OptimizeModule(**module, **machine, kOptLevel); !status.ok()) {
-    return status;
-  }
-  llvm::SmallString<0> object;
-  llvm::raw_svector_ostream stream(object);
-  llvm::legacy::PassManager codegen;
-  if ((*machine)->addPassesToEmitFile(codegen, stream, nullptr, llvm::CGFT_ObjectFile)) {
-    return absl::InternalError("cpu jit: the host target machine cannot emit object files");
-  }
-  codegen.run(**module);
-  return std::string(object.str());
-}
-
 class CpuJitBackend final : public JitBackend {
  public:
-  explicit CpuJitBackend(std::unique_ptr<Device> device) : device_(std::move(device)) {
-    cpu::RegisterCpuTarget();  // so that callers can query the target (passes::FindTarget)
-    context_.Set("target", "cpu");
+  CpuJitBackend(std::unique_ptr<Device> device, std::shared_ptr<const targets::Target> target)
+      : device_(std::move(device)), target_(std::move(target)) {
+    // What the target's code depends on (target, pipeline, options), then the host.
+    for (const auto& [field, value] : target_->CacheFields()) context_.Set(field, value);
     context_.Set("arch", cpu::HostCpuName());
     context_.Set("cpu_features", cpu::HostCpuFeatures());
     context_.Set("llvm", LLVM_VERSION_STRING);
-    context_.Set("pipeline", cpu::DefaultCpuPipeline());
-    context_.Set("options", absl::StrCat("opt_level=", kOptLevel, ",reloc=pic,object"));
     context_.Set("project_version", ProjectVersion());
     AddCompileEnvironment(context_);
   }
 
   Device& device() override { return *device_; }
+  const targets::Target& target() const override { return *target_; }
   CacheContext BaseContext() const override { return context_; }
 
   absl::StatusOr<CompiledKernel> Compile(const Module& module,
                                          std::string_view kernel_name) override {
     absl::StatusOr<Module> single = SingleKernelModule(module, kernel_name);
     if (!single.ok()) return single.status();
-    cpu::CpuCompileOptions options;
-    options.opt_level = kOptLevel;
-    absl::StatusOr<Module> lowered = cpu::LowerForCpu(*single, options);
+    absl::StatusOr<Module> lowered = target_->Lower(*single);
     if (!lowered.ok()) return lowered.status();
-    absl::StatusOr<std::string> object = EmitObject(*lowered);
+    absl::StatusOr<targets::Binary> object = target_->Compile(*lowered, "", kernel_name);
     if (!object.ok()) return object.status();
     CompiledKernel compiled;
-    compiled.artifact = PackSections({{"lowered", Print(*lowered)}, {"object", *object}});
+    compiled.artifact = PackSections({{"lowered", Print(*lowered)}, {"object", object->bytes}});
     absl::StatusOr<std::unique_ptr<cpu::CpuExecutable>> executable =
-        LinkObject(*std::move(lowered), *object);
+        LinkObject(*std::move(lowered), object->bytes);
     if (!executable.ok()) return executable.status();
     absl::StatusOr<std::unique_ptr<LoadedKernel>> kernel =
         LoadCpuExecutable(*device_, *std::move(executable), kernel_name);
@@ -160,9 +121,6 @@ class CpuJitBackend final : public JitBackend {
         (*sections)[1].first != "object") {
       return absl::DataLossError("cpu jit: the artifact is not 'lowered' then 'object'");
     }
-    // A new process may read entries before anything in it has lowered for the
-    // CPU: register the target (and what its lowering emits) before parsing.
-    cpu::RegisterCpuTarget();
     absl::StatusOr<Module> lowered =
         text::ParseModule((*sections)[0].second, "<cached lowered module>");
     if (!lowered.ok()) return lowered.status();
@@ -174,14 +132,15 @@ class CpuJitBackend final : public JitBackend {
 
  private:
   std::unique_ptr<Device> device_;
+  std::shared_ptr<const targets::Target> target_;
   CacheContext context_;
 };
 
 const bool kRegistered = RegisterJitBackend(
     "cpu", [](std::string_view target) -> absl::StatusOr<std::unique_ptr<JitBackend>> {
-      if (target != "cpu") {
-        return absl::InvalidArgumentError(absl::StrCat("target '", std::string(target),
-                                                       "': the cpu backend takes no architecture"));
+      // "cpu" with an architecture or options is refused, naming what it takes.
+      if (absl::Status valid = targets::LinkedTargets().Resolve(target).status(); !valid.ok()) {
+        return valid;
       }
       return OpenCpuJitBackend();
     });
@@ -189,9 +148,12 @@ const bool kRegistered = RegisterJitBackend(
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<JitBackend>> OpenCpuJitBackend() {
+  absl::StatusOr<std::shared_ptr<const targets::Target>> target =
+      targets::LinkedTargets().Resolve("cpu");
+  if (!target.ok()) return target.status();
   absl::StatusOr<std::unique_ptr<Device>> device = OpenCpuDevice();
   if (!device.ok()) return device.status();
-  return std::make_unique<CpuJitBackend>(*std::move(device));
+  return std::make_unique<CpuJitBackend>(*std::move(device), *std::move(target));
 }
 
 }  // namespace tile_ir::runtime::jit

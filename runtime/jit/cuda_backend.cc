@@ -11,9 +11,7 @@
 #include "runtime/cuda/cuda_device.h"
 #include "runtime/cuda/cuda_kernel.h"
 #include "runtime/jit/cache_entry.h"
-#include "targets/cuda/cuda_target_info.h"
-#include "targets/cuda/device_headers.h"
-#include "targets/cuda/nvrtc_compiler.h"
+#include "targets/target_registry.h"
 #include "tile_ir/printer.h"
 
 namespace tile_ir::runtime::jit {
@@ -22,24 +20,20 @@ namespace {
 class CudaJitBackend final : public JitBackend {
  public:
   explicit CudaJitBackend(std::unique_ptr<cuda::CudaDevice> device) : device_(std::move(device)) {
-    const std::string& arch = device_->context()->info().arch;
-    // So that callers can query the target (passes::FindTarget("cuda:<arch>")).
-    tile_ir::cuda::RegisterCudaTarget(arch).IgnoreError();
-    context_.Set("target", "cuda");
-    context_.Set("arch", arch);
+    // What the target's code depends on (target, pipeline, device library,
+    // options), then what this machine adds: the GPU, driver and compiler.
+    for (const auto& [field, value] : device_->target()->CacheFields()) context_.Set(field, value);
+    context_.Set("arch", device_->context()->info().arch);
     context_.Set("gpu", device_->context()->info().name);
     context_.Set("cuda_driver", device_->context()->driver().version());
-    absl::StatusOr<std::string> nvrtc = tile_ir::cuda::NvrtcVersion();
-    context_.Set("nvrtc", nvrtc.ok() ? *nvrtc : "unavailable");
-    context_.Set("device_library", absl::StrCat(absl::Hex(tile_ir::cuda::DeviceLibraryFingerprint(),
-                                                          absl::kZeroPad16)));
-    context_.Set("pipeline", tile_ir::cuda::DefaultCudaPipeline("cuda:" + arch));
-    context_.Set("options", "-lineinfo");
+    absl::StatusOr<std::string> compiler = device_->target()->FindCompiler();
+    context_.Set("compiler", compiler.ok() ? *compiler : "unavailable");
     context_.Set("project_version", ProjectVersion());
     AddCompileEnvironment(context_);
   }
 
   Device& device() override { return *device_; }
+  const targets::Target& target() const override { return *device_->target(); }
   CacheContext BaseContext() const override { return context_; }
 
   absl::StatusOr<CompiledKernel> Compile(const Module& module,
@@ -47,7 +41,7 @@ class CudaJitBackend final : public JitBackend {
     absl::StatusOr<Module> single = SingleKernelModule(module, kernel_name);
     if (!single.ok()) return single.status();
     absl::StatusOr<cuda::CudaKernelImage> image =
-        cuda::CompileCudaKernel(*single, std::string(kernel_name), device_->context()->info().arch);
+        cuda::CompileCudaKernel(*single, std::string(kernel_name), *device_->target());
     if (!image.ok()) return image.status();
     CompiledKernel compiled;
     compiled.artifact = PackCudaArtifact(*image);
@@ -60,8 +54,7 @@ class CudaJitBackend final : public JitBackend {
 
   absl::StatusOr<std::unique_ptr<LoadedKernel>> LoadArtifact(
       std::string_view artifact, std::string_view kernel_name) override {
-    absl::StatusOr<cuda::CudaKernelImage> image =
-        UnpackCudaArtifact(artifact, kernel_name, device_->context()->info().arch);
+    absl::StatusOr<cuda::CudaKernelImage> image = UnpackCudaArtifact(artifact, kernel_name);
     if (!image.ok()) return image.status();
     absl::StatusOr<std::unique_ptr<cuda::CudaKernel>> kernel =
         cuda::CudaKernel::Load(device_->context(), *std::move(image));
@@ -86,8 +79,7 @@ std::string PackCudaArtifact(const cuda::CudaKernelImage& image) {
 }
 
 absl::StatusOr<cuda::CudaKernelImage> UnpackCudaArtifact(std::string_view artifact,
-                                                         std::string_view kernel_name,
-                                                         std::string_view arch) {
+                                                         std::string_view kernel_name) {
   absl::StatusOr<std::vector<std::pair<std::string, std::string>>> sections =
       UnpackSections(artifact);
   if (!sections.ok()) return sections.status();
@@ -96,10 +88,9 @@ absl::StatusOr<cuda::CudaKernelImage> UnpackCudaArtifact(std::string_view artifa
       (*sections)[3].first != "cubin") {
     return absl::DataLossError("cuda jit: the artifact is not lowered, entry, shared_bytes, cubin");
   }
-  if (absl::Status registered = tile_ir::cuda::RegisterCudaTarget(std::string(arch));
-      !registered.ok()) {
-    return registered;
-  }
+  // The intrinsics the lowering emits (cuda.gemm_ss, ...) are known once the
+  // families are (targets/target_registry.h), before anything in this process lowered.
+  (void)targets::LinkedTargets();
   absl::StatusOr<Module> lowered =
       text::ParseModule((*sections)[0].second, "<cached lowered module>");
   if (!lowered.ok()) return lowered.status();
@@ -116,10 +107,10 @@ absl::StatusOr<cuda::CudaKernelImage> UnpackCudaArtifact(std::string_view artifa
 }
 
 absl::StatusOr<std::unique_ptr<JitBackend>> OpenCudaJitBackend(std::string_view target) {
+  absl::StatusOr<targets::TargetName> name = targets::ParseTargetName(target);
+  if (!name.ok()) return name.status();
   cuda::CudaDeviceOptions options;
-  if (size_t colon = target.find(':'); colon != std::string_view::npos) {
-    options.arch = std::string(target.substr(colon + 1));
-  }
+  options.target = *std::move(name);
   absl::StatusOr<std::unique_ptr<cuda::CudaDevice>> device = cuda::OpenCudaDevice(options);
   if (!device.ok()) return device.status();
   return std::make_unique<CudaJitBackend>(*std::move(device));

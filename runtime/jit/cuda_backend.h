@@ -16,20 +16,17 @@
 
 namespace tile_ir::runtime::jit {
 
-// "cuda" (GPU 0, its own architecture) or "cuda:<arch>"; Unavailable without
-// a driver or a GPU.
+// "cuda" (GPU 0, its own architecture) or "cuda:<arch>", with options
+// ("cuda{gemm=wgmma}"); Unavailable without a driver or a GPU.
 absl::StatusOr<std::unique_ptr<JitBackend>> OpenCudaJitBackend(std::string_view target);
 
 // The cached artifact of a compiled image (the lowered module's text, the
-// entry, the dynamic shared bytes, the cubin), and back. Unpacking registers
-// the CUDA target for `arch` first, with the intrinsics the lowering emits
-// (cuda.gemm_ss, cuda.cp_async_*): a new process reads entries before
-// anything in it has lowered for CUDA, and the text names those intrinsics.
-// Neither needs a GPU.
+// entry, the dynamic shared bytes, the cubin), and back. The lowered text
+// names the CUDA intrinsics (cuda.gemm_ss, cuda.cp_async_*), which the linked
+// target families make known. Neither needs a GPU.
 std::string PackCudaArtifact(const cuda::CudaKernelImage& image);
 absl::StatusOr<cuda::CudaKernelImage> UnpackCudaArtifact(std::string_view artifact,
-                                                         std::string_view kernel_name,
-                                                         std::string_view arch);
+                                                         std::string_view kernel_name);
 
 }  // namespace tile_ir::runtime::jit
 

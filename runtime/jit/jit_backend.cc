@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "runtime/jit/sha256.h"
+#include "targets/target_name.h"
 #include "tile_ir/printer.h"
 
 namespace tile_ir::runtime::jit {
@@ -62,7 +63,9 @@ bool RegisterJitBackend(std::string_view name, JitBackendFactory factory) {
 }
 
 absl::StatusOr<std::unique_ptr<JitBackend>> OpenJitBackend(std::string_view target) {
-  std::string_view name = target.substr(0, target.find(':'));
+  absl::StatusOr<targets::TargetName> parsed = targets::ParseTargetName(target);
+  if (!parsed.ok()) return parsed.status();
+  const std::string& name = parsed->family;
   Registry& registry = GetRegistry();
   JitBackendFactory factory;
   std::vector<std::string> names;

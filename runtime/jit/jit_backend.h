@@ -12,6 +12,7 @@
 #include "absl/status/statusor.h"
 #include "runtime/device_base.h"
 #include "runtime/jit/cache_context.h"
+#include "targets/target.h"
 #include "tile_ir/module.h"
 
 namespace tile_ir::runtime::jit {
@@ -26,6 +27,8 @@ class JitBackend {
   virtual ~JitBackend() = default;
   // The device kernels run on (also for buffers and timing).
   virtual Device& device() = 0;
+  // The target it compiles for (canonical name, what the passes were told).
+  virtual const targets::Target& target() const = 0;
   // Every field of the context that is not the kernel's own: target, exact
   // architecture, toolkit and driver versions, device library hash, the
   // pipeline and its options, the project version, the compile environment.

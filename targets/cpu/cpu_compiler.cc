@@ -4,14 +4,12 @@
 
 #include <string>
 
-#include "passes/builtin_pipeline.h"
+#include "targets/cpu/cpu_target.h"
 
 namespace tile_ir::cpu {
 
 absl::StatusOr<Module> LowerForCpu(const Module& module, const CpuCompileOptions& options) {
-  RegisterCpuTarget();
-  const std::string pipeline = options.pipeline.empty() ? DefaultCpuPipeline() : options.pipeline;
-  return passes::RunBuiltinPipeline(module, pipeline);
+  return MakeCpuTarget()->Lower(module, options.pipeline);
 }
 
 absl::StatusOr<std::unique_ptr<CpuExecutable>> CompileForCpu(const Module& module,

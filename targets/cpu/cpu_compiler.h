@@ -10,13 +10,13 @@
 
 #include "absl/status/statusor.h"
 #include "targets/cpu/cpu_codegen.h"
-#include "targets/cpu/cpu_target_info.h"  // DefaultCpuPipeline, RegisterCpuTarget
+#include "targets/cpu/cpu_target_info.h"  // DefaultCpuPipeline
 #include "tile_ir/module.h"
 
 namespace tile_ir::cpu {
 
 // Runs the pipeline (options.pipeline, or DefaultCpuPipeline()); the result is
-// thread-level IR (docs/LOWERING.md). Registers the CPU target first.
+// thread-level IR (docs/LOWERING.md).
 absl::StatusOr<Module> LowerForCpu(const Module& module, const CpuCompileOptions& options = {});
 
 // Lower + generate + optimize + JIT. Errors name the kernel and, for

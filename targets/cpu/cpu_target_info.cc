@@ -2,7 +2,6 @@
 #include "targets/cpu/cpu_target_info.h"
 
 #include <memory>
-#include <mutex>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -32,20 +31,10 @@ absl::StatusOr<std::optional<Stmt>> CpuTargetInfo::LowerGemm(
   return LowerCpuGemm(request, max_vector_bytes());
 }
 
-std::string CpuTargetInfo::DefaultPipeline() const { return DefaultCpuPipeline(); }
-
 std::string DefaultCpuPipeline() {
-  return "simplify,rasterize-blocks,layout-inference{target=cpu},pipeline-planning{target=cpu},"
-         "inject-software-pipeline{target=cpu},lower-tile-ops{target=cpu},bound-predication,"
-         "thread-binding{target=cpu},vectorize{target=cpu},plan-shared-memory{target=cpu},"
-         "insert-barriers{target=cpu},simplify,remove-dead-code";
-}
-
-void RegisterCpuTarget() {
-  static std::once_flag once;
-  // AlreadyExists (another component registered "cpu" first) leaves that
-  // registration in place, which is all a caller needs.
-  std::call_once(once, [] { (void)passes::RegisterTarget(std::make_shared<CpuTargetInfo>()); });
+  return "simplify,rasterize-blocks,layout-inference,pipeline-planning,inject-software-pipeline,"
+         "lower-tile-ops,bound-predication,thread-binding,vectorize,plan-shared-memory,"
+         "insert-barriers,simplify,remove-dead-code";
 }
 
 }  // namespace tile_ir::cpu

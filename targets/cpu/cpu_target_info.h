@@ -36,15 +36,10 @@ class CpuTargetInfo final : public passes::TargetInfo {
   // Register-blocked micro-kernels where they apply (cpu_gemm_lowering.h).
   absl::StatusOr<std::optional<Stmt>> LowerGemm(
       const passes::GemmLoweringRequest& request) const override;
-  std::string DefaultPipeline() const override;
 };
 
 // The CPU target's default lowering pipeline string.
 std::string DefaultCpuPipeline();
-
-// Registers a CpuTargetInfo under "cpu", so that passes given `target=cpu`
-// find it. Safe to call any number of times, from any thread.
-void RegisterCpuTarget();
 
 }  // namespace tile_ir::cpu
 

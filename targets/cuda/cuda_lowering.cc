@@ -1,16 +1,14 @@
-// LowerForCuda: the CUDA pipeline of one architecture over the built-in passes.
+// LowerForCuda: the CudaTarget of one architecture.
 #include "targets/cuda/cuda_lowering.h"
 
-#include "passes/builtin_pipeline.h"
+#include "targets/cuda/cuda_target.h"
 
 namespace tile_ir::cuda {
 
 absl::StatusOr<Module> LowerForCuda(const Module& module, const std::string& arch,
-                                    const std::string& pipeline) {
-  absl::Status registered = RegisterCudaTarget(arch);
-  if (!registered.ok()) return registered;
-  return passes::RunBuiltinPipeline(
-      module, pipeline.empty() ? DefaultCudaPipeline("cuda:" + arch) : pipeline);
+                                    WgmmaUse wgmma) {
+  if (absl::Status known = CheckCudaArch(arch); !known.ok()) return known;
+  return MakeCudaTarget(arch, wgmma)->Lower(module);
 }
 
 }  // namespace tile_ir::cuda

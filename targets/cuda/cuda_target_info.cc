@@ -2,10 +2,7 @@
 #include "targets/cuda/cuda_target_info.h"
 
 #include <algorithm>
-#include <cstdlib>
-#include <iostream>
 #include <memory>
-#include <mutex>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -77,8 +74,8 @@ absl::Status CheckCudaArch(std::string_view arch) {
                    "'; known: ", absl::StrJoin(KnownCudaArchs(), ", ")));
 }
 
-CudaTargetInfo::CudaTargetInfo(std::string arch, std::string registered_name, WgmmaUse wgmma)
-    : arch_(std::move(arch)), registered_name_(std::move(registered_name)), wgmma_(wgmma) {}
+CudaTargetInfo::CudaTargetInfo(std::string arch, WgmmaUse wgmma, std::string name)
+    : arch_(std::move(arch)), wgmma_(wgmma), name_(name.empty() ? "cuda:" + arch_ : name) {}
 
 std::optional<WgmmaPlan> CudaTargetInfo::WgmmaPlanFor(const Gemm& gemm,
                                                       const KernelNode& kernel) const {
@@ -153,56 +150,10 @@ std::optional<Stmt> CudaTargetInfo::AsyncCopy(const Expr& dst, const Expr& src, 
       Call::Make(kVoid, absl::StrCat("cuda.cp_async_", bytes), {dst, src, Bool(true)}));
 }
 
-std::string CudaTargetInfo::DefaultPipeline() const { return DefaultCudaPipeline(name()); }
-
-std::string DefaultCudaPipeline(std::string_view target_name) {
-  std::string t(target_name);
-  const char* wgmma = std::getenv(kWgmmaEnvironmentVariable);
-  if (t == "cuda:sm_90a" && wgmma != nullptr && *wgmma != '\0') {
-    std::string_view value(wgmma);
-    if (value == "1") {
-      t = kWgmmaTargetName;
-    } else if (value == "0") {
-      t = kMmaTargetName;
-    } else {
-      // Ignored, but said once: the value still enters the JIT's cache key.
-      static std::once_flag warned;
-      std::call_once(warned, [&] {
-        std::cerr << "warning: " << kWgmmaEnvironmentVariable << "=" << value
-                  << " is neither 1 nor 0; ignored (sm_90a picks wgmma or mma.sync per gemm)\n";
-      });
-    }
-  }
-  return absl::StrCat(
-      "simplify,rasterize-blocks,layout-inference{target=", t, "},pipeline-planning{target=", t,
-      "},inject-software-pipeline{target=", t, "},pad-shared-rows,lower-tile-ops{target=", t,
-      "},bound-predication,thread-binding{target=", t, "},vectorize{target=", t,
-      "},async-copies{target=", t, "},core-matrix-tiles,plan-shared-memory{target=", t,
-      "},insert-barriers{target=", t, "},simplify,remove-dead-code");
-}
-
-absl::Status RegisterCudaTarget(std::string arch) {
-  absl::Status known = CheckCudaArch(arch);
-  if (!known.ok()) return known;
-  RegisterCudaLibraryIntrinsics();
-  RegisterGemmMmaIntrinsic().IgnoreError();  // fails only if another component took the name
-  RegisterGemmWgmmaIntrinsic().IgnoreError();
-  static std::once_flag once;
-  std::call_once(once, [] {
-    for (const std::string& each : KnownCudaArchs()) {
-      // AlreadyExists (registered by another component first) keeps that one.
-      passes::RegisterTarget(std::make_shared<CudaTargetInfo>(each, "cuda:" + each)).IgnoreError();
-    }
-    passes::RegisterTarget(
-        std::make_shared<CudaTargetInfo>("sm_90a", kWgmmaTargetName, WgmmaUse::kWherePossible))
-        .IgnoreError();
-    passes::RegisterTarget(
-        std::make_shared<CudaTargetInfo>("sm_90a", kMmaTargetName, WgmmaUse::kNever))
-        .IgnoreError();
-  });
-  // Only the first registration of plain "cuda" takes effect.
-  passes::RegisterTarget(std::make_shared<CudaTargetInfo>(std::move(arch))).IgnoreError();
-  return absl::OkStatus();
+std::string DefaultCudaPipeline() {
+  return "simplify,rasterize-blocks,layout-inference,pipeline-planning,inject-software-pipeline,"
+         "pad-shared-rows,lower-tile-ops,bound-predication,thread-binding,vectorize,async-copies,"
+         "core-matrix-tiles,plan-shared-memory,insert-barriers,simplify,remove-dead-code";
 }
 
 }  // namespace tile_ir::cuda

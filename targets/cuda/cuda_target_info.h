@@ -31,13 +31,13 @@ enum class WgmmaUse {
 
 class CudaTargetInfo final : public passes::TargetInfo {
  public:
-  // `arch` is one of KnownCudaArchs(). `registered_name` is the registry key:
-  // "cuda" for the default architecture, "cuda:<arch>" for a pinned one, kWgmmaTargetName or
-  // kMmaTargetName for the sm_90a variants. `wgmma` says which gemms take wgmma on sm_90a.
-  explicit CudaTargetInfo(std::string arch, std::string registered_name = "cuda",
-                          WgmmaUse wgmma = WgmmaUse::kSwizzledOperands);
+  // `arch` is one of KnownCudaArchs(); `wgmma` says which gemms take wgmma on sm_90a.
+  // `name` is the canonical target name the CudaTarget was made from (messages say it);
+  // "cuda:<arch>" when empty.
+  explicit CudaTargetInfo(std::string arch, WgmmaUse wgmma = WgmmaUse::kSwizzledOperands,
+                          std::string name = "");
 
-  std::string name() const override { return registered_name_; }
+  std::string name() const override { return name_; }
   std::string arch() const override { return arch_; }
   int warp_size() const override { return 32; }
   // The product of the launch's thread extents: every thread of a block runs.
@@ -61,9 +61,6 @@ class CudaTargetInfo final : public passes::TargetInfo {
                                               const KernelNode& kernel) const override;
   absl::StatusOr<std::optional<Stmt>> LowerGemm(
       const passes::GemmLoweringRequest& request) const override;
-  // DefaultCudaPipeline with this target's registered name.
-  std::string DefaultPipeline() const override;
-
   // The wgmma plan of `gemm`, one of `kernel`'s, on this target, or nullopt when it takes
   // mma.sync or FMA. Gemms that share an operand tile, directly or through others, decide
   // together (the tile has one layout): all take wgmma, or none.
@@ -71,35 +68,13 @@ class CudaTargetInfo final : public passes::TargetInfo {
 
  private:
   std::string arch_;
-  std::string registered_name_;
   WgmmaUse wgmma_;
+  std::string name_;
 };
 
-// sm_90a runs a gemm on wgmma when both its operand tiles are 128-byte swizzled (rows of whole
-// 128 bytes, e.g. a 64-wide K tile of f16), on mma.sync otherwise: on the H200 wgmma is
-// 1.6x faster than mma.sync with swizzled tiles and slower with an interleaved one
-// (bench/results/h200_2026-11-29_run6). Two variants pin the choice for comparisons: every
-// gemm wgmma can run on wgmma, and every gemm on mma.sync.
-inline constexpr char kWgmmaTargetName[] = "cuda:sm_90a-wgmma";
-inline constexpr char kMmaTargetName[] = "cuda:sm_90a-mma";
-// The environment variable that makes DefaultCudaPipeline("cuda:sm_90a") use kWgmmaTargetName
-// (value 1) or kMmaTargetName (value 0), so that tile-run, the JIT and tile-translate run either
-// without another target name; the pipeline string, part of the JIT's cache key, names the
-// target used.
-inline constexpr char kWgmmaEnvironmentVariable[] = "TILE_CUDA_WGMMA";
-
-// The default CUDA pipeline for the target registered as `target_name`
-// ("cuda", or "cuda:sm_80" to pin an architecture; "cuda:sm_90a" means kWgmmaTargetName or
-// kMmaTargetName when kWgmmaEnvironmentVariable is 1 or 0).
-std::string DefaultCudaPipeline(std::string_view target_name = "cuda");
-
-// Registers the CUDA targets: "cuda:<arch>" for every known architecture, kWgmmaTargetName,
-// kMmaTargetName, and "cuda" for `arch`; and the device library's intrinsics
-// (RegisterCudaLibraryIntrinsics), so that IR using them parses. The registry is by name, so the
-// first call decides which architecture plain "cuda" means for the rest of the process; code that
-// needs one architecture names "cuda:<arch>" (LowerForCuda does). Safe to call any number of times,
-// from any thread. An unknown `arch` is an InvalidArgument error and registers nothing.
-absl::Status RegisterCudaTarget(std::string arch = "sm_90a");
+// The pass pipeline that lowers a tile-level module for CUDA (every
+// architecture and variant: the pass manager is given the target once).
+std::string DefaultCudaPipeline();
 
 }  // namespace tile_ir::cuda
 

@@ -1,6 +1,7 @@
 // The CUDA TargetInfo: per-architecture facts, refusals naming the missing
 // capability, pipeline strings, and registration under "cuda" and "cuda:<arch>".
 #include "targets/cuda/cuda_target_info.h"
+#include "targets/cuda/cuda_target.h"
 
 #include <gtest/gtest.h>
 
@@ -17,8 +18,8 @@ using passes::TileOpKind;
 
 TEST(CudaTargetInfoTest, Facts) {
   CudaTargetInfo sm80("sm_80");
-  CudaTargetInfo sm90("sm_90a", "cuda:sm_90a");
-  EXPECT_EQ(sm80.name(), "cuda");
+  CudaTargetInfo sm90("sm_90a");
+  EXPECT_EQ(sm80.name(), "cuda:sm_80");
   EXPECT_EQ(sm90.name(), "cuda:sm_90a");
   EXPECT_EQ(sm80.arch(), "sm_80");
   EXPECT_EQ(sm80.warp_size(), 32);
@@ -48,54 +49,26 @@ TEST(CudaTargetInfoTest, RefusesWhatItCannotGenerate) {
   EXPECT_TRUE(sm80.CheckTileOp(TileOpKind::kFill, kBool).ok());
 }
 
-TEST(CudaTargetInfoTest, PipelineNamesTheTarget) {
+TEST(CudaTargetInfoTest, OnePipelineForEveryArchitectureAndVariant) {
   EXPECT_EQ(DefaultCudaPipeline(),
-            "simplify,rasterize-blocks,layout-inference{target=cuda},pipeline-planning{target="
-            "cuda},inject-software-pipeline{target=cuda},pad-shared-rows,lower-tile-ops{target="
-            "cuda},bound-predication,thread-binding{target=cuda},vectorize{target=cuda},async-"
-            "copies{target=cuda},core-matrix-tiles,plan-shared-memory{target=cuda},insert-barriers{"
-            "target=cuda},"
-            "simplify,remove-dead-code");
-}
-
-TEST(CudaTargetInfoTest, Registration) {
-  EXPECT_EQ(RegisterCudaTarget("sm_70").code(), absl::StatusCode::kInvalidArgument);
-  ASSERT_TRUE(RegisterCudaTarget("sm_80").ok());
-  // The first registration decides what plain "cuda" means.
-  ASSERT_TRUE(RegisterCudaTarget().ok());
-  auto plain = passes::FindTarget("cuda");
-  ASSERT_TRUE(plain.ok()) << plain.status();
-  EXPECT_EQ((*plain)->arch(), "sm_80");
+            "simplify,rasterize-blocks,layout-inference,pipeline-planning,inject-software-"
+            "pipeline,pad-shared-rows,lower-tile-ops,bound-predication,thread-binding,vectorize,"
+            "async-copies,core-matrix-tiles,plan-shared-memory,insert-barriers,simplify,"
+            "remove-dead-code");
   for (const std::string& arch : KnownCudaArchs()) {
-    auto pinned = passes::FindTarget("cuda:" + arch);
-    ASSERT_TRUE(pinned.ok()) << pinned.status();
-    EXPECT_EQ((*pinned)->arch(), arch);
+    EXPECT_EQ(MakeCudaTarget(arch)->DefaultPipeline(), DefaultCudaPipeline());
   }
-  EXPECT_NE(FindIntrinsic("cuda.cp_async_16"), nullptr);
-  for (const char* variant : {kWgmmaTargetName, kMmaTargetName}) {
-    auto pinned = passes::FindTarget(variant);
-    ASSERT_TRUE(pinned.ok()) << pinned.status();
-    EXPECT_EQ((*pinned)->arch(), "sm_90a");
-    EXPECT_EQ((*pinned)->name(), variant);
-  }
+  EXPECT_EQ(MakeCudaTarget("sm_90a", WgmmaUse::kNever)->DefaultPipeline(), DefaultCudaPipeline());
 }
 
-TEST(CudaTargetInfoTest, TheEnvironmentVariablePinsHowSm90aRunsGemms) {
-  auto lowers_for = [](const std::string& target) {
-    return DefaultCudaPipeline("cuda:sm_90a").find("lower-tile-ops{target=" + target + "}") !=
-           std::string::npos;
-  };
-  ASSERT_EQ(unsetenv(kWgmmaEnvironmentVariable), 0);
-  EXPECT_TRUE(lowers_for("cuda:sm_90a"));
-  ASSERT_EQ(setenv(kWgmmaEnvironmentVariable, "1", 1), 0);
-  EXPECT_TRUE(lowers_for(kWgmmaTargetName));
-  EXPECT_EQ(DefaultCudaPipeline("cuda:sm_80").find("wgmma"), std::string::npos);
-  ASSERT_EQ(setenv(kWgmmaEnvironmentVariable, "0", 1), 0);
-  EXPECT_TRUE(lowers_for(kMmaTargetName));
-  // Anything else is ignored (with a warning on stderr).
-  ASSERT_EQ(setenv(kWgmmaEnvironmentVariable, "yes", 1), 0);
-  EXPECT_TRUE(lowers_for("cuda:sm_90a"));
-  ASSERT_EQ(unsetenv(kWgmmaEnvironmentVariable), 0);
+TEST(CudaTargetInfoTest, TheTargetNamesItsVariant) {
+  EXPECT_EQ(MakeCudaTarget("sm_90a")->ToString(), "cuda:sm_90a");
+  EXPECT_EQ(MakeCudaTarget("sm_90a", WgmmaUse::kWherePossible)->info()->name(),
+            "cuda:sm_90a{gemm=wgmma}");
+  EXPECT_EQ(MakeCudaTarget("sm_90a", WgmmaUse::kNever)->info()->name(), "cuda:sm_90a{gemm=mma}");
+  EXPECT_EQ(MakeCudaTarget("sm_80")->info()->arch(), "sm_80");
+  EXPECT_NE(FindIntrinsic("cuda.cp_async_16"), nullptr);
+  EXPECT_EQ(CheckCudaArch("sm_70").code(), absl::StatusCode::kInvalidArgument);
 }
 
 }  // namespace

@@ -93,7 +93,7 @@ TEST_P(GemmMmaNvrtcTest, GemmOperatorsLowerToGemmSsAndCompile) {
        }) {
     SCOPED_TRACE(c.op);
     absl::StatusOr<std::string> source = testing::SuiteOpCudaSource(
-        c.op, arch, arch == "sm_90a" ? DefaultCudaPipeline(kMmaTargetName) : "");
+        c.op, arch, arch == "sm_90a" ? WgmmaUse::kNever : WgmmaUse::kSwizzledOperands);
     ASSERT_TRUE(source.ok()) << source.status();
     EXPECT_TRUE(absl::StrContains(*source, c.call)) << *source;
     EXPECT_TRUE(absl::StrContains(*source, "], &C_l[0]);")) << *source;

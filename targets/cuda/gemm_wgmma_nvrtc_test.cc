@@ -84,7 +84,7 @@ TEST_F(GemmWgmmaNvrtcTest, DeviceLibraryInstantiationsCompile) {
   EXPECT_EQ(compiled->registers.size(), 11u) << compiled->log;
 }
 
-// The suite's gemm operators with shared operands: the pipeline of kWgmmaTargetName turns each
+// The suite's gemm operators with shared operands: cuda:sm_90a{gemm=wgmma} turns each
 // into calls of tl::gemm_wgmma over core-matrix tiles, and NVRTC compiles the result to wgmma.
 TEST_F(GemmWgmmaNvrtcTest, GemmOperatorsLowerToGemmWgmmaAndCompile) {
   struct Case {
@@ -101,7 +101,7 @@ TEST_F(GemmWgmmaNvrtcTest, GemmOperatorsLowerToGemmWgmmaAndCompile) {
        }) {
     SCOPED_TRACE(c.op);
     absl::StatusOr<std::string> source =
-        testing::SuiteOpCudaSource(c.op, "sm_90a", DefaultCudaPipeline(kWgmmaTargetName));
+        testing::SuiteOpCudaSource(c.op, "sm_90a", WgmmaUse::kWherePossible);
     ASSERT_TRUE(source.ok()) << source.status();
     EXPECT_TRUE(absl::StrContains(*source, c.call)) << *source;
     absl::StatusOr<NvrtcOutput> compiled =

@@ -194,9 +194,9 @@ Kernel InKernel(Stmt body) { return KernelWith(std::move(body), 128); }
 
 TEST(CudaTargetWgmmaTest, TheWgmmaTargetLaysOutAndLowersOnWgmmaOthersOnMma) {
   Stmt gemm = MakeGemm(Bf16Gemm());
-  CudaTargetInfo hopper("sm_90a", kWgmmaTargetName, WgmmaUse::kWherePossible);
-  CudaTargetInfo ampere("sm_80", "cuda:sm_80", WgmmaUse::kWherePossible);
-  CudaTargetInfo hopper_mma("sm_90a", kMmaTargetName, WgmmaUse::kNever);
+  CudaTargetInfo hopper("sm_90a", WgmmaUse::kWherePossible);
+  CudaTargetInfo ampere("sm_80", WgmmaUse::kWherePossible);
+  CudaTargetInfo hopper_mma("sm_90a", WgmmaUse::kNever);
   Kernel alone = InKernel(gemm);
   std::optional<Layout> hopper_layout = hopper.FragmentLayoutForGemm(*As<Gemm>(gemm), *alone);
   ASSERT_TRUE(hopper_layout);
@@ -226,7 +226,7 @@ TEST(CudaTargetWgmmaTest, TheWgmmaTargetLaysOutAndLowersOnWgmmaOthersOnMma) {
 }
 
 TEST(CudaTargetWgmmaTest, TheDefaultTakesWgmmaOnlyWithSwizzledOperands) {
-  CudaTargetInfo hopper("sm_90a", "cuda:sm_90a");
+  CudaTargetInfo hopper("sm_90a");
   // 128 x 128 x 32: A's rows are 64 bytes, interleaved, so mma.sync; 128 x 128 x 64: both
   // operands' rows are 128 bytes or more, swizzled, so wgmma.
   std::optional<WgmmaPlan> narrow_k = PlanWgmma(*As<Gemm>(MakeGemm(Bf16Gemm())), 128);
@@ -261,7 +261,7 @@ TEST(CudaTargetWgmmaTest, GemmsSharingATileDecideTogether) {
   Stmt two = gemm(a, shared("B2_s", 64, 96), fragment("C2", 96));
   Stmt three = gemm(shared("A3_s", 128, 64), shared("B3_s", 64, 128), fragment("C3", 128));
   Kernel kernel = InKernel(Seq::Make({one, two, three}));
-  CudaTargetInfo hopper("sm_90a", "cuda:sm_90a");
+  CudaTargetInfo hopper("sm_90a");
   EXPECT_TRUE(hopper.WgmmaPlanFor(*As<Gemm>(one), *InKernel(one))) << "alone it would";
   EXPECT_FALSE(hopper.WgmmaPlanFor(*As<Gemm>(one), *kernel));
   EXPECT_FALSE(hopper.WgmmaPlanFor(*As<Gemm>(two), *kernel));

@@ -15,10 +15,10 @@ absl::StatusOr<Module> ReadSuiteOp(const std::string& op) {
 }
 
 absl::StatusOr<std::string> SuiteOpCudaSource(const std::string& op, const std::string& arch,
-                                              const std::string& pipeline) {
+                                              WgmmaUse wgmma) {
   absl::StatusOr<Module> module = ReadSuiteOp(op);
   if (!module.ok()) return module.status();
-  absl::StatusOr<Module> lowered = LowerForCuda(*module, arch, pipeline);
+  absl::StatusOr<Module> lowered = LowerForCuda(*module, arch, wgmma);
   if (!lowered.ok()) return lowered.status();
   return EmitCudaSource(*lowered, {.arch = arch});
 }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "targets/cuda/cuda_target_info.h"
 #include "tile_ir/module.h"
 
 namespace tile_ir::cuda::testing {
@@ -13,10 +14,9 @@ namespace tile_ir::cuda::testing {
 // testdata/ops/<op>.tile, parsed.
 absl::StatusOr<Module> ReadSuiteOp(const std::string& op);
 
-// That module lowered for `arch` with `pipeline` (the target's default when empty) and
-// emitted as CUDA C++.
+// That module lowered for cuda:<arch> with `wgmma` and emitted as CUDA C++.
 absl::StatusOr<std::string> SuiteOpCudaSource(const std::string& op, const std::string& arch,
-                                              const std::string& pipeline = "");
+                                              WgmmaUse wgmma = WgmmaUse::kSwizzledOperands);
 
 }  // namespace tile_ir::cuda::testing
 

@@ -1,6 +1,6 @@
 // The CUDA target's CI check: every operator of the suite (testdata/ops/*.tile)
 // lowers with the CUDA pipeline, emits, and compiles with NVRTC for sm_80 and
-// sm_90a, and for sm_90a with gemms on wgmma (kWgmmaTargetName); operators the target cannot lower
+// sm_90a, and for sm_90a with gemms on wgmma (cuda:sm_90a{gemm=wgmma}); operators the target cannot lower
 // yet are listed below with the reason, and must fail with exactly that capability error. Without
 // NVRTC the compile step is skipped (with the reason) and lowering and emission still run.
 #include <gtest/gtest.h>
@@ -43,7 +43,7 @@ std::vector<std::string> OpNames() {
 struct OpArch {
   std::string op;
   std::string arch;
-  bool wgmma = false;  // lowered for kWgmmaTargetName
+  bool wgmma = false;  // lowered for cuda:sm_90a{gemm=wgmma}
 
   friend void PrintTo(const OpArch& value, std::ostream* out) {
     *out << value.op << " for " << value.arch << (value.wgmma ? " with wgmma" : "");
@@ -76,7 +76,7 @@ TEST_P(OpSuiteNvrtcTest, LowersEmitsAndCompiles) {
   ASSERT_TRUE(module.ok()) << module.status();
 
   absl::StatusOr<Module> lowered =
-      wgmma ? LowerForCuda(*module, arch, DefaultCudaPipeline(kWgmmaTargetName))
+      wgmma ? LowerForCuda(*module, arch, WgmmaUse::kWherePossible)
             : LowerForCuda(*module, arch);
   auto unsupported = ExpectedUnsupported().find(op);
   if (unsupported != ExpectedUnsupported().end()) {

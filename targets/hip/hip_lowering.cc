@@ -1,16 +1,13 @@
-// LowerForHip: the HIP pipeline of one architecture over the built-in passes.
+// LowerForHip: the HipTarget of one architecture.
 #include "targets/hip/hip_lowering.h"
 
-#include "passes/builtin_pipeline.h"
+#include "targets/hip/hip_target.h"
 
 namespace tile_ir::hip {
 
-absl::StatusOr<Module> LowerForHip(const Module& module, const std::string& arch,
-                                   const std::string& pipeline) {
-  absl::Status registered = RegisterHipTarget(arch);
-  if (!registered.ok()) return registered;
-  return passes::RunBuiltinPipeline(
-      module, pipeline.empty() ? DefaultHipPipeline("hip:" + arch) : pipeline);
+absl::StatusOr<Module> LowerForHip(const Module& module, const std::string& arch) {
+  if (absl::Status known = CheckHipArch(arch); !known.ok()) return known;
+  return MakeHipTarget(arch)->Lower(module);
 }
 
 }  // namespace tile_ir::hip

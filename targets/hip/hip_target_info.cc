@@ -2,7 +2,6 @@
 #include "targets/hip/hip_target_info.h"
 
 #include <memory>
-#include <mutex>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -30,9 +29,6 @@ absl::Status CheckHipArch(std::string_view arch) {
       absl::StrCat("unknown HIP architecture '", std::string(arch),
                    "'; known: ", absl::StrJoin(KnownHipArchs(), ", ")));
 }
-
-HipTargetInfo::HipTargetInfo(std::string arch, std::string registered_name)
-    : arch_(std::move(arch)), registered_name_(std::move(registered_name)) {}
 
 int64_t HipTargetInfo::ThreadsExecutingBlock(const Launch& launch) const {
   int64_t threads = 1;
@@ -74,32 +70,10 @@ absl::StatusOr<std::optional<Stmt>> HipTargetInfo::LowerGemm(
   return LowerGemmToMfma(request);
 }
 
-std::string HipTargetInfo::DefaultPipeline() const { return DefaultHipPipeline(name()); }
-
-std::string DefaultHipPipeline(std::string_view target_name) {
-  std::string t(target_name);
-  return absl::StrCat("simplify,rasterize-blocks,layout-inference{target=", t,
-                      "},pipeline-planning{target=", t, "},inject-software-pipeline{target=", t,
-                      "},lower-tile-ops{target=", t,
-                      "},bound-predication,thread-binding{target=", t, "},vectorize{target=", t,
-                      "},plan-shared-memory{target=", t, "},insert-barriers{target=", t,
-                      "},simplify,remove-dead-code");
-}
-
-absl::Status RegisterHipTarget(std::string arch) {
-  absl::Status known = CheckHipArch(arch);
-  if (!known.ok()) return known;
-  RegisterGemmMfmaIntrinsic().IgnoreError();  // fails only if another component took the name
-  static std::once_flag once;
-  std::call_once(once, [] {
-    for (const std::string& each : KnownHipArchs()) {
-      // AlreadyExists (registered by another component first) keeps that one.
-      passes::RegisterTarget(std::make_shared<HipTargetInfo>(each, "hip:" + each)).IgnoreError();
-    }
-  });
-  // Only the first registration of plain "hip" takes effect.
-  passes::RegisterTarget(std::make_shared<HipTargetInfo>(std::move(arch))).IgnoreError();
-  return absl::OkStatus();
+std::string DefaultHipPipeline() {
+  return "simplify,rasterize-blocks,layout-inference,pipeline-planning,inject-software-pipeline,"
+         "lower-tile-ops,bound-predication,thread-binding,vectorize,plan-shared-memory,"
+         "insert-barriers,simplify,remove-dead-code";
 }
 
 }  // namespace tile_ir::hip

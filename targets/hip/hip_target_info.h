@@ -25,11 +25,10 @@ absl::Status CheckHipArch(std::string_view arch);
 
 class HipTargetInfo final : public passes::TargetInfo {
  public:
-  // `arch` is one of KnownHipArchs(). `registered_name` is the registry key:
-  // "hip" for the default architecture, "hip:<arch>" for a pinned one.
-  explicit HipTargetInfo(std::string arch, std::string registered_name = "hip");
+  // `arch` is one of KnownHipArchs().
+  explicit HipTargetInfo(std::string arch) : arch_(std::move(arch)), name_("hip:" + arch_) {}
 
-  std::string name() const override { return registered_name_; }
+  std::string name() const override { return name_; }
   std::string arch() const override { return arch_; }
   // CDNA wavefronts: 64 lanes in lock step.
   int warp_size() const override { return 64; }
@@ -50,23 +49,14 @@ class HipTargetInfo final : public passes::TargetInfo {
                                               const KernelNode& kernel) const override;
   absl::StatusOr<std::optional<Stmt>> LowerGemm(
       const passes::GemmLoweringRequest& request) const override;
-  std::string DefaultPipeline() const override;
 
  private:
   std::string arch_;
-  std::string registered_name_;
+  std::string name_;
 };
 
-// The default HIP pipeline for the target registered as `target_name`
-// ("hip", or "hip:gfx940" to pin an architecture).
-std::string DefaultHipPipeline(std::string_view target_name = "hip");
-
-// Registers the HIP targets: "hip:<arch>" for every known architecture and
-// "hip" for `arch` (the first call decides which architecture plain "hip"
-// means for the process), and the device library's intrinsics. Safe to call
-// any number of times, from any thread. An unknown `arch` is InvalidArgument
-// and registers nothing.
-absl::Status RegisterHipTarget(std::string arch = "gfx90a");
+// The pass pipeline that lowers a tile-level module for HIP (every architecture).
+std::string DefaultHipPipeline();
 
 }  // namespace tile_ir::hip
 

@@ -1,13 +1,12 @@
-// LowerForMetal: the Metal pipeline over the built-in passes.
+// LowerForMetal: the MetalTarget.
 #include "targets/metal/metal_lowering.h"
 
-#include "passes/builtin_pipeline.h"
+#include "targets/metal/metal_target.h"
 
 namespace tile_ir::metal {
 
-absl::StatusOr<Module> LowerForMetal(const Module& module, const std::string& pipeline) {
-  RegisterMetalTarget();
-  return passes::RunBuiltinPipeline(module, pipeline.empty() ? DefaultMetalPipeline() : pipeline);
+absl::StatusOr<Module> LowerForMetal(const Module& module) {
+  return MakeMetalTarget()->Lower(module);
 }
 
 }  // namespace tile_ir::metal

@@ -2,7 +2,6 @@
 #include "targets/metal/metal_target_info.h"
 
 #include <memory>
-#include <mutex>
 
 #include "absl/strings/str_cat.h"
 #include "targets/metal/gemm_simdgroup.h"
@@ -48,22 +47,10 @@ absl::StatusOr<std::optional<Stmt>> MetalTargetInfo::LowerGemm(
   return LowerGemmToSimdgroup(request);
 }
 
-std::string MetalTargetInfo::DefaultPipeline() const { return DefaultMetalPipeline(); }
-
 std::string DefaultMetalPipeline() {
-  return "simplify,rasterize-blocks,layout-inference{target=metal},pipeline-planning{target="
-         "metal},inject-software-pipeline{target=metal},lower-tile-ops{target=metal},bound-"
-         "predication,thread-binding{target=metal},vectorize{target=metal},plan-shared-memory{"
-         "target=metal},insert-barriers{target=metal},simplify,remove-dead-code";
-}
-
-void RegisterMetalTarget() {
-  RegisterGemmSimdgroupIntrinsic().IgnoreError();  // fails only if another component took it
-  static std::once_flag once;
-  std::call_once(once, [] {
-    // AlreadyExists (registered by another component first) keeps that one.
-    passes::RegisterTarget(std::make_shared<MetalTargetInfo>()).IgnoreError();
-  });
+  return "simplify,rasterize-blocks,layout-inference,pipeline-planning,inject-software-pipeline,"
+         "lower-tile-ops,bound-predication,thread-binding,vectorize,plan-shared-memory,"
+         "insert-barriers,simplify,remove-dead-code";
 }
 
 }  // namespace tile_ir::metal

@@ -40,13 +40,10 @@ class MetalTargetInfo final : public passes::TargetInfo {
                                               const KernelNode& kernel) const override;
   absl::StatusOr<std::optional<Stmt>> LowerGemm(
       const passes::GemmLoweringRequest& request) const override;
-  std::string DefaultPipeline() const override;
 };
 
+// The pass pipeline that lowers a tile-level module for Metal.
 std::string DefaultMetalPipeline();
-
-// Registers "metal" and the device library's intrinsics; safe to call again.
-void RegisterMetalTarget();
 
 }  // namespace tile_ir::metal
 

@@ -1,5 +1,6 @@
 // The Metal target's declared capabilities and the errors that name them.
 #include "targets/metal/metal_target_info.h"
+#include "targets/metal/metal_target.h"
 
 #include <gtest/gtest.h>
 
@@ -12,8 +13,7 @@ namespace {
 using passes::TileOpKind;
 
 TEST(MetalTargetInfoTest, DeclaresItsLimits) {
-  RegisterMetalTarget();
-  absl::StatusOr<std::shared_ptr<const passes::TargetInfo>> target = passes::FindTarget("metal");
+  absl::StatusOr<std::shared_ptr<const passes::TargetInfo>> target = MakeMetalTarget()->info();
   ASSERT_TRUE(target.ok());
   EXPECT_EQ((*target)->warp_size(), 32);
   EXPECT_EQ((*target)->max_shared_memory_bytes(), 32 * 1024);

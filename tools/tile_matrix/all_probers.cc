@@ -1,19 +1,16 @@
-// The backends, in column order.
+// The families of the linked targets, in the matrix's column order.
 #include "tools/tile_matrix/all_probers.h"
 
-#include "tools/tile_matrix/cpu_prober.h"
-#include "tools/tile_matrix/cuda_prober.h"
-#include "tools/tile_matrix/hip_prober.h"
-#include "tools/tile_matrix/metal_prober.h"
+#include "targets/target_registry.h"
+#include "tools/tile_matrix/target_prober.h"
 
 namespace tile_ir::matrix {
 
 Probers AllProbers() {
   Probers probers;
-  probers.push_back(MakeCpuProber());
-  probers.push_back(MakeCudaProber());
-  probers.push_back(MakeHipProber());
-  probers.push_back(MakeMetalProber());
+  for (const std::string& family : targets::LinkedTargets().FamilyNames()) {
+    probers.push_back(MakeTargetProber(targets::LinkedTargets(), family));
+  }
   return probers;
 }
 

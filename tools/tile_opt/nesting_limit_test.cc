@@ -18,7 +18,7 @@
 #include "tile_ir/expr.h"
 #include "tile_ir/printer.h"
 #include "tile_ir/stmt.h"
-#include "tools/common/targets.h"
+#include "tools/tile_opt/linked_pipeline_targets.h"
 #include "tools/tile_opt/tile_opt_main.h"
 #include "tools/tile_translate/tile_translate_main.h"
 
@@ -93,8 +93,9 @@ int RunTool(bool translate, std::vector<std::string> args, const std::string& st
   for (std::string& a : args) argv.push_back(a.data());
   std::istringstream in(stdin_text);
   std::ostringstream out, err;
-  int status = translate ? TileTranslateMain(static_cast<int>(argv.size()), argv.data(), out, err)
-                         : TileOptMain(static_cast<int>(argv.size()), argv.data(), in, out, err);
+  int status = translate ? TileTranslateMain(static_cast<int>(argv.size()), argv.data(), out, err, targets::LinkedTargets())
+                         : TileOptMain(static_cast<int>(argv.size()), argv.data(), in, out, err,
+                                       LinkedPipelineTargets());
   *out_text = out.str();
   *err_text = err.str();
   return status;
@@ -102,7 +103,7 @@ int RunTool(bool translate, std::vector<std::string> args, const std::string& st
 
 class NestingLimitTest : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() { cli::RegisterAllTargets(); }
+  static void SetUpTestSuite() { (void)LinkedPipelineTargets(); }
 };
 
 TEST_F(NestingLimitTest, ModulesAtTheLimitRoundTripThroughEveryForm) {
@@ -171,7 +172,7 @@ TEST_F(NestingLimitTest, TheCpuPipelineAndTheCodeGeneratorsTakeModulesAtTheLimit
   const std::string text = ModuleText(KernelsAtTheLimit());
   std::string out, err;
   ASSERT_EQ(
-      RunTool(false, {"-", "--input-format=tile", "--pass-pipeline=" + cpu::DefaultCpuPipeline()},
+      RunTool(false, {"-", "--input-format=tile", "--target=cpu"},
               text, &out, &err),
       0)
       << err;

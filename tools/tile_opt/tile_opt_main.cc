@@ -2,6 +2,7 @@
 
 #include <iostream>
 #include <iterator>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "frontends/io/module_io.h"
 #include "passes/all_passes.h"
 #include "passes/pass_manager.h"
+#include "passes/pipeline.h"
 #include "passes/reproducer.h"
 #include "tile_ir/verifier.h"
 #include "tools/common/cli.h"
@@ -28,8 +30,16 @@ cli::ArgParser MakeParser() {
       "tile-opt", "[options] INPUT",
       "Reads a tile IR module (INPUT is a .tile, .tilepb or .json file, or - for stdin),\n"
       "verifies it, runs a pass pipeline over it and writes the result.\n"
-      "Example: tile-opt kernel.tile --pass-pipeline='simplify,remove-dead-code'");
-  parser.Add({"pass-pipeline", "PIPELINE", "passes to run, e.g. 'simplify,remove-dead-code'"});
+      "Examples: tile-opt kernel.tile --pass-pipeline='simplify,remove-dead-code'\n"
+      "          tile-opt kernel.tile --target=cuda:sm_90a   (the target's default pipeline)\n"
+      "          tile-opt --target=cuda:sm_90a --print-pipeline");
+  parser.Add({"pass-pipeline", "PIPELINE",
+              "passes to run, e.g. 'simplify,remove-dead-code'; default: --target's pipeline"});
+  parser.Add({"target", "TARGET",
+              "the target every lowering pass runs for (cpu, cuda:sm_90a, ...; --list-targets); "
+              "given once, never in the pipeline"});
+  parser.Add({"print-pipeline", "", "print the pipeline that would run, and stop"});
+  parser.Add({"list-targets", "", "print the targets this tile-opt knows"});
   parser.Add({"input-format", "FORMAT", "tile | tilepb | json; required when INPUT is -"});
   parser.Add({"emit", "FORMAT", "output form: text | proto | json", "text"});
   parser.Add({"o", "FILE", "write the output to FILE instead of stdout"});
@@ -49,10 +59,11 @@ cli::ArgParser MakeParser() {
   return parser;
 }
 
-std::string ListPasses() {
+std::string ListPasses(const passes::PassRegistry& registry) {
   std::string text = "Passes:\n";
-  for (const passes::PassInfo* pass : passes::BuiltinPassRegistry().All()) {
-    absl::StrAppend(&text, "  ", pass->name, "\n      ", pass->description, "\n");
+  for (const passes::PassInfo* pass : registry.All()) {
+    absl::StrAppend(&text, "  ", pass->name, pass->needs_target ? " (lowers for --target)" : "",
+                    "\n      ", pass->description, "\n");
     for (const passes::OptionSpec& option : pass->options) {
       absl::string_view type = option.type == passes::OptionType::kInt    ? "int"
                               : option.type == passes::OptionType::kBool ? "bool"
@@ -93,7 +104,8 @@ std::string WithLineOffset(const Chunk& chunk) {
 
 }  // namespace
 
-int TileOptMain(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream& err) {
+int TileOptMain(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream& err,
+                const TileOptTargets& targets) {
   cli::ArgParser parser = MakeParser();
   if (absl::Status status = parser.Parse(argc, argv); !status.ok()) {
     err << "tile-opt: error: " << status.message() << "\n";
@@ -103,8 +115,38 @@ int TileOptMain(int argc, char** argv, std::istream& in, std::ostream& out, std:
     out << parser.Help();
     return 0;
   }
+  if (parser.Has("list-targets")) {
+    out << "Targets (--target=NAME):\n" << targets.description;
+    return 0;
+  }
+  std::optional<PipelineTarget> target;
+  if (parser.Has("target")) {
+    absl::StatusOr<PipelineTarget> resolved = targets.resolve(parser.Get("target"));
+    if (!resolved.ok()) {
+      err << "tile-opt: error: --target: " << resolved.status().message() << "\n";
+      return 2;
+    }
+    target = *std::move(resolved);
+  }
+  const passes::PassRegistry& registry =
+      target ? target->passes : passes::BuiltinPassRegistry();
   if (parser.Has("list-passes")) {
-    out << ListPasses();
+    out << ListPasses(registry);
+    return 0;
+  }
+  if (parser.Has("print-pipeline")) {
+    if (!parser.Has("pass-pipeline") && !target) {
+      err << "tile-opt: error: --print-pipeline needs --target or --pass-pipeline\n";
+      return 2;
+    }
+    std::string text = parser.Has("pass-pipeline") ? parser.Get("pass-pipeline")
+                                                   : target->default_pipeline;
+    absl::StatusOr<passes::Pipeline> pipeline = passes::ParsePipeline(text);
+    if (!pipeline.ok()) {
+      err << "tile-opt: error: --pass-pipeline: " << pipeline.status().message() << "\n";
+      return 2;
+    }
+    out << passes::PrintPipeline(*pipeline) << "\n";
     return 0;
   }
   if (parser.positional().size() != 1) {
@@ -154,6 +196,7 @@ int TileOptMain(int argc, char** argv, std::istream& in, std::ostream& out, std:
   }
 
   std::string pipeline = parser.Get("pass-pipeline");
+  if (!parser.Has("pass-pipeline") && target) pipeline = target->default_pipeline;
   if (parser.Has("run-reproducer")) {
     absl::StatusOr<std::string> replay = passes::ReadReproducerPipeline(contents);
     if (!replay.ok()) {
@@ -161,6 +204,16 @@ int TileOptMain(int argc, char** argv, std::istream& in, std::ostream& out, std:
       return 1;
     }
     pipeline = *replay;
+    const std::string replay_target = passes::ReadReproducerTarget(contents);
+    if (!replay_target.empty() && !target) {
+      absl::StatusOr<PipelineTarget> resolved = targets.resolve(replay_target);
+      if (!resolved.ok()) {
+        err << "tile-opt: error: " << source_name << ": the reproducer's target: "
+            << resolved.status().message() << "\n";
+        return 1;
+      }
+      target = *std::move(resolved);
+    }
   }
 
   passes::PassManagerOptions pm_options;
@@ -171,8 +224,9 @@ int TileOptMain(int argc, char** argv, std::istream& in, std::ostream& out, std:
   pm_options.timing = parser.Has("timing");
   pm_options.reproducer_path = parser.Get("reproducer");
   pm_options.dump = &err;
-  absl::StatusOr<passes::PassManager> manager =
-      passes::PassManager::Create(passes::BuiltinPassRegistry(), pipeline, pm_options);
+  if (target) pm_options.target = target->info;
+  absl::StatusOr<passes::PassManager> manager = passes::PassManager::Create(
+      target ? target->passes : passes::BuiltinPassRegistry(), pipeline, pm_options);
   if (!manager.ok()) {
     err << "tile-opt: error: --pass-pipeline: " << manager.status().message() << "\n";
     return 2;

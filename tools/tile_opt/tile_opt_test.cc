@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "tools/tile_opt/linked_pipeline_targets.h"
 #include "tools/tile_opt/tile_opt_main.h"
 
 namespace tile_ir::tools {
@@ -25,7 +26,8 @@ Result RunTileOpt(std::vector<std::string> args, const std::string& stdin_text =
   for (std::string& a : args) argv.push_back(a.data());
   std::istringstream in(stdin_text);
   std::ostringstream out, err;
-  int status = TileOptMain(static_cast<int>(argv.size()), argv.data(), in, out, err);
+  int status = TileOptMain(static_cast<int>(argv.size()), argv.data(), in, out, err,
+                           LinkedPipelineTargets());
   return {status, out.str(), err.str()};
 }
 

@@ -177,15 +177,9 @@ absl::StatusOr<Module> ReadInput(const std::string& path, const std::vector<ops:
 }
 
 // The passes' description of the compiling target (shared memory, asynchronous copies).
+// Null for a device without a JIT backend (tests' fakes): no target to ask.
 std::shared_ptr<const passes::TargetInfo> TargetOf(const Compiler& compiler) {
-  std::string name = compiler.target;
-  if (compiler.backend != nullptr) {
-    const runtime::jit::CacheContext context = compiler.backend->BaseContext();
-    auto field = [&](const std::string& key) { return context.Get(key).value_or(""); };
-    name = field("target") == "cuda" ? absl::StrCat("cuda:", field("arch")) : field("target");
-  }
-  absl::StatusOr<std::shared_ptr<const passes::TargetInfo>> target = passes::FindTarget(name);
-  return target.ok() ? *target : nullptr;
+  return compiler.backend != nullptr ? compiler.backend->target().info() : nullptr;
 }
 
 // `order`: the kernel's dimensions, for printing shapes.

@@ -16,7 +16,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "targets/hip/hipcc_compiler.h"
-#include "tools/common/targets.h"
+#include "targets/target_registry.h"
 #include "tools/tile_translate/tile_translate_main.h"
 
 namespace tile_ir::tools {
@@ -66,7 +66,7 @@ int RunCommand(const std::string& command, const fs::path& log) {
 
 class SelfContainedCompileTest : public testing::TestWithParam<Case> {
  protected:
-  static void SetUpTestSuite() { cli::RegisterAllTargets(); }
+  static void SetUpTestSuite() { (void)targets::LinkedTargets(); }
 };
 
 TEST_P(SelfContainedCompileTest, EmitsASourceTheCompilerTakesAsItIs) {
@@ -77,7 +77,7 @@ TEST_P(SelfContainedCompileTest, EmitsASourceTheCompilerTakesAsItIs) {
   std::vector<char*> argv;
   for (std::string& arg : args) argv.push_back(arg.data());
   std::ostringstream out, err;
-  ASSERT_EQ(TileTranslateMain(static_cast<int>(argv.size()), argv.data(), out, err), 0)
+  ASSERT_EQ(TileTranslateMain(static_cast<int>(argv.size()), argv.data(), out, err, targets::LinkedTargets()), 0)
       << err.str();
   const std::string source = out.str();
   // Nothing is left for an include path to find, and each header came once, named.
@@ -118,7 +118,7 @@ TEST_P(SelfContainedCompileTest, EmitsASourceTheCompilerTakesAsItIs) {
 
 INSTANTIATE_TEST_SUITE_P(Ops, SelfContainedCompileTest,
                          testing::Values(Case{"gemm_f16", "cuda:sm_80", "sm_80"},
-                                         Case{"gemm_f16", "cuda:sm_90a-wgmma", "sm_90a"},
+                                         Case{"gemm_f16", "cuda:sm_90a{gemm=wgmma}", "sm_90a"},
                                          Case{"softmax_f16", "cuda:sm_90a", "sm_90a"},
                                          Case{"gemm_f16", "hip:gfx90a", "gfx90a", true},
                                          Case{"softmax_f16", "hip:gfx90a", "gfx90a", true}),

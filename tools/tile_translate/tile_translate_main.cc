@@ -9,14 +9,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "frontends/io/module_io.h"
-#include "targets/cpu/cpu_compiler.h"
-#include "targets/cuda/cuda_codegen.h"
-#include "targets/cuda/cuda_lowering.h"
-#include "targets/cuda/cuda_target_info.h"
-#include "targets/hip/hip_codegen.h"
-#include "targets/hip/hip_lowering.h"
-#include "targets/metal/metal_codegen.h"
-#include "targets/metal/metal_lowering.h"
+#include "targets/target.h"
 #include "tile_ir/printer.h"
 #include "tile_ir/verifier.h"
 #include "tools/common/cli.h"
@@ -33,10 +26,10 @@ cli::ArgParser MakeParser() {
       "(optimized for the host) for cpu.\n"
       "Example: tile-translate gemm.tile --target=cuda:sm_80 --kernel=gemm");
   parser.Add({"target", "TARGET",
-              "cuda:sm_90a | cuda:sm_80 | cuda (sm_90a) | cuda:sm_90a-wgmma | cuda:sm_90a-mma "
-              "(every gemm on wgmma where it can run, or on mma.sync) | hip:gfx90a | hip:gfx940 | "
-              "hip (gfx90a) | metal | cpu",
+              "cuda:sm_90a | cuda:sm_80 | cuda:sm_90a{gemm=wgmma|mma} | hip:gfx90a | hip:gfx940 | "
+              "metal | cpu (all spellings: --list-targets)",
               "cuda:sm_90a"});
+  parser.Add({"list-targets", "", "print the targets this tile-translate knows"});
   parser.Add({"lowered-ir", "", "print the thread-level IR instead of the generated source"});
   parser.Add({"kernel", "NAME", "print only this kernel"});
   parser.Add({"self-contained", "",
@@ -48,54 +41,6 @@ cli::ArgParser MakeParser() {
               "FILE is thread-level IR already (hand-written or lowered): do not lower it"});
   parser.Add({"help", "", "show this help"});
   return parser;
-}
-
-enum class Family { kCpu, kCuda, kHip, kMetal };
-
-struct Target {
-  Family family = Family::kCuda;
-  std::string arch;  // for cuda and hip
-  // A CUDA target variant's registered name (cuda::kWgmmaTargetName, cuda::kMmaTargetName),
-  // whose default pipeline lowers instead of the architecture's; empty for the others.
-  std::string cuda_variant = "";
-};
-
-absl::StatusOr<Target> ParseTarget(const std::string& text) {
-  if (text == "cpu") return Target{Family::kCpu, ""};
-  if (text == "metal") return Target{Family::kMetal, ""};
-  if (text == "cuda") return Target{Family::kCuda, "sm_90a"};
-  if (text == "hip") return Target{Family::kHip, "gfx90a"};
-  if (text == cuda::kWgmmaTargetName || text == cuda::kMmaTargetName) {
-    return Target{Family::kCuda, "sm_90a", text};
-  }
-  if (absl::StartsWith(text, "cuda:")) {
-    std::string arch = text.substr(5);
-    if (absl::Status known = cuda::CheckCudaArch(arch); !known.ok()) return known;
-    return Target{Family::kCuda, arch};
-  }
-  if (absl::StartsWith(text, "hip:")) {
-    std::string arch = text.substr(4);
-    if (absl::Status known = hip::CheckHipArch(arch); !known.ok()) return known;
-    return Target{Family::kHip, arch};
-  }
-  return absl::InvalidArgumentError(
-      absl::StrCat("unknown --target '", text,
-                   "'; expected cuda:sm_90a, cuda:sm_80, cuda:sm_90a-wgmma, cuda:sm_90a-mma, "
-                   "hip:gfx90a, hip:gfx940, metal or cpu"));
-}
-
-absl::StatusOr<Module> Lower(const Module& module, const Target& target) {
-  switch (target.family) {
-    case Family::kCpu: return cpu::LowerForCpu(module);
-    case Family::kHip: return hip::LowerForHip(module, target.arch);
-    case Family::kMetal: return metal::LowerForMetal(module);
-    case Family::kCuda: break;
-  }
-  if (!target.cuda_variant.empty()) {
-    return cuda::LowerForCuda(module, target.arch,
-                              cuda::DefaultCudaPipeline(target.cuda_variant));
-  }
-  return cuda::LowerForCuda(module, target.arch);
 }
 
 // Keeps only the kernel named `name`; NotFound when the module has none.
@@ -110,7 +55,7 @@ absl::Status KeepKernel(Module& module, const std::string& name) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::string> Translate(Module module, const Target& target,
+absl::StatusOr<std::string> Translate(Module module, const targets::Target& target,
                                       const cli::ArgParser& parser) {
   if (parser.Has("kernel")) {
     if (absl::Status kept = KeepKernel(module, parser.Get("kernel")); !kept.ok()) return kept;
@@ -118,28 +63,20 @@ absl::StatusOr<std::string> Translate(Module module, const Target& target,
   if (parser.Has("thread-level")) {
     if (absl::Status valid = Verify(module); !valid.ok()) return valid;
   } else {
-    absl::StatusOr<Module> lowered = Lower(module, target);
+    absl::StatusOr<Module> lowered = target.Lower(module);
     if (!lowered.ok()) return lowered.status();
     module = *std::move(lowered);
   }
   if (parser.Has("lowered-ir")) return Print(module);
-  const bool self_contained = parser.Has("self-contained");
-  switch (target.family) {
-    case Family::kCpu: return cpu::EmitLlvmIr(module, /*optimize=*/true);
-    case Family::kHip:
-      return hip::EmitHipSource(module, {.arch = target.arch, .embed_library = self_contained});
-    case Family::kMetal: return metal::EmitMetalSource(module, {.embed_library = self_contained});
-    case Family::kCuda: break;
-  }
-  cuda::CudaCodegenOptions options;
-  options.arch = target.arch;
-  options.embed_library = self_contained;
-  return cuda::EmitCudaSource(module, options);
+  targets::EmitOptions options;
+  options.self_contained = parser.Has("self-contained");
+  return target.Emit(module, options);
 }
 
 }  // namespace
 
-int TileTranslateMain(int argc, char** argv, std::ostream& out, std::ostream& err) {
+int TileTranslateMain(int argc, char** argv, std::ostream& out, std::ostream& err,
+                      const targets::TargetRegistry& targets) {
   cli::ArgParser parser = MakeParser();
   if (absl::Status status = parser.Parse(argc, argv); !status.ok()) {
     err << "tile-translate: error: " << status.message() << "\n";
@@ -149,13 +86,18 @@ int TileTranslateMain(int argc, char** argv, std::ostream& out, std::ostream& er
     out << parser.Help();
     return 0;
   }
+  if (parser.Has("list-targets")) {
+    out << "Targets (--target=NAME):\n" << targets.Describe();
+    return 0;
+  }
   if (parser.positional().size() != 1) {
     err << "tile-translate: error: expected exactly one FILE; see --help\n";
     return 2;
   }
-  absl::StatusOr<Target> target = ParseTarget(parser.Get("target"));
+  absl::StatusOr<std::shared_ptr<const targets::Target>> target =
+      targets.Resolve(parser.Get("target"));
   if (!target.ok()) {
-    err << "tile-translate: error: " << target.status().message() << "\n";
+    err << "tile-translate: error: --target: " << target.status().message() << "\n";
     return 2;
   }
   const std::string& input = parser.positional().front();
@@ -164,7 +106,7 @@ int TileTranslateMain(int argc, char** argv, std::ostream& out, std::ostream& er
     err << "tile-translate: error: " << module.status().message() << "\n";
     return 1;
   }
-  absl::StatusOr<std::string> output = Translate(*std::move(module), *target, parser);
+  absl::StatusOr<std::string> output = Translate(*std::move(module), **target, parser);
   if (!output.ok()) {
     err << "tile-translate: error: " << input << ": " << output.status().message() << "\n";
     return 1;

@@ -7,11 +7,15 @@
 
 #include <iosfwd>
 
+#include "targets/target_registry.h"
+
 namespace tile_ir::tools {
 
-// Returns the process exit status: 0 only when everything succeeded. Register
-// the targets first (cli::RegisterAllTargets), so that their intrinsics parse.
-int TileTranslateMain(int argc, char** argv, std::ostream& out, std::ostream& err);
+// Returns the process exit status: 0 only when everything succeeded. The
+// target is resolved against `targets` (whose families' intrinsics are known
+// by then, so thread-level input that names them parses).
+int TileTranslateMain(int argc, char** argv, std::ostream& out, std::ostream& err,
+                      const targets::TargetRegistry& targets);
 
 }  // namespace tile_ir::tools
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "tools/common/targets.h"
+#include "targets/target_registry.h"
 #include "tools/tile_translate/tile_translate_main.h"
 
 namespace tile_ir::tools {
@@ -21,12 +21,12 @@ struct Result {
 };
 
 Result RunTileTranslate(std::vector<std::string> args) {
-  cli::RegisterAllTargets();
+  (void)targets::LinkedTargets();
   args.insert(args.begin(), "tile-translate");
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   std::ostringstream out, err;
-  int status = TileTranslateMain(static_cast<int>(argv.size()), argv.data(), out, err);
+  int status = TileTranslateMain(static_cast<int>(argv.size()), argv.data(), out, err, targets::LinkedTargets());
   return {status, out.str(), err.str()};
 }
 
@@ -92,11 +92,11 @@ TEST(TileTranslateTest, CudaVariantsPinTheGemmInstruction) {
   Result hopper = RunTileTranslate({path, "--target=cuda:sm_90a"});
   ASSERT_EQ(hopper.status, 0) << hopper.err;
   EXPECT_TRUE(Contains(hopper.out, "tl::gemm_wgmma<128, 128, 64,")) << hopper.out;
-  Result mma = RunTileTranslate({path, "--target=cuda:sm_90a-mma"});
+  Result mma = RunTileTranslate({path, "--target=cuda:sm_90a{gemm=mma}"});
   ASSERT_EQ(mma.status, 0) << mma.err;
   EXPECT_TRUE(Contains(mma.out, "// CUDA C++ for sm_90a")) << mma.out;
   EXPECT_TRUE(Contains(mma.out, "tl::gemm_ss<128, 128, 64,")) << mma.out;
-  Result wgmma = RunTileTranslate({path, "--target=cuda:sm_90a-wgmma"});
+  Result wgmma = RunTileTranslate({path, "--target=cuda:sm_90a{gemm=wgmma}"});
   ASSERT_EQ(wgmma.status, 0) << wgmma.err;
   EXPECT_TRUE(Contains(wgmma.out, "tl::gemm_wgmma<128, 128, 64,")) << wgmma.out;
 }
@@ -153,13 +153,13 @@ TEST(TileTranslateTest, Errors) {
   std::string path = WriteTemp("scale.tile", kModule);
   Result target = RunTileTranslate({path, "--target=cuda:sm_75"});
   EXPECT_EQ(target.status, 2);
-  EXPECT_TRUE(Contains(target.err, "unknown CUDA architecture 'sm_75'")) << target.err;
+  EXPECT_TRUE(Contains(target.err, "unknown cuda architecture 'sm_75'")) << target.err;
   Result bad_target = RunTileTranslate({path, "--target=vulkan"});
   EXPECT_EQ(bad_target.status, 2);
-  EXPECT_TRUE(Contains(bad_target.err, "unknown --target 'vulkan'")) << bad_target.err;
+  EXPECT_TRUE(Contains(bad_target.err, "unknown target 'vulkan'; this program has: cpu, cuda, hip, metal")) << bad_target.err;
   Result bad_hip = RunTileTranslate({path, "--target=hip:gfx942"});
   EXPECT_EQ(bad_hip.status, 2);
-  EXPECT_TRUE(Contains(bad_hip.err, "unknown HIP architecture 'gfx942'")) << bad_hip.err;
+  EXPECT_TRUE(Contains(bad_hip.err, "unknown hip architecture 'gfx942'")) << bad_hip.err;
   std::string broken = WriteTemp("broken.tile", "ir_version 1;\nkernel\n");
   Result parse = RunTileTranslate({broken});
   EXPECT_EQ(parse.status, 1);

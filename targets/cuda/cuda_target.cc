@@ -1,0 +1,162 @@
+// The CUDA family and its Target: lowering, CUDA C++, NVRTC.
+#include "targets/cuda/cuda_target.h"
+
+#include <cstdlib>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "targets/cuda/cuda_codegen.h"
+#include "targets/cuda/device_headers.h"
+#include "targets/cuda/gemm_mma.h"
+#include "targets/cuda/gemm_wgmma.h"
+#include "targets/cuda/intrinsics.h"
+#include "targets/cuda/nvrtc_compiler.h"
+
+namespace tile_ir::cuda {
+namespace {
+
+// Line tables cost nothing at run time and let compute-sanitizer and cuobjdump
+// point at lines of the .cu file.
+constexpr char kNvrtcOptions[] = "-lineinfo";
+
+class CudaTarget final : public targets::Target {
+ public:
+  CudaTarget(targets::TargetName name, WgmmaUse wgmma)
+      : Target(name),
+        info_(std::make_shared<CudaTargetInfo>(name.arch, wgmma, name.ToString())) {}
+
+  std::shared_ptr<const passes::TargetInfo> info() const override { return info_; }
+  std::string DefaultPipeline() const override { return DefaultCudaPipeline(); }
+  std::string source_extension() const override { return "cu"; }
+
+  absl::StatusOr<std::string> Emit(const Module& lowered,
+                                   const targets::EmitOptions& options) const override {
+    CudaCodegenOptions codegen;
+    codegen.arch = name().arch;
+    codegen.kernel = options.kernel;
+    codegen.embed_library = options.self_contained;
+    return EmitCudaSource(lowered, codegen);
+  }
+
+  absl::StatusOr<std::string> FindCompiler() const override {
+    absl::StatusOr<std::string> version = NvrtcVersion();
+    if (!version.ok()) return version.status();
+    return absl::StrCat("NVRTC ", *version);
+  }
+
+  absl::StatusOr<targets::Binary> Compile(const Module& lowered, const std::string& source,
+                                          std::string_view kernel) const override {
+    const KernelNode* node = nullptr;
+    for (const Kernel& each : lowered.kernels) {
+      if (each->name == kernel) node = each.get();
+    }
+    if (node == nullptr) {
+      return absl::NotFoundError(absl::StrCat("no kernel named '", std::string(kernel), "' to compile"));
+    }
+    NvrtcOptions nvrtc;
+    nvrtc.arch = name().arch;
+    nvrtc.extra_options = {kNvrtcOptions};
+    absl::StatusOr<NvrtcOutput> compiled =
+        CompileWithNvrtc(source, absl::StrCat(std::string(kernel), ".cu"), nvrtc);
+    if (!compiled.ok()) return compiled.status();
+    targets::Binary binary;
+    binary.format = "cubin";
+    binary.entry = std::string(kernel);  // the emitter's extern "C" __global__ function
+    binary.dynamic_shared_bytes = SharedMemoryBytes(*node);
+    absl::StatusOr<std::string> compiler = FindCompiler();
+    binary.compiler = compiler.ok() ? *compiler : "NVRTC";
+    std::string summary = absl::StrCat("cubin ", compiled->cubin.size(), " bytes");
+    for (const auto& [entry, registers] : compiled->registers) {
+      absl::StrAppend(&summary, ", ", entry, ": ", registers, " registers");
+    }
+    binary.log = compiled->log.empty() ? summary : absl::StrCat(compiled->log, "\n", summary);
+    binary.bytes = std::move(compiled->cubin);
+    binary.files = {{"ptx", std::move(compiled->ptx)}};
+    return binary;
+  }
+
+  std::vector<std::pair<std::string, std::string>> CacheFields() const override {
+    std::vector<std::pair<std::string, std::string>> fields = Target::CacheFields();
+    fields.emplace_back("device_library",
+                        absl::StrCat(absl::Hex(DeviceLibraryFingerprint(), absl::kZeroPad16)));
+    fields.emplace_back("options", kNvrtcOptions);
+    return fields;
+  }
+
+ private:
+  std::shared_ptr<const CudaTargetInfo> info_;
+};
+
+class CudaFamily final : public targets::TargetFamily {
+ public:
+  std::string name() const override { return "cuda"; }
+  std::string description() const override {
+    return "CUDA C++ over tile's device library, compiled with NVRTC";
+  }
+  std::vector<std::string> archs() const override { return KnownCudaArchs(); }
+  std::string default_arch() const override { return "sm_90a"; }
+  std::vector<targets::TargetOption> options() const override {
+    return {{"gemm",
+             {"auto", "wgmma", "mma"},
+             "how sm_90a runs tensor-core gemms: auto (wgmma when both operand tiles are "
+             "128-byte swizzled, else mma.sync), wgmma (wherever it can run), mma (mma.sync "
+             "only)"}};
+  }
+  void RegisterIntrinsics() const override {
+    RegisterCudaLibraryIntrinsics();
+    // These fail only when another component took the names; lowering would say so.
+    RegisterGemmMmaIntrinsic().IgnoreError();
+    RegisterGemmWgmmaIntrinsic().IgnoreError();
+  }
+  std::optional<std::string> Replacement(std::string_view text) const override {
+    for (const auto& [old_spelling, variant] :
+         {std::pair<std::string_view, std::string_view>{"cuda:sm_90a-wgmma", "wgmma"},
+          {"cuda:sm_90a-mma", "mma"}}) {
+      if (text == old_spelling) {
+        return absl::StrCat("target '", std::string(text), "' is now spelled 'cuda:sm_90a{gemm=",
+                            std::string(variant), "}'");
+      }
+    }
+    return std::nullopt;
+  }
+
+  absl::Status CheckEnvironment() const override {
+    if (const char* stale = std::getenv(kStaleWgmmaEnvironmentVariable); stale != nullptr) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          kStaleWgmmaEnvironmentVariable, "=", stale,
+          " is set, but the environment no longer changes what is compiled: name the "
+          "variant in the target instead, cuda:sm_90a{gemm=wgmma} for ",
+          kStaleWgmmaEnvironmentVariable, "=1 or cuda:sm_90a{gemm=mma} for ",
+          kStaleWgmmaEnvironmentVariable, "=0, and unset it"));
+    }
+    return absl::OkStatus();
+  }
+
+  absl::StatusOr<std::unique_ptr<targets::Target>> Create(
+      const targets::TargetName& name) const override {
+    const std::string gemm = name.Option("gemm");
+    WgmmaUse wgmma = gemm == "wgmma" ? WgmmaUse::kWherePossible
+                     : gemm == "mma" ? WgmmaUse::kNever
+                                     : WgmmaUse::kSwizzledOperands;
+    if (name.arch != "sm_90a" && !gemm.empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("target '", name.ToString(), "': {gemm=", gemm, "} chooses between ",
+                       "wgmma and mma.sync, which only sm_90a has both of"));
+    }
+    return std::unique_ptr<targets::Target>(std::make_unique<CudaTarget>(name, wgmma));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<targets::TargetFamily> MakeCudaFamily() { return std::make_unique<CudaFamily>(); }
+
+std::unique_ptr<targets::Target> MakeCudaTarget(const std::string& arch, WgmmaUse wgmma) {
+  targets::TargetName name{"cuda", arch, {}};
+  if (arch == "sm_90a" && wgmma == WgmmaUse::kWherePossible) name.options = {{"gemm", "wgmma"}};
+  if (arch == "sm_90a" && wgmma == WgmmaUse::kNever) name.options = {{"gemm", "mma"}};
+  CudaFamily().RegisterIntrinsics();
+  return std::make_unique<CudaTarget>(std::move(name), wgmma);
+}
+
+}  // namespace tile_ir::cuda

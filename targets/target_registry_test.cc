@@ -1,0 +1,109 @@
+// Resolving names against every linked family: canonical names, defaults,
+// refusals that list what is accepted, replaced spellings, and each target's
+// passes and pipeline resolving against its own registry.
+#include "targets/target_registry.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "absl/strings/match.h"
+#include "passes/pass_manager.h"
+#include "tile_ir/intrinsics.h"
+
+namespace tile_ir::targets {
+namespace {
+
+std::string Canonical(std::string_view text) {
+  absl::StatusOr<std::shared_ptr<const Target>> target = LinkedTargets().Resolve(text);
+  if (!target.ok()) return std::string(target.status().message());
+  return (*target)->ToString();
+}
+
+std::string Error(std::string_view text) {
+  absl::StatusOr<std::shared_ptr<const Target>> target = LinkedTargets().Resolve(text);
+  return target.ok() ? "resolved to " + (*target)->ToString()
+                     : std::string(target.status().message());
+}
+
+TEST(TargetRegistryTest, CanonicalNames) {
+  EXPECT_EQ(Canonical("cpu"), "cpu");
+  EXPECT_EQ(Canonical("cuda"), "cuda:sm_90a");
+  EXPECT_EQ(Canonical("cuda:sm_80"), "cuda:sm_80");
+  EXPECT_EQ(Canonical("cuda:sm_90a{gemm=auto}"), "cuda:sm_90a");
+  EXPECT_EQ(Canonical("cuda{gemm=wgmma}"), "cuda:sm_90a{gemm=wgmma}");
+  EXPECT_EQ(Canonical("cuda:sm_90a{gemm=mma}"), "cuda:sm_90a{gemm=mma}");
+  EXPECT_EQ(Canonical("hip"), "hip:gfx90a");
+  EXPECT_EQ(Canonical("hip:gfx940"), "hip:gfx940");
+  EXPECT_EQ(Canonical("metal"), "metal");
+}
+
+TEST(TargetRegistryTest, OneObjectPerCanonicalName) {
+  EXPECT_EQ(LinkedTargets().Resolve("cuda")->get(), LinkedTargets().Resolve("cuda:sm_90a")->get());
+  EXPECT_NE(LinkedTargets().Resolve("cuda")->get(),
+            LinkedTargets().Resolve("cuda{gemm=mma}")->get());
+}
+
+TEST(TargetRegistryTest, RefusalsListWhatIsAccepted) {
+  EXPECT_EQ(Error("rocm"), "unknown target 'rocm'; this program has: cpu, cuda, hip, metal");
+  EXPECT_EQ(Error("cuda:sm_70"),
+            "target 'cuda:sm_70': unknown cuda architecture 'sm_70'; known: sm_80, sm_90a");
+  EXPECT_EQ(Error("cpu:znver3"),
+            "target 'cpu:znver3': cpu takes no architecture (it compiles for the machine it "
+            "runs on)");
+  EXPECT_EQ(Error("cuda{gemm=fma}"),
+            "target 'cuda{gemm=fma}': option 'gemm' takes auto | wgmma | mma, not 'fma'");
+  EXPECT_EQ(Error("cuda{tiles=big}"), "target 'cuda{tiles=big}': unknown option 'tiles' of "
+                                      "cuda; options: gemm");
+  EXPECT_EQ(Error("hip{gemm=mma}"),
+            "target 'hip{gemm=mma}': unknown option 'gemm' of hip, which takes none");
+  EXPECT_TRUE(absl::StrContains(Error("cuda:sm_80{gemm=wgmma}"), "only sm_90a has both"));
+  EXPECT_EQ(Error("cuda:sm_90a-wgmma"),
+            "target 'cuda:sm_90a-wgmma' is now spelled 'cuda:sm_90a{gemm=wgmma}'");
+  EXPECT_EQ(Error("cuda:sm_90a-mma"),
+            "target 'cuda:sm_90a-mma' is now spelled 'cuda:sm_90a{gemm=mma}'");
+}
+
+TEST(TargetRegistryTest, StaleWgmmaEnvironmentIsRefused) {
+  // Also for a name resolved before in this process.
+  EXPECT_EQ(Canonical("cuda:sm_80"), "cuda:sm_80");
+  setenv("TILE_CUDA_WGMMA", "1", 1);
+  std::string error = Error("cuda:sm_80");
+  unsetenv("TILE_CUDA_WGMMA");
+  EXPECT_TRUE(absl::StrContains(error, "TILE_CUDA_WGMMA=1 is set")) << error;
+  EXPECT_TRUE(absl::StrContains(error, "cuda:sm_90a{gemm=wgmma}")) << error;
+  EXPECT_EQ(Canonical("cuda:sm_80"), "cuda:sm_80");
+}
+
+TEST(TargetRegistryTest, EveryTargetsPipelineResolvesAgainstItsPasses) {
+  for (const char* name : {"cpu", "cuda:sm_80", "cuda:sm_90a", "cuda:sm_90a{gemm=wgmma}",
+                           "hip:gfx90a", "hip:gfx940", "metal"}) {
+    std::shared_ptr<const Target> target = *LinkedTargets().Resolve(name);
+    EXPECT_FALSE(absl::StrContains(target->DefaultPipeline(), "target=")) << name;
+    EXPECT_EQ(target->info()->name(), target->ToString()) << name;
+    absl::StatusOr<passes::PassManager> manager =
+        passes::PassManager::Create(target->PassRegistry(), target->DefaultPipeline(),
+                                    {.target = target->info()});
+    EXPECT_TRUE(manager.ok()) << name << ": " << manager.status();
+    std::vector<std::pair<std::string, std::string>> fields = target->CacheFields();
+    ASSERT_GE(fields.size(), 2u);
+    EXPECT_EQ(fields[0], std::make_pair(std::string("target"), target->ToString()));
+    EXPECT_EQ(fields[1].first, "pipeline");
+  }
+}
+
+TEST(TargetRegistryTest, FamiliesRegisterTheirIntrinsics) {
+  (void)LinkedTargets();
+  EXPECT_NE(FindIntrinsic("cuda.cp_async_16"), nullptr);
+  EXPECT_NE(FindIntrinsic("cuda.gemm_ss"), nullptr);
+}
+
+TEST(TargetRegistryTest, DescribeListsEverySpelling) {
+  std::string text = LinkedTargets().Describe();
+  EXPECT_TRUE(absl::StrContains(text, "cuda[:sm_80|sm_90a][{gemm=auto|wgmma|mma}]")) << text;
+  EXPECT_TRUE(absl::StrContains(text, "hip[:gfx90a|gfx940]")) << text;
+  EXPECT_TRUE(absl::StrContains(text, "  metal\n")) << text;
+}
+
+}  // namespace
+}  // namespace tile_ir::targets
