@@ -17,6 +17,10 @@ namespace tile_ir::passes::testing {
 // the thread count T, the blocked layout (i, j) -> ((i * C + j) / (R * C / T),
 // (i * C + j) % (R * C / T)); otherwise it leaves the choice to the pass. It
 // has no LowerGemm hook.
+//
+// Intrinsics: `eval test_gpu.async_copy(dst, src, bytes)`, test-gpu's asynchronous
+// copy; `eval test_gpu.mm(A[first], B[first], C[first])`, a matrix instruction that
+// reads A and B as core matrices (for core-matrix-tiles), after `eval test_gpu.fence()`.
 void RegisterFakeTargets();
 
 }  // namespace tile_ir::passes::testing
