@@ -15,27 +15,12 @@ namespace {
 using testing::ParseOrDie;
 using testing::PrintVerified;
 
-// `eval test_gpu.mm(A[first], B[first], C[first])`: a matrix instruction reading A and B as
-// core matrices after test_gpu.fence(); test_gpu.async_copy (the fake targets') is an
-// asynchronous copy; and test_gpu.addr(X[i]), which takes an element's address.
+// test_gpu.mm, test_gpu.fence and test_gpu.async_copy are the fake targets' (fake_targets.h);
+// test_gpu.addr(X[i]) takes an element's address.
 void RegisterTestIntrinsics() {
   static std::once_flag once;
   std::call_once(once, [] {
     testing::RegisterFakeIntrinsics();
-    IntrinsicInfo mm;
-    mm.name = "test_gpu.mm";
-    mm.num_args = 3;
-    mm.result = IntrinsicInfo::ResultType::kVoid;
-    mm.pure = false;
-    mm.core_matrix_operands = {0, 1};
-    mm.core_matrix_fence = "test_gpu.fence";
-    RegisterIntrinsic(mm);
-    IntrinsicInfo fence;
-    fence.name = "test_gpu.fence";
-    fence.num_args = 0;
-    fence.result = IntrinsicInfo::ResultType::kVoid;
-    fence.pure = false;
-    RegisterIntrinsic(fence);
     IntrinsicInfo addr;
     addr.name = "test_gpu.addr";
     addr.num_args = 1;

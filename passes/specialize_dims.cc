@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -21,13 +22,15 @@ namespace {
 absl::StatusOr<std::map<std::string, int64_t>> ParseValues(const std::string& text) {
   std::map<std::string, int64_t> values;
   for (absl::string_view item : absl::StrSplit(text, ',', absl::SkipWhitespace())) {
-    std::vector<std::string> parts = absl::StrSplit(item, '=');
+    std::vector<absl::string_view> parts = absl::StrSplit(item, '=');
+    // Spaces around a name are no part of it: "M=64, N=64" binds N, not " N".
+    absl::string_view name = parts.empty() ? "" : absl::StripAsciiWhitespace(parts[0]);
     int64_t value = 0;
-    if (parts.size() != 2 || parts[0].empty() || !absl::SimpleAtoi(parts[1], &value)) {
+    if (parts.size() != 2 || name.empty() || !absl::SimpleAtoi(parts[1], &value)) {
       return absl::InvalidArgumentError(absl::StrCat(
           "specialize-dims: expected NAME=INTEGER in values, got '", std::string(item), "'"));
     }
-    values[parts[0]] = value;
+    values[std::string(name)] = value;
   }
   return values;
 }

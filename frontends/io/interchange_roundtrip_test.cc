@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "frontends/io/module_io.h"
+#include "passes/testing/fake_targets.h"
 #include "testdata/tile_files.h"
 #include "tile_ir/printer.h"
 
@@ -17,6 +18,8 @@ using ::tile_ir::testdata::AllTileFiles;
 using ::tile_ir::testdata::SplitModules;
 
 TEST(InterchangeRoundTripTest, EveryTileFileSurvivesProtoAndJson) {
+  // Golden tests of passes call the test targets' intrinsics (test_gpu.mm, ...).
+  passes::testing::RegisterFakeIntrinsics();
   std::vector<std::string> files = AllTileFiles();
   ASSERT_GT(files.size(), 10u) << "testdata/ should be in the test's runfiles";
   int modules = 0;

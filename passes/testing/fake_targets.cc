@@ -101,6 +101,22 @@ void RegisterFakeIntrinsics() {
   async_copy.async_copy = true;
   async_copy.description = "test-gpu's asynchronous copy of `bytes` bytes";
   RegisterIntrinsic(std::move(async_copy));  // false when already registered
+  IntrinsicInfo mm;
+  mm.name = "test_gpu.mm";
+  mm.num_args = 3;
+  mm.result = IntrinsicInfo::ResultType::kVoid;
+  mm.pure = false;
+  mm.core_matrix_operands = {0, 1};
+  mm.core_matrix_fence = "test_gpu.fence";
+  mm.description = "test-gpu's matrix instruction, reading its first two tiles as core matrices";
+  RegisterIntrinsic(std::move(mm));
+  IntrinsicInfo fence;
+  fence.name = "test_gpu.fence";
+  fence.num_args = 0;
+  fence.result = IntrinsicInfo::ResultType::kVoid;
+  fence.pure = false;
+  fence.description = "orders test_gpu.mm's operand stores before it";
+  RegisterIntrinsic(std::move(fence));
 }
 
 }  // namespace tile_ir::passes::testing

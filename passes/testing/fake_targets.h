@@ -25,7 +25,10 @@ namespace tile_ir::passes::testing {
 // has no LowerGemm hook.
 absl::StatusOr<std::shared_ptr<const TargetInfo>> FindFakeTarget(std::string_view name);
 
-// Registers test-gpu's intrinsic test_gpu.async_copy; safe to call more than once.
+// Registers the test targets' intrinsics; safe to call more than once:
+// `eval test_gpu.async_copy(dst, src, bytes)`, test-gpu's asynchronous copy;
+// `eval test_gpu.mm(A[first], B[first], C[first])`, a matrix instruction that reads A
+// and B as core matrices (for core-matrix-tiles), after `eval test_gpu.fence()`.
 void RegisterFakeIntrinsics();
 
 }  // namespace tile_ir::passes::testing
