@@ -25,7 +25,7 @@
 #include "runtime/cpu/cpu_device.h"
 #include "runtime/host_buffer.h"
 #include "targets/cpu/cpu_compiler.h"
-#include "testdata/ops/op_suite.h"
+#include "ops/op_suite.h"
 
 namespace tile_ir {
 namespace {

@@ -4,7 +4,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "passes/arith/int_math.h"
+#include "passes/analysis/arith/int_math.h"
 #include "runtime/kernel_args.h"
 #include "tile_ir/printer.h"
 

@@ -11,7 +11,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "passes/arith/int_math.h"
+#include "passes/analysis/arith/int_math.h"
 #include "runtime/dtype_convert.h"
 #include "runtime/host_buffer.h"
 #include "tile_ir/printer.h"

@@ -1,8 +1,8 @@
 // What every target shares: its pass registry, its lowering and its cache fields.
 #include "targets/target.h"
 
-#include "passes/all_passes.h"
-#include "passes/pass_manager.h"
+#include "passes/transforms/all_passes.h"
+#include "passes/pass/pass_manager.h"
 
 namespace tile_ir::targets {
 

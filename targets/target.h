@@ -22,9 +22,9 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "passes/pass.h"
-#include "passes/registry.h"
-#include "passes/target_info.h"
+#include "passes/pass/pass.h"
+#include "passes/pass/registry.h"
+#include "passes/pass/target_info.h"
 #include "targets/target_name.h"
 #include "tile_ir/module.h"
 

@@ -8,7 +8,7 @@
 #include <cstdlib>
 
 #include "absl/strings/match.h"
-#include "passes/pass_manager.h"
+#include "passes/pass/pass_manager.h"
 #include "tile_ir/intrinsics.h"
 
 namespace tile_ir::targets {

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "passes/target_info.h"
+#include "passes/pass/target_info.h"
 #include "tile_ir/intrinsics.h"
 
 namespace tile_ir::passes::testing {

@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "absl/status/statusor.h"
-#include "passes/target_info.h"
+#include "passes/pass/target_info.h"
 
 namespace tile_ir::passes::testing {
 

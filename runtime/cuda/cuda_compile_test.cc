@@ -11,7 +11,7 @@
 
 #include "frontends/text/parser.h"
 #include "targets/cuda/nvrtc_compiler.h"
-#include "testdata/ops/op_suite.h"
+#include "ops/op_suite.h"
 
 namespace tile_ir::runtime::cuda {
 namespace {

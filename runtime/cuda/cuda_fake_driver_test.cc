@@ -19,7 +19,7 @@
 #include "runtime/cuda/fake_cuda_driver.h"
 #include "runtime/host_buffer.h"
 #include "targets/cuda/nvrtc_compiler.h"
-#include "testdata/ops/op_suite.h"
+#include "ops/op_suite.h"
 
 namespace tile_ir::runtime::cuda {
 namespace {

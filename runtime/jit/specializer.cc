@@ -5,7 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "passes/specialize_dims.h"
+#include "passes/transforms/specialize_dims.h"
 #include "runtime/host_buffer.h"
 #include "tile_ir/verifier.h"
 

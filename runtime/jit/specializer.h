@@ -6,7 +6,7 @@
 // or some; the others stay parameters of one binary). Each specialization is
 // a KernelCache entry; repeated calls find it in a table keyed by those
 // values alone, without printing or hashing IR. The substitution itself is
-// passes::SpecializeDims (passes/specialize_dims.h), as tile-run's
+// passes::SpecializeDims (passes/transforms/specialize_dims.h), as tile-run's
 // --static-shapes and the specialize-dims pass use it.
 #ifndef RUNTIME_JIT_SPECIALIZER_H_
 #define RUNTIME_JIT_SPECIALIZER_H_

@@ -52,16 +52,18 @@ for label in "${TARGETS[@]}"; do
   done < <(ldd "$binary")
 done
 
-cp testdata/ops/*.tile "$BUNDLE/ops/"
+cp ops/*.tile "$BUNDLE/ops/"
 if [[ -f "$PEER_BASELINES" ]]; then
   cp "$PEER_BASELINES" "$BUNDLE/peer_baselines.py"
 else
   echo "build_bundle: warning: no $PEER_BASELINES; the run will skip the peers" >&2
 fi
 
-# The GPU machine cannot take LLVM (libLLVM-16 alone is 118 MB).
-if ls "$BUNDLE/lib" | grep -qi llvm; then
-  echo "build_bundle: error: LLVM got into the bundle: $(ls "$BUNDLE/lib" | grep -i llvm)" >&2
+# The GPU machine cannot take LLVM (libLLVM-16 alone is 118 MB): neither libLLVM, nor
+# Bazel's libraries of the llvm package, nor the CPU target (whose libraries link it).
+LLVM_LIBS='libLLVM|_Sllvm_S|external_Sllvm|targets_Scpu_S'
+if ls "$BUNDLE/lib" | grep -qE "$LLVM_LIBS"; then
+  echo "build_bundle: error: LLVM got into the bundle: $(ls "$BUNDLE/lib" | grep -E "$LLVM_LIBS")" >&2
   exit 1
 fi
 for binary in "$BUNDLE"/bin/*; do

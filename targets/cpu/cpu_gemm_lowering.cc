@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "passes/fresh_names.h"
+#include "passes/transforms/fresh_names.h"
 #include "tile_ir/buffer.h"
 #include "tile_ir/expr.h"
 

@@ -10,7 +10,7 @@
 #include <optional>
 
 #include "absl/status/statusor.h"
-#include "passes/target_info.h"
+#include "passes/pass/target_info.h"
 #include "tile_ir/dtype.h"
 #include "tile_ir/stmt.h"
 

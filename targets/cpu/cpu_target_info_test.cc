@@ -5,7 +5,7 @@
 
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
-#include "passes/target_info.h"
+#include "passes/pass/target_info.h"
 #include "targets/cpu/host_cpu.h"
 
 namespace tile_ir::cpu {

@@ -11,6 +11,7 @@
 #include "targets/cuda/gemm_wgmma.h"
 #include "targets/cuda/intrinsics.h"
 #include "targets/cuda/nvrtc_compiler.h"
+#include "targets/cuda/passes/cuda_passes.h"
 
 namespace tile_ir::cuda {
 namespace {
@@ -27,6 +28,7 @@ class CudaTarget final : public targets::Target {
 
   std::shared_ptr<const passes::TargetInfo> info() const override { return info_; }
   std::string DefaultPipeline() const override { return DefaultCudaPipeline(); }
+  std::vector<passes::PassInfo> Passes() const override { return CudaPasses(); }
   std::string source_extension() const override { return "cu"; }
 
   absl::StatusOr<std::string> Emit(const Module& lowered,

@@ -12,7 +12,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "passes/target_info.h"
+#include "passes/pass/target_info.h"
 #include "targets/cuda/gemm_wgmma.h"
 
 namespace tile_ir::cuda {

@@ -8,7 +8,7 @@
 #include <cstdlib>
 
 #include "absl/strings/match.h"
-#include "passes/target_info.h"
+#include "passes/pass/target_info.h"
 #include "tile_ir/intrinsics.h"
 
 namespace tile_ir::cuda {

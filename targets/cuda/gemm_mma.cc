@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "passes/gemm_operands.h"
+#include "passes/analysis/gemm_operands.h"
 #include "targets/cuda/intrinsics.h"
 
 namespace tile_ir::cuda {

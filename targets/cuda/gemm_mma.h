@@ -10,7 +10,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "passes/target_info.h"
+#include "passes/pass/target_info.h"
 #include "tile_ir/buffer.h"
 #include "tile_ir/stmt.h"
 

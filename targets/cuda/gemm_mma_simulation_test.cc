@@ -16,8 +16,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
-#include "passes/fragment_layout.h"
-#include "passes/fragment_threads.h"
+#include "passes/analysis/fragment_layout.h"
+#include "passes/analysis/fragment_threads.h"
 #include "targets/cuda/gemm_mma.h"
 #include "targets/cuda/gemm_mma_cuh_host.h"
 #include "targets/cuda/gemm_mma_testing.h"

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "passes/fragment_threads.h"
+#include "passes/analysis/fragment_threads.h"
 #include "tile_ir/buffer.h"
 #include "tile_ir/module.h"
 #include "tile_ir/stmt.h"

@@ -5,8 +5,8 @@
 #include <utility>
 #include <vector>
 
-#include "passes/core_matrix_tiles.h"
-#include "passes/gemm_operands.h"
+#include "passes/transforms/core_matrix_tiles.h"
+#include "passes/analysis/gemm_operands.h"
 #include "targets/cuda/intrinsics.h"
 
 namespace tile_ir::cuda {

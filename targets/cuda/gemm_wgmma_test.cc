@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "passes/core_matrix_tiles.h"
-#include "passes/fragment_layout.h"
-#include "passes/fragment_threads.h"
+#include "passes/transforms/core_matrix_tiles.h"
+#include "passes/analysis/fragment_layout.h"
+#include "passes/analysis/fragment_threads.h"
 #include "targets/cuda/cuda_target_info.h"
 #include "targets/cuda/gemm_mma_testing.h"
 #include "targets/cuda/gemm_wgmma_cuh_host.h"

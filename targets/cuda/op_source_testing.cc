@@ -10,7 +10,7 @@ namespace tile_ir::cuda::testing {
 
 absl::StatusOr<Module> ReadSuiteOp(const std::string& op) {
   return text::ParseModule(
-      tile_ir::testdata::ReadTextFile(absl::StrCat("testdata/ops/", op, ".tile")),
+      tile_ir::testdata::ReadTextFile(absl::StrCat("ops/", op, ".tile")),
       absl::StrCat(op, ".tile"));
 }
 

@@ -1,4 +1,4 @@
-// Test helpers: an operator of the suite (testdata/ops/<op>.tile, in the test's runfiles)
+// Test helpers: an operator of the suite (ops/<op>.tile, in the test's runfiles)
 // read, and lowered to CUDA source, as the NVRTC tests need them.
 #ifndef TARGETS_CUDA_OP_SOURCE_TESTING_H_
 #define TARGETS_CUDA_OP_SOURCE_TESTING_H_
@@ -11,7 +11,7 @@
 
 namespace tile_ir::cuda::testing {
 
-// testdata/ops/<op>.tile, parsed.
+// ops/<op>.tile, parsed.
 absl::StatusOr<Module> ReadSuiteOp(const std::string& op);
 
 // That module lowered for cuda:<arch> with `wgmma` and emitted as CUDA C++.

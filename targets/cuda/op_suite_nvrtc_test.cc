@@ -1,4 +1,4 @@
-// The CUDA target's CI check: every operator of the suite (testdata/ops/*.tile)
+// The CUDA target's CI check: every operator of the suite (ops/*.tile)
 // lowers with the CUDA pipeline, emits, and compiles with NVRTC for sm_80 and
 // sm_90a, and for sm_90a with gemms on wgmma (cuda:sm_90a{gemm=wgmma}); operators the target cannot lower
 // yet are listed below with the reason, and must fail with exactly that capability error. Without
@@ -33,7 +33,7 @@ const std::map<std::string, std::string>& ExpectedUnsupported() {
 
 std::vector<std::string> OpNames() {
   std::vector<std::string> names;
-  for (const auto& entry : std::filesystem::directory_iterator("testdata/ops")) {
+  for (const auto& entry : std::filesystem::directory_iterator("ops")) {
     if (entry.path().extension() == ".tile") names.push_back(entry.path().stem().string());
   }
   std::sort(names.begin(), names.end());

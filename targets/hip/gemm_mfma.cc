@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "passes/gemm_operands.h"
+#include "passes/analysis/gemm_operands.h"
 #include "targets/c_source/library_call.h"
 
 namespace tile_ir::hip {

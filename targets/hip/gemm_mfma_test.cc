@@ -10,7 +10,7 @@
 #include <set>
 #include <utility>
 
-#include "passes/fragment_threads.h"
+#include "passes/analysis/fragment_threads.h"
 #include "targets/hip/device/gemm_mfma.h"
 #include "tile_ir/buffer.h"
 #include "tile_ir/stmt.h"

@@ -6,7 +6,7 @@
 
 #include "absl/strings/match.h"
 #include "frontends/text/parser.h"
-#include "passes/target_info.h"
+#include "passes/pass/target_info.h"
 #include "targets/hip/hip_lowering.h"
 
 namespace tile_ir::hip {

@@ -1,4 +1,4 @@
-// The HIP target's CI check: every operator of the suite (testdata/ops/*.tile)
+// The HIP target's CI check: every operator of the suite (ops/*.tile)
 // lowers with the HIP pipeline and emits for gfx90a and gfx940; then, per
 // architecture, all of them compile with hipcc in one source file (one hipcc
 // run per architecture keeps CI time down; kernel names are unique across the
@@ -46,7 +46,7 @@ const std::vector<std::string>& ExpectedMfma() {
 
 std::vector<std::string> OpNames() {
   std::vector<std::string> names;
-  for (const auto& entry : std::filesystem::directory_iterator("testdata/ops")) {
+  for (const auto& entry : std::filesystem::directory_iterator("ops")) {
     if (entry.path().extension() == ".tile") names.push_back(entry.path().stem().string());
   }
   std::sort(names.begin(), names.end());
@@ -57,7 +57,7 @@ std::vector<std::string> OpNames() {
 absl::StatusOr<std::string> SuiteSource(const std::string& arch) {
   std::string all;
   for (const std::string& op : OpNames()) {
-    std::ifstream file("testdata/ops/" + op + ".tile");
+    std::ifstream file("ops/" + op + ".tile");
     std::stringstream text;
     text << file.rdbuf();
     absl::StatusOr<Module> module = text::ParseModule(text.str(), op + ".tile");

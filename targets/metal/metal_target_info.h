@@ -13,7 +13,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "passes/target_info.h"
+#include "passes/pass/target_info.h"
 
 namespace tile_ir::metal {
 

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "absl/strings/match.h"
-#include "passes/target_info.h"
+#include "passes/pass/target_info.h"
 
 namespace tile_ir::metal {
 namespace {

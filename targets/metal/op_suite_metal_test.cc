@@ -1,4 +1,4 @@
-// Every operator of the suite (testdata/ops/*.tile) lowers with the Metal
+// Every operator of the suite (ops/*.tile) lowers with the Metal
 // pipeline and emits MSL, or fails with the capability error listed below.
 // Nothing compiles MSL here: this pins what is emitted, not that it compiles.
 #include <gtest/gtest.h>
@@ -34,7 +34,7 @@ const std::map<std::string, std::string>& ExpectedUnsupported() {
 
 std::vector<std::string> OpNames() {
   std::vector<std::string> names;
-  for (const auto& entry : std::filesystem::directory_iterator("testdata/ops")) {
+  for (const auto& entry : std::filesystem::directory_iterator("ops")) {
     if (entry.path().extension() == ".tile") names.push_back(entry.path().stem().string());
   }
   std::sort(names.begin(), names.end());
@@ -45,7 +45,7 @@ class OpSuiteMetalTest : public testing::TestWithParam<std::string> {};
 
 TEST_P(OpSuiteMetalTest, LowersAndEmits) {
   const std::string& op = GetParam();
-  std::ifstream file("testdata/ops/" + op + ".tile");
+  std::ifstream file("ops/" + op + ".tile");
   std::stringstream text;
   text << file.rdbuf();
   absl::StatusOr<Module> module = text::ParseModule(text.str(), op + ".tile");

@@ -4,7 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "passes/close_matches.h"
+#include "passes/pass/close_matches.h"
 
 namespace tile_ir::cli {
 

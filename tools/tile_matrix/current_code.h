@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "testdata/ops/op_suite.h"
+#include "ops/op_suite.h"
 #include "tools/tile_matrix/prober.h"
 #include "tools/tile_matrix/record.h"
 

@@ -7,7 +7,7 @@
 
 #include "absl/status/statusor.h"
 #include "runtime/device_base.h"
-#include "testdata/ops/op_suite.h"
+#include "ops/op_suite.h"
 #include "tools/tile_matrix/prober.h"
 
 namespace tile_ir::matrix {

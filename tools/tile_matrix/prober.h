@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "testdata/ops/op_suite.h"
+#include "ops/op_suite.h"
 #include "tile_ir/module.h"
 #include "tools/tile_matrix/record.h"
 

@@ -170,7 +170,7 @@ std::string RenderMarkdown(const std::vector<Record>& records, const CurrentCode
   std::vector<std::string> ops = MatrixOps(records, code);
   std::string out = absl::StrCat(
       "# Support matrix\n\n"
-      "What each operator of the suite (`testdata/ops/`) does on each target, with the evidence "
+      "What each operator of the suite (`ops/`) does on each target, with the evidence "
       "for it. Written by `bazel run //tools:tile-matrix -- render` from `",
       records_path,
       "`; do not edit by hand (a test checks that this file is what `render` writes). "

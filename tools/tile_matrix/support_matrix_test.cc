@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "absl/strings/str_join.h"
-#include "testdata/ops/op_suite.h"
+#include "ops/op_suite.h"
 #include "tools/tile_matrix/all_probers.h"
 #include "tools/tile_matrix/current_code.h"
 #include "tools/tile_matrix/record.h"

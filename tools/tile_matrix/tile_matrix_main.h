@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "testdata/ops/op_suite.h"
+#include "ops/op_suite.h"
 #include "tools/tile_matrix/prober.h"
 
 namespace tile_ir::matrix {

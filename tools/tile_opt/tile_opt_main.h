@@ -10,8 +10,8 @@
 #include <string_view>
 
 #include "absl/status/statusor.h"
-#include "passes/registry.h"
-#include "passes/target_info.h"
+#include "passes/pass/registry.h"
+#include "passes/pass/target_info.h"
 
 namespace tile_ir::tools {
 

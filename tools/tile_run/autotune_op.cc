@@ -6,7 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "frontends/cpp/builder.h"
-#include "passes/specialize_dims.h"
+#include "passes/transforms/specialize_dims.h"
 #include "tools/tile_run/report.h"
 #include "tools/tile_run/run_kernel.h"
 

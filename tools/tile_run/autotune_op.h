@@ -1,5 +1,5 @@
 // tile-run --autotune and --explain: an operator's config space
-// (testdata/ops OpConfigSpace) through runtime/jit's autotuner. Each
+// (ops/ OpConfigSpace) through runtime/jit's autotuner. Each
 // candidate is compiled through the kernel cache, checked against the
 // operator's float64 reference at small shapes, timed at the run's shapes;
 // the fastest is stored with the evidence as a cache record keyed like a
@@ -16,7 +16,7 @@
 #include "absl/status/statusor.h"
 #include "runtime/jit/autotuner.h"
 #include "runtime/jit/kernel_cache.h"
-#include "testdata/ops/op_suite.h"
+#include "ops/op_suite.h"
 
 namespace tile_ir::tools {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "runtime/host_buffer.h"
-#include "testdata/ops/op_suite.h"
+#include "ops/op_suite.h"
 
 namespace tile_ir::tools {
 

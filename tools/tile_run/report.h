@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "testdata/ops/op_suite.h"
+#include "ops/op_suite.h"
 #include "tools/tile_run/compare.h"
 #include "tools/tile_run/run_kernel.h"
 

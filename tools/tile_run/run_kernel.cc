@@ -1,4 +1,4 @@
-// Runs a loaded kernel on seeded random inputs (testdata/ops/op_tensors.h
+// Runs a loaded kernel on seeded random inputs (ops/op_tensors.h
 // draws them, so every harness sees the same data for a seed) in the device's
 // memory, then checks and times it.
 #include "tools/tile_run/run_kernel.h"
@@ -12,7 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "runtime/host_buffer.h"
-#include "testdata/ops/op_tensors.h"
+#include "ops/op_tensors.h"
 
 namespace tile_ir::tools {
 namespace {

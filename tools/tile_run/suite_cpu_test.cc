@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "runtime/device.h"
-#include "testdata/ops/op_suite.h"
+#include "ops/op_suite.h"
 #include "tools/tile_run/tile_run_main.h"
 
 namespace tile_ir::tools {

@@ -6,7 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "testdata/ops/op_tensors.h"
+#include "ops/op_tensors.h"
 #include "tile_ir/printer.h"
 #include "tools/tile_run/dump_artifacts.h"
 #include "tools/tile_run/report.h"

@@ -10,7 +10,7 @@
 
 #include "absl/status/status.h"
 #include "runtime/device_base.h"
-#include "testdata/ops/op_suite.h"
+#include "ops/op_suite.h"
 #include "tools/tile_run/run_kernel.h"
 
 namespace tile_ir::tools {

@@ -8,7 +8,7 @@
 
 #include "runtime/device_registry.h"
 #include "runtime/jit/jit_backend.h"
-#include "testdata/ops/op_suite.h"
+#include "ops/op_suite.h"
 #include "tools/common/working_directory.h"
 #include "tools/tile_run/tile_run_main.h"
 

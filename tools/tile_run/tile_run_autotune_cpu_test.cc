@@ -13,7 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "runtime/device.h"
 #include "runtime/jit/jit_backend.h"
-#include "testdata/ops/op_suite.h"
+#include "ops/op_suite.h"
 #include "tools/tile_run/tile_run_main.h"
 
 namespace tile_ir::tools {
@@ -77,7 +77,7 @@ class TileRunAutotuneCpuTest : public ::testing::Test {
 };
 
 TEST_F(TileRunAutotuneCpuTest, ASecondRunLoadsTheKernelFromTheDiskCache) {
-  Result first = Run({"testdata/ops/add_f32.tile", "--check", "--seed=3"});
+  Result first = Run({"ops/add_f32.tile", "--check", "--seed=3"});
   ASSERT_EQ(first.status, 0) << first.out << first.err;
   EXPECT_THAT(first.out, HasSubstr("cache   compiled, key "));
   EXPECT_THAT(first.out, HasSubstr(" in " + dir_));

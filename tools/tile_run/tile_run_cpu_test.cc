@@ -1,5 +1,5 @@
 // tile-run as the binary runs it: the real CPU device and operator suite, on
-// the suite's own .tile files (testdata/ops).
+// the suite's own .tile files (ops/).
 #include <dlfcn.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "runtime/device.h"
-#include "testdata/ops/op_suite.h"
+#include "ops/op_suite.h"
 #include "tools/tile_run/tile_run_main.h"
 
 namespace tile_ir::tools {
@@ -93,7 +93,7 @@ TEST(TileRunCpuTest, AShapeContractRefusesTheLaunchNamingTheValues) {
 // [-100, 100) hide that (exp(0 - max) is below 1e-40 when the row's maximum is
 // near 100); standard normal inputs do not, so the check must fail.
 TEST(TileRunCpuTest, ASoftmaxWithoutItsColumnMaskFailsItsCheck) {
-  const std::string own = ReadFile("testdata/ops/softmax_f32.tile");
+  const std::string own = ReadFile("ops/softmax_f32.tile");
   std::string unmasked =
       WriteEdited(own, "select(k * 128 + j < N, X_s[i, j], -inf)", "X_s[i, j]", "softmax_f32");
   Result r = RunTileRun({unmasked, "--check", "--ragged", "--seed=3"});
@@ -102,7 +102,7 @@ TEST(TileRunCpuTest, ASoftmaxWithoutItsColumnMaskFailsItsCheck) {
   EXPECT_THAT(r.out, testing::MatchesRegex("(.|\n)*Y \\[normal\\]: [^\n]*: FAIL\n(.|\n)*"));
   EXPECT_THAT(r.out, testing::MatchesRegex("(.|\n)*Y \\[op ranges\\]: [^\n]*: PASS\n(.|\n)*"));
   EXPECT_THAT(r.out, HasSubstr("\nFAIL (rerun with --seed=3)"));
-  Result masked = RunTileRun({"testdata/ops/softmax_f32.tile", "--check", "--ragged", "--seed=3"});
+  Result masked = RunTileRun({"ops/softmax_f32.tile", "--check", "--ragged", "--seed=3"});
   EXPECT_EQ(masked.status, 0) << masked.out << masked.err;
 }
 
@@ -110,20 +110,20 @@ TEST(TileRunCpuTest, ASoftmaxWithoutItsColumnMaskFailsItsCheck) {
 // only where a row has no positive value, which the op's all-negative inputs
 // ensure and normal inputs almost never give. Each case catches what the other misses.
 TEST(TileRunCpuTest, ARowMaxWithoutItsColumnMaskFailsOnTheOpsRanges) {
-  const std::string own = ReadFile("testdata/ops/row_max_f32.tile");
+  const std::string own = ReadFile("ops/row_max_f32.tile");
   std::string unmasked =
       WriteEdited(own, "select(k * 128 + j < N, X_s[i, j], -inf)", "X_s[i, j]", "row_max_f32");
   Result r = RunTileRun({unmasked, "--check", "--ragged", "--seed=3"});
   EXPECT_EQ(r.status, 1) << r.out << r.err;
   EXPECT_THAT(r.out, testing::MatchesRegex("(.|\n)*Y \\[op ranges\\]: [^\n]*: FAIL\n(.|\n)*"));
-  Result masked = RunTileRun({"testdata/ops/row_max_f32.tile", "--check", "--ragged", "--seed=3"});
+  Result masked = RunTileRun({"ops/row_max_f32.tile", "--check", "--ragged", "--seed=3"});
   EXPECT_EQ(masked.status, 0) << masked.out << masked.err;
 }
 
 // The case: gemm_f16 with C declared f16 aborted in the reference
 // (std::out_of_range) or overran C; now it is refused before it compiles.
 TEST(TileRunCpuTest, AGemmWithAnotherSignatureIsRefusedNotRun) {
-  const std::string own = ReadFile("testdata/ops/gemm_f16.tile");
+  const std::string own = ReadFile("ops/gemm_f16.tile");
   struct Edit {
     std::string from, to, difference;
   };
@@ -150,7 +150,7 @@ TEST(TileRunCpuTest, AGemmWithAnotherSignatureIsRefusedNotRun) {
 }
 
 TEST(TileRunCpuTest, ChecksAnElementwiseOperatorAtRaggedShapes) {
-  Result r = RunTileRun({"testdata/ops/add_f32.tile", "--check", "--ragged", "--seed=11"});
+  Result r = RunTileRun({"ops/add_f32.tile", "--check", "--ragged", "--seed=11"});
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_THAT(r.out, HasSubstr("on cpu: "));
   EXPECT_THAT(r.out, HasSubstr("shapes  M=1000,N=777"));
@@ -163,7 +163,7 @@ TEST(TileRunCpuTest, ChecksAnElementwiseOperatorAtRaggedShapes) {
 
 TEST(TileRunCpuTest, ChecksAGemmAtSmallRaggedShapes) {
   Result r =
-      RunTileRun({"testdata/ops/gemm_f16.tile", "--check", "--shapes=M=100,N=70,K=50", "--seed=5"});
+      RunTileRun({"ops/gemm_f16.tile", "--check", "--shapes=M=100,N=70,K=50", "--seed=5"});
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_THAT(r.out, HasSubstr("shapes  M=100,N=70,K=50"));
 }
@@ -185,10 +185,10 @@ TEST(TileRunCpuTest, RunsAGemmAtANamedConfigOfItsSpace) {
   EXPECT_EQ(explain.status, 2);
   EXPECT_THAT(explain.err, HasSubstr("--explain explains the default one"));
   // The suite's own file is the operator; an edited one is not, and --config would drop it.
-  Result file = RunTileRun({"testdata/ops/gemm_bf16.tile", "--config=64x64x32_s3", "--check",
+  Result file = RunTileRun({"ops/gemm_bf16.tile", "--config=64x64x32_s3", "--check",
                             "--shapes=M=64,N=64,K=64", "--seed=3"});
   EXPECT_EQ(file.status, 0) << file.out << file.err;
-  std::ifstream suite_file("testdata/ops/gemm_bf16.tile");
+  std::ifstream suite_file("ops/gemm_bf16.tile");
   std::stringstream text;
   text << suite_file.rdbuf();
   std::string edited = text.str();
@@ -243,7 +243,7 @@ TEST(TileRunCpuTest, RunsAWholeRowFragmentOnlyWithStaticShapes) {
 }
 
 TEST(TileRunCpuTest, BenchesWithThroughput) {
-  Result r = RunTileRun({"testdata/ops/add_f32.tile", "--bench", "--iters=3", "--warmup=1"});
+  Result r = RunTileRun({"ops/add_f32.tile", "--bench", "--iters=3", "--warmup=1"});
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_THAT(r.out, HasSubstr("over 3 launches"));
   EXPECT_THAT(r.out, HasSubstr("GB/s"));
@@ -255,7 +255,7 @@ TEST(TileRunCpuTest, CudaWithoutADriverFailsSayingSo) {
     dlclose(driver);
     GTEST_SKIP() << "this machine has an NVIDIA driver";
   }
-  Result r = RunTileRun({"testdata/ops/add_f32.tile", "--target=cuda"});
+  Result r = RunTileRun({"ops/add_f32.tile", "--target=cuda"});
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.err,
             "tile-run: error: --target=cuda: cuda: libcuda.so.1 not found (no NVIDIA driver on "

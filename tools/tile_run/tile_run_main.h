@@ -14,7 +14,7 @@
 #include "absl/status/statusor.h"
 #include "runtime/device_base.h"
 #include "runtime/jit/jit_backend.h"
-#include "testdata/ops/op_suite.h"
+#include "ops/op_suite.h"
 
 namespace tile_ir::tools {
 

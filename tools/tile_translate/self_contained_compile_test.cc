@@ -25,7 +25,7 @@ namespace {
 namespace fs = std::filesystem;
 
 struct Case {
-  std::string op;      // testdata/ops/<op>.tile
+  std::string op;      // ops/<op>.tile
   std::string target;  // tile-translate's --target
   std::string arch;    // the compiler's
   bool hip = false;
@@ -71,7 +71,7 @@ class SelfContainedCompileTest : public testing::TestWithParam<Case> {
 
 TEST_P(SelfContainedCompileTest, EmitsASourceTheCompilerTakesAsItIs) {
   const Case& c = GetParam();
-  std::string input = absl::StrCat("testdata/ops/", c.op, ".tile");
+  std::string input = absl::StrCat("ops/", c.op, ".tile");
   std::string target = "--target=" + c.target;
   std::vector<std::string> args = {"tile-translate", input, target, "--self-contained"};
   std::vector<char*> argv;

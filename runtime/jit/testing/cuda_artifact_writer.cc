@@ -8,7 +8,7 @@
 
 #include "runtime/jit/cuda_backend.h"
 #include "targets/cuda/cuda_lowering.h"
-#include "testdata/ops/op_suite.h"
+#include "ops/op_suite.h"
 
 int main(int argc, char** argv) {
   using namespace tile_ir;

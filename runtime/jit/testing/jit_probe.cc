@@ -15,7 +15,7 @@
 #include "runtime/jit/cpu_backend.h"
 #include "runtime/jit/kernel_cache.h"
 #include "runtime/jit/specializer.h"
-#include "testdata/ops/op_suite.h"
+#include "ops/op_suite.h"
 
 using namespace tile_ir;
 using namespace tile_ir::runtime;

@@ -1,0 +1,102 @@
+// The operator suite: every kernel the toolkit is verified on, written with
+// the C++ API, each with its float64 reference, input distributions, shapes
+// (default and ragged) and tolerances. tile-run, the tests and the support
+// matrix all go through this one list.
+#ifndef OPS_OP_SUITE_H_
+#define OPS_OP_SUITE_H_
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "tile_ir/module.h"
+
+namespace tile_ir::ops {
+
+// A tensor as the reference sees it: row-major doubles. Inputs hold exactly
+// the values the kernel reads (already rounded to the input's dtype).
+struct RefTensor {
+  std::vector<int64_t> shape;
+  std::vector<double> data;
+};
+using RefTensors = std::map<std::string, RefTensor>;
+using Shapes = std::map<std::string, int64_t>;
+
+// How an input is filled with seeded random values.
+struct InputInit {
+  enum class Kind { kUniform, kIntegers, kNormal };
+  Kind kind = Kind::kUniform;
+  double lo = -1.0;  // uniform in [lo, hi); integers in [lo, hi]; unused by kNormal (N(0, 1))
+  double hi = 1.0;
+};
+
+// A named set of an op's compile-time integers (tile sizes, stages).
+struct OpConfig {
+  std::string name;                       // "128x128x32_s3"
+  std::map<std::string, int64_t> values;  // block_m=128, block_n=128, block_k=32, num_stages=3
+};
+
+// One compile-time integer of a config space, described for the default-config
+// heuristics (runtime/jit/autotuner.h's DefaultConfig reads the same fields).
+struct TunableParam {
+  enum class Kind { kTile, kStages };
+  std::string name;
+  Kind kind = Kind::kTile;
+  std::vector<int64_t> values;  // every value the candidates use, ascending
+  int64_t default_value = 0;    // the op's own choice (what OpCase::build uses)
+  std::string covers;           // for a tile: the dimension it tiles ("M"), or empty
+};
+
+// What autotuning may vary: a modest list of candidates (the op's own config
+// first) and a builder from any config to a kernel with the op's name,
+// parameters and dimensions, so that the op's reference checks every one.
+struct OpConfigSpace {
+  std::vector<TunableParam> params;
+  std::vector<OpConfig> candidates;
+  std::function<absl::StatusOr<Kernel>(const std::map<std::string, int64_t>& config)> build;
+};
+
+struct OpCase {
+  std::string name;  // also the kernel's name and the .tile file stem
+  std::string description;
+  // Builds the kernel with the C++ API (frontends/cpp).
+  std::function<absl::StatusOr<Kernel>()> build;
+  Shapes default_shapes;                  // a value for every symbolic dimension
+  Shapes ragged_shapes;                   // dimensions that are not multiples of the tile sizes
+  std::map<std::string, double> scalars;  // scalar parameter values
+  // By input parameter; default uniform [-1, 1). Checks also run every
+  // non-integer input at N(0, 1) (op_tensors.h's InputCase).
+  std::map<std::string, InputInit> inits;
+  std::vector<std::string> outputs;  // buffer parameters the kernel writes
+  // Computes every output from the inputs in float64. `tensors` holds all
+  // parameters (outputs pre-sized, zero-filled); `dims` the bound dimensions.
+  std::function<void(RefTensors& tensors, const Shapes& dims,
+                     const std::map<std::string, double>& scalars)>
+      reference;
+  // |got - want| <= atol + rtol * |want| element-wise, at both shape sets and
+  // for both input cases; each op's definition says how its values follow
+  // from its dtypes and inputs.
+  double atol = 0;
+  double rtol = 0;
+  // For throughput reports: the floating-point operations and the bytes of
+  // global memory the kernel moves at the given dims.
+  std::function<double(const Shapes& dims)> flops;
+  std::function<double(const Shapes& dims)> bytes;
+  // For autotuning (tile-run --autotune); empty `candidates` when the op has none.
+  OpConfigSpace config_space;
+};
+
+const std::vector<OpCase>& OperatorSuite();
+// nullptr when no operator has that name.
+const OpCase* FindOp(std::string_view name);
+// The canonical text of the op's kernel as a module of its own: what
+// ops/<name>.tile holds (written by //ops:export_ops).
+absl::StatusOr<std::string> OpText(const OpCase& op);
+
+}  // namespace tile_ir::ops
+
+#endif  // OPS_OP_SUITE_H_

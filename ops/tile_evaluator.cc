@@ -1,0 +1,547 @@
+#include "ops/tile_evaluator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "ops/op_tensors.h"
+#include "tile_ir/intrinsics.h"
+
+namespace tile_ir::ops {
+namespace {
+
+// NaN-propagating maximum and minimum: a poisoned element must not vanish in a reduction.
+double Max(double a, double b) { return std::isnan(a) || std::isnan(b) ? NAN : std::max(a, b); }
+double Min(double a, double b) { return std::isnan(a) || std::isnan(b) ? NAN : std::min(a, b); }
+
+int64_t FloorDiv(int64_t x, int64_t y) { return x / y - ((x % y != 0) && ((x < 0) != (y < 0))); }
+
+double Round(double value, DataType dtype) {
+  if (dtype == kF32) return static_cast<float>(value);
+  return RoundToDtype(value, dtype);
+}
+
+// An element index; kernels' buffers have rank 4 at most.
+using Index = absl::InlinedVector<int64_t, 4>;
+
+// Integer and bool operators (C semantics for / and %); y is not 0 where it divides.
+int64_t IntBinary(BinaryOp op, int64_t x, int64_t y) {
+  switch (op) {
+    case BinaryOp::kAdd:
+      return x + y;
+    case BinaryOp::kSub:
+      return x - y;
+    case BinaryOp::kMul:
+      return x * y;
+    case BinaryOp::kDiv:
+      return x / y;
+    case BinaryOp::kMod:
+      return x % y;
+    case BinaryOp::kFloorDiv:
+      return FloorDiv(x, y);
+    case BinaryOp::kFloorMod:
+      return x - y * FloorDiv(x, y);
+    case BinaryOp::kCeilDiv:
+      return -FloorDiv(-x, y);
+    case BinaryOp::kMin:
+      return std::min(x, y);
+    case BinaryOp::kMax:
+      return std::max(x, y);
+    case BinaryOp::kEq:
+      return x == y;
+    case BinaryOp::kNe:
+      return x != y;
+    case BinaryOp::kLt:
+      return x < y;
+    case BinaryOp::kLe:
+      return x <= y;
+    case BinaryOp::kGt:
+      return x > y;
+    case BinaryOp::kGe:
+      return x >= y;
+    case BinaryOp::kAnd:
+      return x && y;
+    case BinaryOp::kOr:
+      return x || y;
+    case BinaryOp::kXor:
+      return x ^ y;
+  }
+  return 0;
+}
+
+// Float operators, each result rounded to `dtype`; the verifier admits no
+// other operator on floats.
+double FloatBinary(BinaryOp op, double a, double b, DataType dtype) {
+  switch (op) {
+    case BinaryOp::kAdd:
+      return Round(a + b, dtype);
+    case BinaryOp::kSub:
+      return Round(a - b, dtype);
+    case BinaryOp::kMul:
+      return Round(a * b, dtype);
+    case BinaryOp::kDiv:
+      return Round(a / b, dtype);
+    case BinaryOp::kMin:
+      return Min(a, b);
+    case BinaryOp::kMax:
+      return Max(a, b);
+    case BinaryOp::kEq:
+      return a == b;
+    case BinaryOp::kNe:
+      return a != b;
+    case BinaryOp::kLt:
+      return a < b;
+    case BinaryOp::kLe:
+      return a <= b;
+    case BinaryOp::kGt:
+      return a > b;
+    case BinaryOp::kGe:
+      return a >= b;
+    default:
+      return NAN;
+  }
+}
+
+// Calls fn with every index of a box of the given extents, last dimension fastest.
+template <typename Fn>
+void ForEachIndex(const Index& extents, const Fn& fn) {
+  for (int64_t extent : extents) {
+    if (extent <= 0) return;
+  }
+  Index index(extents.size(), 0);
+  while (true) {
+    fn(index);
+    size_t d = extents.size();
+    while (d > 0 && ++index[d - 1] == extents[d - 1]) index[--d] = 0;
+    if (d == 0) return;
+  }
+}
+
+struct Box {
+  Index mins;
+  Index extents;
+};
+
+class Evaluator {
+ public:
+  Evaluator(const Shapes& dims, const std::map<std::string, double>& scalars)
+      : dims_(dims), scalars_(scalars) {}
+
+  absl::Status Run(const KernelNode& kernel, RefTensors& tensors) {
+    for (const VarRef& dim : kernel.dims) {
+      auto it = dims_.find(dim->name);
+      if (it == dims_.end()) return absl::InvalidArgumentError("no value for dim " + dim->name);
+      vars_[dim.get()] = static_cast<double>(it->second);
+    }
+    for (const Param& param : kernel.params) {
+      if (!param.is_buffer()) {
+        auto it = scalars_.find(param.name());
+        if (it == scalars_.end()) {
+          return absl::InvalidArgumentError("no value for scalar " + param.name());
+        }
+        vars_[param.scalar.get()] = Round(it->second, param.scalar->dtype());
+        continue;
+      }
+      auto it = tensors.find(param.name());
+      if (it == tensors.end()) return absl::InvalidArgumentError("no tensor for " + param.name());
+      Storage& storage = buffers_[param.buffer.get()];
+      storage.global = &it->second.data;
+      storage.shape.assign(it->second.shape.begin(), it->second.shape.end());
+    }
+    Index grid;
+    for (const GridAxis& axis : kernel.launch.grid) grid.push_back(EvalInt(axis.extent));
+    if (!status_.ok()) return status_;
+    ForEachIndex(grid, [&](const Index& block) {
+      if (!status_.ok()) return;
+      for (size_t a = 0; a < block.size(); ++a) {
+        vars_[kernel.launch.grid[a].var.get()] = static_cast<double>(block[a]);
+      }
+      Exec(kernel.body);
+    });
+    return status_;
+  }
+
+ private:
+  struct Storage {
+    std::vector<double>* global = nullptr;  // a parameter's tensor
+    std::vector<double> owned;              // an allocation's elements
+    Index shape;
+    std::vector<double>& values() { return global ? *global : owned; }
+  };
+
+  void Fail(const std::string& message) {
+    if (status_.ok()) status_ = absl::InvalidArgumentError(message);
+  }
+
+  int64_t EvalInt(const Expr& e) { return static_cast<int64_t>(Eval(e)); }
+
+  // The flat offset of index in buffer, or -1 when it is outside (an error
+  // unless the buffer is global).
+  int64_t Offset(const BufferNode& buffer, Storage& storage, const Index& index) {
+    int64_t offset = 0;
+    for (size_t d = 0; d < index.size(); ++d) {
+      if (index[d] < 0 || index[d] >= storage.shape[d]) {
+        if (!storage.global) {
+          Fail(absl::StrCat("index [", absl::StrJoin(index, ", "), "] is outside '", buffer.name,
+                            "' [", absl::StrJoin(storage.shape, ", "), "]"));
+        }
+        return -1;
+      }
+      offset = offset * storage.shape[d] + index[d];
+    }
+    return offset;
+  }
+
+  Storage* Find(const BufferNode& buffer) {
+    auto it = buffers_.find(&buffer);
+    if (it == buffers_.end()) {
+      Fail("buffer '" + buffer.name + "' is used before its allocation");
+      return nullptr;
+    }
+    return &it->second;
+  }
+
+  double Load(const BufferNode& buffer, const Index& index) {
+    Storage* storage = Find(buffer);
+    if (!storage) return 0;
+    int64_t offset = Offset(buffer, *storage, index);
+    return offset < 0 ? 0.0 : storage->values()[offset];
+  }
+
+  void Store(const BufferNode& buffer, const Index& index, double value) {
+    Storage* storage = Find(buffer);
+    if (!storage) return;
+    int64_t offset = Offset(buffer, *storage, index);
+    if (offset >= 0) storage->values()[offset] = Round(value, buffer.dtype);
+  }
+
+  Box EvalRegion(const Region& region) {
+    Box box;
+    for (const Range& range : region.ranges) {
+      box.mins.push_back(EvalInt(range.min));
+      box.extents.push_back(EvalInt(range.extent));
+    }
+    return box;
+  }
+
+  // The element of `box` at position (row, col) of its last two dimensions.
+  static Index At(const Box& box, int64_t row, int64_t col) {
+    Index index = box.mins;
+    index[index.size() - 2] += row;
+    index[index.size() - 1] += col;
+    return index;
+  }
+
+  double EvalBinary(const Binary& node) {
+    double a = Eval(node.a), b = Eval(node.b);
+    if (node.a->dtype().is_float()) return FloatBinary(node.op, a, b, node.dtype());
+    auto x = static_cast<int64_t>(a), y = static_cast<int64_t>(b);
+    bool divides = node.op == BinaryOp::kDiv || node.op == BinaryOp::kMod ||
+                   node.op == BinaryOp::kFloorDiv || node.op == BinaryOp::kFloorMod ||
+                   node.op == BinaryOp::kCeilDiv;
+    if (divides && y == 0) {
+      Fail("integer division by zero");
+      return 0;
+    }
+    return static_cast<double>(IntBinary(node.op, x, y));
+  }
+
+  double EvalCall(const Call& node) {
+    std::vector<double> args;
+    for (const Expr& arg : node.args) args.push_back(Eval(arg));
+    static const auto* unary = new absl::flat_hash_map<std::string, double (*)(double)>{
+        {"exp", [](double x) { return std::exp(x); }},
+        {"exp2", [](double x) { return std::exp2(x); }},
+        {"log", [](double x) { return std::log(x); }},
+        {"log2", [](double x) { return std::log2(x); }},
+        {"sqrt", [](double x) { return std::sqrt(x); }},
+        {"rsqrt", [](double x) { return 1.0 / std::sqrt(x); }},
+        {"tanh", [](double x) { return std::tanh(x); }},
+        {"erf", [](double x) { return std::erf(x); }},
+        {"sin", [](double x) { return std::sin(x); }},
+        {"cos", [](double x) { return std::cos(x); }},
+        {"floor", [](double x) { return std::floor(x); }},
+        {"ceil", [](double x) { return std::ceil(x); }},
+        {"abs", [](double x) { return std::abs(x); }},
+    };
+    if (auto it = unary->find(node.name); it != unary->end() && args.size() == 1) {
+      return Round(it->second(args[0]), node.dtype());
+    }
+    if (node.name == "pow" && args.size() == 2)
+      return Round(std::pow(args[0], args[1]), node.dtype());
+    if (node.name == "fma" && args.size() == 3) {
+      return Round(std::fma(args[0], args[1], args[2]), node.dtype());
+    }
+    Fail("the evaluator has no intrinsic '" + node.name + "'");
+    return 0;
+  }
+
+  double Eval(const Expr& e) {
+    switch (e->kind()) {
+      case ExprKind::kIntImm:
+        return static_cast<double>(static_cast<const IntImm&>(*e).value);
+      case ExprKind::kFloatImm:
+        return static_cast<const FloatImm&>(*e).value;
+      case ExprKind::kVar: {
+        auto it = vars_.find(static_cast<const Var*>(e.get()));
+        if (it != vars_.end()) return it->second;
+        Fail("variable '" + static_cast<const Var&>(*e).name + "' has no value");
+        return 0;
+      }
+      case ExprKind::kUnary: {
+        const auto& node = static_cast<const Unary&>(*e);
+        double a = Eval(node.a);
+        return node.op == UnaryOp::kNeg ? -a : static_cast<double>(a == 0);
+      }
+      case ExprKind::kBinary:
+        return EvalBinary(static_cast<const Binary&>(*e));
+      case ExprKind::kCast: {
+        const auto& node = static_cast<const Cast&>(*e);
+        double v = Eval(node.value);
+        if (node.dtype().is_bool()) return v != 0;
+        if (node.dtype().is_int()) return std::trunc(v);
+        return Round(v, node.dtype());
+      }
+      case ExprKind::kSelect: {
+        const auto& node = static_cast<const Select&>(*e);
+        double cond = Eval(node.cond);
+        // Both sides, as a branch-free target computes them.
+        double t = Eval(node.true_value), f = Eval(node.false_value);
+        return cond != 0 ? t : f;
+      }
+      case ExprKind::kBufferLoad: {
+        const auto& node = static_cast<const BufferLoad&>(*e);
+        Index index;
+        for (const Expr& i : node.indices) index.push_back(EvalInt(i));
+        return Load(*node.buffer, index);
+      }
+      case ExprKind::kCall:
+        return EvalCall(static_cast<const Call&>(*e));
+      case ExprKind::kRamp:
+      case ExprKind::kBroadcast:
+        Fail("the evaluator runs scalar code only");
+        return 0;
+    }
+    return 0;
+  }
+
+  void ExecCopy(const Copy& node) {
+    Box src = EvalRegion(node.src), dst = EvalRegion(node.dst);
+    // The two regions agree once unit dimensions are dropped.
+    absl::InlinedVector<size_t, 4> src_dims, dst_dims;
+    for (size_t d = 0; d < src.extents.size(); ++d) {
+      if (src.extents[d] != 1) src_dims.push_back(d);
+    }
+    Index extents;
+    for (size_t d = 0; d < dst.extents.size(); ++d) {
+      if (dst.extents[d] != 1) {
+        dst_dims.push_back(d);
+        extents.push_back(dst.extents[d]);
+      }
+    }
+    bool same = src_dims.size() == dst_dims.size();
+    for (size_t k = 0; same && k < src_dims.size(); ++k) {
+      same = src.extents[src_dims[k]] == dst.extents[dst_dims[k]];
+    }
+    if (!same) return Fail("copy between regions of different extents");
+    ForEachIndex(extents, [&](const Index& at) {
+      Index from = src.mins, to = dst.mins;
+      for (size_t k = 0; k < at.size(); ++k) {
+        from[src_dims[k]] += at[k];
+        to[dst_dims[k]] += at[k];
+      }
+      Store(*node.dst.buffer, to, Load(*node.src.buffer, from));
+    });
+  }
+
+  void ExecGemm(const Gemm& node) {
+    Box a = EvalRegion(node.a), b = EvalRegion(node.b), c = EvalRegion(node.c);
+    auto rows = [](const Box& box) { return box.extents[box.extents.size() - 2]; };
+    auto cols = [](const Box& box) { return box.extents.back(); };
+    const int64_t M = rows(c), N = cols(c);
+    const int64_t K = node.transpose_a ? rows(a) : cols(a);
+    const DataType acc = node.c.buffer->dtype;
+    std::vector<double> lhs(M * K), rhs(K * N);
+    for (int64_t i = 0; i < M; ++i) {
+      for (int64_t k = 0; k < K; ++k) {
+        lhs[i * K + k] = Load(*node.a.buffer, node.transpose_a ? At(a, k, i) : At(a, i, k));
+      }
+    }
+    for (int64_t k = 0; k < K; ++k) {
+      for (int64_t j = 0; j < N; ++j) {
+        rhs[k * N + j] = Load(*node.b.buffer, node.transpose_b ? At(b, j, k) : At(b, k, j));
+      }
+    }
+    for (int64_t i = 0; i < M; ++i) {
+      for (int64_t j = 0; j < N; ++j) {
+        double sum = node.clear_accum ? 0.0 : Load(*node.c.buffer, At(c, i, j));
+        for (int64_t k = 0; k < K; ++k) {
+          sum = Round(sum + Round(lhs[i * K + k] * rhs[k * N + j], acc), acc);
+        }
+        Store(*node.c.buffer, At(c, i, j), sum);
+      }
+    }
+  }
+
+  void ExecFill(const Fill& node) {
+    Box dst = EvalRegion(node.dst);
+    double value = Eval(node.value);
+    ForEachIndex(dst.extents, [&](const Index& at) {
+      Index index = dst.mins;
+      for (size_t d = 0; d < at.size(); ++d) index[d] += at[d];
+      Store(*node.dst.buffer, index, value);
+    });
+  }
+
+  void ExecReduce(const Reduce& node) {
+    Box src = EvalRegion(node.src), dst = EvalRegion(node.dst);
+    const size_t dim = static_cast<size_t>(node.dim);
+    // One reduction per element of src with dim collapsed to extent 1.
+    Index out_extents = src.extents;
+    out_extents[dim] = 1;
+    // Position in dst of a src element: its index without (or with 0 in) dim.
+    auto dst_index = [&](const Index& at) {
+      Index index = dst.mins;
+      const bool keeps_dim = dst.extents.size() == src.extents.size();
+      for (size_t d = 0, o = 0; d < at.size(); ++d) {
+        if (d == dim) {
+          if (keeps_dim) ++o;
+          continue;
+        }
+        index[o++] += at[d];
+      }
+      return index;
+    };
+    double identity = node.reduce_kind == ReduceKind::kMax   ? -INFINITY
+                      : node.reduce_kind == ReduceKind::kMin ? INFINITY
+                                                             : 0.0;
+    ForEachIndex(out_extents, [&](const Index& at) {
+      double acc = node.clear ? identity : Load(*node.dst.buffer, dst_index(at));
+      Index from = src.mins;
+      for (size_t d = 0; d < at.size(); ++d) from[d] += at[d];
+      for (int64_t r = 0; r < src.extents[dim]; ++r, ++from[dim]) {
+        double x = Load(*node.src.buffer, from);
+        switch (node.reduce_kind) {
+          case ReduceKind::kSum:
+            acc = Round(acc + x, node.dst.buffer->dtype);
+            break;
+          case ReduceKind::kMax:
+            acc = Max(acc, x);
+            break;
+          case ReduceKind::kMin:
+            acc = Min(acc, x);
+            break;
+          case ReduceKind::kAbsMax:
+            acc = Max(std::abs(acc), std::abs(x));
+            break;
+        }
+      }
+      Store(*node.dst.buffer, dst_index(at), acc);
+    });
+  }
+
+  // One thread runs the kernel, so an atomic update is a plain read-modify-write; any other
+  // call evaluated for its effect has none at the tile level, and one this evaluator does not
+  // know is refused rather than skipped.
+  void ExecEvaluate(const Evaluate& node) {
+    const Call* call = As<Call>(node.value);
+    if (call == nullptr) return;
+    if (call->name == kAtomicAddAt) {
+      const auto* dst = call->args.size() == 2 ? As<BufferLoad>(call->args[0]) : nullptr;
+      if (dst == nullptr) return Fail("atomic_add_at without an element to update");
+      Index index;
+      for (const Expr& i : dst->indices) index.push_back(EvalInt(i));
+      Store(*dst->buffer, index, Load(*dst->buffer, index) + Eval(call->args[1]));
+      return;
+    }
+    const IntrinsicInfo* info = FindIntrinsic(call->name);
+    if (info == nullptr || !info->pure) {
+      return Fail(absl::StrCat("the evaluator has no effect for '", call->name, "'"));
+    }
+  }
+
+  void Exec(const Stmt& s) {
+    if (!s || !status_.ok()) return;
+    switch (s->kind()) {
+      case StmtKind::kSeq:
+        for (const Stmt& stmt : static_cast<const Seq&>(*s).stmts) Exec(stmt);
+        return;
+      case StmtKind::kFor: {
+        const auto& loop = static_cast<const For&>(*s);
+        int64_t min = EvalInt(loop.min), extent = EvalInt(loop.extent);
+        for (int64_t v = min; v < min + extent && status_.ok(); ++v) {
+          vars_[loop.var.get()] = static_cast<double>(v);
+          Exec(loop.body);
+        }
+        return;
+      }
+      case StmtKind::kIf: {
+        const auto& node = static_cast<const If&>(*s);
+        Exec(Eval(node.cond) != 0 ? node.then_body : node.else_body);
+        return;
+      }
+      case StmtKind::kLet: {
+        const auto& node = static_cast<const Let&>(*s);
+        vars_[node.var.get()] = Eval(node.value);
+        return;
+      }
+      case StmtKind::kAllocate: {
+        const BufferNode& buffer = *static_cast<const Allocate&>(*s).buffer;
+        Storage& storage = buffers_[&buffer];
+        storage.shape.clear();
+        int64_t size = 1;
+        for (const Expr& extent : buffer.shape) {
+          storage.shape.push_back(EvalInt(extent));
+          size *= storage.shape.back();
+        }
+        storage.owned.assign(size, NAN);
+        return;
+      }
+      case StmtKind::kStore: {
+        const auto& node = static_cast<const tile_ir::Store&>(*s);
+        Index index;
+        for (const Expr& i : node.indices) index.push_back(EvalInt(i));
+        Store(*node.buffer, index, Eval(node.value));
+        return;
+      }
+      case StmtKind::kBarrier:
+        return;
+      case StmtKind::kEvaluate:
+        return ExecEvaluate(static_cast<const Evaluate&>(*s));
+      case StmtKind::kCopy:
+        return ExecCopy(static_cast<const Copy&>(*s));
+      case StmtKind::kGemm:
+        return ExecGemm(static_cast<const Gemm&>(*s));
+      case StmtKind::kFill:
+        return ExecFill(static_cast<const Fill&>(*s));
+      case StmtKind::kReduce:
+        return ExecReduce(static_cast<const Reduce&>(*s));
+      case StmtKind::kAtomicAdd:
+      case StmtKind::kCumsum:
+        return Fail(absl::StrCat("the evaluator has no ", std::string(StmtKindName(s->kind()))));
+    }
+  }
+
+  const Shapes& dims_;
+  const std::map<std::string, double>& scalars_;
+  absl::flat_hash_map<const Var*, double> vars_;
+  absl::flat_hash_map<const BufferNode*, Storage> buffers_;
+  absl::Status status_;
+};
+
+}  // namespace
+
+absl::Status EvaluateKernel(const KernelNode& kernel, const Shapes& dims,
+                            const std::map<std::string, double>& scalars, RefTensors& tensors) {
+  Evaluator evaluator(dims, scalars);
+  return evaluator.Run(kernel, tensors);
+}
+
+}  // namespace tile_ir::ops

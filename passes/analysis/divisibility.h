@@ -1,0 +1,38 @@
+// The largest power of two known to divide integer expressions of thread-level IR, through the
+// lets that bind their variables: what async-copies proves alignment with, and what
+// core-matrix-tiles proves vector accesses stay inside one 16-byte chunk with.
+#ifndef PASSES_ANALYSIS_DIVISIBILITY_H_
+#define PASSES_ANALYSIS_DIVISIBILITY_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "tile_ir/buffer.h"
+#include "tile_ir/expr.h"
+#include "tile_ir/visitor.h"
+
+namespace tile_ir::passes {
+
+class Divisibility : public IRVisitor {
+ public:
+  using IRVisitor::Visit;
+
+  // Divisors are tracked up to this power of two; larger ones change no alignment decision.
+  static constexpr int64_t kMaxDivisor = int64_t{1} << 20;
+
+  // Visit the kernel's body first, so that the lets are known.
+  int64_t Of(const Expr& e) const;
+  // The power of two dividing the element offset of `indices` in `buffer`.
+  int64_t OffsetOf(const BufferNode& buffer, const std::vector<Expr>& indices) const;
+
+ protected:
+  void VisitLet(const Let& node) override;
+
+ private:
+  absl::flat_hash_map<const Var*, int64_t> lets_;
+};
+
+}  // namespace tile_ir::passes
+
+#endif  // PASSES_ANALYSIS_DIVISIBILITY_H_

@@ -1,0 +1,53 @@
+// Powers of two through sums, products, remainders, xors and lets: what alignment proofs of
+// swizzled shared-memory accesses rely on.
+#include "passes/analysis/divisibility.h"
+
+#include <gtest/gtest.h>
+
+#include "tile_ir/buffer.h"
+#include "tile_ir/stmt.h"
+
+namespace tile_ir::passes {
+namespace {
+
+Expr Op(BinaryOp op, Expr a, Expr b) { return Binary::Make(op, std::move(a), std::move(b)); }
+Expr Mul(Expr a, int64_t c) { return Op(BinaryOp::kMul, std::move(a), Int(c)); }
+Expr Xor(Expr a, Expr b) { return Op(BinaryOp::kXor, std::move(a), std::move(b)); }
+Expr Mod8(Expr a) { return Op(BinaryOp::kFloorMod, std::move(a), Int(8)); }
+
+class DivisibilityTest : public ::testing::Test {
+ protected:
+  VarRef c_ = Var::Make("c");
+  VarRef r_ = Var::Make("r");
+  Divisibility divisibility_;
+};
+
+TEST_F(DivisibilityTest, ArithmeticAndRemainders) {
+  EXPECT_EQ(divisibility_.Of(Int(48)), 16);
+  EXPECT_EQ(divisibility_.Of(Op(BinaryOp::kAdd, Mul(c_, 8), Int(4))), 4);
+  EXPECT_EQ(divisibility_.Of(Mul(Mul(c_, 4), 2)), 8);
+  EXPECT_EQ(divisibility_.Of(Op(BinaryOp::kFloorMod, Mul(c_, 16), Int(8))), 8);
+  EXPECT_EQ(divisibility_.Of(c_), 1);
+}
+
+TEST_F(DivisibilityTest, XorKeepsTheLowZeroBitsOfBothOperands) {
+  // The 128-byte swizzle of 16-byte chunks: chunk c XOR row r % 8, in elements of 8.
+  EXPECT_EQ(divisibility_.Of(Mul(Xor(c_, Mod8(r_)), 8)), 8);
+  EXPECT_EQ(divisibility_.Of(Xor(Mul(c_, 8), Mul(Mod8(r_), 8))), 8);
+  EXPECT_EQ(divisibility_.Of(Xor(Mul(c_, 16), Mul(r_, 4))), 4);
+  EXPECT_EQ(divisibility_.Of(Xor(Mul(c_, 8), Int(0))), 8);
+  EXPECT_EQ(divisibility_.Of(Xor(Mul(c_, 8), Int(1))), 1);
+}
+
+TEST_F(DivisibilityTest, SwizzledOffsetThroughALet) {
+  VarRef col = Var::Make("col");
+  Expr swizzled = Mul(Xor(c_, Mod8(r_)), 8);
+  divisibility_.Visit(Seq::Make({Let::Make(col, swizzled), Evaluate::Make(col)}));
+  EXPECT_EQ(divisibility_.Of(col), 8);
+  Buffer tile = BufferNode::Make("A_s", kF16, {Int(8), Int(64)}, MemoryScope::kShared);
+  EXPECT_EQ(divisibility_.OffsetOf(*tile, {r_, Op(BinaryOp::kAdd, col, Int(0))}), 8);
+  EXPECT_EQ(divisibility_.OffsetOf(*tile, {r_, Op(BinaryOp::kAdd, col, Int(2))}), 2);
+}
+
+}  // namespace
+}  // namespace tile_ir::passes

@@ -1,0 +1,58 @@
+// Fragment layouts as layout-inference builds them and lower-tile-ops checks
+// them: index maps from a tile index to (thread, register) (docs/LOWERING.md).
+#ifndef PASSES_ANALYSIS_FRAGMENT_LAYOUT_H_
+#define PASSES_ANALYSIS_FRAGMENT_LAYOUT_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "tile_ir/buffer.h"
+#include "tile_ir/expr.h"
+
+namespace tile_ir::passes {
+
+// The row-major linear index of `indices` in a tile of `shape`:
+// ((i0 * s1 + i1) * s2 + i2) ...
+Expr RowMajorIndex(const std::vector<Expr>& indices, const std::vector<Expr>& shape);
+
+// One thread holds everything: (i, j, ...) -> (0, row-major index).
+Layout SingleThreadLayout(const std::vector<Expr>& shape);
+
+// Elements dealt round-robin to `threads` threads: row-major index e ->
+// (e % threads, e / threads) (floormod and floordiv).
+Layout CyclicLayout(const std::vector<Expr>& shape, int64_t threads);
+
+// A tile whose dimension `dim` stays inside one thread, for reductions and
+// scans along it: with e the row-major index of the other dimensions and x
+// the index along `dim` (extent S), (e % threads, (e / threads) * S + x).
+Layout ThreadPerRowLayout(const std::vector<Expr>& shape, int dim, int64_t threads);
+
+// The layout of a reduction's destination from its source's, reducing over
+// `dim`: element d lives where the source element (d, 0) lives, in the same
+// register (injective because the source layout is). `keeps_dim`: the
+// destination keeps `dim` with extent 1 rather than dropping it.
+Layout ReducedLayout(const Layout& src, int dim, bool keeps_dim);
+
+// The layout of a reduction's source from its destination's: (d, x) lives on
+// the thread of d, in register reg(d) * extent + x, so each row reduces inside
+// one thread.
+Layout ExpandedLayout(const Layout& dst, int dim, const Expr& extent, bool dst_keeps_dim);
+
+// `layout` simplified knowing that each input lies in [0, shape[d]).
+Layout SimplifyLayout(const Layout& layout, const std::vector<Expr>& shape);
+
+// `layout` with fresh input variables, for a second buffer of the same shape.
+Layout CopyLayout(const Layout& layout);
+
+// The layout's outputs at `indices` (its inputs replaced).
+std::vector<Expr> ApplyLayout(const Layout& layout, const std::vector<Expr>& indices);
+
+// Whether the two layouts map every index alike (inputs matched by position).
+bool SameLayout(const Layout& a, const Layout& b);
+
+// Whether `e` mentions `var`.
+bool Mentions(const Expr& e, const Var* var);
+
+}  // namespace tile_ir::passes
+
+#endif  // PASSES_ANALYSIS_FRAGMENT_LAYOUT_H_

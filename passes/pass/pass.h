@@ -1,0 +1,89 @@
+// What a pass is to the pass manager: a plain function over a module plus a
+// name, a one-line description and typed options (docs: ARCHITECTURE.md, Passes).
+#ifndef PASSES_PASS_PASS_H_
+#define PASSES_PASS_PASS_H_
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "tile_ir/module.h"
+
+namespace tile_ir::passes {
+
+class TargetInfo;
+
+enum class OptionType { kInt, kBool, kString };
+
+// "integer", "boolean" or "string", as error messages and --list-passes say it.
+std::string_view OptionTypeName(OptionType type);
+
+struct OptionSpec {
+  std::string name;  // kebab-case
+  OptionType type;
+  std::string default_value;  // in the pipeline spelling: "4", "true", "cuda"
+  std::string description;
+};
+
+// Checks that `value` spells a value of `type`: a decimal integer (optionally
+// signed) that fits in 64 bits, `true` or `false`, or any string.
+absl::Status CheckOptionValue(OptionType type, std::string_view value);
+
+// The option values of one pipeline step, every declared option present
+// (defaults filled in) and already checked against its spec, so a pass reads
+// them without error handling. Asking for an option the pass did not declare,
+// or with the wrong type, is a bug in the pass and aborts with a message.
+class PassOptions {
+ public:
+  PassOptions() = default;
+
+  // Validates `values` (name, value) against `specs`: an unknown name gives
+  // "unknown option 'x' of pass 'p'; did you mean 'y'?", a value of the wrong
+  // type "option 'x' of pass 'p' expects an integer, got 'abc'".
+  static absl::StatusOr<PassOptions> Create(
+      std::string_view pass_name, const std::vector<OptionSpec>& specs,
+      const std::vector<std::pair<std::string, std::string>>& values);
+
+  int64_t GetInt(std::string_view name) const;
+  bool GetBool(std::string_view name) const;
+  const std::string& GetString(std::string_view name) const;
+
+  // The target the pipeline runs for (PassManagerOptions::target): given once
+  // per run, never spelled in the pipeline. target() is for passes with
+  // PassInfo::needs_target, which the pass manager refuses to run without one.
+  const TargetInfo& target() const;
+  const TargetInfo* target_or_null() const { return target_; }
+  void set_target(const TargetInfo* target) { target_ = target; }
+
+ private:
+  struct Value {
+    OptionType type;
+    std::string text;
+  };
+  const Value& Lookup(std::string_view name, OptionType type) const;
+
+  std::map<std::string, Value, std::less<>> values_;
+  const TargetInfo* target_ = nullptr;
+};
+
+// Runs over the whole module in place; returns whether it changed anything, or an error.
+using PassFn = std::function<absl::StatusOr<bool>(Module& module, const PassOptions& options)>;
+
+struct PassInfo {
+  std::string name;         // kebab-case; also the file stem and the golden-test folder
+  std::string description;  // one line
+  std::vector<OptionSpec> options;
+  // Whether the pass lowers for a target (asks options.target()).
+  bool needs_target = false;
+  PassFn run;
+};
+
+}  // namespace tile_ir::passes
+
+#endif  // PASSES_PASS_PASS_H_

@@ -1,0 +1,93 @@
+// What a code-generation target tells the generic lowering passes about
+// itself (docs/LOWERING.md). Generic passes never test a target's name: they
+// ask its TargetInfo, which the pass manager hands every pass of a run
+// (PassManagerOptions::target). Each target (targets/target.h) owns one.
+#ifndef PASSES_PASS_TARGET_INFO_H_
+#define PASSES_PASS_TARGET_INFO_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "tile_ir/dtype.h"
+#include "tile_ir/module.h"
+#include "tile_ir/stmt.h"
+
+namespace tile_ir::passes {
+
+// The tile operations whose support a target declares per dtype.
+enum class TileOpKind { kCopy, kGemm, kFill, kReduce, kAtomicAdd, kCumsum };
+std::string_view TileOpKindName(TileOpKind kind);
+
+class FreshNames;
+
+// What lower-tile-ops gives a target's instruction-choice hook.
+struct GemmLoweringRequest {
+  const Gemm* gemm = nullptr;
+  const KernelNode* kernel = nullptr;
+  // Names for the loops and buffers a lowering declares: unique in the kernel
+  // being lowered, including what lower-tile-ops declared before (a kernel
+  // declares each name once).
+  FreshNames* names = nullptr;
+};
+
+class TargetInfo {
+ public:
+  virtual ~TargetInfo() = default;
+
+  // The canonical target name ("cuda:sm_90a"), for messages.
+  virtual std::string name() const = 0;
+  // The exact architecture ("sm_90a", "gfx90a", the host CPU's name).
+  virtual std::string arch() const = 0;
+  // Threads that execute in lock step (32 on NVIDIA, 64 on CDNA, 1 on the CPU).
+  virtual int warp_size() const = 0;
+  // How many threads really execute one block: the launch's thread count on
+  // GPUs; 1 where a block runs on one core and the kernel's parallel loops
+  // become vectorizable loops (the CPU).
+  virtual int64_t ThreadsExecutingBlock(const Launch& launch) const = 0;
+  virtual int64_t max_shared_memory_bytes() const = 0;
+  // Widest vector load or store, in bytes.
+  virtual int max_vector_bytes() const = 0;
+  // Whether copies to shared memory can run asynchronously, so that software
+  // pipelining over multi-buffered shared tiles pays off.
+  virtual bool has_async_copy() const = 0;
+
+  // OK when the target can lower `op` on elements of `dtype`; otherwise an
+  // Unimplemented error naming the operation, the target and the missing
+  // capability ("cpu target: gemm on f8e4m3 needs fp8 arithmetic, which ...").
+  virtual absl::Status CheckTileOp(TileOpKind op, DataType dtype) const = 0;
+
+  // Instruction choice for gemm: a thread-level statement implementing the
+  // request, or nullopt to use the generic FMA loops of lower-tile-ops.
+  virtual absl::StatusOr<std::optional<Stmt>> LowerGemm(const GemmLoweringRequest& request) const {
+    return std::optional<Stmt>();
+  }
+
+  // The fragment layout (thread, register) that the target's gemm instructions
+  // need for the accumulator of `gemm`, one of `kernel`'s (whose launch gives the
+  // threads, and whose other gemms may share its operand tiles), or nullopt when
+  // any layout will do (layout-inference then picks its generic one).
+  virtual std::optional<Layout> FragmentLayoutForGemm(const Gemm& gemm,
+                                                      const KernelNode& kernel) const {
+    return std::nullopt;
+  }
+
+  // The asynchronous form of copying `bytes` contiguous bytes from the element `src` names
+  // (global memory) to the element `dst` names (shared memory), both addresses proved
+  // aligned to `bytes`: a statement that issues the copy, whose data lands when a later
+  // async_wait returns (its call is registered with IntrinsicInfo::async_copy). nullopt
+  // keeps the synchronous store. Only asked when has_async_copy().
+  // `dst` and `src` are BufferLoads naming the first elements.
+  virtual std::optional<Stmt> AsyncCopy(const Expr& dst, const Expr& src, int bytes) const {
+    return std::nullopt;
+  }
+};
+
+}  // namespace tile_ir::passes
+
+#endif  // PASSES_PASS_TARGET_INFO_H_

@@ -1,0 +1,303 @@
+// Layout inference: collects fragments and the operations that tie their
+// layouts together, solves the constraints in the order the header gives, and
+// rebuilds the fragment buffers with their layouts.
+#include "passes/transforms/layout_inference.h"
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "passes/analysis/fragment_layout.h"
+#include "tile_ir/mutator.h"
+#include "tile_ir/printer.h"
+#include "tile_ir/structural_equal.h"
+#include "tile_ir/visitor.h"
+
+namespace tile_ir::passes {
+namespace {
+
+bool IsFragment(const Buffer& buffer) { return buffer->scope == MemoryScope::kFragment; }
+
+bool CoversBuffer(const Region& region) {
+  const std::vector<Expr>& shape = region.buffer->shape;
+  for (size_t d = 0; d < region.ranges.size(); ++d) {
+    if (AsConstInt(region.ranges[d].min) != 0) return false;
+    const Expr& extent = region.ranges[d].extent;
+    std::optional<int64_t> constant = AsConstInt(extent);
+    bool same = constant ? constant == AsConstInt(shape[d]) : StructuralEqual(extent, shape[d]);
+    if (!same) return false;
+  }
+  return true;
+}
+
+bool SameShape(const BufferNode& a, const BufferNode& b) {
+  if (a.rank() != b.rank()) return false;
+  for (int d = 0; d < a.rank(); ++d) {
+    if (!StructuralEqual(a.shape[d], b.shape[d])) return false;
+  }
+  return true;
+}
+
+// Two whole fragments whose layouts must agree: through a reduction over
+// `dim`, or elementwise (a scan along `dim`, or a copy with dim -1).
+struct Link {
+  bool reduce = false;
+  const BufferNode* src = nullptr;
+  const BufferNode* dst = nullptr;
+  int dim = -1;
+  bool keeps_dim = false;
+};
+
+class FragmentUses : public IRVisitor {
+ public:
+  std::vector<const BufferNode*> fragments;  // allocated, in program order
+  std::vector<const Allocate*> allocations;  // of `fragments`, in the same order
+  std::vector<const Gemm*> gemms;            // with a fragment accumulator
+  std::vector<Link> links;
+
+ protected:
+  void VisitAllocate(const Allocate& node) override {
+    if (IsFragment(node.buffer)) {
+      fragments.push_back(node.buffer.get());
+      allocations.push_back(&node);
+    }
+    IRVisitor::VisitAllocate(node);
+  }
+  void VisitGemm(const Gemm& node) override {
+    if (IsFragment(node.c.buffer)) gemms.push_back(&node);
+    IRVisitor::VisitGemm(node);
+  }
+  void VisitReduce(const Reduce& node) override {
+    if (Whole(node.src, node.dst)) {
+      bool keeps = node.dst.buffer->rank() == node.src.buffer->rank();
+      links.push_back({true, node.src.buffer.get(), node.dst.buffer.get(), node.dim, keeps});
+    }
+    IRVisitor::VisitReduce(node);
+  }
+  void VisitCumsum(const Cumsum& node) override {
+    if (Whole(node.src, node.dst) && SameShape(*node.src.buffer, *node.dst.buffer)) {
+      links.push_back({false, node.src.buffer.get(), node.dst.buffer.get(), node.dim, false});
+    }
+    IRVisitor::VisitCumsum(node);
+  }
+  void VisitCopy(const Copy& node) override {
+    if (Whole(node.src, node.dst) && SameShape(*node.src.buffer, *node.dst.buffer)) {
+      links.push_back({false, node.src.buffer.get(), node.dst.buffer.get(), -1, false});
+    }
+    IRVisitor::VisitCopy(node);
+  }
+
+ private:
+  static bool Whole(const Region& src, const Region& dst) {
+    return IsFragment(src.buffer) && IsFragment(dst.buffer) && src.buffer != dst.buffer &&
+           CoversBuffer(src) && CoversBuffer(dst);
+  }
+};
+
+class LayoutSolver {
+ public:
+  LayoutSolver(const KernelNode& kernel, const TargetInfo& target, const FragmentUses& uses)
+      : kernel_(kernel), target_(target), uses_(uses) {
+    for (const BufferNode* fragment : uses_.fragments) {
+      if (fragment->layout) layouts_.emplace(fragment, *fragment->layout);
+    }
+  }
+
+  // The layouts of the fragments that had none.
+  absl::StatusOr<absl::flat_hash_map<const BufferNode*, Layout>> Solve() {
+    int64_t threads = target_.ThreadsExecutingBlock(kernel_.launch);
+    if (threads > 1) {
+      if (absl::Status status = AssignGemmLayouts(); !status.ok()) return status;
+      Propagate();
+      for (const Link& link : uses_.links) {
+        if (link.dim < 0 || layouts_.contains(link.src) || layouts_.contains(link.dst)) continue;
+        Layout rows = ThreadPerRowLayout(link.src->shape, link.dim, threads);
+        // Each destination row (or scanned row) on its source row's thread,
+        // in compact registers.
+        layouts_.emplace(link.dst,
+                         link.reduce ? CyclicLayout(link.dst->shape, threads) : CopyLayout(rows));
+        layouts_.emplace(link.src, std::move(rows));
+        Propagate();
+      }
+    }
+    absl::flat_hash_map<const BufferNode*, Layout> inferred;
+    for (const BufferNode* fragment : uses_.fragments) {
+      if (fragment->layout) continue;
+      auto it = layouts_.find(fragment);
+      Layout layout = it != layouts_.end() ? it->second
+                      : threads > 1        ? CyclicLayout(fragment->shape, threads)
+                                           : SingleThreadLayout(fragment->shape);
+      inferred.emplace(fragment, SimplifyLayout(layout, fragment->shape));
+    }
+    return inferred;
+  }
+
+ private:
+  absl::Status AssignGemmLayouts() {
+    absl::flat_hash_map<const BufferNode*, const Gemm*> asked_by;
+    for (const Gemm* gemm : uses_.gemms) {
+      const BufferNode* c = gemm->c.buffer.get();
+      if (c->layout) continue;
+      std::optional<Layout> layout = target_.FragmentLayoutForGemm(*gemm, kernel_);
+      if (!layout) continue;
+      auto [it, first] = asked_by.emplace(c, gemm);
+      if (first) {
+        layouts_.emplace(c, *std::move(layout));
+      } else if (!SameLayout(layouts_.at(c), *layout)) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "kernel '", kernel_.name, "': fragment '", c->name,
+            "' is the accumulator of two gemms that need different layouts on target '",
+            target_.name(), "' (at ", Where(it->second->loc()), " and ", Where(gemm->loc()),
+            "); accumulate into separate fragments"));
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  // Spreads layouts along the links until nothing changes.
+  void Propagate() {
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      for (const Link& link : uses_.links) {
+        auto src = layouts_.find(link.src);
+        auto dst = layouts_.find(link.dst);
+        if (src != layouts_.end() && dst == layouts_.end()) {
+          layouts_.emplace(link.dst, link.reduce
+                                         ? ReducedLayout(src->second, link.dim, link.keeps_dim)
+                                         : CopyLayout(src->second));
+          changed = true;
+        } else if (dst != layouts_.end() && src == layouts_.end()) {
+          layouts_.emplace(link.src, link.reduce
+                                         ? ExpandedLayout(dst->second, link.dim,
+                                                          link.src->shape[link.dim], link.keeps_dim)
+                                         : CopyLayout(dst->second));
+          changed = true;
+        }
+      }
+    }
+  }
+
+  static std::string Where(const SourceLoc& loc) {
+    return loc.known() ? loc.ToString() : "an unknown location";
+  }
+
+  const KernelNode& kernel_;
+  const TargetInfo& target_;
+  const FragmentUses& uses_;
+  absl::flat_hash_map<const BufferNode*, Layout> layouts_;
+};
+
+class LayoutRewriter : public IRMutator {
+ public:
+  explicit LayoutRewriter(absl::flat_hash_map<const BufferNode*, Layout> layouts)
+      : layouts_(std::move(layouts)) {}
+
+ protected:
+  Buffer MutateBuffer(const Buffer& buffer) override {
+    auto done = rebuilt_.find(buffer.get());
+    if (done != rebuilt_.end()) return done->second;
+    auto layout = layouts_.find(buffer.get());
+    if (layout == layouts_.end()) return buffer;
+    Buffer result = BufferNode::Make(buffer->name, buffer->dtype, buffer->shape, buffer->scope,
+                                     buffer->strides, layout->second);
+    rebuilt_.emplace(buffer.get(), result);
+    return result;
+  }
+
+ private:
+  absl::flat_hash_map<const BufferNode*, Layout> layouts_;
+  absl::flat_hash_map<const BufferNode*, Buffer> rebuilt_;
+};
+
+// Whether `expr` names only the kernel's dims, which specialize-dims can make constants.
+bool NamesOnlyDims(const KernelNode& kernel, const Expr& expr) {
+  class Finder : public IRVisitor {
+   public:
+    explicit Finder(const KernelNode& kernel) : kernel_(kernel) {}
+    using IRVisitor::Visit;
+    bool only_dims = true;
+
+   protected:
+    void VisitVar(const Var& node) override {
+      bool is_dim = false;
+      for (const VarRef& dim : kernel_.dims) is_dim |= dim.get() == &node;
+      only_dims &= is_dim;
+    }
+
+   private:
+    const KernelNode& kernel_;
+  };
+  Finder finder(kernel);
+  finder.Visit(expr);
+  return finder.only_dims;
+}
+
+// A fragment is spread over the registers of the block's threads, and a thread's registers
+// are a fixed set, so its extents must be known when the kernel is compiled. A symbolic one
+// (a whole row of N elements) is refused here, in the user's terms, before any layout uses it.
+absl::Status CheckConstantExtents(const KernelNode& kernel, const FragmentUses& uses) {
+  for (const Allocate* allocation : uses.allocations) {
+    const BufferNode& fragment = *allocation->buffer;
+    for (int d = 0; d < fragment.rank(); ++d) {
+      if (AsConstInt(fragment.shape[d])) continue;
+      std::string extent = Print(fragment.shape[d]);
+      // Dims become constants with --static-shapes; other names (a let) stay names in shapes.
+      std::string what_to_do =
+          NamesOnlyDims(kernel, fragment.shape[d])
+              ? absl::StrCat("use a constant tile size (loop over the dimension in tiles), or "
+                             "compile with --static-shapes (specialize-dims) so that ",
+                             extent, " is a constant")
+              : "write the extent as a literal";
+      std::string where =
+          allocation->loc().known() ? absl::StrCat(allocation->loc().ToString(), ": ") : "";
+      return absl::InvalidArgumentError(absl::StrCat(
+          where, "in kernel '", kernel.name, "': fragment '", fragment.name, "' has extent ",
+          extent, " in dimension ", d,
+          ", which is not a compile-time constant; fragments live in registers and need "
+          "constant extents: ",
+          what_to_do));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<Kernel> InferFragmentLayouts(const Kernel& kernel, const TargetInfo& target) {
+  FragmentUses uses;
+  uses.Visit(kernel->body);
+  if (absl::Status status = CheckConstantExtents(*kernel, uses); !status.ok()) return status;
+  absl::StatusOr<absl::flat_hash_map<const BufferNode*, Layout>> inferred =
+      LayoutSolver(*kernel, target, uses).Solve();
+  if (!inferred.ok()) return inferred.status();
+  if (inferred->empty()) return kernel;
+  return LayoutRewriter(*std::move(inferred)).MutateKernel(kernel);
+}
+
+absl::StatusOr<bool> InferFragmentLayouts(Module& module, const TargetInfo& target) {
+  bool changed = false;
+  for (Kernel& kernel : module.kernels) {
+    absl::StatusOr<Kernel> result = InferFragmentLayouts(kernel, target);
+    if (!result.ok()) return result.status();
+    changed |= *result != kernel;
+    kernel = *std::move(result);
+  }
+  return changed;
+}
+
+PassInfo LayoutInferencePass() {
+  PassInfo info;
+  info.name = "layout-inference";
+  info.description = "gives every fragment buffer a (thread, register) layout for the target";
+  info.needs_target = true;
+  info.run = [](Module& module, const PassOptions& options) -> absl::StatusOr<bool> {
+    return InferFragmentLayouts(module, options.target());
+  };
+  return info;
+}
+
+}  // namespace tile_ir::passes

@@ -1,0 +1,41 @@
+// The `layout-inference{target=NAME}` pass: gives every fragment buffer a
+// layout (thread, register) so that later passes know which thread holds
+// which element (docs/LOWERING.md, "Fragment layouts").
+#ifndef PASSES_TRANSFORMS_LAYOUT_INFERENCE_H_
+#define PASSES_TRANSFORMS_LAYOUT_INFERENCE_H_
+
+#include "absl/status/statusor.h"
+#include "passes/pass/pass.h"
+#include "passes/pass/target_info.h"
+#include "tile_ir/module.h"
+
+namespace tile_ir::passes {
+
+// Layouts written by the user are kept. With T = target.ThreadsExecutingBlock:
+// - T == 1: every other fragment gets (i, j, ...) -> (0, row-major index).
+// - T > 1, in this order:
+//   1. a gemm accumulator gets target.FragmentLayoutForGemm when the target
+//      gives one; two gemms asking different layouts of one buffer are an error;
+//   2. layouts spread along constraints between fragments used whole (regions
+//      covering the buffer): a reduce's destination element d lives where
+//      source element (d, 0) lives (ReducedLayout) and, the other way, a
+//      source row lives on the thread of its destination element
+//      (ExpandedLayout); cumsum's and copy's two fragments get the same layout;
+//   3. a reduce or cumsum whose fragments still have none gets the
+//      thread-per-row layout along its dimension (ThreadPerRowLayout), then 2
+//      runs again;
+//   4. every fragment left gets the cyclic layout e -> (e % T, e / T).
+// So a reduction or scan over fragments is local to each thread unless a
+// layout given by the user or the target spreads its rows over threads.
+// Returns the same pointer when no fragment lacked a layout.
+absl::StatusOr<Kernel> InferFragmentLayouts(const Kernel& kernel, const TargetInfo& target);
+
+// Returns whether any kernel changed.
+absl::StatusOr<bool> InferFragmentLayouts(Module& module, const TargetInfo& target);
+
+// `layout-inference{target=NAME}`; an unknown target is an error.
+PassInfo LayoutInferencePass();
+
+}  // namespace tile_ir::passes
+
+#endif  // PASSES_TRANSFORMS_LAYOUT_INFERENCE_H_

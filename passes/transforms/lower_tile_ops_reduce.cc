@@ -1,0 +1,165 @@
+// Lowering of reduce and cumsum: one serial pass along the reduced or scanned
+// dimension per row, rows spread over loops of the other dimensions.
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "passes/transforms/lower_tile_ops_internal.h"
+#include "passes/transforms/simplify.h"
+
+namespace tile_ir::passes::lowering {
+namespace {
+
+Expr Combine(ReduceKind kind, const Expr& acc, const Expr& x) {
+  switch (kind) {
+    case ReduceKind::kSum:
+      return Binary::Make(BinaryOp::kAdd, acc, x);
+    case ReduceKind::kMax:
+      return Binary::Make(BinaryOp::kMax, acc, x);
+    case ReduceKind::kMin:
+      return Binary::Make(BinaryOp::kMin, acc, x);
+    case ReduceKind::kAbsMax:
+      return Binary::Make(BinaryOp::kMax, acc, Call::Make(x->dtype(), "abs", {x}));
+  }
+  return nullptr;
+}
+
+Expr Identity(ReduceKind kind, DataType dtype) {
+  switch (kind) {
+    case ReduceKind::kSum:
+    case ReduceKind::kAbsMax:
+      return Zero(dtype);
+    case ReduceKind::kMax:
+      return Lowest(dtype);
+    case ReduceKind::kMin:
+      return Highest(dtype);
+  }
+  return nullptr;
+}
+
+// Loops over the non-unit dimensions of `region` other than `skipped`.
+struct RowLoops {
+  std::vector<Loop> loops;
+  std::vector<int> dims;  // the region dimension of each loop
+};
+
+RowLoops LoopsExcept(const Region& region, int skipped, ForKind kind, OpContext& ctx) {
+  RowLoops rows;
+  for (int d : NonUnitDims(region)) {
+    if (d == skipped) continue;
+    rows.loops.push_back(MakeLoop(ctx, DimName(rows.loops.size()), region.ranges[d].extent, kind));
+    rows.dims.push_back(d);
+  }
+  return rows;
+}
+
+std::vector<Expr> Vars(const std::vector<Loop>& loops) {
+  std::vector<Expr> vars;
+  for (const Loop& loop : loops) vars.push_back(loop.var);
+  return vars;
+}
+
+}  // namespace
+
+// When a fragment's layout spreads the elements of one reduced row over
+// several threads (a gemm accumulator's, say), no thread can combine its row
+// alone: the source is copied into a shared tile first, from which the
+// destination's owners reduce whole rows (insert-barriers orders the two).
+// Correct on any target; a target with warp shuffles can do better.
+absl::StatusOr<Stmt> StageSourceInShared(const Reduce& op, OpContext& ctx) {
+  std::vector<Expr> shape;
+  for (const Range& range : op.src.ranges) shape.push_back(range.extent);
+  Buffer staged = BufferNode::Make(ctx.names.Fresh(op.src.buffer->name + "_staged"),
+                                   op.src.buffer->dtype, std::move(shape), MemoryScope::kShared);
+  Stmt copy_op = Copy::Make(op.src, Region::Full(staged), op.loc());
+  absl::StatusOr<Stmt> copy = LowerCopy(*As<Copy>(copy_op), ctx);
+  if (!copy.ok()) return copy.status();
+  Stmt reduce_op =
+      Reduce::Make(op.reduce_kind, Region::Full(staged), op.dst, op.dim, op.clear, op.loc());
+  absl::StatusOr<Stmt> reduce = LowerReduce(*As<Reduce>(reduce_op), ctx);
+  if (!reduce.ok()) return reduce.status();
+  return Seq::Make({Allocate::Make(staged, op.loc()), *std::move(copy), *std::move(reduce)},
+                   op.loc());
+}
+
+absl::StatusOr<Stmt> LowerReduce(const Reduce& op, OpContext& ctx) {
+  const Buffer& dst = op.dst.buffer;
+  if (dst->dtype.is_bool() || op.src.buffer->dtype.is_bool()) {
+    return OpError(ctx, op, absl::StatusCode::kInvalidArgument,
+                   "reduce needs numeric operands, not bool");
+  }
+  ForKind row_kind = ctx.threads > 1 ? ElementLoopKind(dst) : ForKind::kSerial;
+  RowLoops rows = LoopsExcept(op.src, op.dim, row_kind, ctx);
+  Loop r = MakeLoop(ctx, "r", op.src.ranges[op.dim].extent, ForKind::kSerial);
+
+  std::vector<int> src_dims = rows.dims;
+  src_dims.push_back(op.dim);
+  std::vector<Expr> src_positions = Vars(rows.loops);
+  src_positions.push_back(r.var);
+  std::vector<Expr> src_index = RegionIndices(op.src, src_dims, src_positions);
+  // The destination drops the reduced dimension, or keeps it with extent 1.
+  bool keeps_dim = op.dst.ranges.size() == op.src.ranges.size();
+  std::vector<int> dst_dims;
+  for (int d : rows.dims) dst_dims.push_back(keeps_dim || d < op.dim ? d : d - 1);
+  std::vector<Expr> dst_index = RegionIndices(op.dst, dst_dims, Vars(rows.loops));
+
+  absl::Status same_thread =
+      CheckSameThread(ctx, op, op.src, src_index, op.dst, dst_index, r.var.get());
+  if (!same_thread.ok()) {
+    if (op.src.buffer->scope != MemoryScope::kFragment) return same_thread;
+    return StageSourceInShared(op, ctx);
+  }
+
+  Expr acc = BufferLoad::Make(dst, dst_index);
+  std::vector<Stmt> row;
+  if (op.clear) {
+    row.push_back(Store::Make(dst, dst_index, Identity(op.reduce_kind, dst->dtype), op.loc()));
+  } else if (op.reduce_kind == ReduceKind::kAbsMax) {
+    // The old value joins the reduction, so it counts by its magnitude too.
+    row.push_back(Store::Make(dst, dst_index, Call::Make(dst->dtype, "abs", {acc}), op.loc()));
+  }
+  Expr x = CastTo(dst->dtype, BufferLoad::Make(op.src.buffer, src_index));
+  Stmt update = Store::Make(dst, dst_index, Combine(op.reduce_kind, acc, x), op.loc());
+  row.push_back(Nest({r}, std::move(update), op.loc()));
+  Stmt body = row.size() == 1 ? row[0] : Seq::Make(std::move(row), op.loc());
+  return Nest(rows.loops, std::move(body), op.loc());
+}
+
+absl::StatusOr<Stmt> LowerCumsum(const Cumsum& op, OpContext& ctx) {
+  const Buffer& dst = op.dst.buffer;
+  RowLoops rows = LoopsExcept(op.src, op.dim, ElementLoopKind(dst), ctx);
+  Expr extent = PreferConstant(op.src.ranges[op.dim].extent, op.dst.ranges[op.dim].extent);
+  DataType index_type = extent->dtype();
+  Expr last = SimplifyExpr(Binary::Make(BinaryOp::kSub, extent, Int(1, index_type)));
+  Loop s = MakeLoop(ctx, "s", last, ForKind::kSerial);
+  s.min = Int(1, index_type);
+
+  // Position x of the scan, counted from the end when reversed.
+  auto position = [&](const Expr& x) {
+    return op.reverse ? SimplifyExpr(Binary::Make(BinaryOp::kSub, last, x)) : x;
+  };
+  auto index = [&](const Region& region, const Expr& x) {
+    std::vector<int> dims = rows.dims;
+    dims.push_back(op.dim);
+    std::vector<Expr> positions = Vars(rows.loops);
+    positions.push_back(position(x));
+    return RegionIndices(region, dims, positions);
+  };
+  absl::Status same_thread = CheckSameThread(ctx, op, op.src, index(op.src, s.var), op.dst,
+                                             index(op.dst, s.var), s.var.get());
+  if (!same_thread.ok()) return same_thread;
+
+  auto src_at = [&](const Expr& x) {
+    return CastTo(dst->dtype, BufferLoad::Make(op.src.buffer, index(op.src, x)));
+  };
+  Expr zero = Int(0, index_type);
+  Stmt first = Store::Make(dst, index(op.dst, zero), src_at(zero), op.loc());
+  Expr previous = BufferLoad::Make(
+      dst, index(op.dst, SimplifyExpr(Binary::Make(BinaryOp::kSub, s.var, Int(1, index_type)))));
+  Stmt step = Store::Make(dst, index(op.dst, s.var),
+                          Binary::Make(BinaryOp::kAdd, previous, src_at(s.var)), op.loc());
+  Stmt scan = Seq::Make({std::move(first), Nest({s}, std::move(step), op.loc())}, op.loc());
+  return Nest(rows.loops, std::move(scan), op.loc());
+}
+
+}  // namespace tile_ir::passes::lowering

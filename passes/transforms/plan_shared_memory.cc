@@ -1,0 +1,225 @@
+// Shared-memory planning: live ranges over statement numbers, then first-fit placement by
+// decreasing size in one pool.
+#include "passes/transforms/plan_shared_memory.h"
+
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "passes/transforms/core_matrix_tiles.h"
+#include "tile_ir/mutator.h"
+#include "tile_ir/visitor.h"
+
+namespace tile_ir::passes {
+namespace {
+
+constexpr int64_t kAlignment = 16;
+
+int64_t AlignUp(int64_t value, int64_t alignment) {
+  return (value + alignment - 1) / alignment * alignment;
+}
+
+int64_t CountStmts(const Stmt& s) {
+  class Counter : public IRVisitor {
+   public:
+    using IRVisitor::Visit;
+    void Visit(const Stmt& s) override {
+      if (s) ++count;
+      IRVisitor::Visit(s);
+    }
+    int64_t count = 0;
+  };
+  Counter counter;
+  counter.Visit(s);
+  return counter.count;
+}
+
+struct SharedBuffer {
+  const BufferNode* buffer;
+  int64_t declared;  // statement number of its Allocate
+  int64_t first = -1;
+  int64_t last = -1;
+  int64_t bytes = 0;
+  int64_t offset = 0;
+  int64_t alignment = kAlignment;
+
+  bool LiveWith(const SharedBuffer& other) const {
+    return first <= other.last && other.first <= last;
+  }
+};
+
+// Numbers statements in order and records each shared buffer's declaration and live range.
+class Liveness : public IRVisitor {
+ public:
+  using IRVisitor::Visit;
+  std::vector<SharedBuffer> buffers;  // in declaration order
+
+  void Visit(const Stmt& s) override {
+    if (!s) return;
+    position_ = next_++;
+    IRVisitor::Visit(s);
+  }
+
+ protected:
+  void VisitFor(const For& node) override {
+    int64_t start = position_;
+    loops_.push_back({start, start + CountStmts(node.body)});
+    IRVisitor::VisitFor(node);
+    loops_.pop_back();
+  }
+  void VisitAllocate(const Allocate& node) override {
+    if (node.buffer->scope != MemoryScope::kShared) return;
+    index_[node.buffer.get()] = buffers.size();
+    buffers.push_back({node.buffer.get(), position_});
+  }
+  void VisitBufferUse(const Buffer& buffer) override {
+    auto it = index_.find(buffer.get());
+    if (it == index_.end()) return;
+    SharedBuffer& shared = buffers[it->second];
+    int64_t from = position_;
+    int64_t to = position_;
+    // The outermost enclosing loop that started after the declaration repeats this use.
+    for (const auto& [start, end] : loops_) {
+      if (start > shared.declared) {
+        from = start;
+        to = end;
+        break;
+      }
+    }
+    shared.first = shared.first < 0 ? from : std::min(shared.first, from);
+    shared.last = std::max(shared.last, to);
+  }
+
+ private:
+  int64_t next_ = 0;
+  int64_t position_ = 0;
+  std::vector<std::pair<int64_t, int64_t>> loops_;  // [start, end] of enclosing loops
+  absl::flat_hash_map<const BufferNode*, size_t> index_;
+};
+
+// The lowest aligned offset where `buffer` overlaps none of the placed buffers it lives with.
+int64_t FirstFit(const SharedBuffer& buffer, const std::vector<const SharedBuffer*>& placed) {
+  std::vector<int64_t> candidates = {0};
+  for (const SharedBuffer* other : placed) {
+    if (other->LiveWith(buffer)) {
+      candidates.push_back(AlignUp(other->offset + other->bytes, buffer.alignment));
+    }
+  }
+  std::sort(candidates.begin(), candidates.end());
+  for (int64_t offset : candidates) {
+    bool fits = std::none_of(placed.begin(), placed.end(), [&](const SharedBuffer* other) {
+      return other->LiveWith(buffer) && offset < other->offset + other->bytes &&
+             other->offset < offset + buffer.bytes;
+    });
+    if (fits) return offset;
+  }
+  return candidates.back();
+}
+
+class OffsetWriter : public IRMutator {
+ public:
+  explicit OffsetWriter(absl::flat_hash_map<const BufferNode*, int64_t> offsets)
+      : offsets_(std::move(offsets)) {}
+
+ protected:
+  Stmt MutateAllocate(const Allocate& node, const Stmt& self) override {
+    auto it = offsets_.find(node.buffer.get());
+    if (it == offsets_.end() || node.shared_offset == it->second) return self;
+    return Allocate::Make(node.buffer, node.loc(), it->second);
+  }
+
+ private:
+  absl::flat_hash_map<const BufferNode*, int64_t> offsets_;
+};
+
+}  // namespace
+
+std::optional<int64_t> SharedBufferBytes(const BufferNode& buffer) {
+  std::vector<int64_t> shape;
+  std::vector<int64_t> strides;
+  for (const Expr& extent : buffer.shape) shape.push_back(AsConstInt(extent).value_or(-1));
+  for (const Expr& stride : buffer.strides) strides.push_back(AsConstInt(stride).value_or(-1));
+  int64_t elements = 1;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] < 0 || (!strides.empty() && strides[d] < 0)) return std::nullopt;
+    if (shape[d] == 0) return 0;
+    // Dense: the product of the shape; strided: one past the largest offset reached.
+    elements = strides.empty() ? elements * shape[d] : elements + (shape[d] - 1) * strides[d];
+  }
+  return (elements * buffer.dtype.bits() + 7) / 8;
+}
+
+absl::StatusOr<SharedMemoryPlan> PlanSharedMemory(const Kernel& kernel, const TargetInfo* target) {
+  Liveness liveness;
+  liveness.Visit(kernel->body);
+  std::vector<SharedBuffer>& buffers = liveness.buffers;
+  // Matrix instructions read their operand tiles by address bits (the 128-byte swizzle repeats
+  // every 1024 bytes): those tiles start on that boundary.
+  std::vector<const BufferNode*> operands = CoreMatrixOperandBuffers(kernel);
+  for (SharedBuffer& buffer : buffers) {
+    if (std::find(operands.begin(), operands.end(), buffer.buffer) != operands.end()) {
+      buffer.alignment = kCoreMatrixTileAlignment;
+    }
+    std::optional<int64_t> bytes = SharedBufferBytes(*buffer.buffer);
+    if (!bytes) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("in kernel '", kernel->name, "': plan-shared-memory: shared buffer '",
+                       buffer.buffer->name, "' needs a constant shape and strides"));
+    }
+    buffer.bytes = *bytes;
+    // An unused buffer still gets a place, live only where it is declared.
+    if (buffer.first < 0) buffer.first = buffer.last = buffer.declared;
+  }
+  std::vector<SharedBuffer*> order;
+  for (SharedBuffer& buffer : buffers) order.push_back(&buffer);
+  std::stable_sort(order.begin(), order.end(), [](const SharedBuffer* a, const SharedBuffer* b) {
+    if (a->bytes != b->bytes) return a->bytes > b->bytes;
+    return a->first < b->first;
+  });
+  std::vector<const SharedBuffer*> placed;
+  SharedMemoryPlan plan;
+  absl::flat_hash_map<const BufferNode*, int64_t> offsets;
+  for (SharedBuffer* buffer : order) {
+    buffer->offset = FirstFit(*buffer, placed);
+    placed.push_back(buffer);
+    offsets[buffer->buffer] = buffer->offset;
+    plan.total_bytes = std::max(plan.total_bytes, buffer->offset + buffer->bytes);
+  }
+  if (target != nullptr && plan.total_bytes > target->max_shared_memory_bytes()) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "in kernel '", kernel->name, "': plan-shared-memory: the kernel needs ", plan.total_bytes,
+        " bytes of shared memory, more than the ", target->max_shared_memory_bytes(),
+        " bytes target '", target->name(), "' allows"));
+  }
+  plan.kernel = OffsetWriter(std::move(offsets)).MutateKernel(kernel);
+  return plan;
+}
+
+absl::StatusOr<bool> PlanSharedMemory(Module& module, const TargetInfo* target) {
+  bool changed = false;
+  for (Kernel& kernel : module.kernels) {
+    absl::StatusOr<SharedMemoryPlan> plan = PlanSharedMemory(kernel, target);
+    if (!plan.ok()) return plan.status();
+    changed |= plan->kernel != kernel;
+    kernel = plan->kernel;
+  }
+  return changed;
+}
+
+PassInfo PlanSharedMemoryPass() {
+  PassInfo info;
+  info.name = "plan-shared-memory";
+  info.description =
+      "places shared allocations at offsets of one pool, reusing the bytes of dead buffers";
+  // Without a target the pass lays the pool out and checks no limit.
+  info.run = [](Module& module, const PassOptions& options) -> absl::StatusOr<bool> {
+    return PlanSharedMemory(module, options.target_or_null());
+  };
+  return info;
+}
+
+}  // namespace tile_ir::passes

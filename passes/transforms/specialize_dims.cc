@@ -1,0 +1,127 @@
+// Shape specialization: substitute the bound dims and drop them from the signature.
+#include "passes/transforms/specialize_dims.h"
+
+#include <limits>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "passes/analysis/arith/expr_simplifier.h"
+#include "passes/analysis/arith/int_math.h"
+#include "passes/analysis/arith/interval.h"
+#include "passes/transforms/substitute.h"
+#include "tile_ir/printer.h"
+
+namespace tile_ir::passes {
+namespace {
+
+absl::StatusOr<std::map<std::string, int64_t>> ParseValues(const std::string& text) {
+  std::map<std::string, int64_t> values;
+  for (absl::string_view item : absl::StrSplit(text, ',', absl::SkipWhitespace())) {
+    std::vector<absl::string_view> parts = absl::StrSplit(item, '=');
+    // Spaces around a name are no part of it: "M=64, N=64" binds N, not " N".
+    absl::string_view name = parts.empty() ? "" : absl::StripAsciiWhitespace(parts[0]);
+    int64_t value = 0;
+    if (parts.size() != 2 || name.empty() || !absl::SimpleAtoi(parts[1], &value)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "specialize-dims: expected NAME=INTEGER in values, got '", std::string(item), "'"));
+    }
+    values[std::string(name)] = value;
+  }
+  return values;
+}
+
+std::string FormatValues(const std::map<std::string, int64_t>& values) {
+  std::vector<std::string> items;
+  for (const auto& [name, value] : values) items.push_back(absl::StrCat(name, "=", value));
+  return absl::StrJoin(items, ", ");
+}
+
+}  // namespace
+
+absl::StatusOr<Kernel> SpecializeDims(const Kernel& kernel,
+                                      const std::map<std::string, int64_t>& values) {
+  VarMap map;
+  std::vector<VarRef> kept;
+  std::vector<std::string> names;
+  for (const VarRef& dim : kernel->dims) {
+    names.push_back(dim->name);
+    auto it = values.find(dim->name);
+    if (it == values.end()) {
+      kept.push_back(dim);
+      continue;
+    }
+    bool is_i32 = dim->dtype() == kI32;
+    if (is_i32 && (it->second < std::numeric_limits<int32_t>::min() ||
+                   it->second > std::numeric_limits<int32_t>::max())) {
+      return absl::InvalidArgumentError(absl::StrCat("kernel '", kernel->name, "': dim '",
+                                                     dim->name, "' is i32; ", it->second,
+                                                     " does not fit"));
+    }
+    map[dim.get()] = Int(it->second, dim->dtype());
+  }
+  for (const auto& [name, value] : values) {
+    bool known = false;
+    for (const std::string& each : names) known |= each == name;
+    if (!known) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "kernel '", kernel->name, "' has no dim '", name, "' to specialize (its dims: ",
+          names.empty() ? "none" : absl::StrJoin(names, ", "), ")"));
+    }
+  }
+  Kernel substituted = Substitute(kernel, map);
+  // A requirement the constants decide is checked here, once, and dropped; the others stay
+  // for the launch to check.
+  arith::ExprSimplifier simplifier;
+  for (const VarRef& dim : kept) simplifier.BindRange(dim, {1, arith::TypeMax(dim->dtype())});
+  std::vector<ShapeRequirement> requirements;
+  for (size_t i = 0; i < substituted->requirements.size(); ++i) {
+    const ShapeRequirement& requirement = substituted->requirements[i];
+    Expr folded = simplifier.Simplify(requirement.condition);
+    const IntImm* value = As<IntImm>(folded);
+    if (value == nullptr) {
+      requirements.push_back({folded, requirement.loc});
+    } else if (value->value == 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "kernel '", kernel->name, "' requires ", Print(kernel->requirements[i].condition),
+          ", which ", FormatValues(values), " breaks"));
+    }
+  }
+  return KernelNode::Make(substituted->name, std::move(kept), substituted->params,
+                          substituted->launch, substituted->body, substituted->loc,
+                          std::move(requirements));
+}
+
+PassInfo SpecializeDimsPass() {
+  PassInfo info;
+  info.name = "specialize-dims";
+  info.description =
+      "binds symbolic dims to constants (values=\"M=4096,N=4096\") in every kernel that has them";
+  info.options = {{"values", OptionType::kString, "", "comma-separated NAME=INTEGER bindings"}};
+  info.run = [](Module& module, const PassOptions& options) -> absl::StatusOr<bool> {
+    absl::StatusOr<std::map<std::string, int64_t>> values =
+        ParseValues(options.GetString("values"));
+    if (!values.ok()) return values.status();
+    bool changed = false;
+    for (Kernel& kernel : module.kernels) {
+      std::map<std::string, int64_t> own;
+      for (const VarRef& dim : kernel->dims) {
+        auto it = values->find(dim->name);
+        if (it != values->end()) own.insert(*it);
+      }
+      if (own.empty()) continue;
+      absl::StatusOr<Kernel> specialized = SpecializeDims(kernel, own);
+      if (!specialized.ok()) return specialized.status();
+      kernel = *std::move(specialized);
+      changed = true;
+    }
+    return changed;
+  };
+  return info;
+}
+
+}  // namespace tile_ir::passes

@@ -1,0 +1,107 @@
+// Internal to the thread-binding library: what its two files share. thread_binding.cc
+// drives the pass; thread_binding_nests.cc binds statements and parallel nests when several
+// threads execute a block.
+#ifndef PASSES_TRANSFORMS_THREAD_BINDING_INTERNAL_H_
+#define PASSES_TRANSFORMS_THREAD_BINDING_INTERNAL_H_
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/status/statusor.h"
+#include "passes/analysis/fragment_threads.h"
+#include "passes/transforms/fresh_names.h"
+#include "tile_ir/module.h"
+#include "tile_ir/visitor.h"
+
+namespace tile_ir::passes::thread_binding {
+
+// A fragment's per-thread registers and the layout that indexes them.
+struct Fragment {
+  Buffer local;
+  Layout layout;
+};
+using FragmentMap = absl::flat_hash_map<const BufferNode*, Fragment>;
+
+// What a subtree holds, as far as thread binding cares.
+class Contents : public IRVisitor {
+ public:
+  using IRVisitor::Visit;
+  bool parallel = false;
+  bool thread_bound = false;
+  bool barrier = false;
+  bool tile_op = false;
+  // Stores to shared or global memory and impure calls: effects one thread must make.
+  bool shared_effect = false;
+  std::vector<const BufferLoad*> fragment_loads;
+  std::vector<const Store*> fragment_stores;
+  std::vector<const BufferNode*> fragment_allocs;
+  std::vector<VarRange> constant_loops;
+  absl::flat_hash_set<const Var*> used_vars;
+  absl::flat_hash_set<const BufferNode*> used_buffers;
+
+  bool fragment() const { return !fragment_loads.empty() || !fragment_stores.empty(); }
+
+ protected:
+  void VisitVar(const Var& node) override { used_vars.insert(&node); }
+  void VisitBufferUse(const Buffer& buffer) override { used_buffers.insert(buffer.get()); }
+  void VisitBufferLoad(const BufferLoad& node) override {
+    if (node.buffer->scope == MemoryScope::kFragment) fragment_loads.push_back(&node);
+    IRVisitor::VisitBufferLoad(node);
+  }
+  void VisitStore(const Store& node) override {
+    if (node.buffer->scope == MemoryScope::kFragment) fragment_stores.push_back(&node);
+    if (node.buffer->scope == MemoryScope::kShared || node.buffer->scope == MemoryScope::kGlobal) {
+      shared_effect = true;
+    }
+    IRVisitor::VisitStore(node);
+  }
+  void VisitCall(const Call& node) override;
+  void VisitAllocate(const Allocate& node) override {
+    if (node.buffer->scope == MemoryScope::kFragment) fragment_allocs.push_back(node.buffer.get());
+    IRVisitor::VisitAllocate(node);
+  }
+  void VisitFor(const For& node) override {
+    parallel |= node.for_kind == ForKind::kParallel;
+    thread_bound |= node.for_kind == ForKind::kThreadBound;
+    std::optional<int64_t> min = AsConstInt(node.min);
+    std::optional<int64_t> extent = AsConstInt(node.extent);
+    if (min && extent) constant_loops.push_back({node.var.get(), *min, *extent});
+    IRVisitor::VisitFor(node);
+  }
+  void VisitBarrier(const Barrier&) override { barrier = true; }
+  void VisitCopy(const Copy& node) override { TileOp(node); }
+  void VisitGemm(const Gemm& node) override { TileOp(node); }
+  void VisitFill(const Fill& node) override { TileOp(node); }
+  void VisitReduce(const Reduce& node) override { TileOp(node); }
+  void VisitAtomicAdd(const AtomicAdd& node) override { TileOp(node); }
+  void VisitCumsum(const Cumsum& node) override { TileOp(node); }
+
+ private:
+  void TileOp(const StmtNode&) { tile_op = true; }
+};
+
+Contents Scan(const Stmt& s);
+Contents Scan(const Expr& e);
+
+// "FILE:LINE:COL: in kernel 'k': thread-binding: MESSAGE (at `first line of stmt`)".
+absl::Status StmtError(const KernelNode& kernel, const Stmt& stmt, std::string_view message);
+
+// A parallel nest that touches no fragment, dealt out cyclically (see BindThreads). When
+// its body is one unguarded store and the innermost extent is a constant multiple of the
+// lanes that fit `vector_bytes`, threads take whole runs of those lanes in a vectorized
+// loop, so that the vectorize pass can turn each run into one wide access.
+absl::StatusOr<Stmt> DealCyclically(const KernelNode& kernel, const For& root, int64_t threads,
+                                    const Expr& thread, int vector_bytes, FreshNames& names);
+
+// The statements of `kernel`'s body bound to `threads` threads whose flat index is
+// `thread` (see BindThreads); an error naming the statement that cannot be bound.
+absl::StatusOr<Stmt> BindStatements(const KernelNode& kernel, int64_t threads,
+                                    FragmentMap fragments, Expr thread, int vector_bytes,
+                                    FreshNames& names);
+
+}  // namespace tile_ir::passes::thread_binding
+
+#endif  // PASSES_TRANSFORMS_THREAD_BINDING_INTERNAL_H_
