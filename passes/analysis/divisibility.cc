@@ -2,29 +2,33 @@
 #include "passes/analysis/divisibility.h"
 
 #include <algorithm>
-#include <optional>
 
 namespace tile_ir::passes {
-namespace {
 
-int64_t LowestPowerOfTwo(int64_t value) {
-  if (value == 0) return Divisibility::kMaxDivisor;
+int64_t Divisibility::OfConstant(int64_t value) {
+  if (value == 0) return kMaxDivisor;
   uint64_t magnitude = value < 0 ? -static_cast<uint64_t>(value) : static_cast<uint64_t>(value);
-  return std::min<int64_t>(static_cast<int64_t>(magnitude & (~magnitude + 1)),
-                           Divisibility::kMaxDivisor);
+  return std::min<int64_t>(static_cast<int64_t>(magnitude & (~magnitude + 1)), kMaxDivisor);
 }
-
-}  // namespace
 
 int64_t Divisibility::Of(const Expr& e) const {
   switch (e->kind()) {
-    case ExprKind::kIntImm: return LowestPowerOfTwo(As<IntImm>(e)->value);
+    case ExprKind::kIntImm: return OfConstant(As<IntImm>(e)->value);
     case ExprKind::kVar: {
       auto it = lets_.find(As<Var>(e));
       return it == lets_.end() ? 1 : it->second;
     }
     case ExprKind::kRamp: return Of(As<Ramp>(e)->base);
-    case ExprKind::kCast: return e->dtype().is_int() ? Of(As<Cast>(e)->value) : 1;
+    case ExprKind::kCast: {
+      // Widening keeps the value and truncating its low bits: a power of two that divided it
+      // divides the result (one at or beyond the new width divides the 0 that is left).
+      const Expr& value = As<Cast>(e)->value;
+      return e->dtype().is_int() && value->dtype().is_int() ? Of(value) : 1;
+    }
+    case ExprKind::kSelect: {
+      const Select& node = *As<Select>(e);
+      return std::min(Of(node.true_value), Of(node.false_value));
+    }
     case ExprKind::kBinary: {
       const Binary& node = *As<Binary>(e);
       int64_t a = Of(node.a);
@@ -38,12 +42,10 @@ int64_t Divisibility::Of(const Expr& e) const {
         // offset c * 8 ^ (r % 8) * 8 keeps 8-element chunks whole.
         case BinaryOp::kXor: return std::min(a, b);
         case BinaryOp::kMul: return std::min(a * b, kMaxDivisor);
+        // x % m is x - q * m, for truncating and flooring division alike: what divides
+        // both x and m divides it.
         case BinaryOp::kMod:
-        case BinaryOp::kFloorMod: {
-          // x % m keeps x's powers of two up to m's when m is a power of two.
-          std::optional<int64_t> m = AsConstInt(node.b);
-          return m && *m > 0 && LowestPowerOfTwo(*m) == *m ? std::min(a, *m) : 1;
-        }
+        case BinaryOp::kFloorMod: return std::min(a, b);
         default: return 1;
       }
     }
@@ -64,9 +66,13 @@ int64_t Divisibility::OffsetOf(const BufferNode& buffer, const std::vector<Expr>
   return divisor;
 }
 
+void Divisibility::AddLet(const Let& let) {
+  if (let.var->dtype().is_int()) lets_[let.var.get()] = Of(let.value);
+}
+
 void Divisibility::VisitLet(const Let& node) {
   IRVisitor::VisitLet(node);
-  if (node.var->dtype().is_int()) lets_[node.var.get()] = Of(node.value);
+  AddLet(node);
 }
 
 }  // namespace tile_ir::passes

@@ -1,6 +1,7 @@
 // The largest power of two known to divide integer expressions of thread-level IR, through the
-// lets that bind their variables: what async-copies proves alignment with, and what
-// core-matrix-tiles proves vector accesses stay inside one 16-byte chunk with.
+// lets that bind their variables: what async-copies proves alignment with, what
+// core-matrix-tiles proves vector accesses stay inside one 16-byte chunk with, and what the
+// C-source emitter proves wide (uint2, uint4) moves aligned with.
 #ifndef PASSES_ANALYSIS_DIVISIBILITY_H_
 #define PASSES_ANALYSIS_DIVISIBILITY_H_
 
@@ -21,10 +22,18 @@ class Divisibility : public IRVisitor {
   // Divisors are tracked up to this power of two; larger ones change no alignment decision.
   static constexpr int64_t kMaxDivisor = int64_t{1} << 20;
 
-  // Visit the kernel's body first, so that the lets are known.
+  // The largest power of two dividing `value`, up to kMaxDivisor (which 0 gets).
+  static int64_t OfConstant(int64_t value);
+
+  // Visit the kernel's body first, so that the lets are known (or add them one by one).
+  // Of a vector: of its first lane.
   int64_t Of(const Expr& e) const;
   // The power of two dividing the element offset of `indices` in `buffer`.
   int64_t OffsetOf(const BufferNode& buffer, const std::vector<Expr>& indices) const;
+
+  // Learns what divides the variable of an integer let, for a caller that walks the IR in
+  // its own order: the C-source emitter adds each let as it emits it.
+  void AddLet(const Let& let);
 
  protected:
   void VisitLet(const Let& node) override;

@@ -49,5 +49,27 @@ TEST_F(DivisibilityTest, SwizzledOffsetThroughALet) {
   EXPECT_EQ(divisibility_.OffsetOf(*tile, {r_, Op(BinaryOp::kAdd, col, Int(2))}), 2);
 }
 
+// What the C-source emitter relied on when it kept its own copy of these rules.
+TEST_F(DivisibilityTest, SelectsRemaindersByAnyDivisorAndIntegerCasts) {
+  EXPECT_EQ(divisibility_.Of(Select::Make(Op(BinaryOp::kLt, c_, r_), Mul(c_, 8), Int(4))), 4);
+  EXPECT_EQ(divisibility_.Of(Op(BinaryOp::kMod, Mul(c_, 16), Int(12))), 4);
+  EXPECT_EQ(divisibility_.Of(Op(BinaryOp::kFloorMod, Mul(c_, 16), Mul(r_, 8))), 8);
+  EXPECT_EQ(divisibility_.Of(Op(BinaryOp::kMod, Mul(c_, 16), r_)), 1);
+  EXPECT_EQ(divisibility_.Of(Cast::Make(kI64, Mul(c_, 8))), 8);
+  EXPECT_EQ(divisibility_.Of(Cast::Make(kI32, Cast::Make(kI64, Mul(c_, 8)))), 8);
+  EXPECT_EQ(divisibility_.Of(Cast::Make(kI32, Cast::Make(kF32, Mul(c_, 8)))), 1);
+}
+
+TEST_F(DivisibilityTest, LetsAddedOneByOne) {
+  VarRef offset = Var::Make("offset");
+  VarRef scale = Var::Make("scale", kF32);
+  divisibility_.AddLet(*As<Let>(Let::Make(offset, Mul(c_, 32))));
+  divisibility_.AddLet(*As<Let>(Let::Make(scale, Float(4.0))));
+  EXPECT_EQ(divisibility_.Of(Op(BinaryOp::kAdd, offset, Int(16))), 16);
+  EXPECT_EQ(divisibility_.Of(scale), 1);
+  EXPECT_EQ(Divisibility::OfConstant(0), Divisibility::kMaxDivisor);
+  EXPECT_EQ(Divisibility::OfConstant(-24), 8);
+}
+
 }  // namespace
 }  // namespace tile_ir::passes

@@ -13,8 +13,6 @@
 namespace tile_ir::passes::thread_binding {
 namespace {
 
-Expr Op(BinaryOp op, Expr a, Expr b) { return Binary::Make(op, std::move(a), std::move(b)); }
-
 // Parallel loops inside an element a thread owns run serially on that thread.
 class SerialLoops : public IRMutator {
  protected:
@@ -75,14 +73,7 @@ int64_t RunLanes(const Stmt& body, int64_t extent, int vector_bytes) {
 
 absl::StatusOr<Stmt> DealCyclically(const KernelNode& kernel, const For& root, int64_t threads,
                                     const Expr& thread, int vector_bytes, FreshNames& names) {
-  std::vector<const For*> chain = {&root};
-  while (true) {
-    const Stmt& body = chain.back()->body;
-    const Seq* seq = As<Seq>(body);
-    const For* inner = As<For>(seq && seq->stmts.size() == 1 ? seq->stmts[0] : body);
-    if (inner == nullptr || inner->for_kind != ForKind::kParallel) break;
-    chain.push_back(inner);
-  }
+  std::vector<const For*> chain = ParallelChain(root);
   Contents contents = Scan(chain.back()->body);
   if (contents.tile_op) {
     return StmtError(kernel, chain.back()->body,
@@ -128,7 +119,8 @@ absl::StatusOr<Stmt> DealCyclically(const KernelNode& kernel, const For& root, i
     if (lanes > 1 && d + 1 == chain.size()) {
       // The run's first element; the vectorized loop below adds the lane.
       run_start = Var::Make(names.Fresh(loop.var->name + "_run"), type);
-      Expr start = Op(BinaryOp::kAdd, in_type(loop.min), Op(BinaryOp::kMul, position, Int(lanes, type)));
+      Expr start =
+          Op(BinaryOp::kAdd, in_type(loop.min), Op(BinaryOp::kMul, position, Int(lanes, type)));
       inner.insert(inner.begin(), Let::Make(run_start, SimplifyExpr(start), loop.loc()));
       continue;
     }

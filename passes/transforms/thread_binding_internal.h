@@ -1,11 +1,13 @@
-// Internal to the thread-binding library: what its two files share. thread_binding.cc
-// drives the pass; thread_binding_nests.cc binds statements and parallel nests when several
-// threads execute a block.
+// Internal to the thread-binding library: what its files share. thread_binding.cc drives
+// the pass; when several threads execute a block, the Binder (thread_binding_binder.h) binds
+// statements and the nests that touch fragments, and thread_binding_cyclic.cc deals out the
+// nests that do not.
 #ifndef PASSES_TRANSFORMS_THREAD_BINDING_INTERNAL_H_
 #define PASSES_TRANSFORMS_THREAD_BINDING_INTERNAL_H_
 
 #include <cstdint>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -17,6 +19,12 @@
 #include "tile_ir/visitor.h"
 
 namespace tile_ir::passes::thread_binding {
+
+// The binding code builds many index expressions; Binary::Make, shorter.
+inline Expr Op(BinaryOp op, Expr a, Expr b) { return Binary::Make(op, std::move(a), std::move(b)); }
+
+// Layouts compute in i32.
+inline Expr AsI32(const Expr& e) { return e->dtype() == kI32 ? e : Cast::Make(kI32, e); }
 
 // A fragment's per-thread registers and the layout that indexes them.
 struct Fragment {
@@ -85,6 +93,10 @@ class Contents : public IRVisitor {
 
 Contents Scan(const Stmt& s);
 Contents Scan(const Expr& e);
+
+// The perfect nest of parallel loops at `root`, outermost first: each loop's body is the
+// next loop, alone or as a block's only statement.
+std::vector<const For*> ParallelChain(const For& root);
 
 // "FILE:LINE:COL: in kernel 'k': thread-binding: MESSAGE (at `first line of stmt`)".
 absl::Status StmtError(const KernelNode& kernel, const Stmt& stmt, std::string_view message);

@@ -14,19 +14,11 @@
 namespace tile_ir::c_source {
 namespace {
 
-constexpr int64_t kMaxPowerOfTwo = int64_t{1} << 20;
 // Global buffers are 16-byte aligned (the calling conventions); the shared
 // pool is declared aligned to 1024 bytes (global_kernel_dialect.cc), of which
 // the proofs here use 128, more than any vector access needs.
 constexpr int64_t kGlobalAlign = 16;
 constexpr int64_t kSharedPoolAlign = 128;
-
-int64_t LowestPowerOfTwo(int64_t value) {
-  if (value == 0) return kMaxPowerOfTwo;
-  uint64_t magnitude = value < 0 ? 0 - static_cast<uint64_t>(value) : static_cast<uint64_t>(value);
-  uint64_t lowest = magnitude & (~magnitude + 1);
-  return static_cast<int64_t>(std::min<uint64_t>(lowest, kMaxPowerOfTwo));
-}
 
 const char* MoveType(int bytes) {
   switch (bytes) {
@@ -208,20 +200,9 @@ int KernelEmitter::VectorMoveBytes(const BufferNode& buffer, const std::vector<E
   if (buffer.scope == MemoryScope::kShared) {
     auto it = shared_offsets_.find(&buffer);
     if (it == shared_offsets_.end()) return 0;
-    base_align = std::min(kSharedPoolAlign, LowestPowerOfTwo(it->second));
+    base_align = std::min(kSharedPoolAlign, passes::Divisibility::OfConstant(it->second));
   }
-  // The power of two dividing the element offset: of each index times its stride.
-  std::vector<Expr> first = FirstLaneIndices(indices);
-  int64_t divisor = kMaxPowerOfTwo;
-  int64_t stride = 1;
-  for (int d = static_cast<int>(first.size()) - 1; d >= 0; --d) {
-    int64_t stride_divisor = buffer.strides.empty() ? stride : KnownPowerOfTwo(buffer.strides[d]);
-    divisor =
-        std::min(divisor, std::min(KnownPowerOfTwo(first[d]) * stride_divisor, kMaxPowerOfTwo));
-    if (buffer.strides.empty()) {
-      stride = std::min(stride * KnownPowerOfTwo(buffer.shape[d]), kMaxPowerOfTwo);
-    }
-  }
+  int64_t divisor = divisibility_.OffsetOf(buffer, FirstLaneIndices(indices));
   int64_t align = std::min(base_align, divisor * element_bytes);
   return align >= bytes ? static_cast<int>(bytes) : 0;
 }
@@ -263,44 +244,6 @@ void KernelEmitter::PreloadVectors(const Expr& value) {
       return;
     }
     default: return;
-  }
-}
-
-int64_t KernelEmitter::KnownPowerOfTwo(const Expr& expr) const {
-  switch (expr->kind()) {
-    case ExprKind::kIntImm: return LowestPowerOfTwo(As<IntImm>(expr)->value);
-    case ExprKind::kVar: {
-      auto it = let_divisors_.find(As<Var>(expr));
-      return it == let_divisors_.end() ? 1 : it->second;
-    }
-    case ExprKind::kBinary: {
-      const Binary& node = *As<Binary>(expr);
-      int64_t a = KnownPowerOfTwo(node.a);
-      int64_t b = KnownPowerOfTwo(node.b);
-      switch (node.op) {
-        case BinaryOp::kAdd:
-        case BinaryOp::kSub:
-        case BinaryOp::kMin:
-        case BinaryOp::kMax:
-        case BinaryOp::kMod:
-        case BinaryOp::kFloorMod:
-        case BinaryOp::kXor: return std::min(a, b);
-        case BinaryOp::kMul: return std::min(a * b, kMaxPowerOfTwo);
-        default: return 1;
-      }
-    }
-    case ExprKind::kSelect: {
-      const Select& node = *As<Select>(expr);
-      return std::min(KnownPowerOfTwo(node.true_value), KnownPowerOfTwo(node.false_value));
-    }
-    case ExprKind::kCast: {
-      const Cast& node = *As<Cast>(expr);
-      DataType from = node.value->dtype();
-      bool widening =
-          from.is_int() && expr->dtype().is_int() && from.bits() <= expr->dtype().bits();
-      return widening ? KnownPowerOfTwo(node.value) : 1;
-    }
-    default: return 1;
   }
 }
 

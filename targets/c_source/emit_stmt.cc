@@ -164,9 +164,7 @@ void KernelEmitter::EmitIf(const If& node) {
 
 void KernelEmitter::EmitLet(const Let& node) {
   DataType type = node.var->dtype();
-  if (type.is_int() && !type.is_vector()) {
-    let_divisors_[node.var.get()] = KnownPowerOfTwo(node.value);
-  }
+  divisibility_.AddLet(node);
   if (!type.is_vector()) {
     CExpr value = EmitExpr(node.value);
     Line(absl::StrCat("const ", dialect_.ValueType(type.scalar()), " ",

@@ -14,6 +14,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
+#include "passes/analysis/divisibility.h"
 #include "targets/c_source/c_expr.h"
 #include "targets/c_source/c_names.h"
 #include "targets/c_source/dialect.h"
@@ -78,8 +79,6 @@ class KernelEmitter : private CallContext {
   // Loads the contiguous vector loads of `value` that VectorMoveBytes allows
   // into arrays, before the lane loop that reads them through vector_loads_.
   void PreloadVectors(const Expr& value);
-  // The largest power of two (up to 2^20) known to divide integer `expr`.
-  int64_t KnownPowerOfTwo(const Expr& expr) const;
 
   // emit_call.cc
   CExpr EmitCall(const Call& node);
@@ -98,8 +97,8 @@ class KernelEmitter : private CallContext {
   std::string lane_name_;
   // The array a vector store computes its lanes into (one name, each in its own block).
   std::string values_name_;
-  // Let-bound integer variables: the power of two known to divide them.
-  absl::flat_hash_map<const Var*, int64_t> let_divisors_;
+  // What divides the integer lets emitted so far, for the alignment of vector moves.
+  passes::Divisibility divisibility_;
   absl::flat_hash_set<const Var*> vector_lets_;
   // Variables the body reads: block and thread indices are declared only when read.
   absl::flat_hash_set<const Var*> used_vars_;

@@ -1,0 +1,150 @@
+// Internal to the thread-binding library: the rewriter that binds a block's statements when
+// several threads execute it. Its methods are split by concern over
+// thread_binding_statements.cc (statements outside parallel loops, fragment accesses, shared
+// mirrors), thread_binding_owner_nests.cc (nests that touch fragments, each element on its
+// owner thread) and thread_binding_register_nests.cc (the fast form of those nests, each
+// thread walking its own registers).
+#ifndef PASSES_TRANSFORMS_THREAD_BINDING_BINDER_H_
+#define PASSES_TRANSFORMS_THREAD_BINDING_BINDER_H_
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/status/status.h"
+#include "passes/analysis/fragment_threads.h"
+#include "passes/transforms/fresh_names.h"
+#include "passes/transforms/thread_binding_internal.h"
+#include "passes/transforms/thread_binding_placement.h"
+#include "tile_ir/module.h"
+#include "tile_ir/mutator.h"
+
+namespace tile_ir::passes::thread_binding {
+
+// The indices as i32, the type layouts compute in.
+std::vector<Expr> ToI32(const std::vector<Expr>& indices);
+
+// The thread that holds `fragment`'s element at `indices`, and its register there.
+Expr Owner(const Fragment& fragment, const std::vector<Expr>& indices);
+Expr Register(const Fragment& fragment, const std::vector<Expr>& indices);
+
+// A fragment passed whole to a target intrinsic: target intrinsics carry their target's
+// prefix ("cuda.gemm_ss"; tile_ir/intrinsics.h) and take a load argument as an address, so a
+// fragment argument stands for the fragment itself, in each thread its own registers (a
+// tensor-core gemm's accumulator). These are the loads of `node` in that position.
+std::vector<const BufferLoad*> FragmentsPassedWhole(const Expr& node);
+std::vector<const BufferLoad*> FragmentsPassedWhole(const Stmt& node);
+
+// T > 1. Bind() rewrites statements outside parallel loops; the nest methods rewrite a
+// parallel nest; the Mutate overrides move fragment accesses to registers.
+class Binder : public IRMutator {
+ public:
+  Binder(const KernelNode& kernel, int64_t threads, FragmentMap fragments, Expr thread,
+         int vector_bytes, FreshNames& names)
+      : kernel_(kernel),
+        threads_(threads),
+        fragments_(std::move(fragments)),
+        thread_(std::move(thread)),
+        vector_bytes_(vector_bytes),
+        names_(names) {}
+
+  const absl::Status& status() const { return status_; }
+
+  // The shared mirrors of fragments that other threads read, in order of creation.
+  const std::vector<Buffer>& mirrors() const { return mirror_list_; }
+
+  // Bind() with the mirror fills it asked for in front.
+  Stmt BindWithFills(const Stmt& s);
+  Stmt Bind(const Stmt& s);
+
+ protected:
+  Expr MutateBufferLoad(const BufferLoad& node, const Expr& self) override;
+  Stmt MutateStore(const Store& node, const Stmt& self) override;
+  Stmt MutateAllocate(const Allocate& node, const Stmt& self) override;
+
+ private:
+  // thread_binding_statements.cc
+  Stmt Fail(const Stmt& s, std::string_view message);
+  // A fragment that threads other than an element's owner read is mirrored in shared
+  // memory: before the statement that reads it, each owner stores its elements there (the
+  // barrier after that is insert-barriers' to place), and the reads go to the mirror.
+  void RequestMirror(const BufferNode* fragment);
+  // `e`, which every thread evaluates (in statement `site`), with its fragment reads going
+  // to mirrors, except fragments passed whole to target intrinsics: each thread passes its
+  // own registers, `F[0, ...]` becoming `F_local[0]`.
+  Expr ReadViaMirrors(const Expr& e, const Stmt& site);
+  // The statements that fill the mirrors requested since the last call.
+  std::vector<Stmt> TakeFills();
+
+  // thread_binding_register_nests.cc
+  // The fast form of a nest that touches fragments (nullopt where it does not apply, and the
+  // generic form of Nest() follows): a perfect nest of parallel loops over a constant box
+  // whose body holds no parallel loop, where every fragment access of an element sits on
+  // the thread that the first fragment store (or else load) places the element on, and that
+  // placement, an injective map from the box to (thread t, register r), reads back as
+  // linear index = A * t + B[r] (A >= 0, B increasing, so each thread visits its elements
+  // in the order the nest did). Each thread then walks its own registers:
+  //   for r in 0 +: R unrolled { let e = A * tx + B_r; [if (e < total)] { let i = ...; BODY } }
+  // with B_r = B0 + r * D where B is an arithmetic progression, a select chain over r
+  // otherwise (R <= kMaxUnrolled), and register indices r (or a function of r) where an
+  // access's register depends on r alone. Where the placement is not of that form but
+  // separable and bit-linear in the thread (FindSeparable), the loop is SeparableNest's.
+  std::optional<Stmt> RegisterNest(const For& root);
+  // The affine form's loop over the rounds, register overrides and mirrors already set up.
+  Stmt AffineNest(const For& root, const ParallelBox& box, const AffinePlacement& form,
+                  int64_t registers, const Stmt& body, const VarRef& round, const Expr& thread);
+  // The separable form: `for r in 0 +: R unrolled { let i = P_i(tx) + Q_i(r); ...;
+  // [if (in the box)] { BODY } }`, register overrides and mirrors already set up.
+  Stmt SeparableNest(const For& root, const ParallelBox& box, const Separable& form,
+                     const Stmt& body, const VarRef& round, const Expr& thread);
+  // The body of a fast-form nest with its fragment accesses rewritten, as a list of
+  // statements; the register overrides and mirror reads are spent.
+  std::vector<Stmt> RewriteFastBody(const Stmt& body);
+
+  // thread_binding_owner_nests.cc
+  // A nest that touches fragments, at the statement level: the fragments it reads through
+  // mirrors are filled before it, so it must not write them.
+  Stmt Nest(const Stmt& s);
+  // A statement of a nest that touches fragments and holds parallel loops: parallel loops
+  // become serial ones that every thread walks.
+  Stmt InNest(const Stmt& s);
+  // Splits a block into runs without parallel loops, each executed by one thread (or all).
+  Stmt GuardBlock(const Stmt& s);
+  // Lets that read no fragment go first, unguarded; the rest runs on its owner thread.
+  void EmitRun(std::vector<Stmt> run, const std::vector<Stmt>& later, std::vector<Stmt>* out);
+  // `stmts` (without parallel loops) on the thread that must execute them.
+  Stmt Guarded(std::vector<Stmt> stmts, const Stmt& site);
+  // The thread that executes statements with these fragment accesses: the one that holds
+  // the elements they write (all on one thread), or else those of their first read. Reads
+  // of elements held elsewhere go through mirrors (marked in via_mirror_).
+  std::optional<Expr> ChooseOwner(const Contents& contents, const Stmt& site);
+
+  const KernelNode& kernel_;
+  const int64_t threads_;
+  const FragmentMap fragments_;
+  const Expr thread_;
+  const int vector_bytes_;
+  FreshNames& names_;
+  absl::flat_hash_map<const BufferNode*, Buffer> mirrors_;
+  std::vector<Buffer> mirror_list_;
+  // Mirrors to fill before the statement being bound, and the fragment loads that the
+  // statement being rewritten takes from mirrors.
+  std::vector<const BufferNode*> fills_;
+  absl::flat_hash_set<const BufferLoad*> via_mirror_;
+  // The fragment loads of the expression being rewritten that pass fragments whole.
+  absl::flat_hash_set<const BufferLoad*> passed_whole_;
+  // Register indices of fragment accesses (loads and stores of the original body) that the
+  // fast nest form fixes.
+  absl::flat_hash_map<const void*, Expr> register_override_;
+  // Enclosing loops of the current nest with constant bounds.
+  std::vector<VarRange> loops_;
+  absl::Status status_;
+};
+
+}  // namespace tile_ir::passes::thread_binding
+
+#endif  // PASSES_TRANSFORMS_THREAD_BINDING_BINDER_H_

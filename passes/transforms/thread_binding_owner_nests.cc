@@ -1,0 +1,180 @@
+// Binding with several threads per block: the generic form of a parallel nest that touches
+// fragments. Every thread walks the nest, its parallel loops made serial, and each run of
+// statements executes on the thread that owns the fragment elements it writes.
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "passes/analysis/fragment_threads.h"
+#include "passes/transforms/thread_binding_binder.h"
+#include "passes/transforms/thread_binding_internal.h"
+#include "tile_ir/printer.h"
+#include "tile_ir/structural_equal.h"
+
+namespace tile_ir::passes::thread_binding {
+
+Stmt Binder::Nest(const Stmt& s) {
+  size_t filled = fills_.size();
+  Stmt result = InNest(s);
+  Contents contents = Scan(s);
+  for (size_t i = filled; i < fills_.size(); ++i) {
+    for (const Store* store : contents.fragment_stores) {
+      if (store->buffer.get() == fills_[i]) {
+        return Fail(s, absl::StrCat("fragment '", fills_[i]->name,
+                                    "' is read by threads that do not hold its elements in a "
+                                    "loop nest that also writes it"));
+      }
+    }
+  }
+  return result;
+}
+
+Stmt Binder::InNest(const Stmt& s) {
+  if (!status_.ok()) return s;
+  if (const For* loop = As<For>(s)) {
+    if (Scan(loop->min).fragment() || Scan(loop->extent).fragment()) {
+      return Fail(s, "a loop bound reads a fragment, whose elements live on single threads");
+    }
+    std::optional<int64_t> min = AsConstInt(loop->min);
+    std::optional<int64_t> extent = AsConstInt(loop->extent);
+    bool known = min && extent;
+    if (known) loops_.push_back({loop->var.get(), *min, *extent});
+    Stmt body = GuardBlock(loop->body);
+    if (known) loops_.pop_back();
+    ForKind kind = loop->for_kind == ForKind::kParallel ? ForKind::kSerial : loop->for_kind;
+    return For::Make(loop->var, loop->min, loop->extent, kind, std::move(body), loop->loc(),
+                     loop->pipeline, loop->thread_axis);
+  }
+  if (const If* node = As<If>(s)) {
+    if (Scan(node->cond).fragment()) {
+      return Fail(s, "a condition reads a fragment, whose elements live on single threads");
+    }
+    return If::Make(node->cond, GuardBlock(node->then_body),
+                    node->else_body ? GuardBlock(node->else_body) : nullptr, node->loc());
+  }
+  return GuardBlock(s);
+}
+
+Stmt Binder::GuardBlock(const Stmt& s) {
+  const Seq* seq = As<Seq>(s);
+  std::vector<Stmt> items = seq ? seq->stmts : std::vector<Stmt>{s};
+  std::vector<Stmt> out;
+  std::vector<Stmt> run;
+  auto flush = [&](size_t next) {
+    if (run.empty()) return;
+    std::vector<Stmt> later(items.begin() + next, items.end());
+    EmitRun(std::move(run), later, &out);
+    run.clear();
+  };
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (Scan(items[i]).parallel) {
+      flush(i);
+      out.push_back(InNest(items[i]));
+    } else {
+      run.push_back(items[i]);
+    }
+  }
+  flush(items.size());
+  if (out.size() == 1 && !seq) return out[0];
+  return Seq::Make(std::move(out), s->loc());
+}
+
+void Binder::EmitRun(std::vector<Stmt> run, const std::vector<Stmt>& later,
+                     std::vector<Stmt>* out) {
+  size_t free = 0;
+  while (free < run.size() && As<Let>(run[free]) && !Scan(run[free]).fragment() &&
+         !Scan(run[free]).shared_effect) {
+    out->push_back(run[free++]);
+  }
+  if (free == run.size()) return;
+  std::vector<Stmt> rest(run.begin() + free, run.end());
+  if (!later.empty()) {
+    Contents after;
+    for (const Stmt& s : later) after.Visit(s);
+    for (const Stmt& s : rest) {
+      const Let* let = As<Let>(s);
+      const Allocate* alloc = As<Allocate>(s);
+      if ((let && after.used_vars.contains(let->var.get())) ||
+          (alloc && after.used_buffers.contains(alloc->buffer.get()))) {
+        Fail(s, "a declaration that runs on one thread is used after a nested parallel loop");
+        return;
+      }
+    }
+  }
+  Stmt site = rest.front();
+  out->push_back(Guarded(std::move(rest), site));
+}
+
+Stmt Binder::Guarded(std::vector<Stmt> stmts, const Stmt& site) {
+  Contents contents;
+  for (const Stmt& s : stmts) contents.Visit(s);
+  if (contents.tile_op) {
+    return Fail(site, "tile operations must be lowered first (run lower-tile-ops)");
+  }
+  if (contents.barrier) {
+    return Fail(site,
+                "a barrier would execute on one thread only (it sits among statements "
+                "that one thread executes for an element)");
+  }
+  for (const Stmt& s : stmts) {
+    if (!FragmentsPassedWhole(s).empty()) {
+      return Fail(site,
+                  "a fragment passed whole to a target intrinsic needs every thread, but the "
+                  "call sits among statements that one thread executes (inside a parallel "
+                  "loop, or storing its result)");
+    }
+  }
+  Expr owner;
+  if (contents.fragment()) {
+    std::optional<Expr> found = ChooseOwner(contents, site);
+    if (!found) return site;
+    owner = *found;
+  } else if (contents.shared_effect) {
+    owner = Int(0);
+  }
+  std::vector<Stmt> rewritten;
+  for (const Stmt& s : stmts) rewritten.push_back(Mutate(s));
+  via_mirror_.clear();
+  Stmt body = rewritten.size() == 1 && !As<Let>(rewritten[0]) && !As<Allocate>(rewritten[0])
+                  ? rewritten[0]
+                  : Seq::Make(std::move(rewritten), site->loc());
+  if (!owner) return body;
+  return If::Make(Op(BinaryOp::kEq, owner, thread_), std::move(body), nullptr, site->loc());
+}
+
+std::optional<Expr> Binder::ChooseOwner(const Contents& contents, const Stmt& site) {
+  std::vector<VarRange> domain = loops_;
+  domain.insert(domain.end(), contents.constant_loops.begin(), contents.constant_loops.end());
+  auto same = [&](const Expr& a, const Expr& b) {
+    return StructuralEqual(a, b) || AgreeOnDomain({a, b}, domain);
+  };
+  Expr owner;
+  std::string owner_text;
+  for (const Store* store : contents.fragment_stores) {
+    Expr thread = Owner(fragments_.at(store->buffer.get()), store->indices);
+    std::string text = absl::StrCat("'", store->buffer->name, "' on thread ", Print(thread));
+    if (!owner) {
+      owner = thread;
+      owner_text = text;
+    } else if (!same(owner, thread)) {
+      Fail(site, absl::StrCat("fragment elements that one statement writes live on different "
+                              "threads (",
+                              owner_text, ", ", text, ")"));
+      return std::nullopt;
+    }
+  }
+  for (const BufferLoad* load : contents.fragment_loads) {
+    Expr thread = Owner(fragments_.at(load->buffer.get()), load->indices);
+    if (!owner) {
+      owner = thread;
+    } else if (!same(owner, thread)) {
+      RequestMirror(load->buffer.get());
+      via_mirror_.insert(load);
+    }
+  }
+  return owner;
+}
+
+}  // namespace tile_ir::passes::thread_binding
