@@ -47,7 +47,7 @@ struct IntrinsicInfo {
   // The arguments (indices into the call's arguments) that are BufferLoads naming the first
   // element of a shared matrix tile that the call reads in core-matrix order: the
   // core-matrix-tiles pass re-lays each such buffer [..., R, C] as [..., C / E, R, E], E being
-  // the elements of 16 bytes, and rewrites every access of it (passes/transforms/core_matrix_tiles.h).
+  // the elements of 16 bytes, and rewrites every access of it (targets/cuda/passes/core_matrix_tiles.h).
   std::vector<int> core_matrix_operands;
   // With core_matrix_operands: the intrinsic (void, no arguments) that orders this thread's
   // ordinary stores to those tiles before the call's reads (a proxy fence where the matrix

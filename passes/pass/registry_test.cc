@@ -107,7 +107,7 @@ TEST(PassOptionsDeathTest, ReadingAnUndeclaredOptionIsABug) {
 TEST(BuiltinPassesTest, RegistersEveryBuiltinPass) {
   const PassRegistry& registry = BuiltinPassRegistry();
   EXPECT_THAT(registry.Names(),
-              ElementsAre("async-copies", "bound-predication", "core-matrix-tiles",
+              ElementsAre("async-copies", "bound-predication",
                           "inject-software-pipeline", "insert-barriers", "layout-inference",
                           "lower-tile-ops", "pipeline-planning", "plan-shared-memory",
                           "rasterize-blocks", "remove-dead-code", "simplify", "specialize-dims",

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -85,6 +86,14 @@ class TargetInfo {
   // `dst` and `src` are BufferLoads naming the first elements.
   virtual std::optional<Stmt> AsyncCopy(const Expr& dst, const Expr& src, int bytes) const {
     return std::nullopt;
+  }
+
+  // The shared buffers of `kernel` that the target's instructions need placed at a coarser
+  // alignment than plan-shared-memory's 16 bytes, with that alignment in bytes (CUDA: the
+  // operand tiles wgmma reads by address bits start on 1024). None by default.
+  virtual std::vector<std::pair<const BufferNode*, int64_t>> SharedBufferAlignments(
+      const KernelNode& kernel) const {
+    return {};
   }
 };
 

@@ -1,6 +1,7 @@
 // The test-cpu and test-gpu targets.
 #include "passes/testing/fake_targets.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -9,9 +10,32 @@
 #include "absl/strings/str_cat.h"
 #include "passes/pass/target_info.h"
 #include "tile_ir/intrinsics.h"
+#include "tile_ir/visitor.h"
 
 namespace tile_ir::passes::testing {
 namespace {
+
+// The buffers calls name at their intrinsic's core_matrix_operands positions.
+class CoreMatrixOperands : public IRVisitor {
+ public:
+  using IRVisitor::Visit;
+  std::vector<const BufferNode*> buffers;
+
+ protected:
+  void VisitCall(const Call& node) override {
+    IRVisitor::VisitCall(node);
+    const IntrinsicInfo* info = FindIntrinsic(node.name);
+    if (info == nullptr) return;
+    for (int arg : info->core_matrix_operands) {
+      if (arg < 0 || static_cast<size_t>(arg) >= node.args.size()) continue;
+      const BufferLoad* load = As<BufferLoad>(node.args[arg]);
+      if (load != nullptr &&
+          std::find(buffers.begin(), buffers.end(), load->buffer.get()) == buffers.end()) {
+        buffers.push_back(load->buffer.get());
+      }
+    }
+  }
+};
 
 class FakeTarget : public TargetInfo {
  public:
@@ -50,6 +74,15 @@ class TestGpuTarget : public FakeTarget {
     return threads;
   }
   bool has_async_copy() const override { return true; }
+  // Like CUDA's: every tile an intrinsic reads as core matrices starts on 1024 bytes.
+  std::vector<std::pair<const BufferNode*, int64_t>> SharedBufferAlignments(
+      const KernelNode& kernel) const override {
+    CoreMatrixOperands operands;
+    operands.Visit(kernel.body);
+    std::vector<std::pair<const BufferNode*, int64_t>> alignments;
+    for (const BufferNode* buffer : operands.buffers) alignments.emplace_back(buffer, 1024);
+    return alignments;
+  }
   // `eval test_gpu.async_copy(dst, src, bytes)`, an intrinsic registered as an async copy.
   // (registered by RegisterFakeTargets).
   std::optional<Stmt> AsyncCopy(const Expr& dst, const Expr& src, int bytes) const override {

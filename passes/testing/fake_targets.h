@@ -17,7 +17,8 @@ namespace tile_ir::passes::testing {
 // test-cpu: one thread per block, warp size 1, no async copy; refuses gemm on
 // f8e4m3 and f8e5m2 ("needs fp8 arithmetic"). No gemm hooks.
 //
-// test-gpu: the launch's thread count, warp size 32, async copy; refuses
+// test-gpu: the launch's thread count, warp size 32, async copy, shared tiles that an
+// intrinsic reads as core matrices placed on 1024 bytes (as CUDA's); refuses
 // atomic_add on bf16 ("needs bf16 atomics"). Its FragmentLayoutForGemm gives
 // an accumulator region of R rows and C columns, when R * C is a multiple of
 // the thread count T, the blocked layout (i, j) -> ((i * C + j) / (R * C / T),

@@ -7,7 +7,6 @@
 
 #include "passes/transforms/async_copies.h"
 #include "passes/transforms/bound_predication.h"
-#include "passes/transforms/core_matrix_tiles.h"
 #include "passes/transforms/inject_software_pipeline.h"
 #include "passes/transforms/insert_barriers.h"
 #include "passes/transforms/layout_inference.h"
@@ -49,7 +48,6 @@ void RegisterBuiltinPasses(PassRegistry& registry) {
   RegisterOrDie(registry, ThreadBindingPass());
   RegisterOrDie(registry, VectorizePass());
   RegisterOrDie(registry, AsyncCopiesPass());
-  RegisterOrDie(registry, CoreMatrixTilesPass());
   RegisterOrDie(registry, PlanSharedMemoryPass());
   RegisterOrDie(registry, InsertBarriersPass());
 }

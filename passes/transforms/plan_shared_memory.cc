@@ -10,7 +10,6 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
-#include "passes/transforms/core_matrix_tiles.h"
 #include "tile_ir/mutator.h"
 #include "tile_ir/visitor.h"
 
@@ -157,12 +156,13 @@ absl::StatusOr<SharedMemoryPlan> PlanSharedMemory(const Kernel& kernel, const Ta
   Liveness liveness;
   liveness.Visit(kernel->body);
   std::vector<SharedBuffer>& buffers = liveness.buffers;
-  // Matrix instructions read their operand tiles by address bits (the 128-byte swizzle repeats
-  // every 1024 bytes): those tiles start on that boundary.
-  std::vector<const BufferNode*> operands = CoreMatrixOperandBuffers(kernel);
+  // What the target's instructions need of some buffers' addresses (wgmma reads its operand
+  // tiles by address bits: they start on 1024 bytes).
+  std::vector<std::pair<const BufferNode*, int64_t>> alignments;
+  if (target != nullptr) alignments = target->SharedBufferAlignments(*kernel);
   for (SharedBuffer& buffer : buffers) {
-    if (std::find(operands.begin(), operands.end(), buffer.buffer) != operands.end()) {
-      buffer.alignment = kCoreMatrixTileAlignment;
+    for (const auto& [node, alignment] : alignments) {
+      if (node == buffer.buffer) buffer.alignment = std::max(buffer.alignment, alignment);
     }
     std::optional<int64_t> bytes = SharedBufferBytes(*buffer.buffer);
     if (!bytes) {

@@ -28,8 +28,8 @@ std::optional<int64_t> SharedBufferBytes(const BufferNode& buffer);
 // last use, where a use inside a loop that does not declare the buffer stands for the whole
 // loop (the next iteration may read what this one wrote). Sizes are SharedBufferBytes.
 // Buffers are placed by decreasing size (ties by first use, then declaration order), each
-// at the lowest offset, a multiple of 16 (of kCoreMatrixTileAlignment, 1024, for the operand
-// tiles of matrix instructions: passes/core_matrix_tiles.h), where it overlaps no placed
+// at the lowest offset, a multiple of 16 (or of what the target asks for the buffer:
+// TargetInfo::SharedBufferAlignments, 1024 for CUDA's wgmma operand tiles), where it overlaps no placed
 // buffer live at the same time. Offsets already present are replaced.
 // An error naming the kernel and the buffer when a shared shape or stride is not constant,
 // and naming the kernel, the total, the limit and the target when a target is given and

@@ -27,9 +27,10 @@ Module ParseOrDie(std::string_view kernel_text) {
 
 std::string Canonical(std::string_view kernel_text) { return Print(ParseOrDie(kernel_text)); }
 
-std::string Planned(std::string_view kernel_text, int64_t* total = nullptr) {
+std::string Planned(std::string_view kernel_text, int64_t* total = nullptr,
+                    const TargetInfo* target = nullptr) {
   Module module = ParseOrDie(kernel_text);
-  absl::StatusOr<SharedMemoryPlan> plan = PlanSharedMemory(module.kernels[0], nullptr);
+  absl::StatusOr<SharedMemoryPlan> plan = PlanSharedMemory(module.kernels[0], target);
   EXPECT_TRUE(plan.ok()) << plan.status();
   if (!plan.ok()) return "";
   if (total != nullptr) *total = plan->total_bytes;
@@ -55,9 +56,10 @@ void RegisterTileMm() {
   (void)registered;
 }
 
-TEST(PlanSharedMemoryTest, MatrixInstructionOperandsStartOn1024Bytes) {
-  // P (4000 bytes) is placed first, the largest; the operand tiles then start at 4096 and
-  // 6144, where other buffers would start at 4000 and 6048.
+TEST(PlanSharedMemoryTest, BuffersTheTargetAsksToAlignStartOnItsAlignment) {
+  // P (4000 bytes) is placed first, the largest; test-gpu asks for the operand tiles of its
+  // matrix instruction on 1024 bytes, so they start at 4096 and 6144, where other buffers would
+  // start at 4000 and 6048.
   RegisterTileMm();
   int64_t total = 0;
   EXPECT_EQ(Planned(R"(
@@ -69,7 +71,7 @@ kernel k(O: f32[4]) grid(bx: 1) threads(1) {
   eval test_gpu.tile_mm(A_s[0, 0], B_s[0, 0]);
   O[0] = P[0];
 })",
-                    &total),
+                    &total, testing::FindFakeTarget("test-gpu")->get()),
             Canonical(R"(
 kernel k(O: f32[4]) grid(bx: 1) threads(1) {
   alloc P: shared f32[1000] offset(0);
@@ -80,6 +82,26 @@ kernel k(O: f32[4]) grid(bx: 1) threads(1) {
   O[0] = P[0];
 })"));
   EXPECT_EQ(total, 8192);
+}
+
+TEST(PlanSharedMemoryTest, WithoutATargetNothingAsksForMoreThan16Bytes) {
+  RegisterTileMm();
+  EXPECT_EQ(Planned(R"(
+kernel k(O: f32[4]) grid(bx: 1) threads(1) {
+  alloc P: shared f32[1000];
+  alloc A_s: shared f16[16, 64];
+  P[0] = 1.0;
+  eval test_gpu.tile_mm(A_s[0, 0], A_s[0, 0]);
+  O[0] = P[0];
+})"),
+            Canonical(R"(
+kernel k(O: f32[4]) grid(bx: 1) threads(1) {
+  alloc P: shared f32[1000] offset(0);
+  alloc A_s: shared f16[16, 64] offset(4000);
+  P[0] = 1.0;
+  eval test_gpu.tile_mm(A_s[0, 0], A_s[0, 0]);
+  O[0] = P[0];
+})"));
 }
 
 TEST(PlanSharedMemoryTest, ReusesTheBytesOfBuffersThatAreDead) {

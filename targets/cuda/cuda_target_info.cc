@@ -9,6 +9,7 @@
 #include "targets/cuda/gemm_mma.h"
 #include "targets/cuda/gemm_wgmma.h"
 #include "targets/cuda/intrinsics.h"
+#include "targets/cuda/passes/core_matrix_tiles.h"
 #include "tile_ir/visitor.h"
 
 namespace tile_ir::cuda {
@@ -141,6 +142,15 @@ absl::StatusOr<std::optional<Stmt>> CudaTargetInfo::LowerGemm(
     if (!wgmma.ok() || *wgmma) return wgmma;
   }
   return LowerGemmToMma(request);
+}
+
+std::vector<std::pair<const BufferNode*, int64_t>> CudaTargetInfo::SharedBufferAlignments(
+    const KernelNode& kernel) const {
+  std::vector<std::pair<const BufferNode*, int64_t>> alignments;
+  for (const BufferNode* buffer : passes::CoreMatrixOperandBuffers(kernel)) {
+    alignments.emplace_back(buffer, passes::kCoreMatrixTileAlignment);
+  }
+  return alignments;
 }
 
 std::optional<Stmt> CudaTargetInfo::AsyncCopy(const Expr& dst, const Expr& src, int bytes) const {

@@ -49,6 +49,10 @@ class CudaTargetInfo final : public passes::TargetInfo {
   bool has_async_copy() const override { return true; }
   // cuda.cp_async_{16,8,4}(dst, src, true).
   std::optional<Stmt> AsyncCopy(const Expr& dst, const Expr& src, int bytes) const override;
+  // wgmma reads its operand tiles by address bits (the 128-byte swizzle repeats every 1024
+  // bytes): every tile an intrinsic reads as core matrices starts on kCoreMatrixTileAlignment.
+  std::vector<std::pair<const BufferNode*, int64_t>> SharedBufferAlignments(
+      const KernelNode& kernel) const override;
   // Refuses gemm on i4 (no packed-nibble arithmetic), gemm on fp8 on sm_80
   // (fp8 matrix instructions arrive with sm_89), arithmetic on bool, and
   // atomic_add on i4 (no atomic form for a nibble).

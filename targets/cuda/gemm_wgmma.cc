@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "passes/transforms/core_matrix_tiles.h"
+#include "targets/cuda/passes/core_matrix_tiles.h"
 #include "passes/analysis/gemm_operands.h"
 #include "targets/cuda/intrinsics.h"
 

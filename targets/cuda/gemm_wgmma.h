@@ -42,7 +42,7 @@ struct WgmmaPlan {
   int64_t warpgroups_m = 0;
   int64_t warpgroups_n = 0;
   // Whether core-matrix-tiles lays both operand tiles out 128-byte swizzled (rows of whole
-  // 128 bytes: passes/transforms/core_matrix_tiles.h, SwizzledCoreMatrixTile) rather than interleaved;
+  // 128 bytes: targets/cuda/passes/core_matrix_tiles.h, SwizzledCoreMatrixTile) rather than interleaved;
   // wgmma reads interleaved tiles much slower, slower than mma.sync
   // (bench/results/h200_2026-11-29_run6).
   bool operands_swizzled = false;

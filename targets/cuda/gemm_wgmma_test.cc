@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "passes/transforms/core_matrix_tiles.h"
+#include "targets/cuda/passes/core_matrix_tiles.h"
 #include "passes/analysis/fragment_layout.h"
 #include "passes/analysis/fragment_threads.h"
 #include "targets/cuda/cuda_target_info.h"

@@ -1,10 +1,13 @@
-// pad-shared-rows.
+// pad-shared-rows and core-matrix-tiles.
 #include "targets/cuda/passes/cuda_passes.h"
 
+#include "targets/cuda/passes/core_matrix_tiles.h"
 #include "targets/cuda/passes/pad_shared_rows.h"
 
 namespace tile_ir::cuda {
 
-std::vector<passes::PassInfo> CudaPasses() { return {passes::PadSharedRowsPass()}; }
+std::vector<passes::PassInfo> CudaPasses() {
+  return {passes::CoreMatrixTilesPass(), passes::PadSharedRowsPass()};
+}
 
 }  // namespace tile_ir::cuda

@@ -1,8 +1,8 @@
 // The `core-matrix-tiles` pass: re-lays the shared tiles that a matrix instruction reads in
 // core-matrix order (Hopper's wgmma reads its operands from shared memory as 8-row x 16-byte
 // "core matrices", each 128 contiguous bytes) and rewrites every access of them.
-#ifndef PASSES_TRANSFORMS_CORE_MATRIX_TILES_H_
-#define PASSES_TRANSFORMS_CORE_MATRIX_TILES_H_
+#ifndef TARGETS_CUDA_PASSES_CORE_MATRIX_TILES_H_
+#define TARGETS_CUDA_PASSES_CORE_MATRIX_TILES_H_
 
 #include <cstdint>
 #include <vector>
@@ -23,9 +23,10 @@ namespace tile_ir::passes {
 //    divides C): [..., C / W, R, W], dense; element (.., i, j) moves to
 //    (.., j / W, i, (((j % W) / E) ^ (i % 8)) * E + j % E): 16-byte chunk c of a row lands at
 //    chunk c ^ (i % 8), so that every 8 rows of an atom column (1024 bytes) form the PTX ISA's
-//    128-byte swizzle atom. Such buffers must start 1024-byte aligned: plan-shared-memory
-//    places every core-matrix operand at a multiple of kCoreMatrixTileAlignment of its pool,
-//    and the target declares the pool so aligned.
+//    128-byte swizzle atom. Such buffers must start 1024-byte aligned: the CUDA target asks
+//    plan-shared-memory to place every core-matrix operand at a multiple of
+//    kCoreMatrixTileAlignment of its pool (CudaTargetInfo::SharedBufferAlignments), and it
+//    declares the pool so aligned.
 //  - interleaved otherwise: [..., C / E, R, E]: element (.., i, j) moves to (.., j / E, i, j % E),
 //    so that the 16-byte chunks of a column of chunks follow each other row after row and every
 //    8 rows of one chunk column form one core matrix (128 contiguous bytes). Chunk columns lie
@@ -68,7 +69,7 @@ bool SwizzledCoreMatrixTile(int64_t row_bytes);
 inline constexpr int64_t kCoreMatrixTileAlignment = 1024;
 
 // The shared buffers the kernel's intrinsic calls name at core-matrix operand positions.
-std::vector<const BufferNode*> CoreMatrixOperandBuffers(const Kernel& kernel);
+std::vector<const BufferNode*> CoreMatrixOperandBuffers(const KernelNode& kernel);
 
 // LayCoreMatrixTiles on every kernel; whether any changed.
 absl::StatusOr<bool> LayCoreMatrixTiles(Module& module);
@@ -78,4 +79,4 @@ PassInfo CoreMatrixTilesPass();
 
 }  // namespace tile_ir::passes
 
-#endif  // PASSES_TRANSFORMS_CORE_MATRIX_TILES_H_
+#endif  // TARGETS_CUDA_PASSES_CORE_MATRIX_TILES_H_

@@ -1,4 +1,4 @@
-#include "passes/transforms/core_matrix_tiles.h"
+#include "targets/cuda/passes/core_matrix_tiles.h"
 
 #include <mutex>
 #include <set>

@@ -1,6 +1,6 @@
 // Core-matrix order for the shared operand tiles of matrix instructions: finds the buffers the
 // intrinsics' core_matrix_operands name, checks how else they are used, and rewrites them.
-#include "passes/transforms/core_matrix_tiles.h"
+#include "targets/cuda/passes/core_matrix_tiles.h"
 
 #include <algorithm>
 #include <optional>
@@ -332,9 +332,9 @@ bool SwizzledCoreMatrixTile(int64_t row_bytes) {
   return row_bytes > 0 && row_bytes % kSwizzleRowBytes == 0;
 }
 
-std::vector<const BufferNode*> CoreMatrixOperandBuffers(const Kernel& kernel) {
+std::vector<const BufferNode*> CoreMatrixOperandBuffers(const KernelNode& kernel) {
   OperandFinder finder;
-  finder.Visit(kernel->body);
+  finder.Visit(kernel.body);
   std::vector<const BufferNode*> buffers;
   for (const auto& [node, buffer] : finder.operands) buffers.push_back(node);
   return buffers;
