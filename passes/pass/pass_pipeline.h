@@ -1,4 +1,4 @@
-// Pass pipelines as text, `simplify,lower-tile-ops{target=cuda},remove-dead-code`:
+// Pass pipelines as text, `simplify{max-iterations=8},lower-tile-ops,remove-dead-code`:
 // the one spelling shared by tile-opt, the C++ API and target default pipelines.
 #ifndef PASSES_PASS_PASS_PIPELINE_H_
 #define PASSES_PASS_PASS_PIPELINE_H_

@@ -84,7 +84,7 @@ class TestGpuTarget : public FakeTarget {
     return alignments;
   }
   // `eval test_gpu.async_copy(dst, src, bytes)`, an intrinsic registered as an async copy.
-  // (registered by RegisterFakeTargets).
+  // (registered by RegisterFakeIntrinsics).
   std::optional<Stmt> AsyncCopy(const Expr& dst, const Expr& src, int bytes) const override {
     return Evaluate::Make(Call::Make(kVoid, "test_gpu.async_copy", {dst, src, Int(bytes)}));
   }

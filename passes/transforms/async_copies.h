@@ -22,7 +22,7 @@ namespace tile_ir::passes {
 Kernel MakeCopiesAsync(const Kernel& kernel, const TargetInfo& target);
 bool MakeCopiesAsync(Module& module, const TargetInfo& target);
 
-// The pass: `async-copies{target=NAME}`.
+// The pass: `async-copies` (it lowers for the run's target).
 PassInfo AsyncCopiesPass();
 
 }  // namespace tile_ir::passes

@@ -44,7 +44,7 @@ namespace tile_ir::passes {
 Kernel InjectSoftwarePipelines(const Kernel& kernel, const TargetInfo& target);
 bool InjectSoftwarePipelines(Module& module, const TargetInfo& target);
 
-// The pass: `inject-software-pipeline{target=NAME}`.
+// The pass: `inject-software-pipeline` (it lowers for the run's target).
 PassInfo InjectSoftwarePipelinePass();
 
 }  // namespace tile_ir::passes

@@ -37,7 +37,7 @@ namespace tile_ir::passes {
 absl::StatusOr<Kernel> InsertBarriers(const Kernel& kernel, const TargetInfo& target);
 absl::StatusOr<bool> InsertBarriers(Module& module, const TargetInfo& target);
 
-// The pass: `insert-barriers{target=NAME}`.
+// The pass: `insert-barriers` (it lowers for the run's target).
 PassInfo InsertBarriersPass();
 
 }  // namespace tile_ir::passes

@@ -1,4 +1,4 @@
-// The `layout-inference{target=NAME}` pass: gives every fragment buffer a
+// The `layout-inference` pass (for the run's target): gives every fragment buffer a
 // layout (thread, register) so that later passes know which thread holds
 // which element (docs/LOWERING.md, "Fragment layouts").
 #ifndef PASSES_TRANSFORMS_LAYOUT_INFERENCE_H_
@@ -33,7 +33,7 @@ absl::StatusOr<Kernel> InferFragmentLayouts(const Kernel& kernel, const TargetIn
 // Returns whether any kernel changed.
 absl::StatusOr<bool> InferFragmentLayouts(Module& module, const TargetInfo& target);
 
-// `layout-inference{target=NAME}`; an unknown target is an error.
+// `layout-inference`, for the run's target.
 PassInfo LayoutInferencePass();
 
 }  // namespace tile_ir::passes

@@ -1,4 +1,4 @@
-// The `lower-tile-ops{target=NAME}` pass: replaces every tile operation by
+// The `lower-tile-ops` pass (for the run's target): replaces every tile operation by
 // loops over its elements, ready for thread binding (docs/LOWERING.md).
 #ifndef PASSES_TRANSFORMS_LOWER_TILE_OPS_H_
 #define PASSES_TRANSFORMS_LOWER_TILE_OPS_H_

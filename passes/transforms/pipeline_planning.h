@@ -33,7 +33,7 @@ std::optional<PipelineInfo> PlanPipeline(const For& loop);
 Kernel PlanPipelines(const Kernel& kernel, const TargetInfo& target);
 bool PlanPipelines(Module& module, const TargetInfo& target);
 
-// The pass: `pipeline-planning{target=NAME}`.
+// The pass: `pipeline-planning` (it lowers for the run's target).
 PassInfo PipelinePlanningPass();
 
 }  // namespace tile_ir::passes

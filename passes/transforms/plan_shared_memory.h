@@ -39,7 +39,8 @@ absl::StatusOr<SharedMemoryPlan> PlanSharedMemory(const Kernel& kernel, const Ta
 // Plans every kernel; returns whether any offset changed.
 absl::StatusOr<bool> PlanSharedMemory(Module& module, const TargetInfo* target);
 
-// The pass: `plan-shared-memory{target=NAME}`; without a target there is no limit.
+// The pass: `plan-shared-memory`; with the run's target it applies its limit and
+// alignments (TargetInfo::SharedBufferAlignments), without one there is no limit.
 PassInfo PlanSharedMemoryPass();
 
 }  // namespace tile_ir::passes

@@ -74,7 +74,7 @@ namespace tile_ir::passes {
 absl::StatusOr<Kernel> BindThreads(const Kernel& kernel, const TargetInfo& target);
 absl::StatusOr<bool> BindThreads(Module& module, const TargetInfo& target);
 
-// The pass: `thread-binding{target=NAME}`.
+// The pass: `thread-binding` (it lowers for the run's target).
 PassInfo ThreadBindingPass();
 
 }  // namespace tile_ir::passes

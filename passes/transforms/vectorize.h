@@ -28,7 +28,7 @@ namespace tile_ir::passes {
 Kernel VectorizeLoops(const Kernel& kernel, const TargetInfo& target);
 bool VectorizeLoops(Module& module, const TargetInfo& target);
 
-// The pass: `vectorize{target=NAME}`.
+// The pass: `vectorize` (it lowers for the run's target).
 PassInfo VectorizePass();
 
 }  // namespace tile_ir::passes

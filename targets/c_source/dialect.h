@@ -36,7 +36,7 @@ class Dialect {
  public:
   virtual ~Dialect() = default;
 
-  // Names in messages: target() "cuda" ("cuda target: ...", "{target=cuda}"),
+  // Names in messages: target() "cuda" ("cuda target: ...", "for target cuda"),
   // language() "CUDA" ("has no CUDA form"), lowering() "LowerForCuda".
   virtual std::string target() const = 0;
   virtual std::string language() const = 0;

@@ -110,8 +110,8 @@ class ThreadLevelChecker : public IRVisitor {
       return Fail(node.loc(),
                   absl::StrCat("shared buffer '", buffer.name,
                                "' has no offset(N) in the shared-memory pool; run "
-                               "plan-shared-memory{target=",
-                               dialect_.target(), "} (", dialect_.lowering(), " does)"));
+                               "plan-shared-memory for target ",
+                               dialect_.target(), " (", dialect_.lowering(), " does)"));
     }
     IRVisitor::VisitAllocate(node);
   }
@@ -187,8 +187,8 @@ class ThreadLevelChecker : public IRVisitor {
         return Fail(loc, absl::StrCat(what,
                                       " outside the kernel's thread_bound loops would run "
                                       "on every one of the block's ",
-                                      threads_, " threads; run thread-binding{target=",
-                                      dialect_.target(), "} (", dialect_.lowering(), " does)"));
+                                      threads_, " threads; run thread-binding for target ",
+                                      dialect_.target(), " (", dialect_.lowering(), " does)"));
       }
     }
   }
