@@ -80,7 +80,7 @@ class CpuJitBackend final : public JitBackend {
   CpuJitBackend(std::unique_ptr<Device> device, std::shared_ptr<const targets::Target> target)
       : device_(std::move(device)), target_(std::move(target)) {
     // What the target's code depends on (target, pipeline, options), then the host.
-    for (const auto& [field, value] : target_->CacheFields()) context_.Set(field, value);
+    AddTargetFields(context_, *target_);
     context_.Set("arch", cpu::HostCpuName());
     context_.Set("cpu_features", cpu::HostCpuFeatures());
     context_.Set("llvm", LLVM_VERSION_STRING);

@@ -22,7 +22,7 @@ class CudaJitBackend final : public JitBackend {
   explicit CudaJitBackend(std::unique_ptr<cuda::CudaDevice> device) : device_(std::move(device)) {
     // What the target's code depends on (target, pipeline, device library,
     // options), then what this machine adds: the GPU, driver and compiler.
-    for (const auto& [field, value] : device_->target()->CacheFields()) context_.Set(field, value);
+    AddTargetFields(context_, *device_->target());
     context_.Set("arch", device_->context()->info().arch);
     context_.Set("gpu", device_->context()->info().name);
     context_.Set("cuda_driver", device_->context()->driver().version());

@@ -40,6 +40,10 @@ absl::StatusOr<Module> SingleKernelModule(const Module& module, std::string_view
   return single;
 }
 
+void AddTargetFields(CacheContext& context, const targets::Target& target) {
+  for (const auto& [field, value] : target.CacheFields()) context.Set(field, value);
+}
+
 CacheContext KernelContext(const JitBackend& backend, const Module& module,
                            std::string_view kernel_name, std::string_view kind) {
   CacheContext context;

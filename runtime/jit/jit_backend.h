@@ -39,6 +39,10 @@ class JitBackend {
       std::string_view artifact, std::string_view kernel_name) = 0;
 };
 
+// Sets every field of `target.CacheFields()` (target, pipeline, device library, options):
+// what the backends' BaseContext starts from, before the fields of the machine.
+void AddTargetFields(CacheContext& context, const targets::Target& target);
+
 // The context of one kernel of a module: BaseContext() plus "kernel" and
 // "ir_sha256", the hash of the module's canonical text with only that kernel.
 CacheContext KernelContext(const JitBackend& backend, const Module& module,

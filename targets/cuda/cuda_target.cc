@@ -16,6 +16,14 @@
 namespace tile_ir::cuda {
 namespace {
 
+// The values of {gemm=...} and the choice each names; the default (auto) first, which a
+// canonical name leaves out.
+constexpr std::pair<std::string_view, WgmmaUse> kGemmOptions[] = {
+    {"auto", WgmmaUse::kSwizzledOperands},
+    {"wgmma", WgmmaUse::kWherePossible},
+    {"mma", WgmmaUse::kNever},
+};
+
 // Line tables cost nothing at run time and let compute-sanitizer and cuobjdump
 // point at lines of the .cu file.
 constexpr char kNvrtcOptions[] = "-lineinfo";
@@ -98,8 +106,10 @@ class CudaFamily final : public targets::TargetFamily {
   std::vector<std::string> archs() const override { return KnownCudaArchs(); }
   std::string default_arch() const override { return "sm_90a"; }
   std::vector<targets::TargetOption> options() const override {
+    std::vector<std::string> values;
+    for (const auto& [value, unused] : kGemmOptions) values.emplace_back(value);
     return {{"gemm",
-             {"auto", "wgmma", "mma"},
+             values,
              "how sm_90a runs tensor-core gemms: auto (wgmma when both operand tiles are "
              "128-byte swizzled, else mma.sync), wgmma (wherever it can run), mma (mma.sync "
              "only)"}};
@@ -136,10 +146,11 @@ class CudaFamily final : public targets::TargetFamily {
 
   absl::StatusOr<std::unique_ptr<targets::Target>> Create(
       const targets::TargetName& name) const override {
-    const std::string gemm = name.Option("gemm");
-    WgmmaUse wgmma = gemm == "wgmma" ? WgmmaUse::kWherePossible
-                     : gemm == "mma" ? WgmmaUse::kNever
-                                     : WgmmaUse::kSwizzledOperands;
+    const std::string gemm = name.Option("gemm");  // empty for the default
+    WgmmaUse wgmma = kGemmOptions[0].second;
+    for (const auto& [value, use] : kGemmOptions) {
+      if (value == gemm) wgmma = use;
+    }
     if (name.arch != "sm_90a" && !gemm.empty()) {
       return absl::InvalidArgumentError(
           absl::StrCat("target '", name.ToString(), "': {gemm=", gemm, "} chooses between ",
@@ -155,8 +166,12 @@ std::unique_ptr<targets::TargetFamily> MakeCudaFamily() { return std::make_uniqu
 
 std::unique_ptr<targets::Target> MakeCudaTarget(const std::string& arch, WgmmaUse wgmma) {
   targets::TargetName name{"cuda", arch, {}};
-  if (arch == "sm_90a" && wgmma == WgmmaUse::kWherePossible) name.options = {{"gemm", "wgmma"}};
-  if (arch == "sm_90a" && wgmma == WgmmaUse::kNever) name.options = {{"gemm", "mma"}};
+  for (const auto& [value, use] : kGemmOptions) {
+    // The default, and every choice on an architecture without wgmma, goes unnamed.
+    if (use == wgmma && use != kGemmOptions[0].second && arch == "sm_90a") {
+      name.options = {{"gemm", std::string(value)}};
+    }
+  }
   CudaFamily().RegisterIntrinsics();
   return std::make_unique<CudaTarget>(std::move(name), wgmma);
 }
