@@ -33,9 +33,17 @@ using dsl::reduce_sum;
 using dsl::select;
 using dsl::Tensor;
 
-constexpr int kBlockM = 64, kBlockN = 64;
+// The tile of queries one block takes, the tile of keys it streams, and its threads: 64 x 64
+// with one warpgroup, or TileLang's configuration for Hopper (128 x 128, two warpgroups).
+struct AttentionTiles {
+  int block_m = 64;
+  int block_n = 64;
+  int threads = 128;
+};
 
-absl::StatusOr<Kernel> BuildFlashAttention(const std::string& name, int dim, bool causal) {
+absl::StatusOr<Kernel> BuildFlashAttention(const std::string& name, int dim, bool causal,
+                                           AttentionTiles tiles) {
+  const int kBlockM = tiles.block_m, kBlockN = tiles.block_n;
   KernelBuilder k(name);
   E BATCH = k.Dim("BATCH"), HEADS = k.Dim("HEADS"), SEQ = k.Dim("SEQ");
   std::vector<E> shape = {BATCH, HEADS, SEQ, dim};
@@ -43,7 +51,7 @@ absl::StatusOr<Kernel> BuildFlashAttention(const std::string& name, int dim, boo
   Tensor K = k.Param("K", kF16, shape);
   Tensor V = k.Param("V", kF16, shape);
   Tensor O = k.Param("O", kF16, shape);
-  std::vector<E> blocks = k.Launch({ceildiv(SEQ, kBlockM), HEADS, BATCH}, {128});
+  std::vector<E> blocks = k.Launch({ceildiv(SEQ, kBlockM), HEADS, BATCH}, {tiles.threads});
   E bx = blocks[0], by = blocks[1], bz = blocks[2];
   Tensor Q_s = alloc_shared("Q_s", {kBlockM, dim}, kF16);
   Tensor K_s = alloc_shared("K_s", {kBlockN, dim}, kF16);
@@ -127,14 +135,18 @@ void AttentionReference(RefTensors& t, const Shapes& dims, int dim, bool causal)
   }
 }
 
-OpCase MakeAttentionOp(int dim, bool causal) {
-  std::string name = "flash_attn_d" + std::to_string(dim) + (causal ? "_causal" : "");
+OpCase MakeAttentionOp(int dim, bool causal, AttentionTiles tiles = {}) {
+  std::string name = "flash_attn_d" + std::to_string(dim) +
+                     (tiles.block_m == 64 ? "" : "_b" + std::to_string(tiles.block_m)) +
+                     (causal ? "_causal" : "");
+  std::string tile_text = std::to_string(tiles.block_m) + "x" + std::to_string(tiles.block_n) +
+                          " tiles, " + std::to_string(tiles.threads) + " threads";
   OpCase op;
   op.name = name;
   op.description = std::string(causal ? "causal" : "full") + " FlashAttention forward, head dim " +
                    std::to_string(dim) +
-                   ", fp16 [batch, heads, seq, dim] in and out, fp32 online softmax; 64x64 tiles";
-  op.build = [name, dim, causal] { return BuildFlashAttention(name, dim, causal); };
+                   ", fp16 [batch, heads, seq, dim] in and out, fp32 online softmax; " + tile_text;
+  op.build = [name, dim, causal, tiles] { return BuildFlashAttention(name, dim, causal, tiles); };
   op.default_shapes = {{"BATCH", 1}, {"HEADS", 2}, {"SEQ", 256}};
   op.ragged_shapes = {{"BATCH", 2}, {"HEADS", 1}, {"SEQ", 177}};
   op.outputs = {"O"};
@@ -163,8 +175,15 @@ OpCase MakeAttentionOp(int dim, bool causal) {
 }  // namespace
 
 std::vector<OpCase> AttentionOps() {
-  return {MakeAttentionOp(64, false), MakeAttentionOp(64, true), MakeAttentionOp(128, false),
-          MakeAttentionOp(128, true)};
+  // TileLang's attention example on Hopper (examples/flash_attention, 128 x 128 blocks, 256
+  // threads) beside the 64 x 64 one.
+  const AttentionTiles tilelang_hopper{128, 128, 256};
+  return {MakeAttentionOp(64, false),
+          MakeAttentionOp(64, true),
+          MakeAttentionOp(128, false),
+          MakeAttentionOp(128, true),
+          MakeAttentionOp(128, false, tilelang_hopper),
+          MakeAttentionOp(128, true, tilelang_hopper)};
 }
 
 }  // namespace tile_ir::ops

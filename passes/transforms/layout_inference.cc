@@ -3,6 +3,7 @@
 // rebuilds the fragment buffers with their layouts.
 #include "passes/transforms/layout_inference.h"
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <utility>
@@ -51,6 +52,41 @@ struct Link {
   bool keeps_dim = false;
 };
 
+// The fragments other than the stored one, of its shape, that `store`'s value reads at exactly
+// the indices it writes.
+std::vector<const BufferNode*> SameIndexLoads(const Store& store) {
+  class Finder : public IRVisitor {
+   public:
+    explicit Finder(const Store& store) : store_(store) {}
+    using IRVisitor::Visit;
+    std::vector<const BufferNode*> found;
+
+   protected:
+    void VisitBufferLoad(const BufferLoad& node) override {
+      const BufferNode* buffer = node.buffer.get();
+      if (IsFragment(node.buffer) && buffer != store_.buffer.get() &&
+          SameShape(*buffer, *store_.buffer) && SameIndices(node.indices, store_.indices) &&
+          std::find(found.begin(), found.end(), buffer) == found.end()) {
+        found.push_back(buffer);
+      }
+      IRVisitor::VisitBufferLoad(node);
+    }
+
+   private:
+    static bool SameIndices(const std::vector<Expr>& a, const std::vector<Expr>& b) {
+      if (a.size() != b.size()) return false;
+      for (size_t d = 0; d < a.size(); ++d) {
+        if (!StructuralEqual(a[d], b[d])) return false;
+      }
+      return true;
+    }
+    const Store& store_;
+  };
+  Finder finder(store);
+  finder.Visit(store.value);
+  return finder.found;
+}
+
 class FragmentUses : public IRVisitor {
  public:
   std::vector<const BufferNode*> fragments;  // allocated, in program order
@@ -88,6 +124,17 @@ class FragmentUses : public IRVisitor {
       links.push_back({false, node.src.buffer.get(), node.dst.buffer.get(), -1, false});
     }
     IRVisitor::VisitCopy(node);
+  }
+  // An element-wise statement `F[i, j] = f(G[i, j], ...)`: F and every fragment G of F's shape
+  // read at the very indices F is written at share a layout, so that each thread computes the
+  // elements it holds from values it holds (a cast of an accumulator stays in place).
+  void VisitStore(const Store& node) override {
+    if (IsFragment(node.buffer)) {
+      for (const BufferNode* source : SameIndexLoads(node)) {
+        links.push_back({false, source, node.buffer.get(), -1, false});
+      }
+    }
+    IRVisitor::VisitStore(node);
   }
 
  private:

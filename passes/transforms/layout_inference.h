@@ -20,7 +20,9 @@ namespace tile_ir::passes {
 //      covering the buffer): a reduce's destination element d lives where
 //      source element (d, 0) lives (ReducedLayout) and, the other way, a
 //      source row lives on the thread of its destination element
-//      (ExpandedLayout); cumsum's and copy's two fragments get the same layout;
+//      (ExpandedLayout); cumsum's and copy's two fragments get the same layout, and so do
+//      a fragment stored to and each fragment of its shape that the stored value reads at
+//      the same indices (`P[i, j] = cast(S[i, j])`: the cast stays inside each thread);
 //   3. a reduce or cumsum whose fragments still have none gets the
 //      thread-per-row layout along its dimension (ThreadPerRowLayout), then 2
 //      runs again;

@@ -108,6 +108,43 @@ kernel k() grid(bx: 1) threads(4) {
                                "(floordiv(i, 2), floormod(i, 2) * 3 + j));"));
 }
 
+TEST(LayoutInferenceTest, ElementwiseStatementsShareTheLayoutOfWhatTheyRead) {
+  absl::StatusOr<std::string> text = Infer("test-gpu", R"(
+kernel k(A: f16[64, 32], B: f16[32, 64], O: f16[64, 64]) grid(bx: 1) threads(64) {
+  alloc A_s: shared f16[64, 32];
+  alloc B_s: shared f16[32, 64];
+  alloc acc: fragment f32[64, 64];
+  alloc p: fragment f16[64, 64];
+  alloc q: fragment f16[64, 64];
+  alloc shifted: fragment f16[64, 64];
+  copy A -> A_s;
+  copy B -> B_s;
+  gemm A_s, B_s -> acc {transpose_a=false, transpose_b=false, policy=square, clear_accum=true};
+  for i in 0 +: 64 parallel {
+    for j in 0 +: 64 parallel {
+      p[i, j] = cast<f16>(acc[i, j] * 2.0);
+    }
+  }
+  for i2 in 0 +: 64 parallel {
+    for j2 in 0 +: 64 parallel {
+      q[i2, j2] = p[i2, j2] + p[i2, j2];
+    }
+  }
+  for i3 in 0 +: 64 parallel {
+    for j3 in 0 +: 63 parallel {
+      shifted[i3, j3] = p[i3, j3 + 1];
+    }
+  }
+  copy q -> O;
+})");
+  ASSERT_TRUE(text.ok()) << text.status();
+  // The cast of the accumulator and what is computed from it stay where the accumulator is.
+  EXPECT_THAT(*text, HasSubstr("alloc p: fragment f16[64, 64] layout((i, j) -> (i, j));"));
+  EXPECT_THAT(*text, HasSubstr("alloc q: fragment f16[64, 64] layout((i, j) -> (i, j));"));
+  // A read at other indices moves data: no constraint, the generic layout.
+  EXPECT_THAT(*text, HasSubstr("alloc shifted: fragment f16[64, 64] layout((i, j) -> (j, i));"));
+}
+
 TEST(LayoutInferenceTest, ConflictingGemmLayoutsNameTheBufferAndKernel) {
   absl::StatusOr<std::string> text = Infer("test-gpu", R"(
 kernel twice(A: f16[128, 32], B: f16[32, 128]) grid(bx: 1) threads(128) {

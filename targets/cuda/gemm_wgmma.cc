@@ -39,6 +39,25 @@ std::optional<passes::SharedMatrix> AsWholeSharedMatrix(const Region& region) {
   return passes::SharedMatrix{*extents[0], *extents[1], *extents[1]};
 }
 
+// A fragment A operand covering its whole 2-D buffer of constant shape (leading unit dimensions
+// aside): the register operand of wgmma, rows x cols as the kernel indexes it.
+std::optional<passes::SharedMatrix> AsWholeRegisterMatrix(const Region& region) {
+  const BufferNode& buffer = *region.buffer;
+  if (buffer.scope != MemoryScope::kFragment) return std::nullopt;
+  size_t rank = region.ranges.size();
+  if (rank < 2 || buffer.shape.size() != rank) return std::nullopt;
+  for (size_t d = 0; d < rank; ++d) {
+    std::optional<int64_t> extent = AsConstInt(region.ranges[d].extent);
+    if (!extent || AsConstInt(region.ranges[d].min) != 0 || AsConstInt(buffer.shape[d]) != extent ||
+        (d + 2 < rank && *extent != 1)) {
+      return std::nullopt;
+    }
+  }
+  int64_t rows = *AsConstInt(region.ranges[rank - 2].extent);
+  int64_t cols = *AsConstInt(region.ranges[rank - 1].extent);
+  return passes::SharedMatrix{rows, cols, cols};
+}
+
 bool IsWgmmaInput(DataType dtype) { return dtype == kF16 || dtype == kBF16; }
 
 // `b_atom_bytes` > 0: B is N-major and swizzled in atoms of that many bytes per row, so each
@@ -76,31 +95,51 @@ bool IsWgmmaWidth(int64_t n) {
 
 absl::Status RegisterGemmWgmmaIntrinsic() {
   RegisterCudaLibraryIntrinsics();  // cuda.fence_proxy_async
-  return RegisterCudaIntrinsic(kGemmWgmmaIntrinsic, 11, 8,
-                               "tile gemm on Hopper's warpgroup tensor cores: A, B in shared "
-                               "memory in core-matrix order, the accumulator fragment in "
-                               "registers (device/gemm_wgmma.cuh)",
-                               /*async_copy=*/false, /*core_matrix_operands=*/{0, 1},
-                               /*core_matrix_fence=*/"cuda.fence_proxy_async");
+  absl::Status shared_a = RegisterCudaIntrinsic(
+      kGemmWgmmaIntrinsic, 11, 8,
+      "tile gemm on Hopper's warpgroup tensor cores: A, B in shared memory in core-matrix order, "
+      "the accumulator fragment in registers (device/gemm_wgmma.cuh)",
+      /*async_copy=*/false, /*core_matrix_operands=*/{0, 1},
+      /*core_matrix_fence=*/"cuda.fence_proxy_async");
+  if (!shared_a.ok()) return shared_a;
+  return RegisterCudaIntrinsic(
+      kGemmWgmmaRegisterAIntrinsic, 11, 8,
+      "tile gemm on Hopper's warpgroup tensor cores with A in registers: A a 16-bit fragment "
+      "laid out as an accumulator, B in shared memory in core-matrix order, the accumulator "
+      "fragment in registers (device/gemm_wgmma_rs.cuh)",
+      /*async_copy=*/false, /*core_matrix_operands=*/{1},
+      /*core_matrix_fence=*/"cuda.fence_proxy_async");
 }
 
 std::optional<WgmmaPlan> PlanWgmma(const Gemm& gemm, int64_t threads) {
   DataType input = gemm.a.buffer->dtype;
   if (!IsWgmmaInput(input) || gemm.b.buffer->dtype != input) return std::nullopt;
-  std::optional<passes::GemmOperands> operands =
-      passes::MatchGemmOperands(gemm, AsWholeSharedMatrix);
+  const bool a_in_registers = gemm.a.buffer->scope == MemoryScope::kFragment;
+  // A in registers is K-major (not transposed); B is read from shared memory either way.
+  if (a_in_registers && gemm.transpose_a) return std::nullopt;
+  std::optional<passes::GemmOperands> operands = passes::MatchGemmOperands(
+      gemm, [&](const Region& region) {
+        return a_in_registers && &region == &gemm.a ? AsWholeRegisterMatrix(region)
+                                                    : AsWholeSharedMatrix(region);
+      });
   if (!operands || operands->k % kWgmmaK != 0) return std::nullopt;
   if (threads <= 0 || threads % kWarpgroupThreads != 0) return std::nullopt;
   // The operand tiles as stored: B is [K][N] (N-major) unless transposed.
   const int64_t bytes = input.bits() / 8;
   bool b_n_major_swizzled =
       !gemm.transpose_b && passes::SwizzledCoreMatrixTile(operands->b.cols * bytes);
+  bool b_swizzled = passes::SwizzledCoreMatrixTile(operands->b.cols * bytes);
+  if (a_in_registers) {
+    // Each warpgroup holds whole rows of A: the warpgroups split M only.
+    int64_t groups = threads / kWarpgroupThreads;
+    if (operands->m % (groups * kWgmmaM) != 0 || !IsWgmmaWidth(operands->n)) return std::nullopt;
+    return WgmmaPlan{operands->m, operands->n, operands->k, groups, 1, b_swizzled, true};
+  }
   std::optional<std::pair<int64_t, int64_t>> groups = SplitWarpgroups(
       gemm.policy, threads / kWarpgroupThreads, operands->m, operands->n, bytes,
       b_n_major_swizzled ? passes::kSwizzleRowBytes : 0);
   if (!groups) return std::nullopt;
-  bool operands_swizzled = passes::SwizzledCoreMatrixTile(operands->a.cols * bytes) &&
-                           passes::SwizzledCoreMatrixTile(operands->b.cols * bytes);
+  bool operands_swizzled = passes::SwizzledCoreMatrixTile(operands->a.cols * bytes) && b_swizzled;
   return WgmmaPlan{operands->m,   operands->n,    operands->k,
                    groups->first, groups->second, operands_swizzled};
 }
@@ -121,12 +160,33 @@ Layout WgmmaAccumulatorLayout(const WgmmaPlan& plan) {
   return layout;
 }
 
+Layout WgmmaRegisterALayout(const WgmmaPlan& plan) {
+  WgmmaPlan as_accumulator = plan;
+  as_accumulator.n = plan.k;
+  as_accumulator.warpgroups_n = 1;
+  return WgmmaAccumulatorLayout(as_accumulator);
+}
+
 absl::StatusOr<std::optional<Stmt>> LowerGemmToWgmma(const passes::GemmLoweringRequest& request) {
   const Gemm& gemm = *request.gemm;
   std::optional<WgmmaPlan> plan = PlanWgmma(gemm, passes::LaunchThreads(*request.kernel));
   if (!plan ||
       !passes::HasFragmentLayout(*gemm.c.buffer, WgmmaAccumulatorLayout(*plan), plan->m, plan->n)) {
     return std::optional<Stmt>();
+  }
+  if (plan->a_in_registers) {
+    // A laid out otherwise (not converted in place from an accumulator) is left to the generic
+    // lowering, which stages it in shared memory and comes back with both operands there.
+    if (!passes::HasFragmentLayout(*gemm.a.buffer, WgmmaRegisterALayout(*plan), plan->m,
+                                   plan->k)) {
+      return std::optional<Stmt>();
+    }
+    if (absl::Status registered = RegisterGemmWgmmaIntrinsic(); !registered.ok()) {
+      return registered;
+    }
+    return std::optional<Stmt>(passes::TileGemmCall(gemm, kGemmWgmmaRegisterAIntrinsic, plan->m,
+                                                    plan->n, plan->k, plan->warpgroups_m,
+                                                    plan->warpgroups_n));
   }
   if (absl::Status registered = RegisterGemmWgmmaIntrinsic(); !registered.ok()) return registered;
   return std::optional<Stmt>(passes::TileGemmCall(gemm, kGemmWgmmaIntrinsic, plan->m, plan->n,

@@ -26,7 +26,12 @@ namespace tile_ir::cuda {
 // &B[first], &C[0]); A and B (arguments 0 and 1) are core-matrix operands.
 inline constexpr char kGemmWgmmaIntrinsic[] = "cuda.gemm_wgmma";
 
-// Registers kGemmWgmmaIntrinsic with the CUDA intrinsics; repeated calls do nothing more.
+// The same with A a fragment in registers (WgmmaRegisterALayout), emitted as
+// tl::gemm_wgmma_rs<...>(&A[0], &B[first], &C[0]) (device/gemm_wgmma_rs.cuh); only B (argument
+// 1) is a core-matrix operand.
+inline constexpr char kGemmWgmmaRegisterAIntrinsic[] = "cuda.gemm_wgmma_rs";
+
+// Registers both gemm intrinsics with the CUDA intrinsics; repeated calls do nothing more.
 absl::Status RegisterGemmWgmmaIntrinsic();
 
 // The warpgroup widths (N of one wgmma instruction) the device library implements.
@@ -46,6 +51,10 @@ struct WgmmaPlan {
   // wgmma reads interleaved tiles much slower, slower than mma.sync
   // (bench/results/h200_2026-11-29_run6).
   bool operands_swizzled = false;
+  // Whether A is a 16-bit fragment read from registers (wgmma's register A operand) rather
+  // than a shared tile; then warpgroups split M only (warpgroups_n == 1), A is not transposed
+  // and operands_swizzled speaks of B alone.
+  bool a_in_registers = false;
 };
 
 // The plan for `gemm` on a block of `threads` threads, or nullopt when wgmma cannot run it.
@@ -56,7 +65,9 @@ struct WgmmaPlan {
 // (M / WG_M) % 64 == 0 and N / WG_N a width IsWgmmaWidth accepts (square: the warpgroup tile
 // closest to square, more warpgroups along M among equals; full_row: all along M; full_col:
 // all along N), and, when B is N-major and swizzled, N / WG_N a multiple of its 64-column
-// swizzle atoms.
+// swizzle atoms. A may instead be a whole 2-D fragment of constant shape M x K, not transposed:
+// then every warpgroup takes M / WG_M whole rows (WG_N = 1, whatever the policy), since the
+// register operand holds whole rows of A.
 std::optional<WgmmaPlan> PlanWgmma(const Gemm& gemm, int64_t threads);
 
 // The accumulator layout of a plan. With WM = M / WG_M, WN = N / WG_N, element (i, j) lives on
@@ -68,8 +79,16 @@ std::optional<WgmmaPlan> PlanWgmma(const Gemm& gemm, int64_t threads);
 // 8 * (r / 4) + threadID_in_group * 2 (+ 1 for odd r).
 Layout WgmmaAccumulatorLayout(const WgmmaPlan& plan);
 
-// The call of tl::gemm_wgmma that implements `request.gemm` when PlanWgmma applies to it and its
-// accumulator has WgmmaAccumulatorLayout; nullopt otherwise.
+// The layout a register A operand must have for a plan with a_in_registers: the accumulator
+// layout of an M x K tile on the same warpgroups (N replaced by K). The m64nNk16 A fragment is,
+// element for element, the m64n16 accumulator fragment, so a 16-bit tile converted in place
+// from an f32 accumulator of this shape is already the operand (device/gemm_wgmma_rs.cuh).
+Layout WgmmaRegisterALayout(const WgmmaPlan& plan);
+
+// The call of tl::gemm_wgmma (tl::gemm_wgmma_rs for A in registers) that implements
+// `request.gemm` when PlanWgmma applies to it, its accumulator has WgmmaAccumulatorLayout and a
+// register A has WgmmaRegisterALayout; nullopt otherwise (a register A laid out otherwise is
+// staged in shared memory by the generic lowering, which asks again with A there).
 absl::StatusOr<std::optional<Stmt>> LowerGemmToWgmma(const passes::GemmLoweringRequest& request);
 
 }  // namespace tile_ir::cuda

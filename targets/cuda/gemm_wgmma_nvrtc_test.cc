@@ -84,6 +84,70 @@ TEST_F(GemmWgmmaNvrtcTest, DeviceLibraryInstantiationsCompile) {
   EXPECT_EQ(compiled->registers.size(), 11u) << compiled->log;
 }
 
+// The register-A form at every width: A is a 16-bit fragment in the accumulator layout of an
+// M x K tile (here filled per thread), B a shared tile.
+constexpr char kRegisterAInstantiations[] = R"(
+#include "tl/async_copy.cuh"
+#include "tl/gemm_wgmma_rs.cuh"
+
+template <typename T, int WIDTH, bool TRANS_B>
+__device__ void Gemm(const T* a, const T* b, float* c) {
+  __shared__ __align__(1024) T b_s[64 * WIDTH];
+  for (int e = threadIdx.x; e < 64 * WIDTH; e += blockDim.x) b_s[e] = b[e];
+  tl::fence_proxy_async();
+  __syncthreads();
+  T a_regs[128 * 64 / 256];
+  for (int r = 0; r < 128 * 64 / 256; ++r) a_regs[r] = a[r * 256 + threadIdx.x];
+  float acc[128 * WIDTH / 256];
+  tl::gemm_wgmma_rs<128, WIDTH, 64, 2, 1, false, TRANS_B, true>(a_regs, b_s, acc);
+  tl::gemm_wgmma_rs<128, WIDTH, 64, 2, 1, false, TRANS_B, false>(a_regs, b_s, acc);
+  for (int r = 0; r < 128 * WIDTH / 256; ++r) c[r * 256 + threadIdx.x] = acc[r];
+}
+
+#define GEMM_KERNEL(NAME, T, W, TB) \
+  extern "C" __global__ void NAME(const T* a, const T* b, float* c) { Gemm<T, W, TB>(a, b, c); }
+GEMM_KERNEL(f16_n_64, __half, 64, false)
+GEMM_KERNEL(f16_t_64, __half, 64, true)
+GEMM_KERNEL(bf16_n_8, __nv_bfloat16, 8, false)
+GEMM_KERNEL(bf16_n_16, __nv_bfloat16, 16, false)
+GEMM_KERNEL(bf16_n_32, __nv_bfloat16, 32, false)
+GEMM_KERNEL(bf16_n_96, __nv_bfloat16, 96, false)
+GEMM_KERNEL(bf16_n_128, __nv_bfloat16, 128, false)
+GEMM_KERNEL(bf16_t_192, __nv_bfloat16, 192, true)
+GEMM_KERNEL(bf16_n_256, __nv_bfloat16, 256, false)
+)";
+
+TEST_F(GemmWgmmaNvrtcTest, RegisterAInstantiationsCompile) {
+  absl::StatusOr<NvrtcOutput> compiled = CompileWithNvrtc(
+      kRegisterAInstantiations, "gemm_wgmma_rs_instantiations.cu", {.arch = "sm_90a"});
+  ASSERT_TRUE(compiled.ok()) << compiled.status();
+  const std::string& ptx = compiled->ptx;
+  for (int width : {8, 16, 32, 64, 96, 128, 192, 256}) {
+    EXPECT_TRUE(absl::StrContains(ptx, absl::StrCat("wgmma.mma_async.sync.aligned.m64n", width,
+                                                    "k16.f32.bf16.bf16")) ||
+                absl::StrContains(ptx, absl::StrCat("wgmma.mma_async.sync.aligned.m64n", width,
+                                                    "k16.f32.f16.f16")))
+        << width;
+  }
+  EXPECT_EQ(compiled->registers.size(), 9u) << compiled->log;
+}
+
+// Attention's second gemm takes P from registers: the cast of S stays in each thread, and
+// P * V is one tl::gemm_wgmma_rs call, with no shared tile for P.
+TEST_F(GemmWgmmaNvrtcTest, AttentionTakesPFromRegisters) {
+  for (const char* op : {"flash_attn_d128", "flash_attn_d128_b128"}) {
+    SCOPED_TRACE(op);
+    absl::StatusOr<std::string> source = testing::SuiteOpCudaSource(op, "sm_90a");
+    ASSERT_TRUE(source.ok()) << source.status();
+    EXPECT_TRUE(absl::StrContains(*source, "tl::gemm_wgmma_rs<")) << *source;
+    EXPECT_FALSE(absl::StrContains(*source, "P_staged")) << *source;
+    absl::StatusOr<NvrtcOutput> compiled =
+        CompileWithNvrtc(*source, absl::StrCat(op, ".cu"), {.arch = "sm_90a"});
+    ASSERT_TRUE(compiled.ok()) << compiled.status() << "\n" << *source;
+    EXPECT_TRUE(absl::StrContains(compiled->ptx, "wgmma.mma_async.sync.aligned.m64n128k16"));
+  }
+}
+
 // The suite's gemm operators with shared operands: cuda:sm_90a{gemm=wgmma} turns each
 // into calls of tl::gemm_wgmma over core-matrix tiles, and NVRTC compiles the result to wgmma.
 TEST_F(GemmWgmmaNvrtcTest, GemmOperatorsLowerToGemmWgmmaAndCompile) {

@@ -277,3 +277,99 @@ TEST(PlanWgmmaTest, SwizzledNMajorBSplitsInWholeAtoms) {
 
 }  // namespace
 }  // namespace tile_ir::cuda
+
+namespace tile_ir::cuda {
+namespace {
+
+// `gemm P, V_s -> O`: P a 16-bit fragment [M, K] with `p_layout`, V_s a shared [K, N] tile, O
+// an f32 fragment [M, N] with `o_layout`.
+Stmt RegisterAGemm(int64_t m, int64_t n, int64_t k, std::optional<Layout> p_layout,
+                   std::optional<Layout> o_layout, WarpPolicy policy = WarpPolicy::kSquare) {
+  Buffer p = BufferNode::Make("P", kF16, {Int(m), Int(k)}, MemoryScope::kFragment, {},
+                              std::move(p_layout));
+  Buffer v = BufferNode::Make("V_s", kF16, {Int(k), Int(n)}, MemoryScope::kShared);
+  Buffer o = BufferNode::Make("O", kF32, {Int(m), Int(n)}, MemoryScope::kFragment, {},
+                              std::move(o_layout));
+  return Gemm::Make(Region::Full(p), Region::Full(v), Region::Full(o), false, false, policy, false);
+}
+
+TEST(PlanWgmmaTest, ARegisterOperandSplitsWarpgroupsAlongMOnly) {
+  // Two warpgroups on 128 x 128: square would give each 128 x 64; A in registers holds whole
+  // rows, so each takes 64 rows whatever the policy.
+  std::optional<WgmmaPlan> plan =
+      PlanWgmma(*As<Gemm>(RegisterAGemm(128, 128, 64, std::nullopt, std::nullopt)), 256);
+  ASSERT_TRUE(plan);
+  EXPECT_TRUE(plan->a_in_registers);
+  EXPECT_EQ(plan->warpgroups_m, 2);
+  EXPECT_EQ(plan->warpgroups_n, 1);
+  EXPECT_TRUE(plan->operands_swizzled) << "B's rows are 256 bytes";
+  // 64 rows cannot feed two warpgroups; a transposed register A is refused.
+  EXPECT_FALSE(PlanWgmma(*As<Gemm>(RegisterAGemm(64, 128, 64, std::nullopt, std::nullopt)), 256));
+  Stmt transposed = Gemm::Make(As<Gemm>(RegisterAGemm(64, 128, 64, std::nullopt, std::nullopt))->a,
+                               As<Gemm>(RegisterAGemm(64, 128, 64, std::nullopt, std::nullopt))->b,
+                               As<Gemm>(RegisterAGemm(64, 128, 64, std::nullopt, std::nullopt))->c,
+                               true, false, WarpPolicy::kSquare, false);
+  EXPECT_FALSE(PlanWgmma(*As<Gemm>(transposed), 128));
+}
+
+TEST(WgmmaRegisterALayoutTest, IsTheAccumulatorFragmentOfAnMByKTile) {
+  WgmmaPlan plan{128, 128, 64, 2, 1, true, true};
+  Layout a = WgmmaRegisterALayout(plan);
+  // The PTX ISA's m64nNk16 A fragment: lane 5 of warp 1 holds rows 16 + 1 and 16 + 9 at
+  // columns 2, 3, 10, 11 of each k16 slice, elements 0..7 of that slice.
+  EXPECT_EQ(At(a, 17, 2).thread, 32 + 5);
+  EXPECT_EQ(At(a, 17, 2).reg, 0);
+  EXPECT_EQ(At(a, 17, 3).reg, 1);
+  EXPECT_EQ(At(a, 25, 2).reg, 2);
+  EXPECT_EQ(At(a, 17, 10).reg, 4);
+  EXPECT_EQ(At(a, 25, 11).reg, 7);
+  // The next k16 slice follows: elements 8..15.
+  EXPECT_EQ(At(a, 17, 18).reg, 8);
+  // Rows 64.. are the second warpgroup's.
+  EXPECT_EQ(At(a, 64 + 17, 2).thread, 128 + 32 + 5);
+  // The same expression as the accumulator of an M x K gemm on those warpgroups: a converted
+  // accumulator is the operand as it stands.
+  Layout accumulator = WgmmaAccumulatorLayout({128, 64, 16, 2, 1});
+  for (int64_t i = 0; i < 128; i += 7) {
+    for (int64_t j = 0; j < 64; j += 3) {
+      EXPECT_EQ(At(a, i, j).thread, At(accumulator, i, j).thread);
+      EXPECT_EQ(At(a, i, j).reg, At(accumulator, i, j).reg);
+    }
+  }
+}
+
+TEST(CudaTargetWgmmaTest, ARegisterOperandInItsLayoutLowersToTheRegisterForm) {
+  CudaTargetInfo hopper("sm_90a");
+  Kernel bare = KernelWith(RegisterAGemm(64, 128, 64, std::nullopt, std::nullopt), 128);
+  const Gemm& unlaid = *As<Gemm>(bare->body);
+  std::optional<WgmmaPlan> plan = hopper.WgmmaPlanFor(unlaid, *bare);
+  ASSERT_TRUE(plan);
+  std::optional<Layout> o_layout = hopper.FragmentLayoutForGemm(unlaid, *bare);
+  ASSERT_TRUE(o_layout);
+
+  Stmt laid_out = RegisterAGemm(64, 128, 64, WgmmaRegisterALayout(*plan), *o_layout);
+  Kernel kernel = KernelWith(laid_out, 128);
+  absl::StatusOr<std::optional<Stmt>> call = hopper.LowerGemm({As<Gemm>(laid_out), kernel.get()});
+  ASSERT_TRUE(call.ok()) << call.status();
+  ASSERT_TRUE(*call);
+  const Call* wgmma = As<Call>(As<Evaluate>(**call)->value);
+  EXPECT_EQ(wgmma->name, kGemmWgmmaRegisterAIntrinsic);
+  std::vector<int64_t> template_args;
+  for (size_t i = 3; i < wgmma->args.size(); ++i) {
+    template_args.push_back(*AsConstInt(wgmma->args[i]));
+  }
+  EXPECT_EQ(template_args, (std::vector<int64_t>{64, 128, 64, 1, 1, 0, 0, 0}));
+
+  // P laid out cyclically is not the operand: the target declines, and the generic lowering
+  // stages P in shared memory.
+  Stmt cyclic = RegisterAGemm(64, 128, 64, passes::CyclicLayout({Int(64), Int(64)}, 128),
+                              *o_layout);
+  Kernel cyclic_kernel = KernelWith(cyclic, 128);
+  absl::StatusOr<std::optional<Stmt>> declined =
+      hopper.LowerGemm({As<Gemm>(cyclic), cyclic_kernel.get()});
+  ASSERT_TRUE(declined.ok()) << declined.status();
+  EXPECT_FALSE(*declined);
+}
+
+}  // namespace
+}  // namespace tile_ir::cuda

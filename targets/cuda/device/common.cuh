@@ -12,6 +12,7 @@
 #include "tl/convert.cuh"
 #include "tl/gemm_mma.cuh"
 #include "tl/gemm_wgmma.cuh"
+#include "tl/gemm_wgmma_rs.cuh"
 #include "tl/math.cuh"
 #include "tl/memory.cuh"
 #include "tl/warp_reduce.cuh"
