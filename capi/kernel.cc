@@ -41,8 +41,8 @@ absl::StatusOr<TargetRuntime*> RuntimeFor(const std::string& target) {
   }
   auto entry = std::make_unique<TargetRuntime>();
   entry->backend = *std::move(backend);
-  entry->cache = std::make_unique<KernelCache>(
-      *entry->backend, runtime::jit::KernelCacheOptions::FromEnvironment());
+  entry->cache = std::make_unique<KernelCache>(*entry->backend,
+                                               runtime::jit::KernelCacheOptions::FromEnvironment());
   TargetRuntime* result = entry.get();
   (*runtimes)[target] = std::move(entry);
   return result;
@@ -89,9 +89,9 @@ tile_status tile_kernel_compile(const tile_module* module, const char* kernel_na
   kernel->name = signature.name;
   kernel->signature = tile_ir::capi::Signature(*single->kernels.front());
   kernel->ir = tile_ir::io::WriteModule(*single, tile_ir::io::ModuleFormat::kText);
-  kernel->cache_info = absl::StrCat(
-      "cache: ", std::string(tile_ir::runtime::jit::CacheSourceName(cached->source)), ", key ",
-      cached->key);
+  kernel->cache_info =
+      absl::StrCat("cache: ", std::string(tile_ir::runtime::jit::CacheSourceName(cached->source)),
+                   ", key ", cached->key);
   for (const tile_ir::Param& param : signature.params) {
     kernel->param_names.push_back(param.name());
     kernel->param_is_buffer.push_back(param.is_buffer() ? 1 : 0);
@@ -143,8 +143,9 @@ tile_status tile_kernel_launch(tile_kernel* kernel, const tile_arg* args, size_t
                        static_cast<int>(arg.kind))));
     }
     if (arg.tensor == nullptr) {
-      return Report(absl::InvalidArgumentError(absl::StrCat(
-          "kernel '", kernel->name, "': argument ", i + 1, " is a tensor argument whose tensor is NULL")));
+      return Report(
+          absl::InvalidArgumentError(absl::StrCat("kernel '", kernel->name, "': argument ", i + 1,
+                                                  " is a tensor argument whose tensor is NULL")));
     }
     converted.push_back(tile_ir::runtime::KernelArg::Tensor(arg.tensor));
   }

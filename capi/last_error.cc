@@ -13,18 +13,13 @@ thread_local std::string last_error;
 
 tile_status StatusOf(absl::StatusCode code) {
   switch (code) {
-    case absl::StatusCode::kOk:
-      return TILE_OK;
+    case absl::StatusCode::kOk: return TILE_OK;
     case absl::StatusCode::kInvalidArgument:
     case absl::StatusCode::kOutOfRange:
-    case absl::StatusCode::kFailedPrecondition:
-      return TILE_ERROR_INVALID_ARGUMENT;
-    case absl::StatusCode::kNotFound:
-      return TILE_ERROR_NOT_FOUND;
-    case absl::StatusCode::kUnavailable:
-      return TILE_ERROR_UNAVAILABLE;
-    default:
-      return TILE_ERROR_INTERNAL;
+    case absl::StatusCode::kFailedPrecondition: return TILE_ERROR_INVALID_ARGUMENT;
+    case absl::StatusCode::kNotFound: return TILE_ERROR_NOT_FOUND;
+    case absl::StatusCode::kUnavailable: return TILE_ERROR_UNAVAILABLE;
+    default: return TILE_ERROR_INTERNAL;
   }
 }
 
@@ -36,8 +31,7 @@ tile_status Report(const absl::Status& status) {
 }
 
 tile_status NullArgument(const char* function, const char* argument) {
-  return Report(
-      absl::InvalidArgumentError(absl::StrCat(function, ": ", argument, " is NULL")));
+  return Report(absl::InvalidArgumentError(absl::StrCat(function, ": ", argument, " is NULL")));
 }
 
 }  // namespace tile_ir::capi
@@ -50,16 +44,11 @@ const char* tile_last_error(void) { return tile_ir::capi::last_error.c_str(); }
 
 const char* tile_status_name(tile_status status) {
   switch (status) {
-    case TILE_OK:
-      return "ok";
-    case TILE_ERROR_INVALID_ARGUMENT:
-      return "invalid argument";
-    case TILE_ERROR_NOT_FOUND:
-      return "not found";
-    case TILE_ERROR_UNAVAILABLE:
-      return "unavailable";
-    case TILE_ERROR_INTERNAL:
-      return "internal";
+    case TILE_OK: return "ok";
+    case TILE_ERROR_INVALID_ARGUMENT: return "invalid argument";
+    case TILE_ERROR_NOT_FOUND: return "not found";
+    case TILE_ERROR_UNAVAILABLE: return "unavailable";
+    case TILE_ERROR_INTERNAL: return "internal";
   }
   return "unknown status";
 }

@@ -43,9 +43,10 @@ tile_status tile_module_load_file(const char* path, tile_module** out) {
   if (out == nullptr) return NullArgument("tile_module_load_file", "out");
   *out = nullptr;
   if (!tile_ir::io::ModuleFormatFromPath(path)) {
-    return Report(absl::InvalidArgumentError(absl::StrCat(
-        path, ": unknown module extension; expected .tile, .tilepb or .json (or load the "
-              "contents with tile_module_load_string and a format)")));
+    return Report(absl::InvalidArgumentError(
+        absl::StrCat(path,
+                     ": unknown module extension; expected .tile, .tilepb or .json (or load the "
+                     "contents with tile_module_load_string and a format)")));
   }
   return tile_ir::capi::Finish(tile_ir::io::ReadModuleFile(path), path, out);
 }
@@ -59,18 +60,10 @@ tile_status tile_module_load_string(const char* data, size_t size, tile_format f
   const std::string source = source_name != nullptr ? source_name : "<string>";
   tile_ir::io::ModuleFormat chosen;
   switch (format) {
-    case TILE_FORMAT_AUTO:
-      chosen = tile_ir::capi::GuessFormat(contents);
-      break;
-    case TILE_FORMAT_TEXT:
-      chosen = tile_ir::io::ModuleFormat::kText;
-      break;
-    case TILE_FORMAT_PROTO:
-      chosen = tile_ir::io::ModuleFormat::kProto;
-      break;
-    case TILE_FORMAT_JSON:
-      chosen = tile_ir::io::ModuleFormat::kJson;
-      break;
+    case TILE_FORMAT_AUTO: chosen = tile_ir::capi::GuessFormat(contents); break;
+    case TILE_FORMAT_TEXT: chosen = tile_ir::io::ModuleFormat::kText; break;
+    case TILE_FORMAT_PROTO: chosen = tile_ir::io::ModuleFormat::kProto; break;
+    case TILE_FORMAT_JSON: chosen = tile_ir::io::ModuleFormat::kJson; break;
     default:
       return Report(absl::InvalidArgumentError(
           absl::StrCat("tile_module_load_string: unknown format ", static_cast<int>(format),

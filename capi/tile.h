@@ -128,8 +128,7 @@ static inline tile_arg tile_arg_scalar(double value) {
  * alignment, the kernel's `require` lines), binds the symbolic dimensions
  * from the shapes, runs the kernel and waits for it. Safe to call from
  * several threads at once. */
-TILE_API tile_status tile_kernel_launch(tile_kernel* kernel, const tile_arg* args,
-                                        size_t num_args);
+TILE_API tile_status tile_kernel_launch(tile_kernel* kernel, const tile_arg* args, size_t num_args);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -11,20 +11,20 @@
 
 static int failures = 0;
 
-#define CHECK(cond)                                                  \
-  do {                                                               \
-    if (!(cond)) {                                                   \
+#define CHECK(cond)                                                            \
+  do {                                                                         \
+    if (!(cond)) {                                                             \
       fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-      ++failures;                                                    \
-    }                                                                \
+      ++failures;                                                              \
+    }                                                                          \
   } while (0)
 
 /* A failed call: its status and a last error that contains `needle`. */
 static void expect_error(tile_status got, tile_status want, const char* needle, int line) {
   const char* message = tile_last_error();
   if (got != want) {
-    fprintf(stderr, "line %d: status %s, wanted %s (last error: %s)\n", line,
-            tile_status_name(got), tile_status_name(want), message);
+    fprintf(stderr, "line %d: status %s, wanted %s (last error: %s)\n", line, tile_status_name(got),
+            tile_status_name(want), message);
     ++failures;
     return;
   }
@@ -201,14 +201,14 @@ int main(void) {
   tile_module* bad = NULL;
   const char* malformed =
       "ir_version 1;\nproducer \"p\" \"1\";\nkernel broken<N: i32>(X: f32[N]) grid(bx: 1) {\n";
-  EXPECT_ERROR(tile_module_load_string(malformed, strlen(malformed), TILE_FORMAT_TEXT,
-                                       "broken.tile", &bad),
-               TILE_ERROR_INVALID_ARGUMENT, "broken.tile:3:");
+  EXPECT_ERROR(
+      tile_module_load_string(malformed, strlen(malformed), TILE_FORMAT_TEXT, "broken.tile", &bad),
+      TILE_ERROR_INVALID_ARGUMENT, "broken.tile:3:");
   CHECK(bad == NULL);
   const char* bad_json = "{\"irVersion\": 1, \"kernels\": [{\"nmae\": \"k\"}]}";
-  EXPECT_ERROR(tile_module_load_string(bad_json, strlen(bad_json), TILE_FORMAT_AUTO, "bad.json",
-                                       &bad),
-               TILE_ERROR_INVALID_ARGUMENT, "bad.json");
+  EXPECT_ERROR(
+      tile_module_load_string(bad_json, strlen(bad_json), TILE_FORMAT_AUTO, "bad.json", &bad),
+      TILE_ERROR_INVALID_ARGUMENT, "bad.json");
   EXPECT_ERROR(tile_module_load_file("capi/testdata/absent.tile", &bad), TILE_ERROR_NOT_FOUND,
                "capi/testdata/absent.tile");
   EXPECT_ERROR(tile_module_load_file("capi/tile.h", &bad), TILE_ERROR_INVALID_ARGUMENT,

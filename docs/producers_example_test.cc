@@ -45,10 +45,9 @@ TEST(ProducersExampleTest, TheJsonVerifiesAndPrintsAsItsTextForm) {
 }
 
 TEST(ProducersExampleTest, CamelCaseNamesAndNumericInt64sReadTheSame) {
-  std::string json = absl::StrReplaceAll(
-      Json(), {{"\"ir_version\": \"1\"", "\"irVersion\": 1"},
-               {"\"int_imm\"", "\"intImm\""},
-               {"\"value\": \"64\"", "\"value\": 64"}});
+  std::string json = absl::StrReplaceAll(Json(), {{"\"ir_version\": \"1\"", "\"irVersion\": 1"},
+                                                  {"\"int_imm\"", "\"intImm\""},
+                                                  {"\"value\": \"64\"", "\"value\": 64"}});
   absl::StatusOr<Module> camel = io::ReadModule(json, io::ModuleFormat::kJson, "camel.json");
   ASSERT_TRUE(camel.ok()) << camel.status();
   absl::StatusOr<Module> original = io::ReadModuleFile(kJson);
@@ -88,8 +87,7 @@ TEST(ProducersExampleTest, RunsThroughLibtileOnARaggedLength) {
   tile_module* module = nullptr;
   ASSERT_EQ(tile_module_load_file(kJson, &module), TILE_OK) << tile_last_error();
   tile_kernel* kernel = nullptr;
-  ASSERT_EQ(tile_kernel_compile(module, "scale_add", "cpu", &kernel), TILE_OK)
-      << tile_last_error();
+  ASSERT_EQ(tile_kernel_compile(module, "scale_add", "cpu", &kernel), TILE_OK) << tile_last_error();
   constexpr int64_t kN = 100;
   std::vector<float> x(kN), y(kN), z(kN, NAN);
   for (int64_t i = 0; i < kN; ++i) {

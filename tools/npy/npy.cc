@@ -229,8 +229,8 @@ absl::StatusOr<NpyArray> ParseNpy(std::string_view bytes, std::string_view sourc
   if (bytes.size() < header_start) return fail("truncated inside the header length");
   const size_t header_length = ReadLittleEndian(bytes.substr(8), length_width);
   if (bytes.size() < header_start + header_length) {
-    return fail(absl::StrCat("truncated header: it says ", header_length,
-                             " bytes, the file has ", bytes.size() - header_start, " after it"));
+    return fail(absl::StrCat("truncated header: it says ", header_length, " bytes, the file has ",
+                             bytes.size() - header_start, " after it"));
   }
   std::string_view header = bytes.substr(header_start, header_length);
   absl::StatusOr<std::map<std::string, HeaderValue>> dict = HeaderScanner(header).Dict();
@@ -282,14 +282,13 @@ absl::StatusOr<std::string> SerializeNpy(const NpyArray& array) {
   if (!item_size.ok()) return item_size.status();
   const int64_t elements = array.num_elements();
   if (elements < 0 || static_cast<int64_t>(array.data.size()) != elements * *item_size) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("an array of shape ", ShapeText(array.shape), " and dtype '", array.descr,
-                     "' needs ", elements * *item_size, " bytes of data, given ",
-                     array.data.size()));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "an array of shape ", ShapeText(array.shape), " and dtype '", array.descr, "' needs ",
+        elements * *item_size, " bytes of data, given ", array.data.size()));
   }
-  std::string header = absl::StrCat("{'descr': '", array.descr,
-                                    "', 'fortran_order': False, 'shape': ", ShapeText(array.shape),
-                                    ", }");
+  std::string header =
+      absl::StrCat("{'descr': '", array.descr,
+                   "', 'fortran_order': False, 'shape': ", ShapeText(array.shape), ", }");
   int major = 1;
   size_t prefix = 10;
   if (header.size() + 1 + prefix > 65535) {
@@ -303,7 +302,8 @@ absl::StatusOr<std::string> SerializeNpy(const NpyArray& array) {
   out.push_back(static_cast<char>(major));
   out.push_back(0);
   const size_t length = header.size();
-  for (size_t i = 0; i < prefix - 8; ++i) out.push_back(static_cast<char>((length >> (8 * i)) & 0xFF));
+  for (size_t i = 0; i < prefix - 8; ++i)
+    out.push_back(static_cast<char>((length >> (8 * i)) & 0xFF));
   out += header;
   out += array.data;
   return out;
@@ -322,8 +322,8 @@ absl::StatusOr<NpyArray> ReadNpyFile(const std::string& path) {
 
 absl::Status WriteNpyFile(const std::string& path, const NpyArray& array) {
   absl::StatusOr<std::string> bytes = SerializeNpy(array);
-  if (!bytes.ok()) return absl::Status(bytes.status().code(),
-                                       absl::StrCat(path, ": ", bytes.status().message()));
+  if (!bytes.ok())
+    return absl::Status(bytes.status().code(), absl::StrCat(path, ": ", bytes.status().message()));
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) {
     return absl::PermissionDeniedError(

@@ -128,9 +128,8 @@ TEST(NpyTest, RefusesMalformedFiles) {
   ExpectRefused(WithHeader("{'descr': '<f4', 'shape': (2,)}", ""), "no 'fortran_order'");
   ExpectRefused(WithHeader("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), 'x': 1}", ""),
                 "malformed header");
-  ExpectRefused(
-      WithHeader("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), 'x': 'y'}", ""),
-      "unknown key 'x'");
+  ExpectRefused(WithHeader("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), 'x': 'y'}", ""),
+                "unknown key 'x'");
   ExpectRefused(WithHeader("{'descr': '<f4', 'fortran_order': 0, 'shape': (2,)}", ""),
                 "malformed header");
   ExpectRefused(WithHeader("{'descr': '<f4', 'fortran_order': True, 'shape': (2,)}", ""),
@@ -141,9 +140,8 @@ TEST(NpyTest, RefusesMalformedFiles) {
                 "object array");
   ExpectRefused(WithHeader("{'descr': '<U3', 'fortran_order': False, 'shape': (2,)}", ""),
                 "string dtype");
-  ExpectRefused(
-      WithHeader("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (2,)}", ""),
-      "structured dtypes");
+  ExpectRefused(WithHeader("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (2,)}", ""),
+                "structured dtypes");
   ExpectRefused(WithHeader("{'descr': '<f4', 'fortran_order': False, 'shape': (2, -1)}", ""),
                 "malformed header");
   ExpectRefused(WithHeader("{'descr': '<f4', 'fortran_order': False, 'shape': (2,)", ""),

@@ -39,9 +39,9 @@ struct FileFlag {
 
 absl::StatusOr<std::vector<FileFlag>> SplitFlags(const FileFlags& flags) {
   std::vector<FileFlag> all;
-  for (const auto& [flag, values] : {std::pair{"in", &flags.inputs},
-                                     std::pair{"out", &flags.outputs},
-                                     std::pair{"expect", &flags.expects}}) {
+  for (const auto& [flag, values] :
+       {std::pair{"in", &flags.inputs}, std::pair{"out", &flags.outputs},
+        std::pair{"expect", &flags.expects}}) {
     for (const std::string& value : *values) {
       const size_t eq = value.find('=');
       if (eq == std::string::npos || eq == 0 || eq + 1 == value.size()) {
@@ -64,20 +64,13 @@ struct Binding {
 
 std::pair<double, double> ToleranceOf(DataType dtype) {
   switch (dtype.scalar()) {
-    case ScalarType::kF64:
-      return {1e-7, 1e-7};
-    case ScalarType::kF32:
-      return {1.3e-6, 1e-5};
-    case ScalarType::kF16:
-      return {1e-3, 1e-5};
-    case ScalarType::kBF16:
-      return {1.6e-2, 1e-5};
-    case ScalarType::kF8E4M3:
-      return {0.125, 1e-5};
-    case ScalarType::kF8E5M2:
-      return {0.25, 1e-5};
-    default:
-      return {0, 0};
+    case ScalarType::kF64: return {1e-7, 1e-7};
+    case ScalarType::kF32: return {1.3e-6, 1e-5};
+    case ScalarType::kF16: return {1e-3, 1e-5};
+    case ScalarType::kBF16: return {1.6e-2, 1e-5};
+    case ScalarType::kF8E4M3: return {0.125, 1e-5};
+    case ScalarType::kF8E5M2: return {0.25, 1e-5};
+    default: return {0, 0};
   }
 }
 
@@ -111,10 +104,10 @@ absl::StatusOr<FileTensors> LoadFileTensors(const KernelNode& kernel, const File
   for (const FileFlag& flag : *split) {
     auto it = buffers.find(flag.param);
     if (it == buffers.end()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "--", flag.flag, " ", flag.param, "=", flag.path, ": ", where,
-          " has no buffer parameter '", flag.param, "' (its buffers: ",
-          absl::StrJoin(buffer_names, ", "), ")"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("--", flag.flag, " ", flag.param, "=", flag.path, ": ", where,
+                       " has no buffer parameter '", flag.param,
+                       "' (its buffers: ", absl::StrJoin(buffer_names, ", "), ")"));
     }
     if (auto [previous, fresh] = seen.emplace(std::pair{flag.flag, flag.param}, flag.path);
         !fresh) {
@@ -131,17 +124,17 @@ absl::StatusOr<FileTensors> LoadFileTensors(const KernelNode& kernel, const File
     if (!array.ok()) return array.status();
     if (flag.flag == "in") {
       if (absl::Status dtype = CheckNpyDtype(buffer.dtype, array->descr); !dtype.ok()) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            flag.path, ": parameter '", flag.param, "' of ", where, " is ",
-            buffer.dtype.ToString(), " (", NumpyNameOf(buffer.dtype), ", '",
-            NpyDescrOf(buffer.dtype), "' in a .npy header), but ", dtype.message()));
+        return absl::InvalidArgumentError(
+            absl::StrCat(flag.path, ": parameter '", flag.param, "' of ", where, " is ",
+                         buffer.dtype.ToString(), " (", NumpyNameOf(buffer.dtype), ", '",
+                         NpyDescrOf(buffer.dtype), "' in a .npy header), but ", dtype.message()));
       }
     }
     if (static_cast<int>(array->shape.size()) != buffer.rank()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          flag.path, ": parameter '", flag.param, "' of ", where, " has rank ", buffer.rank(),
-          " (", Declared(buffer), "), the array has rank ", array->shape.size(), " (shape ",
-          Tuple(array->shape), ")"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(flag.path, ": parameter '", flag.param, "' of ", where, " has rank ",
+                       buffer.rank(), " (", Declared(buffer), "), the array has rank ",
+                       array->shape.size(), " (shape ", Tuple(array->shape), ")"));
     }
     loaded.push_back({flag, it->second, *std::move(array)});
   }
@@ -167,18 +160,18 @@ absl::StatusOr<FileTensors> LoadFileTensors(const KernelNode& kernel, const File
                                         "', shape ", Tuple(each.array.shape), ")");
       auto [it, fresh] = bound.emplace(var->name, Binding{value, source});
       if (!fresh && it->second.value != value) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            where, ": dimension '", var->name, "' is ", it->second.value, " by ",
-            it->second.source, " but ", value, " by ", source));
+        return absl::InvalidArgumentError(absl::StrCat(where, ": dimension '", var->name, "' is ",
+                                                       it->second.value, " by ", it->second.source,
+                                                       " but ", value, " by ", source));
       }
     }
   }
   for (const VarRef& dim : kernel.dims) {
     if (!bound.contains(dim->name)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          where, ": dimension '", dim->name,
-          "' is the extent of no given array's dimension; give it with --shapes ", dim->name,
-          "=N"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(where, ": dimension '", dim->name,
+                       "' is the extent of no given array's dimension; give it with --shapes ",
+                       dim->name, "=N"));
     }
     dims[dim->name] = bound.at(dim->name).value;
   }
@@ -214,9 +207,8 @@ absl::StatusOr<FileTensors> LoadFileTensors(const KernelNode& kernel, const File
     absl::StatusOr<std::vector<double>> values = NpyToDoubles(each.array, dtype);
     if (!values.ok()) {
       return absl::InvalidArgumentError(absl::StrCat(each.flag.path, ": --expect for parameter '",
-                                                     each.flag.param, "' (",
-                                                     dtype.ToString(), "): ",
-                                                     values.status().message()));
+                                                     each.flag.param, "' (", dtype.ToString(),
+                                                     "): ", values.status().message()));
     }
     files.expects[each.flag.param] = ops::RefTensor{each.array.shape, *std::move(values)};
     files.expect_paths[each.flag.param] = each.flag.path;
@@ -241,18 +233,17 @@ absl::StatusOr<FileRunResult> RunOnFiles(runtime::Device& device, runtime::Loade
     if (!param.is_buffer()) {
       auto it = scalars.find(name);
       if (it == scalars.end()) {
-        return absl::InvalidArgumentError(absl::StrCat("kernel '", kernel.name,
-                                                       "': no value for the scalar parameter '",
-                                                       name, "'; give it with --scalars ", name,
-                                                       "=V"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("kernel '", kernel.name, "': no value for the scalar parameter '", name,
+                         "'; give it with --scalars ", name, "=V"));
       }
       args.push_back(KernelArg::Scalar(it->second));
       continue;
     }
     auto shape = files.shapes.find(name);
     if (shape == files.shapes.end()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "kernel '", kernel.name, "': parameter '", name, "' has no --in, --out or --expect"));
+      return absl::InvalidArgumentError(absl::StrCat("kernel '", kernel.name, "': parameter '",
+                                                     name, "' has no --in, --out or --expect"));
     }
     absl::StatusOr<std::unique_ptr<DeviceBuffer>> buffer =
         device.Allocate(param.buffer->dtype, shape->second);
@@ -280,8 +271,7 @@ absl::StatusOr<FileRunResult> RunOnFiles(runtime::Device& device, runtime::Loade
     if (absl::Status copied = buffer.CopyToHost(**host); !copied.ok()) return error(name, copied);
     if (out) {
       const std::string& path = files.outputs.at(name);
-      if (absl::Status written = npy::WriteNpyFile(path, HostBufferToNpy(**host));
-          !written.ok()) {
+      if (absl::Status written = npy::WriteNpyFile(path, HostBufferToNpy(**host)); !written.ok()) {
         return written;
       }
       result.written.push_back(absl::StrCat(name, " -> ", path));

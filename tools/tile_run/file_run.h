@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "ops/op_suite.h"
 #include "runtime/device_base.h"
 #include "runtime/host_buffer.h"
-#include "ops/op_suite.h"
 #include "tile_ir/module.h"
 #include "tools/tile_run/compare.h"
 
@@ -36,7 +36,7 @@ struct FileTensors {
   std::map<std::string, std::unique_ptr<runtime::HostBuffer>> inputs;  // by parameter
   std::map<std::string, ops::RefTensor> expects;                       // by parameter
   std::map<std::string, std::string> expect_paths;
-  std::map<std::string, std::string> outputs;  // parameter -> path to write
+  std::map<std::string, std::string> outputs;          // parameter -> path to write
   std::map<std::string, std::vector<int64_t>> shapes;  // every buffer parameter's
   // Per --expect parameter: (rtol, atol), the flags' or ToleranceOf its dtype.
   std::map<std::string, std::pair<double, double>> tolerances;
@@ -62,7 +62,7 @@ absl::StatusOr<FileTensors> LoadFileTensors(const KernelNode& kernel, const File
 
 struct FileRunResult {
   double launch_seconds = 0;
-  std::vector<OutputCheck> checks;  // one per --expect, in parameter order
+  std::vector<OutputCheck> checks;   // one per --expect, in parameter order
   std::vector<std::string> written;  // "C -> c.npy" per --out
 
   bool passed() const;

@@ -46,10 +46,20 @@ const std::vector<std::string>& Accepted(DataType dtype) {
 // "float32" for '<f4'; empty when NumPy has no name for it.
 std::string DescrName(const std::string& normalized) {
   static const auto* names = new std::map<std::string, std::string>{
-      {"<f8", "float64"}, {"<f4", "float32"},  {"<f2", "float16"}, {"<i8", "int64"},
-      {"<i4", "int32"},   {"<i2", "int16"},    {"|i1", "int8"},    {"<u8", "uint64"},
-      {"<u4", "uint32"},  {"<u2", "uint16"},   {"|u1", "uint8"},   {"|b1", "bool"},
-      {"<c8", "complex64"}, {"<c16", "complex128"},
+      {"<f8", "float64"},
+      {"<f4", "float32"},
+      {"<f2", "float16"},
+      {"<i8", "int64"},
+      {"<i4", "int32"},
+      {"<i2", "int16"},
+      {"|i1", "int8"},
+      {"<u8", "uint64"},
+      {"<u4", "uint32"},
+      {"<u2", "uint16"},
+      {"|u1", "uint8"},
+      {"|b1", "bool"},
+      {"<c8", "complex64"},
+      {"<c16", "complex128"},
       {"<V2", "2-byte void, as ml_dtypes' bfloat16 saves"},
       {"|V1", "1-byte void, as ml_dtypes' float8_e4m3fn saves"},
       {"|f1", "as ml_dtypes' float8_e5m2 saves"},
@@ -82,24 +92,18 @@ std::string NpyDescrOf(DataType dtype) {
 
 std::string NumpyNameOf(DataType dtype) {
   switch (dtype.scalar()) {
-    case ScalarType::kBF16:
-      return "ml_dtypes.bfloat16";
-    case ScalarType::kF8E4M3:
-      return "ml_dtypes.float8_e4m3fn";
-    case ScalarType::kF8E5M2:
-      return "ml_dtypes.float8_e5m2";
-    case ScalarType::kI4:
-      return "int8 holding 4-bit values";
-    default:
-      return DescrName(NpyDescrOf(dtype));
+    case ScalarType::kBF16: return "ml_dtypes.bfloat16";
+    case ScalarType::kF8E4M3: return "ml_dtypes.float8_e4m3fn";
+    case ScalarType::kF8E5M2: return "ml_dtypes.float8_e5m2";
+    case ScalarType::kI4: return "int8 holding 4-bit values";
+    default: return DescrName(NpyDescrOf(dtype));
   }
 }
 
 absl::Status CheckNpyDtype(DataType dtype, const std::string& descr) {
   const std::vector<std::string>& accepted = Accepted(dtype);
   if (accepted.empty()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(dtype.ToString(), " has no .npy form"));
+    return absl::InvalidArgumentError(absl::StrCat(dtype.ToString(), " has no .npy form"));
   }
   const std::string normalized = Normalize(descr);
   for (const std::string& each : accepted) {

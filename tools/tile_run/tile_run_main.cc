@@ -304,8 +304,7 @@ int ReportFileRun(runtime::Device& device, runtime::LoadedKernel& loaded, const 
                   std::ostream& out, std::ostream& err) {
   std::vector<std::string> inputs;
   for (const auto& [name, buffer] : files.inputs) inputs.push_back(name);
-  out << "  inputs  " << (inputs.empty() ? "none" : absl::StrJoin(inputs, ", "))
-      << " from files\n";
+  out << "  inputs  " << (inputs.empty() ? "none" : absl::StrJoin(inputs, ", ")) << " from files\n";
   absl::StatusOr<FileRunResult> result = RunOnFiles(device, loaded, files, scalars);
   if (!result.ok()) {
     err << "tile-run: error: " << path << ": " << result.status().message() << "\n";
@@ -350,7 +349,8 @@ int RunFile(const cli::ArgParser& parser, const RunOptions& base, const FileFlag
   const std::string name = (*kernel)->name;
   std::optional<FileTensors> files;
   if (file_flags.any()) {
-    for (const char* flag : {"check", "ragged", "bench", "autotune", "retune", "explain", "config"}) {
+    for (const char* flag :
+         {"check", "ragged", "bench", "autotune", "retune", "explain", "config"}) {
       if (parser.Has(flag)) {
         err << "tile-run: error: --" << flag
             << " works on the suite's random inputs and references; --in/--out/--expect run "
@@ -593,8 +593,8 @@ int TileRunMain(int argc, char** argv, std::ostream& out, std::ostream& err,
   file_flags.inputs = parser.GetAll("in");
   file_flags.outputs = parser.GetAll("out");
   file_flags.expects = parser.GetAll("expect");
-  for (auto [flag, tolerance] : {std::pair{"rtol", &file_flags.rtol},
-                                 std::pair{"atol", &file_flags.atol}}) {
+  for (auto [flag, tolerance] :
+       {std::pair{"rtol", &file_flags.rtol}, std::pair{"atol", &file_flags.atol}}) {
     if (!parser.Has(flag)) continue;
     double value = 0;
     if (!absl::SimpleAtod(parser.Get(flag), &value) || !(value >= 0)) {
@@ -631,12 +631,13 @@ int TileRunMain(int argc, char** argv, std::ostream& out, std::ostream& err,
     }
   }
   const bool all = parser.Has("all");
-  if (all && (!parser.positional().empty() || parser.Has("kernel") || parser.Has("shapes") ||
-              parser.Has("in") || parser.Has("out") || parser.Has("expect") ||
-              parser.Has("scalars") || parser.Has("autotune") || parser.Has("explain") ||
-              parser.Has("cache-dir"))) {
+  if (all &&
+      (!parser.positional().empty() || parser.Has("kernel") || parser.Has("shapes") ||
+       parser.Has("in") || parser.Has("out") || parser.Has("expect") || parser.Has("scalars") ||
+       parser.Has("autotune") || parser.Has("explain") || parser.Has("cache-dir"))) {
     err << "tile-run: error: --all runs every operator at its own shapes and config; it takes "
-           "no FILE, --kernel, --shapes, --scalars, --in, --out, --expect, --autotune, --explain or "
+           "no FILE, --kernel, --shapes, --scalars, --in, --out, --expect, --autotune, --explain "
+           "or "
            "--cache-dir\n";
     return 2;
   }

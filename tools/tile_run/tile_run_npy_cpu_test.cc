@@ -201,8 +201,9 @@ TEST_F(TileRunNpyCpuTest, RefusesNamesAndFilesThatDoNotFit) {
   ASSERT_TRUE(bytes.ok());
   std::ofstream(Path("cut.npy"), std::ios::binary) << bytes->substr(0, bytes->size() - 4);
   ExpectRefused(Flags("--in=X", "--in=X=" + Path("cut.npy")),
-                Path("cut.npy") + ": truncated data: shape (37, 45) of '<f4' is 6660 bytes, the "
-                                  "file has 6656");
+                Path("cut.npy") +
+                    ": truncated data: shape (37, 45) of '<f4' is 6660 bytes, the "
+                    "file has 6656");
   std::ofstream(Path("text.npy")) << "1,2,3\n";
   ExpectRefused(Flags("--in=X", "--in=X=" + Path("text.npy")),
                 Path("text.npy") + ": not a .npy file (bad magic");
