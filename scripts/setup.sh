@@ -15,6 +15,9 @@ PACKAGES=(
   llvm-16-tools
   libdlpack-dev
   libopenblas-dev
+  # The Python package's tests (//python:tile_pytest): numpy arrays over DLPack.
+  python3-numpy
+  python3-pytest
   # HIP: hipcc compiles emitted HIP C++ to gfx90a/gfx940 code objects offline
   # (//targets/hip:op_suite_hipcc_test); libamdhip64 is dlopened at run time.
   hipcc

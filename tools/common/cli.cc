@@ -62,6 +62,7 @@ absl::Status ArgParser::Parse(int argc, char** argv) {
       value = argv[++i];
     }
     values_[name] = value;
+    all_values_[name].push_back(value);
   }
   return absl::OkStatus();
 }
@@ -70,6 +71,11 @@ std::string ArgParser::Get(const std::string& name) const {
   if (auto it = values_.find(name); it != values_.end()) return it->second;
   const OptionDecl* decl = Find(name);
   return decl ? decl->default_value : "";
+}
+
+std::vector<std::string> ArgParser::GetAll(const std::string& name) const {
+  auto it = all_values_.find(name);
+  return it != all_values_.end() ? it->second : std::vector<std::string>{};
 }
 
 std::string ArgParser::Help() const {

@@ -31,8 +31,11 @@ class ArgParser {
   absl::Status Parse(int argc, char** argv);
 
   bool Has(const std::string& name) const { return values_.count(name) > 0; }
-  // The value, or the declared default.
+  // The value (the last one when repeated), or the declared default.
   std::string Get(const std::string& name) const;
+  // Every value of a repeatable option in command-line order (tile-run's
+  // --in A=a.npy --in B=b.npy); empty when absent.
+  std::vector<std::string> GetAll(const std::string& name) const;
   const std::vector<std::string>& positional() const { return positional_; }
 
   std::string Help() const;
@@ -46,6 +49,7 @@ class ArgParser {
   std::string description_;
   std::vector<OptionDecl> decls_;
   std::map<std::string, std::string> values_;
+  std::map<std::string, std::vector<std::string>> all_values_;
   std::vector<std::string> positional_;
 };
 

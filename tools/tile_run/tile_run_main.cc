@@ -27,6 +27,7 @@
 #include "tools/common/cli.h"
 #include "tools/tile_run/autotune_op.h"
 #include "tools/tile_run/dump_artifacts.h"
+#include "tools/tile_run/file_run.h"
 #include "tools/tile_run/report.h"
 #include "tools/tile_run/run_kernel.h"
 #include "tools/tile_run/signature.h"
@@ -48,7 +49,10 @@ cli::ArgParser MakeParser() {
       "--check runs the kernel twice, on standard normal inputs and on the operator's own\n"
       "input ranges (integer inputs keep theirs), and reports both; one --seed replays both.\n"
       "Kernels compile through the JIT's kernel cache, so a second run loads the binary.\n"
+      "--in/--out/--expect run any kernel on your own .npy arrays instead: no suite entry,\n"
+      "no random inputs; buffers without --in start poisoned (NaN).\n"
       "Example: tile-run gemm_f16.tile --shapes M=1000,N=777,K=333 --check --bench\n"
+      "         tile-run my.tile --in A=a.npy --in B=b.npy --expect C=c.npy --out C=got.npy\n"
       "         tile-run gemm_f16 --autotune --shapes M=4096,N=4096,K=4096 --target=cuda");
   parser.Add({"target", "TARGET", "device to run on", "cpu"});
   parser.Add({"kernel", "NAME", "the kernel to run (needed when FILE has several)"});
@@ -56,6 +60,15 @@ cli::ArgParser MakeParser() {
   parser.Add({"scalars", "VALUES",
               "scalar parameter values, e.g. alpha=0.5 (default: the "
               "operator's)"});
+  parser.Add({"in", "NAME=FILE",
+              "an input from a .npy file (repeatable); dimensions are bound from the arrays' "
+              "shapes, dtypes checked against the signature"});
+  parser.Add({"out", "NAME=FILE", "write an output to a .npy file after the run (repeatable)"});
+  parser.Add({"expect", "NAME=FILE",
+              "compare an output with a .npy file of any numeric dtype (repeatable); exit 1 "
+              "unless every element is within --atol + --rtol * |expected|"});
+  parser.Add({"rtol", "X", "relative tolerance of --expect (default: by the output's dtype)"});
+  parser.Add({"atol", "X", "absolute tolerance of --expect (default: by the output's dtype)"});
   parser.Add({"seed", "N", "seed of the random inputs (default: from the clock, printed)"});
   parser.Add({"check", "",
               "compare the outputs with the reference for both input cases; exit 1 unless all "
@@ -285,10 +298,38 @@ int PickConfig(const std::string& config_name, const ops::OpCase* op, const Kern
   return 2;
 }
 
+// The run on --in/--out/--expect files; returns the exit status.
+int ReportFileRun(runtime::Device& device, runtime::LoadedKernel& loaded, const FileTensors& files,
+                  const std::map<std::string, double>& scalars, const std::string& path,
+                  std::ostream& out, std::ostream& err) {
+  std::vector<std::string> inputs;
+  for (const auto& [name, buffer] : files.inputs) inputs.push_back(name);
+  out << "  inputs  " << (inputs.empty() ? "none" : absl::StrJoin(inputs, ", ")) << " from files\n";
+  absl::StatusOr<FileRunResult> result = RunOnFiles(device, loaded, files, scalars);
+  if (!result.ok()) {
+    err << "tile-run: error: " << path << ": " << result.status().message() << "\n";
+    return 1;
+  }
+  out << "  launch  " << FormatSeconds(result->launch_seconds) << "\n";
+  for (const std::string& written : result->written) out << "  wrote   " << written << "\n";
+  for (const OutputCheck& check : result->checks) {
+    auto [rtol, atol] = files.tolerances.at(check.name);
+    out << "  check   " << FormatCheck(check) << " (rtol " << FormatError(rtol) << ", atol "
+        << FormatError(atol) << ")\n";
+  }
+  if (result->checks.empty()) {
+    out << "ran (no --expect to compare with)\n";
+    return 0;
+  }
+  out << (result->passed() ? "PASS" : "FAIL") << "\n";
+  return result->passed() ? 0 : 1;
+}
+
 // Runs one kernel of a module file (or an operator); returns the exit status.
-int RunFile(const cli::ArgParser& parser, const RunOptions& base, Compiler& compiler,
-            const std::vector<ops::OpCase>& suite, std::ostream& out, std::ostream& err,
-            bool progress_bar) {
+int RunFile(const cli::ArgParser& parser, const RunOptions& base, const FileFlags& file_flags,
+            Compiler& compiler, const std::vector<ops::OpCase>& suite, std::ostream& out,
+            std::ostream& err, bool progress_bar) {
+  ops::Shapes base_dims = base.dims;
   runtime::Device& device = *compiler.device;
   const std::string path = parser.positional().front();
   absl::StatusOr<Module> module = ReadInput(path, suite);
@@ -306,7 +347,27 @@ int RunFile(const cli::ArgParser& parser, const RunOptions& base, Compiler& comp
     return 2;
   }
   const std::string name = (*kernel)->name;
-  const ops::OpCase* op = FindOp(suite, name);
+  std::optional<FileTensors> files;
+  if (file_flags.any()) {
+    for (const char* flag :
+         {"check", "ragged", "bench", "autotune", "retune", "explain", "config"}) {
+      if (parser.Has(flag)) {
+        err << "tile-run: error: --" << flag
+            << " works on the suite's random inputs and references; --in/--out/--expect run "
+               "the kernel on your files: give one or the other\n";
+        return 2;
+      }
+    }
+    absl::StatusOr<FileTensors> loaded_files = LoadFileTensors(**kernel, file_flags, base_dims);
+    if (!loaded_files.ok()) {
+      err << "tile-run: error: " << path << ": " << loaded_files.status().message() << "\n";
+      return 2;
+    }
+    files = *std::move(loaded_files);
+  }
+  // With files, the suite's operator of the same name lends nothing: no shapes, inputs or
+  // reference.
+  const ops::OpCase* op = files ? nullptr : FindOp(suite, name);
   if (op != nullptr) {
     // The operator is found by name; its reference, shapes and inputs then go by the
     // operator's signature, which the kernel must share.
@@ -327,6 +388,7 @@ int RunFile(const cli::ArgParser& parser, const RunOptions& base, Compiler& comp
     }
   }
   RunOptions options = base;
+  options.dims = base_dims;
   if (op == nullptr) {
     if (options.check) {
       err << "tile-run: error: no reference for kernel '" << name
@@ -461,6 +523,10 @@ int RunFile(const cli::ArgParser& parser, const RunOptions& base, Compiler& comp
   out << "kernel " << name << " from " << path << " on " << device.description() << "\n"
       << "  shapes  " << FormatShapes(options.dims, order) << "\n"
       << "  seed    " << options.seed << "\n";
+  if (files) {
+    out << "  cache   " << cache_line << "\n";
+    return ReportFileRun(device, *loaded, *files, options.scalars, path, out, err);
+  }
   // The cases RunKernel runs: every one with --check, the first without. `kernel` may be
   // gone (--config and --autotune replace the module); the loaded one has its parameters.
   const ops::OpCase no_op{};
@@ -523,6 +589,25 @@ int TileRunMain(int argc, char** argv, std::ostream& out, std::ostream& err,
       return 2;
     }
   }
+  FileFlags file_flags;
+  file_flags.inputs = parser.GetAll("in");
+  file_flags.outputs = parser.GetAll("out");
+  file_flags.expects = parser.GetAll("expect");
+  for (auto [flag, tolerance] :
+       {std::pair{"rtol", &file_flags.rtol}, std::pair{"atol", &file_flags.atol}}) {
+    if (!parser.Has(flag)) continue;
+    double value = 0;
+    if (!absl::SimpleAtod(parser.Get(flag), &value) || !(value >= 0)) {
+      err << "tile-run: error: --" << flag << " must be a number >= 0, got '" << parser.Get(flag)
+          << "'\n";
+      return 2;
+    }
+    if (file_flags.expects.empty()) {
+      err << "tile-run: error: --" << flag << " is the tolerance of --expect, which is absent\n";
+      return 2;
+    }
+    *tolerance = value;
+  }
   options.iters = *iters;
   options.warmup = *warmup;
   options.dims = *dims;
@@ -546,11 +631,14 @@ int TileRunMain(int argc, char** argv, std::ostream& out, std::ostream& err,
     }
   }
   const bool all = parser.Has("all");
-  if (all && (!parser.positional().empty() || parser.Has("kernel") || parser.Has("shapes") ||
-              parser.Has("scalars") || parser.Has("autotune") || parser.Has("explain") ||
-              parser.Has("cache-dir"))) {
+  if (all &&
+      (!parser.positional().empty() || parser.Has("kernel") || parser.Has("shapes") ||
+       parser.Has("in") || parser.Has("out") || parser.Has("expect") || parser.Has("scalars") ||
+       parser.Has("autotune") || parser.Has("explain") || parser.Has("cache-dir"))) {
     err << "tile-run: error: --all runs every operator at its own shapes and config; it takes "
-           "no FILE, --kernel, --shapes, --scalars, --autotune, --explain or --cache-dir\n";
+           "no FILE, --kernel, --shapes, --scalars, --in, --out, --expect, --autotune, --explain "
+           "or "
+           "--cache-dir\n";
     return 2;
   }
   if (!all && parser.positional().size() != 1) {
@@ -581,7 +669,7 @@ int TileRunMain(int argc, char** argv, std::ostream& out, std::ostream& err,
     compiler.device = &(*backend)->device();
     compiler.cache = std::make_unique<runtime::jit::KernelCache>(**backend, cache_options);
     compiler.target = target;
-    return RunFile(parser, options, compiler, suite, out, err, env.progress_bar);
+    return RunFile(parser, options, file_flags, compiler, suite, out, err, env.progress_bar);
   }
   if (!env.open_device) {
     err << "tile-run: error: --target=" << target << ": no devices are available\n";
@@ -605,7 +693,7 @@ int TileRunMain(int argc, char** argv, std::ostream& out, std::ostream& err,
   Compiler compiler;
   compiler.device = device->get();
   compiler.target = target;
-  return RunFile(parser, options, compiler, suite, out, err, env.progress_bar);
+  return RunFile(parser, options, file_flags, compiler, suite, out, err, env.progress_bar);
 }
 
 }  // namespace tile_ir::tools

@@ -1,0 +1,39 @@
+// What libtile's opaque handles hold, and the one way its functions report
+// errors (the thread's last error plus a tile_status). Internal to capi/.
+#ifndef CAPI_HANDLES_H_
+#define CAPI_HANDLES_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "capi/tile.h"
+#include "runtime/device_base.h"
+#include "tile_ir/module.h"
+
+struct tile_module {
+  tile_ir::Module module;
+};
+
+struct tile_kernel {
+  // Owned by the process-wide kernel cache of its target, which outlives it.
+  tile_ir::runtime::LoadedKernel* loaded = nullptr;
+  std::string name;
+  std::string signature;
+  std::string ir;
+  std::string cache_info;
+  std::vector<std::string> param_names;
+  std::vector<int> param_is_buffer;
+};
+
+namespace tile_ir::capi {
+
+// Records `status` as this thread's last error (when not OK) and returns its
+// tile_status.
+tile_status Report(const absl::Status& status);
+// Report of an InvalidArgument error naming the function and the argument.
+tile_status NullArgument(const char* function, const char* argument);
+
+}  // namespace tile_ir::capi
+
+#endif  // CAPI_HANDLES_H_

@@ -1,0 +1,155 @@
+// tile_kernel: compiling through one process-wide kernel cache per target,
+// and launching on DLPack arguments.
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "capi/handles.h"
+#include "capi/tile.h"
+#include "frontends/io/module_io.h"
+#include "runtime/jit/jit_backend.h"
+#include "runtime/jit/kernel_cache.h"
+#include "tile_ir/printer.h"
+
+namespace tile_ir::capi {
+namespace {
+
+using runtime::jit::JitBackend;
+using runtime::jit::KernelCache;
+
+struct TargetRuntime {
+  std::unique_ptr<JitBackend> backend;
+  std::unique_ptr<KernelCache> cache;
+};
+
+// One backend (a device, a CUDA context) and one cache per target string, for
+// the life of the process: opening a device is the expensive part of a first
+// call, and cached kernels must outlive the handles that point at them. Never
+// destroyed, so no kernel dies under a thread still launching it at exit.
+absl::StatusOr<TargetRuntime*> RuntimeFor(const std::string& target) {
+  static std::mutex mutex;
+  static auto* runtimes = new std::map<std::string, std::unique_ptr<TargetRuntime>>;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (auto it = runtimes->find(target); it != runtimes->end()) return it->second.get();
+  absl::StatusOr<std::unique_ptr<JitBackend>> backend = runtime::jit::OpenJitBackend(target);
+  if (!backend.ok()) {
+    return absl::Status(backend.status().code(),
+                        absl::StrCat("target '", target, "': ", backend.status().message()));
+  }
+  auto entry = std::make_unique<TargetRuntime>();
+  entry->backend = *std::move(backend);
+  entry->cache = std::make_unique<KernelCache>(*entry->backend,
+                                               runtime::jit::KernelCacheOptions::FromEnvironment());
+  TargetRuntime* result = entry.get();
+  (*runtimes)[target] = std::move(entry);
+  return result;
+}
+
+// The first line of the kernel's canonical text without "kernel ".
+std::string Signature(const KernelNode& kernel) {
+  std::string text = Print(kernel);
+  std::string line = text.substr(0, text.find('\n'));
+  if (line.rfind("kernel ", 0) == 0) line = line.substr(7);
+  return line;
+}
+
+}  // namespace
+}  // namespace tile_ir::capi
+
+using tile_ir::capi::NullArgument;
+using tile_ir::capi::Report;
+
+extern "C" {
+
+tile_status tile_kernel_compile(const tile_module* module, const char* kernel_name,
+                                const char* target, tile_kernel** out) {
+  if (module == nullptr) return NullArgument("tile_kernel_compile", "module");
+  if (kernel_name == nullptr) return NullArgument("tile_kernel_compile", "kernel_name");
+  if (target == nullptr) return NullArgument("tile_kernel_compile", "target");
+  if (out == nullptr) return NullArgument("tile_kernel_compile", "out");
+  *out = nullptr;
+  absl::StatusOr<tile_ir::Module> single =
+      tile_ir::runtime::jit::SingleKernelModule(module->module, kernel_name);
+  if (!single.ok()) return Report(single.status());
+  absl::StatusOr<tile_ir::capi::TargetRuntime*> runtime = tile_ir::capi::RuntimeFor(target);
+  if (!runtime.ok()) return Report(runtime.status());
+  absl::StatusOr<tile_ir::runtime::jit::CachedKernel> cached =
+      (*runtime)->cache->Get(*single, kernel_name);
+  if (!cached.ok()) {
+    return Report(absl::Status(cached.status().code(),
+                               absl::StrCat("kernel '", kernel_name, "' for target '", target,
+                                            "': ", cached.status().message())));
+  }
+  auto kernel = std::make_unique<tile_kernel>();
+  kernel->loaded = cached->kernel;
+  const tile_ir::KernelNode& signature = cached->kernel->signature();
+  kernel->name = signature.name;
+  kernel->signature = tile_ir::capi::Signature(*single->kernels.front());
+  kernel->ir = tile_ir::io::WriteModule(*single, tile_ir::io::ModuleFormat::kText);
+  kernel->cache_info =
+      absl::StrCat("cache: ", std::string(tile_ir::runtime::jit::CacheSourceName(cached->source)),
+                   ", key ", cached->key);
+  for (const tile_ir::Param& param : signature.params) {
+    kernel->param_names.push_back(param.name());
+    kernel->param_is_buffer.push_back(param.is_buffer() ? 1 : 0);
+  }
+  *out = kernel.release();
+  return TILE_OK;
+}
+
+void tile_kernel_free(tile_kernel* kernel) { delete kernel; }
+
+const char* tile_kernel_name(const tile_kernel* kernel) {
+  return kernel ? kernel->name.c_str() : nullptr;
+}
+const char* tile_kernel_signature(const tile_kernel* kernel) {
+  return kernel ? kernel->signature.c_str() : nullptr;
+}
+const char* tile_kernel_ir(const tile_kernel* kernel) {
+  return kernel ? kernel->ir.c_str() : nullptr;
+}
+const char* tile_kernel_cache_info(const tile_kernel* kernel) {
+  return kernel ? kernel->cache_info.c_str() : nullptr;
+}
+size_t tile_kernel_num_params(const tile_kernel* kernel) {
+  return kernel ? kernel->param_names.size() : 0;
+}
+const char* tile_kernel_param_name(const tile_kernel* kernel, size_t i) {
+  if (kernel == nullptr || i >= kernel->param_names.size()) return nullptr;
+  return kernel->param_names[i].c_str();
+}
+int tile_kernel_param_is_buffer(const tile_kernel* kernel, size_t i) {
+  if (kernel == nullptr || i >= kernel->param_is_buffer.size()) return -1;
+  return kernel->param_is_buffer[i];
+}
+
+tile_status tile_kernel_launch(tile_kernel* kernel, const tile_arg* args, size_t num_args) {
+  if (kernel == nullptr) return NullArgument("tile_kernel_launch", "kernel");
+  if (args == nullptr && num_args > 0) return NullArgument("tile_kernel_launch", "args");
+  std::vector<tile_ir::runtime::KernelArg> converted;
+  converted.reserve(num_args);
+  for (size_t i = 0; i < num_args; ++i) {
+    const tile_arg& arg = args[i];
+    if (arg.kind == TILE_ARG_SCALAR) {
+      converted.push_back(tile_ir::runtime::KernelArg::Scalar(arg.scalar));
+      continue;
+    }
+    if (arg.kind != TILE_ARG_TENSOR) {
+      return Report(absl::InvalidArgumentError(
+          absl::StrCat("kernel '", kernel->name, "': argument ", i + 1, " has the unknown kind ",
+                       static_cast<int>(arg.kind))));
+    }
+    if (arg.tensor == nullptr) {
+      return Report(
+          absl::InvalidArgumentError(absl::StrCat("kernel '", kernel->name, "': argument ", i + 1,
+                                                  " is a tensor argument whose tensor is NULL")));
+    }
+    converted.push_back(tile_ir::runtime::KernelArg::Tensor(arg.tensor));
+  }
+  return Report(kernel->loaded->Launch(converted));
+}
+
+}  // extern "C"

@@ -1,0 +1,227 @@
+/* libtile from C on the CPU target: load, compile, launch on host DLTensors
+ * against a reference computed here, and every bad input a caller can make,
+ * each answered by an error whose message names the problem. Plain C99: this
+ * is what a binding in another language sees. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capi/tile.h"
+
+static int failures = 0;
+
+#define CHECK(cond)                                                            \
+  do {                                                                         \
+    if (!(cond)) {                                                             \
+      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+      ++failures;                                                              \
+    }                                                                          \
+  } while (0)
+
+/* A failed call: its status and a last error that contains `needle`. */
+static void expect_error(tile_status got, tile_status want, const char* needle, int line) {
+  const char* message = tile_last_error();
+  if (got != want) {
+    fprintf(stderr, "line %d: status %s, wanted %s (last error: %s)\n", line, tile_status_name(got),
+            tile_status_name(want), message);
+    ++failures;
+    return;
+  }
+  if (strstr(message, needle) == NULL) {
+    fprintf(stderr, "line %d: the error does not contain \"%s\":\n  %s\n", line, needle, message);
+    ++failures;
+    return;
+  }
+  printf("refused as expected: %s\n", message);
+}
+#define EXPECT_ERROR(call, status, needle) expect_error((call), (status), (needle), __LINE__)
+
+enum { N = 100 }; /* not a multiple of the kernel's 64-element tile */
+
+static DLTensor vector_f32(float* data, int64_t* shape) {
+  DLTensor t;
+  memset(&t, 0, sizeof(t));
+  t.data = data;
+  t.device.device_type = kDLCPU;
+  t.ndim = 1;
+  t.dtype.code = kDLFloat;
+  t.dtype.bits = 32;
+  t.dtype.lanes = 1;
+  t.shape = shape;
+  return t;
+}
+
+static char* read_file(const char* path, size_t* size) {
+  FILE* f = fopen(path, "rb");
+  if (f == NULL) return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char* data = malloc((size_t)n + 1);
+  *size = fread(data, 1, (size_t)n, f);
+  data[*size] = '\0';
+  fclose(f);
+  return data;
+}
+
+int main(void) {
+  CHECK(tile_api_version() == TILE_API_VERSION);
+  CHECK(strcmp(tile_last_error(), "") == 0);
+
+  tile_module* module = NULL;
+  tile_status status = tile_module_load_file("capi/testdata/scale_add.tile", &module);
+  if (status != TILE_OK) {
+    fprintf(stderr, "load: %s\n", tile_last_error());
+    return 1;
+  }
+  CHECK(tile_module_num_kernels(module) == 1);
+  CHECK(strcmp(tile_module_kernel_name(module, 0), "scale_add") == 0);
+  CHECK(tile_module_kernel_name(module, 1) == NULL);
+
+  tile_kernel* kernel = NULL;
+  status = tile_kernel_compile(module, "scale_add", "cpu", &kernel);
+  if (status != TILE_OK) {
+    fprintf(stderr, "compile: %s\n", tile_last_error());
+    return 1;
+  }
+  printf("signature: %s\n%s\n", tile_kernel_signature(kernel), tile_kernel_cache_info(kernel));
+  CHECK(strstr(tile_kernel_signature(kernel), "scale_add<N: i32>(X: f32[N]") != NULL);
+  CHECK(strstr(tile_kernel_ir(kernel), "Z_l[i] = alpha * X_l[i] + Y_l[i];") != NULL);
+  CHECK(tile_kernel_num_params(kernel) == 4);
+  CHECK(strcmp(tile_kernel_param_name(kernel, 2), "alpha") == 0);
+  CHECK(tile_kernel_param_is_buffer(kernel, 2) == 0);
+  CHECK(tile_kernel_param_is_buffer(kernel, 3) == 1);
+  CHECK(tile_kernel_param_is_buffer(kernel, 4) == -1);
+
+  float x[N], y[N], z[N];
+  for (int i = 0; i < N; ++i) {
+    x[i] = (float)i / 8 - 3;
+    y[i] = (float)(i % 7) * 0.25f;
+    z[i] = NAN;
+  }
+  int64_t shape[1] = {N};
+  DLTensor tx = vector_f32(x, shape), ty = vector_f32(y, shape), tz = vector_f32(z, shape);
+  DLManagedTensor managed_z;
+  memset(&managed_z, 0, sizeof(managed_z));
+  managed_z.dl_tensor = tz;
+  tile_arg args[4] = {tile_arg_tensor(&tx), tile_arg_tensor(&ty), tile_arg_scalar(1.5),
+                      tile_arg_managed(&managed_z)};
+  status = tile_kernel_launch(kernel, args, 4);
+  if (status != TILE_OK) fprintf(stderr, "launch: %s\n", tile_last_error());
+  CHECK(status == TILE_OK);
+  int wrong = 0;
+  for (int i = 0; i < N; ++i) {
+    double want = 1.5 * (double)x[i] + (double)y[i];
+    if (!(fabs(z[i] - want) <= 1e-6 + 1e-6 * fabs(want))) {
+      if (wrong++ < 5) fprintf(stderr, "z[%d] = %g, want %g\n", i, z[i], want);
+    }
+  }
+  CHECK(wrong == 0);
+
+  /* A second compile of the same kernel is found in the cache's memory. */
+  tile_kernel* again = NULL;
+  CHECK(tile_kernel_compile(module, "scale_add", "cpu", &again) == TILE_OK);
+  CHECK(strstr(tile_kernel_cache_info(again), "cache: memory") != NULL);
+  tile_kernel_free(again);
+
+  /* The same module from a string: as text, and with the format guessed. */
+  size_t size = 0;
+  char* text = read_file("capi/testdata/scale_add.tile", &size);
+  CHECK(text != NULL);
+  tile_module* from_string = NULL;
+  CHECK(tile_module_load_string(text, size, TILE_FORMAT_TEXT, "mine.tile", &from_string) ==
+        TILE_OK);
+  tile_module_free(from_string);
+  CHECK(tile_module_load_string(text, size, TILE_FORMAT_AUTO, NULL, &from_string) == TILE_OK);
+  tile_module_free(from_string);
+  free(text);
+
+  /* Bad tensors: each launch is refused naming the parameter and the mismatch. */
+  double x64[N];
+  DLTensor t64 = vector_f32((float*)x64, shape);
+  t64.dtype.bits = 64;
+  args[0] = tile_arg_tensor(&t64);
+  EXPECT_ERROR(tile_kernel_launch(kernel, args, 4), TILE_ERROR_INVALID_ARGUMENT,
+               "argument 1 ('X'): expected f32, got f64");
+
+  int64_t shape2d[2] = {10, 10};
+  DLTensor t2d = vector_f32(x, shape2d);
+  t2d.ndim = 2;
+  args[0] = tile_arg_tensor(&t2d);
+  EXPECT_ERROR(tile_kernel_launch(kernel, args, 4), TILE_ERROR_INVALID_ARGUMENT,
+               "argument 1 ('X'): expected rank 1");
+
+  int64_t shape99[1] = {N - 1};
+  DLTensor t99 = vector_f32(y, shape99);
+  args[0] = tile_arg_tensor(&tx);
+  args[1] = tile_arg_tensor(&t99);
+  EXPECT_ERROR(tile_kernel_launch(kernel, args, 4), TILE_ERROR_INVALID_ARGUMENT,
+               "parameter 'Y' dimension 0 is 99 but N = 100 from parameter 'X'");
+
+  int64_t half_shape[1] = {N / 2}, stride2[1] = {2};
+  DLTensor strided = vector_f32(x, half_shape), half_y = vector_f32(y, half_shape),
+           half_z = vector_f32(z, half_shape);
+  strided.strides = stride2;
+  tile_arg strided_args[4] = {tile_arg_tensor(&strided), tile_arg_tensor(&half_y),
+                              tile_arg_scalar(1.0), tile_arg_tensor(&half_z)};
+  EXPECT_ERROR(tile_kernel_launch(kernel, strided_args, 4), TILE_ERROR_INVALID_ARGUMENT,
+               "argument 1 ('X'): the tensor is not dense row-major (strides [2]");
+
+  DLTensor on_gpu = tx;
+  on_gpu.device.device_type = kDLCUDA;
+  args[1] = tile_arg_tensor(&ty);
+  args[0] = tile_arg_tensor(&on_gpu);
+  EXPECT_ERROR(tile_kernel_launch(kernel, args, 4), TILE_ERROR_INVALID_ARGUMENT,
+               "argument 1 ('X'): expected a tensor on cpu, got one on cuda");
+
+  args[0] = tile_arg_tensor(&tx);
+  EXPECT_ERROR(tile_kernel_launch(kernel, args, 3), TILE_ERROR_INVALID_ARGUMENT,
+               "expected 4 arguments");
+  args[2] = tile_arg_tensor(&tx);
+  EXPECT_ERROR(tile_kernel_launch(kernel, args, 4), TILE_ERROR_INVALID_ARGUMENT,
+               "argument 3 ('alpha'): expected a scalar (f32), got a tensor");
+  args[2] = tile_arg_scalar(1.5);
+  args[0] = tile_arg_scalar(1.0);
+  EXPECT_ERROR(tile_kernel_launch(kernel, args, 4), TILE_ERROR_INVALID_ARGUMENT,
+               "argument 1 ('X'): expected a tensor, got a scalar");
+  args[0] = tile_arg_tensor(NULL);
+  EXPECT_ERROR(tile_kernel_launch(kernel, args, 4), TILE_ERROR_INVALID_ARGUMENT,
+               "argument 1 is a tensor argument whose tensor is NULL");
+  EXPECT_ERROR(tile_kernel_launch(NULL, args, 4), TILE_ERROR_INVALID_ARGUMENT,
+               "tile_kernel_launch: kernel is NULL");
+
+  /* Bad names and modules. */
+  tile_kernel* missing = NULL;
+  EXPECT_ERROR(tile_kernel_compile(module, "scale_mul", "cpu", &missing), TILE_ERROR_NOT_FOUND,
+               "no kernel named 'scale_mul'");
+  CHECK(missing == NULL);
+  EXPECT_ERROR(tile_kernel_compile(module, "scale_add", "tpu", &missing), TILE_ERROR_NOT_FOUND,
+               "target 'tpu'");
+  tile_module* bad = NULL;
+  const char* malformed =
+      "ir_version 1;\nproducer \"p\" \"1\";\nkernel broken<N: i32>(X: f32[N]) grid(bx: 1) {\n";
+  EXPECT_ERROR(
+      tile_module_load_string(malformed, strlen(malformed), TILE_FORMAT_TEXT, "broken.tile", &bad),
+      TILE_ERROR_INVALID_ARGUMENT, "broken.tile:3:");
+  CHECK(bad == NULL);
+  const char* bad_json = "{\"irVersion\": 1, \"kernels\": [{\"nmae\": \"k\"}]}";
+  EXPECT_ERROR(
+      tile_module_load_string(bad_json, strlen(bad_json), TILE_FORMAT_AUTO, "bad.json", &bad),
+      TILE_ERROR_INVALID_ARGUMENT, "bad.json");
+  EXPECT_ERROR(tile_module_load_file("capi/testdata/absent.tile", &bad), TILE_ERROR_NOT_FOUND,
+               "capi/testdata/absent.tile");
+  EXPECT_ERROR(tile_module_load_file("capi/tile.h", &bad), TILE_ERROR_INVALID_ARGUMENT,
+               "capi/tile.h: unknown module extension");
+  EXPECT_ERROR(tile_module_load_string("x", 1, (tile_format)9, NULL, &bad),
+               TILE_ERROR_INVALID_ARGUMENT, "unknown format 9");
+
+  tile_kernel_free(kernel);
+  tile_module_free(module);
+  if (failures != 0) {
+    fprintf(stderr, "%d check(s) failed\n", failures);
+    return 1;
+  }
+  printf("all C API checks passed\n");
+  return 0;
+}

@@ -1,0 +1,89 @@
+"""tile.compile and calling a compiled kernel on DLPack tensors."""
+
+import ctypes
+import numbers
+
+from tile import _dlpack
+from tile._lib import TILE_ARG_SCALAR, TILE_ARG_TENSOR, TileArg, check, lib
+
+
+class Kernel:
+    """A compiled kernel. Call it with one argument per parameter, in order
+    or by name: tensors (anything with __dlpack__) for buffers, numbers for
+    scalars. Dimensions are bound from the tensors' shapes."""
+
+    def __init__(self, handle, module):
+        self._handle = handle
+        self._module = module  # not needed by the kernel; keeps repr's source
+        self.name = lib.tile_kernel_name(handle).decode()
+        self.signature = lib.tile_kernel_signature(handle).decode()
+        count = lib.tile_kernel_num_params(handle)
+        self.params = [lib.tile_kernel_param_name(handle, i).decode() for i in range(count)]
+        self._is_buffer = [lib.tile_kernel_param_is_buffer(handle, i) == 1 for i in range(count)]
+
+    def __del__(self):
+        if getattr(self, "_handle", None):
+            lib.tile_kernel_free(self._handle)
+            self._handle = None
+
+    def ir(self):
+        """The kernel's canonical text, as compiled."""
+        return lib.tile_kernel_ir(self._handle).decode()
+
+    @property
+    def cache_info(self):
+        """Where the binary came from: 'cache: compiled|disk|memory, key K'."""
+        return lib.tile_kernel_cache_info(self._handle).decode()
+
+    def _bind(self, args, kwargs):
+        unknown = [key for key in kwargs if key not in self.params]
+        if unknown:
+            raise TypeError(f"kernel '{self.name}' has no parameter '{unknown[0]}' "
+                            f"(its parameters: {', '.join(self.params)})")
+        values, positional = [], list(args)
+        for name in self.params:
+            if name in kwargs:
+                values.append(kwargs[name])
+            elif positional:
+                values.append(positional.pop(0))
+            else:
+                raise TypeError(f"kernel '{self.name}': no value for parameter '{name}' "
+                                f"({self.signature})")
+        if positional:
+            raise TypeError(f"kernel '{self.name}' takes {len(self.params)} arguments "
+                            f"({self.signature}), got {len(args) + len(kwargs)}")
+        return values
+
+    def __call__(self, *args, **kwargs):
+        values = self._bind(args, kwargs)
+        borrowed = []  # alive until the launch returns
+        c_args = (TileArg * len(values))()
+        for i, (name, value, is_buffer) in enumerate(zip(self.params, values, self._is_buffer)):
+            if is_buffer:
+                tensor = _dlpack.Borrowed(value, i + 1, name)
+                borrowed.append(tensor)
+                c_args[i] = TileArg(TILE_ARG_TENSOR, tensor.tensor, 0.0)
+            elif isinstance(value, numbers.Real):
+                c_args[i] = TileArg(TILE_ARG_SCALAR, None, float(value))
+            else:
+                raise TypeError(f"argument {i + 1} ('{name}'): expected a number, got "
+                                f"{type(value).__name__}")
+        check(lib.tile_kernel_launch(self._handle, c_args, len(values)))
+
+    def __repr__(self):
+        return f"<tile.Kernel {self.signature}>"
+
+
+def compile(module, kernel=None, target="cpu"):  # pylint: disable=redefined-builtin
+    """Compiles one kernel of `module` (the only one when `kernel` is None) for
+    `target` ("cpu", "cuda", "cuda:sm_90a") through the kernel cache."""
+    if kernel is None:
+        names = module.kernels
+        if len(names) != 1:
+            raise ValueError(f"{module.source} has {len(names)} kernels ({', '.join(names)}); "
+                             "choose one with kernel=")
+        kernel = names[0]
+    handle = ctypes.c_void_p()
+    check(lib.tile_kernel_compile(module._handle, kernel.encode(), target.encode(),
+                                  ctypes.byref(handle)))
+    return Kernel(handle, module)
