@@ -29,9 +29,20 @@ std::optional<MemoryScope> ParseMemoryScope(std::string_view name);
 // An index map from a tile index to a physical position: `inputs` are bound
 // only inside `outputs`. For a fragment the outputs are (thread, register); for
 // shared memory they are the physical coordinates (swizzles live here).
+//
+// A fragment layout may replicate: with `replica` set, every element is held by `replicate`
+// threads at once, one for each value of `replica` in [0, replicate) (new in ir_version 4).
+// The thread output may use `replica`, the other outputs may not: the replicas keep the
+// element in the same register, each thread its own copy, and a store writes them all. A row
+// vector that every thread holding a row of a tile reads (a row maximum beside an mma
+// accumulator) is laid out so, and its reads stay inside each thread.
 struct Layout {
   std::vector<VarRef> inputs;
   std::vector<Expr> outputs;
+  VarRef replica;
+  int64_t replicate = 1;
+
+  bool replicated() const { return replica != nullptr; }
 };
 
 class BufferNode {

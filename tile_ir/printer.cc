@@ -238,7 +238,14 @@ void TextPrinter::PrintLayout(const Layout& layout) {
       out_.append("<null>");
     }
   }
-  out_.append(") -> (");
+  out_.append(")");
+  if (layout.replica) {
+    inputs.Declare(layout.replica.get(), layout.replica->name);
+    out_.append(" replicate(");
+    inputs.Append(layout.replica.get(), layout.replica->name, &out_);
+    absl::StrAppend(&out_, ": ", layout.replicate, ")");
+  }
+  out_.append(" -> (");
   outputs.PrintList(layout.outputs);
   out_.append("))");
 }

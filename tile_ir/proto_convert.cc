@@ -183,6 +183,11 @@ void KernelWriter::WriteBufferDecl(const BufferNode* buffer, v1::BufferDecl* out
     for (const VarRef& input : buffer->layout->inputs) {
       WriteVarDecl(input.get(), layout->add_inputs());
     }
+    if (buffer->layout->replica) {
+      v1::LayoutReplica* replica = layout->mutable_replica();
+      WriteVarDecl(buffer->layout->replica.get(), replica->mutable_var());
+      replica->set_count(buffer->layout->replicate);
+    }
     WriteExprs(buffer->layout->outputs, layout->mutable_outputs());
     names_ = &kernel_names_;
   }

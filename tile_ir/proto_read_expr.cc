@@ -96,6 +96,20 @@ absl::StatusOr<Layout> ExprReader::ReadLayout(const v1::Layout& proto) {
     TILE_RETURN_IF_ERROR(context_->DeclareVar(input, /*kernel_wide=*/false));
     layout.inputs.push_back(std::move(input));
   }
+  if (proto.has_replica()) {
+    Field replica_field(context_, "replica");
+    if (std::max<int64_t>(declared_ir_version_, 1) < kReplicatedLayoutIrVersion) {
+      return context_->Error(absl::StrFormat(
+          "a replicated layout needs ir_version %d, but the module declares ir_version %d (its "
+          "producer must declare %d or later)",
+          kReplicatedLayoutIrVersion, declared_ir_version_, kReplicatedLayoutIrVersion));
+    }
+    TILE_ASSIGN_OR_RETURN(layout.replica,
+                          ReadVarDecl(proto.replica().has_var(), proto.replica().var(), "var", -1));
+    Field var_field(context_, "var");
+    TILE_RETURN_IF_ERROR(context_->DeclareVar(layout.replica, /*kernel_wide=*/false));
+    layout.replicate = proto.replica().count();
+  }
   TILE_ASSIGN_OR_RETURN(layout.outputs, ReadExprs(proto.outputs(), "outputs"));
   return layout;
 }

@@ -11,6 +11,8 @@ namespace {
 absl::Status UpgradeFrom1(v1::Module&) { return absl::OkStatus(); }
 // Version 3 only added Kernel.requirements: every version-2 message is a version-3 message.
 absl::Status UpgradeFrom2(v1::Module&) { return absl::OkStatus(); }
+// Version 4 only added Layout.replica: every version-3 message is a version-4 message.
+absl::Status UpgradeFrom3(v1::Module&) { return absl::OkStatus(); }
 
 }  // namespace
 
@@ -18,6 +20,7 @@ const std::vector<IrUpgrader>& IrUpgraders() {
   static const auto* const kUpgraders = new std::vector<IrUpgrader>{
       {1, UpgradeFrom1},
       {2, UpgradeFrom2},
+      {3, UpgradeFrom3},
   };
   return *kUpgraders;
 }

@@ -303,9 +303,47 @@ void KernelVerifier::CheckLayout(const BufferNode& buffer, const Site& site) {
     inputs_scope.AddVar(input.get());
   }
   if (layout.outputs.empty()) sink_.Report(site, absl::StrCat(what, " has no outputs"));
+  // The replica is visible in the thread output only: each replica keeps the element in the
+  // same register of its own thread.
+  NameScope with_replica = inputs_scope;
+  // The other outputs see the inputs only, and say so when one uses the replica.
+  NameScope without_replica(
+      layout.replica ? absl::StrCat("the layout's input variables (its replica '",
+                                    layout.replica->name, "' only in the thread output)")
+                     : "the layout's input variables");
+  for (const VarRef& input : layout.inputs) {
+    if (input) without_replica.AddVar(input.get());
+  }
+  if (layout.replica) {
+    const VarRef& replica = layout.replica;
+    if (buffer.scope != MemoryScope::kFragment) {
+      sink_.Report(site, absl::StrCat(what, " replicates, but only fragment layouts may (",
+                                      buffer.name, " is ", std::string(MemoryScopeName(buffer.scope)), ")"));
+    }
+    if (!IsValidIdentifier(replica->name)) {
+      sink_.Report(site, absl::StrCat(what, " has a replica named '", replica->name,
+                                      "', which is not a valid name"));
+    }
+    if (input_names.contains(replica->name)) {
+      sink_.Report(site, absl::StrCat(what, " names '", replica->name,
+                                      "' as both an input and its replica"));
+    }
+    if (replica->dtype() != kI32) {
+      sink_.Report(site, absl::StrCat("replica '", replica->name, "' of ", what,
+                                      " must be i32, not ", replica->dtype().ToString()));
+    }
+    if (layout.replicate < 1) {
+      sink_.Report(site, absl::StrCat(what, " replicates ", layout.replicate,
+                                      " times; the count must be at least 1"));
+    }
+    with_replica.AddVar(replica.get());
+  } else if (layout.replicate != 1) {
+    sink_.Report(site, absl::StrCat(what, " has a replica count of ", layout.replicate,
+                                    " but no replica variable"));
+  }
   for (size_t i = 0; i < layout.outputs.size(); ++i) {
-    CheckIntegerExpr(layout.outputs[i], absl::StrCat("output ", i, " of ", what), inputs_scope,
-                     site, sink_);
+    CheckIntegerExpr(layout.outputs[i], absl::StrCat("output ", i, " of ", what),
+                     i == 0 ? with_replica : without_replica, site, sink_);
   }
 }
 

@@ -32,6 +32,7 @@ class NewestFeature : public IRVisitor {
     if (!buffer) return;
     IRVisitor::VisitBufferDecl(buffer);
     if (!buffer->layout) return;
+    if (buffer->layout->replicated()) version = std::max(version, kReplicatedLayoutIrVersion);
     for (const Expr& output : buffer->layout->outputs) Visit(output);
   }
 };

@@ -5,6 +5,7 @@
 //   1  the first release
 //   2  BinaryOp::kXor (`^` in text, BINARY_OP_XOR in the schema)
 //   3  shape requirements of kernels (`require K % 32 == 0;`, Kernel.requirements)
+//   4  replicated fragment layouts (`layout((i) replicate(r: 4) -> (...))`, Layout.replica)
 #ifndef TILE_IR_VERSION_H_
 #define TILE_IR_VERSION_H_
 
@@ -18,10 +19,13 @@ struct Module;
 
 // The newest IR version this build reads and writes. Readers accept every version from
 // kOldestSupportedIrVersion (upgrade.h) to this one; raising it needs an upgrader there.
-inline constexpr int64_t kIrVersion = 3;
+inline constexpr int64_t kIrVersion = 4;
 
 // The version that introduced kernels' shape requirements (module.h).
 inline constexpr int64_t kShapeRequirementsIrVersion = 3;
+
+// The version that introduced replicated fragment layouts (Layout::replica, buffer.h).
+inline constexpr int64_t kReplicatedLayoutIrVersion = 4;
 
 // The version that introduced `op`; a module using it cannot be written as an older one.
 int64_t IntroducedInIrVersion(BinaryOp op);

@@ -6,6 +6,7 @@
 #include "frontends/text/parser.h"
 #include "frontends/text/parser_impl.h"
 #include "tile_ir/text_syntax.h"
+#include "tile_ir/version.h"
 
 namespace tile_ir::text {
 namespace {
@@ -185,6 +186,31 @@ bool Parser::ParseLayout(Layout* layout) {
       layout->inputs.push_back(std::move(input));
     } while (Accept(TokenKind::kComma));
     if (!Expect(TokenKind::kRParen, "',' or ')'")) return false;
+  }
+  // `replicate(r: 4)`: each element on 4 threads, r (visible in the outputs) telling them apart.
+  if (AtWord("replicate")) {
+    Token word = current_;
+    if (ir_version_ < kReplicatedLayoutIrVersion) {
+      return Fail(word, absl::StrCat("a replicated layout needs ir_version ",
+                                     kReplicatedLayoutIrVersion,
+                                     ", but the module declares ir_version ", ir_version_));
+    }
+    Advance();
+    Token name;
+    if (!Expect(TokenKind::kLParen, "'('") || !ParseNewName(&name)) return false;
+    VarRef replica = Var::Make(std::string(name.text), kI32);
+    if (!inputs.Declare(name.text, Binding{replica, nullptr, name.line, name.col})) {
+      return Fail(name, absl::StrCat("the layout declares '", std::string(name.text),
+                                     "' as both an input and its replica"));
+    }
+    int64_t count = 0;
+    if (!Expect(TokenKind::kColon, "':'") ||
+        !ParseInteger(1, kIntMax, "the replica count (at least 1)", &count) ||
+        !Expect(TokenKind::kRParen, "')'")) {
+      return false;
+    }
+    layout->replica = std::move(replica);
+    layout->replicate = count;
   }
   if (!Expect(TokenKind::kArrow, "'->'") || !Expect(TokenKind::kLParen, "'('")) return false;
   std::swap(names_, inputs);

@@ -310,6 +310,29 @@ Kernel XorLanes() {
       For::Make(tx, Int(0), Int(64), ForKind::kThreadBound, per_thread, {}, {}, ThreadAxis::kX));
 }
 
+// Version 4: a replicated fragment layout, a row vector held by the four lanes of each row of
+// a 64 x 8 tile (the thread output uses the replica, the register does not).
+Kernel ReplicatedRows() {
+  Buffer out = BufferNode::Make("Out", kF32, {Int(64)}, MemoryScope::kGlobal);
+  Layout rows;
+  VarRef i = Var::Make("i");
+  VarRef r = Var::Make("r");
+  rows.inputs = {i};
+  rows.replica = r;
+  rows.replicate = 4;
+  rows.outputs = {Add(Mul(Bin(BinaryOp::kFloorMod, i, Int(32)), Int(4)), r),
+                  Bin(BinaryOp::kFloorDiv, i, Int(32))};
+  Buffer row_max = BufferNode::Make("row_max", kF32, {Int(64)}, MemoryScope::kFragment, {},
+                                    std::move(rows));
+  VarRef bx = Var::Make("bx");
+  Launch launch;
+  launch.grid = {{bx, Int(1)}};
+  launch.threads = {128};
+  Stmt body = Seq::Make({Allocate::Make(row_max), Fill::Make(Region::Full(row_max), Float(0.5)),
+                         Copy::Make(Region::Full(row_max), Region::Full(out))});
+  return KernelNode::Make("replicated_rows", {}, {{out, nullptr}}, std::move(launch), body);
+}
+
 // Version 3: shape requirements over dimensions and an integer scalar, with and without a
 // source location, one of them using the version-2 '^'.
 Kernel GroupedRows() {
@@ -352,6 +375,9 @@ std::vector<SampleModule> SampleModules() {
   Module requirements = NewModule();
   requirements.kernels = {GroupedRows()};
   samples.push_back({"requirements", std::move(requirements)});
+  Module replicated = NewModule();
+  replicated.kernels = {ReplicatedRows()};
+  samples.push_back({"replicated_layout", std::move(replicated)});
   return samples;
 }
 
