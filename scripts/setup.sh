@@ -15,6 +15,8 @@ PACKAGES=(
   llvm-16-tools
   libdlpack-dev
   libopenblas-dev
+  # libcrypto's SHA-256 for the kernel cache (runtime/jit/sha256.cc).
+  libssl-dev
   # HIP: hipcc compiles emitted HIP C++ to gfx90a/gfx940 code objects offline
   # (//targets/hip:op_suite_hipcc_test); libamdhip64 is dlopened at run time.
   hipcc
