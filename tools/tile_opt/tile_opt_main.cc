@@ -12,10 +12,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "frontends/io/module_io.h"
+#include "passes/transforms/all_passes.h"
 #include "passes/pass/pass_manager.h"
 #include "passes/pass/pass_pipeline.h"
 #include "passes/pass/reproducer.h"
-#include "passes/transforms/all_passes.h"
 #include "tile_ir/upgrade.h"
 #include "tile_ir/verifier.h"
 #include "tile_ir/version.h"
@@ -74,7 +74,7 @@ std::string ListPasses(const passes::PassRegistry& registry) {
                     "\n      ", pass->description, "\n");
     for (const passes::OptionSpec& option : pass->options) {
       absl::string_view type = option.type == passes::OptionType::kInt    ? "int"
-                               : option.type == passes::OptionType::kBool ? "bool"
+                              : option.type == passes::OptionType::kBool ? "bool"
                                                                           : "string";
       absl::StrAppend(&text, "      ", option.name, "=<", type, "> (",
                       option.default_value.empty() ? std::string("no default")
@@ -136,7 +136,8 @@ int TileOptMain(int argc, char** argv, std::istream& in, std::ostream& out, std:
     }
     target = *std::move(resolved);
   }
-  const passes::PassRegistry& registry = target ? target->passes : passes::BuiltinPassRegistry();
+  const passes::PassRegistry& registry =
+      target ? target->passes : passes::BuiltinPassRegistry();
   if (parser.Has("list-passes")) {
     out << ListPasses(registry);
     return 0;
@@ -146,8 +147,8 @@ int TileOptMain(int argc, char** argv, std::istream& in, std::ostream& out, std:
       err << "tile-opt: error: --print-pipeline needs --target or --pass-pipeline\n";
       return 2;
     }
-    std::string text =
-        parser.Has("pass-pipeline") ? parser.Get("pass-pipeline") : target->default_pipeline;
+    std::string text = parser.Has("pass-pipeline") ? parser.Get("pass-pipeline")
+                                                   : target->default_pipeline;
     absl::StatusOr<passes::Pipeline> pipeline = passes::ParsePipeline(text);
     if (!pipeline.ok()) {
       err << "tile-opt: error: --pass-pipeline: " << pipeline.status().message() << "\n";
@@ -230,8 +231,8 @@ int TileOptMain(int argc, char** argv, std::istream& in, std::ostream& out, std:
     if (!replay_target.empty() && !target) {
       absl::StatusOr<PipelineTarget> resolved = targets.resolve(replay_target);
       if (!resolved.ok()) {
-        err << "tile-opt: error: " << source_name
-            << ": the reproducer's target: " << resolved.status().message() << "\n";
+        err << "tile-opt: error: " << source_name << ": the reproducer's target: "
+            << resolved.status().message() << "\n";
         return 1;
       }
       target = *std::move(resolved);

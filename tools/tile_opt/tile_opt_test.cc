@@ -99,8 +99,7 @@ TEST(TileOptTest, UsageErrorsExitNonZeroWithAMessage) {
   Result stdin_without_format = RunTileOpt({"-"}, kKernel);
   EXPECT_NE(stdin_without_format.status, 0);
   EXPECT_NE(stdin_without_format.err.find("--input-format"), std::string::npos);
-  Result unknown_pass =
-      RunTileOpt({"-", "--input-format=tile", "--pass-pipeline=simplfy"}, kKernel);
+  Result unknown_pass = RunTileOpt({"-", "--input-format=tile", "--pass-pipeline=simplfy"}, kKernel);
   EXPECT_NE(unknown_pass.status, 0);
   EXPECT_NE(unknown_pass.err.find("simplify"), std::string::npos) << unknown_pass.err;
   Result missing = RunTileOpt({TempPath("does-not-exist.tile")});
@@ -150,8 +149,7 @@ kernel k(Y: f32[4]) grid(bx: 1) threads(1) {
 }
 
 TEST(TileOptTest, SplitInputFileKeepsLineNumbers) {
-  std::string two =
-      std::string(kKernel) + "// -----\n" + "ir_version 1;\nproducer \"t\" \"1\";\nbogus\n";
+  std::string two = std::string(kKernel) + "// -----\n" + "ir_version 1;\nproducer \"t\" \"1\";\nbogus\n";
   Result r = RunTileOpt({"-", "--input-format=tile", "--split-input-file"}, two);
   EXPECT_NE(r.status, 0);
   EXPECT_NE(r.err.find("<stdin>:14:1"), std::string::npos) << r.err;
