@@ -18,6 +18,8 @@ PACKAGES=(
   # The Python package's tests (//python:tile_pytest): numpy arrays over DLPack.
   python3-numpy
   python3-pytest
+  # libcrypto's SHA-256 for the kernel cache (runtime/jit/sha256.cc).
+  libssl-dev
   # HIP: hipcc compiles emitted HIP C++ to gfx90a/gfx940 code objects offline
   # (//targets/hip:op_suite_hipcc_test); libamdhip64 is dlopened at run time.
   hipcc

@@ -2,6 +2,7 @@
 #include "tile_ir/version.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "tile_ir/module.h"
 #include "tile_ir/visitor.h"
@@ -9,21 +10,51 @@
 namespace tile_ir {
 namespace {
 
+// No Abseil here: the IR library links nothing but the standard library.
+std::string At(const SourceLoc& loc) { return loc.known() ? " at " + loc.ToString() : ""; }
+
 // Every expression of a kernel: shapes, strides and layouts of every buffer declaration,
-// grid extents and the body.
-class NewestFeature : public IRVisitor {
+// grid extents and the body. Keeps the newest version used and the first feature newer
+// than `limit`; only that one is described, so that RequiredIrVersion builds no strings.
+class FeatureWalk : public IRVisitor {
  public:
+  FeatureWalk(const KernelNode& kernel, int64_t limit) : kernel_(kernel), limit_(limit) {}
+
+  // Requirements first: the text form writes them before the body.
+  void Run() {
+    if (!kernel_.requirements.empty()) {
+      Use(kShapeRequirementsIrVersion, [&] {
+        const SourceLoc& loc = kernel_.requirements.front().loc;
+        return "the shape requirements ('require ...;') of kernel '" + kernel_.name + "'" +
+               At(loc.known() ? loc : kernel_.loc);
+      });
+    }
+    VisitKernel(kernel_);
+  }
+
+  int64_t newest() const { return newest_; }
+  std::optional<IrFeature>& first_newer() { return first_newer_; }
+
   using IRVisitor::Visit;
   // IR under construction may have null parts, and the writers still print and serialize it.
   void Visit(const Expr& e) override {
     if (e) IRVisitor::Visit(e);
   }
-
-  int64_t version = 1;
+  // Remembers the innermost statement with a location: expressions have none of their own.
+  void Visit(const Stmt& s) override {
+    if (!s || !s->loc().known()) return IRVisitor::Visit(s);
+    const SourceLoc* outer = where_;
+    where_ = &s->loc();
+    IRVisitor::Visit(s);
+    where_ = outer;
+  }
 
  protected:
   void VisitBinary(const Binary& node) override {
-    version = std::max(version, IntroducedInIrVersion(node.op));
+    Use(IntroducedInIrVersion(node.op), [&] {
+      return "the " + std::string(BinaryOpName(node.op)) + " operator in kernel '" + kernel_.name +
+             "'" + At(where_ ? *where_ : kernel_.loc);
+    });
     IRVisitor::VisitBinary(node);
   }
   // The base visitor skips layouts (their inputs are bound only inside them); a swizzled
@@ -35,6 +66,19 @@ class NewestFeature : public IRVisitor {
     if (buffer->layout->replicated()) version = std::max(version, kReplicatedLayoutIrVersion);
     for (const Expr& output : buffer->layout->outputs) Visit(output);
   }
+
+ private:
+  template <typename Describe>
+  void Use(int64_t version, Describe describe) {
+    newest_ = std::max(newest_, version);
+    if (version > limit_ && !first_newer_) first_newer_ = IrFeature{version, describe()};
+  }
+
+  const KernelNode& kernel_;
+  const int64_t limit_;
+  const SourceLoc* where_ = nullptr;
+  int64_t newest_ = 1;
+  std::optional<IrFeature> first_newer_;
 };
 
 }  // namespace
@@ -66,15 +110,24 @@ int64_t IntroducedInIrVersion(BinaryOp op) {
 }
 
 int64_t RequiredIrVersion(const Module& module) {
-  NewestFeature walk;
+  int64_t newest = 1;
   for (const Kernel& kernel : module.kernels) {
     if (!kernel) continue;
-    walk.VisitKernel(*kernel);
-    if (!kernel->requirements.empty()) {
-      walk.version = std::max(walk.version, kShapeRequirementsIrVersion);
-    }
+    FeatureWalk walk(*kernel, std::numeric_limits<int64_t>::max());
+    walk.Run();
+    newest = std::max(newest, walk.newest());
   }
-  return walk.version;
+  return newest;
+}
+
+std::optional<IrFeature> FirstFeatureNewerThan(const Module& module, int64_t version) {
+  for (const Kernel& kernel : module.kernels) {
+    if (!kernel) continue;
+    FeatureWalk walk(*kernel, version);
+    walk.Run();
+    if (walk.first_newer()) return std::move(walk.first_newer());
+  }
+  return std::nullopt;
 }
 
 }  // namespace tile_ir

@@ -10,6 +10,8 @@
 #define TILE_IR_VERSION_H_
 
 #include <cstdint>
+#include <optional>
+#include <string>
 
 #include "tile_ir/expr.h"
 
@@ -35,6 +37,17 @@ int64_t IntroducedInIrVersion(BinaryOp op);
 // module that needs nothing new stays readable by older toolkits and prints the same text
 // after kIrVersion is raised.
 int64_t RequiredIrVersion(const Module& module);
+
+// A feature a module uses, with the version that introduced it, for messages.
+struct IrFeature {
+  int64_t introduced_in;
+  // What and where: "the xor operator '^' in kernel 'k' at f.tile:3:5".
+  std::string description;
+};
+
+// The first feature of `module`, in kernel order, that ir_version `version` lacks; nullopt
+// when `version` has every feature the module uses (RequiredIrVersion(module) <= version).
+std::optional<IrFeature> FirstFeatureNewerThan(const Module& module, int64_t version);
 
 }  // namespace tile_ir
 

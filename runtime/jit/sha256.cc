@@ -1,100 +1,50 @@
-// The compression function and padding of FIPS 180-4, section 6.2.
+// Sha256 over libcrypto's EVP digest interface (the low-level SHA256_* calls
+// are deprecated in OpenSSL 3.0).
 #include "runtime/jit/sha256.h"
 
-#include <cstring>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+
+#include <cstdio>
+#include <cstdlib>
 
 namespace tile_ir::runtime::jit {
 namespace {
 
-constexpr uint32_t kRound[64] = {
-    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4,
-    0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe,
-    0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f,
-    0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7,
-    0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc,
-    0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
-    0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116,
-    0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
-    0xc67178f2};
-
-inline uint32_t Rotr(uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
+// libcrypto fails here only when it cannot allocate or has no SHA-256 at all
+// (a broken installation), never because of the data: no caller could do
+// anything but stop, and a wrong cache key must never be returned.
+[[noreturn]] void DieOnOpenSslError(const char* call) {
+  char reason[256] = "no error queued";
+  if (unsigned long code = ERR_get_error()) ERR_error_string_n(code, reason, sizeof reason);
+  std::fprintf(stderr, "sha256: OpenSSL's %s failed: %s\n", call, reason);
+  std::abort();
+}
 
 }  // namespace
 
-Sha256::Sha256()
-    : state_{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab,
-             0x5be0cd19} {}
+void Sha256::FreeContext::operator()(evp_md_ctx_st* context) const { EVP_MD_CTX_free(context); }
 
-void Sha256::Block(const uint8_t* block) {
-  uint32_t w[64];
-  for (int i = 0; i < 16; ++i) {
-    w[i] = uint32_t{block[4 * i]} << 24 | uint32_t{block[4 * i + 1]} << 16 |
-           uint32_t{block[4 * i + 2]} << 8 | uint32_t{block[4 * i + 3]};
-  }
-  for (int i = 16; i < 64; ++i) {
-    uint32_t s0 = Rotr(w[i - 15], 7) ^ Rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
-    uint32_t s1 = Rotr(w[i - 2], 17) ^ Rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
-    w[i] = w[i - 16] + s0 + w[i - 7] + s1;
-  }
-  uint32_t a = state_[0], b = state_[1], c = state_[2], d = state_[3];
-  uint32_t e = state_[4], f = state_[5], g = state_[6], h = state_[7];
-  for (int i = 0; i < 64; ++i) {
-    uint32_t t1 = h + (Rotr(e, 6) ^ Rotr(e, 11) ^ Rotr(e, 25)) + ((e & f) ^ (~e & g)) +
-                  kRound[i] + w[i];
-    uint32_t t2 = (Rotr(a, 2) ^ Rotr(a, 13) ^ Rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
-    h = g;
-    g = f;
-    f = e;
-    e = d + t1;
-    d = c;
-    c = b;
-    b = a;
-    a = t1 + t2;
-  }
-  state_[0] += a;
-  state_[1] += b;
-  state_[2] += c;
-  state_[3] += d;
-  state_[4] += e;
-  state_[5] += f;
-  state_[6] += g;
-  state_[7] += h;
+Sha256::Sha256() : context_(EVP_MD_CTX_new()) {
+  if (context_ == nullptr) DieOnOpenSslError("EVP_MD_CTX_new");
+  if (EVP_DigestInit_ex(context_.get(), EVP_sha256(), nullptr) != 1)
+    DieOnOpenSslError("EVP_DigestInit_ex(sha256)");
 }
 
+Sha256::Sha256(Sha256&&) noexcept = default;
+Sha256& Sha256::operator=(Sha256&&) noexcept = default;
+Sha256::~Sha256() = default;
+
 void Sha256::Update(std::string_view data) {
-  const auto* p = reinterpret_cast<const uint8_t*>(data.data());
-  size_t n = data.size();
-  length_ += n;
-  if (buffered_ > 0) {
-    size_t take = std::min(n, sizeof buffer_ - buffered_);
-    std::memcpy(buffer_ + buffered_, p, take);
-    buffered_ += take;
-    p += take;
-    n -= take;
-    if (buffered_ < sizeof buffer_) return;
-    Block(buffer_);
-    buffered_ = 0;
-  }
-  for (; n >= 64; p += 64, n -= 64) Block(p);
-  std::memcpy(buffer_, p, n);
-  buffered_ = n;
+  if (EVP_DigestUpdate(context_.get(), data.data(), data.size()) != 1)
+    DieOnOpenSslError("EVP_DigestUpdate");
 }
 
 std::array<uint8_t, 32> Sha256::Finish() {
-  const uint64_t bits = length_ * 8;
-  const uint8_t pad = 0x80;
-  Update(std::string_view(reinterpret_cast<const char*>(&pad), 1));
-  const uint8_t zero[64] = {};
-  size_t zeros = (buffered_ <= 56 ? 56 : 120) - buffered_;
-  Update(std::string_view(reinterpret_cast<const char*>(zero), zeros));
-  uint8_t length[8];
-  for (int i = 0; i < 8; ++i) length[i] = static_cast<uint8_t>(bits >> (56 - 8 * i));
-  Update(std::string_view(reinterpret_cast<const char*>(length), 8));
   std::array<uint8_t, 32> digest;
-  for (int i = 0; i < 8; ++i) {
-    for (int j = 0; j < 4; ++j) digest[4 * i + j] = static_cast<uint8_t>(state_[i] >> (24 - 8 * j));
-  }
+  unsigned int size = 0;
+  if (EVP_DigestFinal_ex(context_.get(), digest.data(), &size) != 1 || size != digest.size())
+    DieOnOpenSslError("EVP_DigestFinal_ex");
   return digest;
 }
 

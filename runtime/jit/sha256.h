@@ -1,29 +1,36 @@
-// SHA-256 (FIPS 180-4), for cache keys and entry checksums: no library of
-// ours or of the GPU machine's bundle provides one without LLVM or OpenSSL.
+// SHA-256 (FIPS 180-4), for cache keys and entry checksums, from OpenSSL's
+// libcrypto: hashing is cryptography, so it comes from a well-kept library.
 #ifndef RUNTIME_JIT_SHA256_H_
 #define RUNTIME_JIT_SHA256_H_
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
+
+// OpenSSL's EVP_MD_CTX, declared here so that users of this header need no
+// OpenSSL headers.
+struct evp_md_ctx_st;
 
 namespace tile_ir::runtime::jit {
 
 class Sha256 {
  public:
   Sha256();
+  Sha256(Sha256&&) noexcept;
+  Sha256& operator=(Sha256&&) noexcept;
+  ~Sha256();
+
   void Update(std::string_view data);
   // The digest; the hasher must not be updated afterwards.
   std::array<uint8_t, 32> Finish();
 
  private:
-  void Block(const uint8_t* block);
-
-  uint32_t state_[8];
-  uint8_t buffer_[64];
-  size_t buffered_ = 0;
-  uint64_t length_ = 0;
+  struct FreeContext {
+    void operator()(evp_md_ctx_st* context) const;
+  };
+  std::unique_ptr<evp_md_ctx_st, FreeContext> context_;
 };
 
 // The digest of `data` as 64 lowercase hex digits.

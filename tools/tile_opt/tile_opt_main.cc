@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "frontends/io/module_io.h"
@@ -15,7 +16,10 @@
 #include "passes/pass/pass_manager.h"
 #include "passes/pass/pass_pipeline.h"
 #include "passes/pass/reproducer.h"
+#include "tile_ir/upgrade.h"
 #include "tile_ir/verifier.h"
+#include "tile_ir/version.h"
+#include "tile_ir/write_version.h"
 #include "tools/common/cli.h"
 
 namespace tile_ir::tools {
@@ -42,6 +46,10 @@ cli::ArgParser MakeParser() {
   parser.Add({"list-targets", "", "print the targets this tile-opt knows"});
   parser.Add({"input-format", "FORMAT", "tile | tilepb | json; required when INPUT is -"});
   parser.Add({"emit", "FORMAT", "output form: text | proto | json", "text"});
+  parser.Add({"ir-version", "N",
+              absl::StrCat("write for readers of ir_version N (", kOldestSupportedIrVersion, " to ",
+                           kIrVersion,
+                           "); refused, naming the feature, when the module needs a newer one")});
   parser.Add({"o", "FILE", "write the output to FILE instead of stdout"});
   parser.Add({"list-passes", "", "print every pass with its description and options"});
   parser.Add({"split-input-file", "",
@@ -180,6 +188,21 @@ int TileOptMain(int argc, char** argv, std::istream& in, std::ostream& out, std:
         << "'; expected text, proto or json\n";
     return 2;
   }
+  // Checked before reading anything: a version this build cannot write is a usage error.
+  std::optional<int64_t> ir_version;
+  if (parser.Has("ir-version")) {
+    const std::string flag = parser.Get("ir-version");
+    int64_t version = 0;
+    if (!absl::SimpleAtoi(flag, &version)) {
+      err << "tile-opt: error: --ir-version: '" << flag << "' is not an integer\n";
+      return 2;
+    }
+    if (absl::Status status = CheckWritableIrVersion(version); !status.ok()) {
+      err << "tile-opt: error: --ir-version=" << flag << ": " << status.message() << "\n";
+      return 2;
+    }
+    ir_version = version;
+  }
 
   std::string contents;
   std::string source_name = input;
@@ -265,6 +288,15 @@ int TileOptMain(int argc, char** argv, std::istream& in, std::ostream& out, std:
       err << "tile-opt: error: " << source_name << ": " << status.message() << "\n";
       failed = true;
       continue;
+    }
+    // After the pipeline: a pass may have introduced a newer feature (a swizzle's '^').
+    if (ir_version) {
+      if (absl::Status status = CheckWritableAsIrVersion(*module, *ir_version); !status.ok()) {
+        err << "tile-opt: error: " << source_name << ": --ir-version=" << *ir_version << ": "
+            << status.message() << "\n";
+        failed = true;
+        continue;
+      }
     }
     absl::StrAppend(&output, io::WriteModule(*module, *emit, print_options));
   }

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
+#include "tile_ir/version.h"
 #include "tools/tile_opt/linked_pipeline_targets.h"
 #include "tools/tile_opt/tile_opt_main.h"
 
@@ -55,6 +57,7 @@ TEST(TileOptTest, HelpAndListPasses) {
   Result help = RunTileOpt({"--help"});
   EXPECT_EQ(help.status, 0);
   EXPECT_NE(help.out.find("--pass-pipeline"), std::string::npos);
+  EXPECT_NE(help.out.find("--ir-version"), std::string::npos);
   Result list = RunTileOpt({"--list-passes"});
   EXPECT_EQ(list.status, 0);
   EXPECT_NE(list.out.find("simplify"), std::string::npos);
@@ -150,6 +153,85 @@ TEST(TileOptTest, SplitInputFileKeepsLineNumbers) {
   Result r = RunTileOpt({"-", "--input-format=tile", "--split-input-file"}, two);
   EXPECT_NE(r.status, 0);
   EXPECT_NE(r.err.find("<stdin>:14:1"), std::string::npos) << r.err;
+}
+
+// Uses '^' (ir_version 2) at line 7, column 7.
+constexpr char kXorKernel[] = R"(ir_version 2;
+producer "test" "1";
+
+kernel mask<N: i32>(X: i32[N], Y: i32[N]) grid(bx: ceildiv(N, 128)) threads(128) {
+  for i in 0 +: 128 parallel {
+    if (bx * 128 + i < N) {
+      Y[bx * 128 + i] = X[bx * 128 + i] ^ 5;
+    }
+  }
+}
+)";
+
+// The version a written module declares, read back through its text form.
+std::string DeclaredVersion(const std::string& bytes, const std::string& format) {
+  Result text = RunTileOpt({"-", "--input-format=" + format}, bytes);
+  EXPECT_EQ(text.status, 0) << text.err;
+  return text.out.substr(0, text.out.find('\n'));
+}
+
+TEST(TileOptTest, IrVersionWritesForAnOlderReader) {
+  Result v1 = RunTileOpt({"-", "--input-format=tile", "--emit=proto", "--ir-version=1"}, kKernel);
+  ASSERT_EQ(v1.status, 0) << v1.err;
+  EXPECT_EQ(DeclaredVersion(v1.out, "tilepb"), "ir_version 1;");
+  Result v2 =
+      RunTileOpt({"-", "--input-format=tile", "--emit=proto", "--ir-version=2"}, kXorKernel);
+  ASSERT_EQ(v2.status, 0) << v2.err;
+  EXPECT_EQ(DeclaredVersion(v2.out, "tilepb"), "ir_version 2;");
+  // A module that needs nothing new declares the oldest version, which every later reader reads.
+  Result newest = RunTileOpt(
+      {"-", "--input-format=tile", "--emit=json", absl::StrCat("--ir-version=", kIrVersion)},
+      kKernel);
+  ASSERT_EQ(newest.status, 0) << newest.err;
+  EXPECT_EQ(DeclaredVersion(newest.out, "json"), "ir_version 1;");
+}
+
+TEST(TileOptTest, IrVersionRefusesNamingTheFeatureThatNeedsNewer) {
+  Result r = RunTileOpt({"-", "--input-format=tile", "--emit=proto", "--ir-version=1"}, kXorKernel);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("tile-opt: error: <stdin>: --ir-version=1: the module cannot be written "
+                       "as ir_version 1: the xor operator in kernel 'mask' at <stdin>:7:7 needs "
+                       "ir_version 2"),
+            std::string::npos)
+      << r.err;
+
+  const std::string requirements = R"(ir_version 3;
+producer "test" "1";
+
+kernel rows<K: i32>(X: f32[K]) grid(bx: 1) threads(1) {
+  require K % 32 == 0;
+  X[0] = 1.0;
+}
+)";
+  r = RunTileOpt({"-", "--input-format=tile", "--emit=proto", "--ir-version=2"}, requirements);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("the shape requirements ('require ...;') of kernel 'rows' at "
+                       "<stdin>:5:3 needs ir_version 3"),
+            std::string::npos)
+      << r.err;
+}
+
+TEST(TileOptTest, IrVersionOutOfRangeIsAUsageError) {
+  for (const std::string& version :
+       {std::string("0"), std::string("-1"), absl::StrCat(kIrVersion + 1)}) {
+    Result r = RunTileOpt({"-", "--input-format=tile", "--emit=proto", "--ir-version=" + version},
+                          kKernel);
+    EXPECT_EQ(r.status, 2) << version;
+    EXPECT_NE(r.err.find(absl::StrCat("--ir-version=", version, ": ir_version ", version,
+                                      " cannot be written: this build writes ir_version 1 to ",
+                                      kIrVersion)),
+              std::string::npos)
+        << r.err;
+  }
+  Result r = RunTileOpt({"-", "--input-format=tile", "--ir-version=two"}, kKernel);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--ir-version: 'two' is not an integer"), std::string::npos) << r.err;
 }
 
 }  // namespace
