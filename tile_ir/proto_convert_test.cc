@@ -77,6 +77,7 @@ class DeclarationsAndUses : public IRVisitor {
     declared_buffers.insert(buffer.get());
     if (!buffer->layout) return;
     for (const VarRef& input : buffer->layout->inputs) declared_vars.insert(input.get());
+    if (buffer->layout->replica) declared_vars.insert(buffer->layout->replica.get());
     for (const Expr& output : buffer->layout->outputs) Visit(output);
   }
 };
@@ -200,12 +201,15 @@ TEST(ProtoConvertTest, RoundTripPrintsTheSameTextWithLocations) {
 }
 
 // Version 1 unless the module uses '^' (wherever it is: in a layout as well as in the body),
-// 2, or shape requirements, 3.
+// 2, or shape requirements, 3, or a replicated layout, 4.
 TEST(ProtoConvertTest, WritesTheOldestVersionThatHasEveryFeatureUsed) {
   for (const compat::SampleModule& sample : compat::SampleModules()) {
     EXPECT_EQ(sample.module.ir_version, kIrVersion);
     const int64_t expected =
-        sample.name == "requirements" ? 3 : sample.name == "swizzle" ? 2 : 1;
+        sample.name == "replicated_layout" ? 4
+        : sample.name == "requirements"    ? 3
+        : sample.name == "swizzle"         ? 2
+                                           : 1;
     EXPECT_EQ(ModuleToProto(sample.module).ir_version(), expected) << sample.name;
   }
   VarRef li = Var::Make("li");

@@ -63,7 +63,12 @@ class FeatureWalk : public IRVisitor {
     if (!buffer) return;
     IRVisitor::VisitBufferDecl(buffer);
     if (!buffer->layout) return;
-    if (buffer->layout->replicated()) version = std::max(version, kReplicatedLayoutIrVersion);
+    if (buffer->layout->replicated()) {
+      Use(kReplicatedLayoutIrVersion, [&] {
+        return "the replicated layout of '" + buffer->name + "' in kernel '" + kernel_.name + "'" +
+               At(where_ ? *where_ : kernel_.loc);
+      });
+    }
     for (const Expr& output : buffer->layout->outputs) Visit(output);
   }
 

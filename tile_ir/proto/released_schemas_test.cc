@@ -72,8 +72,9 @@ TEST(ReleasedSchemasTest, NothingIsFrozenBeyondTheNewestVersion) {
 
 // Each set is the version it claims: what each version added is there, and not before.
 TEST(ReleasedSchemasTest, EachFrozenSetHoldsItsVersionsFeatures) {
-  std::unique_ptr<DescriptorPool> v1 = FrozenPool(1), v2 = FrozenPool(2), v3 = FrozenPool(3);
-  ASSERT_TRUE(v1 && v2 && v3);
+  std::unique_ptr<DescriptorPool> v1 = FrozenPool(1), v2 = FrozenPool(2), v3 = FrozenPool(3),
+                                  v4 = FrozenPool(4);
+  ASSERT_TRUE(v1 && v2 && v3 && v4);
   auto has_xor = [](const DescriptorPool& pool) {
     return pool.FindEnumValueByName("tile_ir.v1.BINARY_OP_XOR") != nullptr;
   };
@@ -84,6 +85,11 @@ TEST(ReleasedSchemasTest, EachFrozenSetHoldsItsVersionsFeatures) {
   EXPECT_TRUE(has_xor(*v2));
   EXPECT_FALSE(has_requirements(*v2));
   EXPECT_TRUE(has_requirements(*v3));
+  auto has_replica = [](const DescriptorPool& pool) {
+    return pool.FindFieldByName("tile_ir.v1.Layout.replica") != nullptr;
+  };
+  EXPECT_FALSE(has_replica(*v3));
+  EXPECT_TRUE(has_replica(*v4));
 }
 
 // The guard on real history: version 1's schema, were it current, breaks version 2's promise.

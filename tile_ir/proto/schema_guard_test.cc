@@ -97,13 +97,13 @@ TEST(SchemaGuardTest, UnchangedSchemaHasNoBreaks) {
   EXPECT_THAT(BreaksOf([](FileDescriptorProto&) {}), IsEmpty());
 }
 
-// What ir_version 4's replicated layouts and every other feature do: add, never change.
+// What every feature (ir_version 4's replicated layouts among them) does: add, never change.
 TEST(SchemaGuardTest, AddedFieldsValuesAndMessagesAreNotBreaks) {
   EXPECT_THAT(BreaksOf([](FileDescriptorProto& file) {
                 FieldDescriptorProto& added = *Message(file, "Layout").add_field();
-                added.set_name("replicated");
-                added.set_json_name("replicated");
-                added.set_number(3);
+                added.set_name("extra_flag");
+                added.set_json_name("extraFlag");
+                added.set_number(15);
                 added.set_label(FieldDescriptorProto::LABEL_OPTIONAL);
                 added.set_type(FieldDescriptorProto::TYPE_BOOL);
                 auto& value = *Enum(file, "BinaryOp").add_value();
