@@ -8,6 +8,7 @@
 #include <functional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ops/op_suite.h"
@@ -322,9 +323,11 @@ std::vector<double> NaiveAttention(const double* q, const double* k, const doubl
 
 TEST(ReferenceTest, AttentionMatchesTheMatrixFormula) {
   const int64_t heads = 2, seq = 5;
-  for (int dim : {64, 128}) {
+  // d128 twice: the 64 x 64 tiles and TileLang's 128 x 128 (one reference for both).
+  for (const auto& [dim, tiles] : {std::pair{64, ""}, std::pair{128, ""}, std::pair{128, "_b128"}}) {
     for (bool causal : {false, true}) {
-      std::string name = "flash_attn_d" + std::to_string(dim) + (causal ? "_causal" : "");
+      std::string name =
+          "flash_attn_d" + std::to_string(dim) + tiles + (causal ? "_causal" : "");
       SCOPED_TRACE(name);
       absl::StatusOr<RefTensors> t =
           RunReference(name, {{"BATCH", 1}, {"HEADS", heads}, {"SEQ", seq}});
@@ -392,6 +395,8 @@ TEST(ReferenceTest, EveryOperatorHasASelfTest) {
                                         "flash_attn_d64_causal",
                                         "flash_attn_d128",
                                         "flash_attn_d128_causal",
+                                        "flash_attn_d128_b128",
+                                        "flash_attn_d128_b128_causal",
                                         "gemv_splitk_f16"};
   for (const OpCase& op : OperatorSuite()) {
     EXPECT_TRUE(tested.contains(op.name)) << op.name << " has no reference self-test";

@@ -71,6 +71,13 @@ Registry& GetRegistry() {
     async_wait.description =
         "waits until at most n (a literal) groups of asynchronous copies are pending";
     builtins.push_back(async_wait);
+    // Lane reductions (thread-binding): a register of another lane of the warp.
+    IntrinsicInfo shuffle;
+    shuffle.name = kLaneShuffleXor;
+    shuffle.num_args = 2;
+    shuffle.pure = false;
+    shuffle.description = "the value in lane (lane ^ mask) of the warp; every lane takes part";
+    builtins.push_back(shuffle);
     for (IntrinsicInfo& info : builtins) r->by_name.emplace(info.name, std::move(info));
     return r;
   }();

@@ -23,6 +23,12 @@ namespace tile_ir {
 
 inline constexpr char kAtomicAddAt[] = "atomic_add_at";
 
+// lane_shuffle_xor(value, mask): the value of `value` in the lane (this lane ^ mask) of the
+// same warp (wavefront, simdgroup); `mask` an integer literal below the warp size. Every lane
+// of the warp must evaluate it together (thread-binding emits it only in code that every
+// thread runs), so it is not pure: no pass may move it under a condition or drop a lane.
+inline constexpr char kLaneShuffleXor[] = "lane_shuffle_xor";
+
 struct IntrinsicInfo {
   enum class ResultType {
     kSameAsFirstArg,  // element-wise math

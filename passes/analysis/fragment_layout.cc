@@ -139,6 +139,7 @@ Layout SimplifyLayout(const Layout& layout, const std::vector<Expr>& shape) {
     std::optional<int64_t> size = AsConstInt(shape[d]);
     simplifier.BindRange(layout.inputs[d], {0, size ? *size - 1 : arith::TypeMax(kI32)});
   }
+  if (layout.replica) simplifier.BindRange(layout.replica, {0, layout.replicate - 1});
   Layout simplified = layout;
   for (Expr& e : simplified.outputs) e = simplifier.Simplify(e);
   return simplified;
@@ -148,7 +149,21 @@ Layout CopyLayout(const Layout& layout) {
   Layout copy;
   copy.inputs = MakeInputs(layout.inputs.size());
   copy.outputs = ApplyLayout(layout, AsExprs(copy.inputs));
+  if (layout.replica) {
+    copy.replica = Var::Make(layout.replica->name, kI32);
+    copy.replicate = layout.replicate;
+    copy.outputs[0] = ReplicaThread(layout, AsExprs(copy.inputs), copy.replica);
+  }
   return copy;
+}
+
+Expr ReplicaThread(const Layout& layout, const std::vector<Expr>& indices, const Expr& replica) {
+  VarMap map;
+  for (size_t d = 0; d < layout.inputs.size() && d < indices.size(); ++d) {
+    map[layout.inputs[d].get()] = indices[d];
+  }
+  if (layout.replica) map[layout.replica.get()] = replica;
+  return Substitute(layout.outputs[0], map);
 }
 
 std::vector<Expr> ApplyLayout(const Layout& layout, const std::vector<Expr>& indices) {
@@ -163,7 +178,9 @@ std::vector<Expr> ApplyLayout(const Layout& layout, const std::vector<Expr>& ind
 
 bool SameLayout(const Layout& a, const Layout& b) {
   if (a.inputs.size() != b.inputs.size() || a.outputs.size() != b.outputs.size()) return false;
+  if (a.replicated() != b.replicated() || a.replicate != b.replicate) return false;
   std::vector<Expr> b_outputs = ApplyLayout(b, AsExprs(a.inputs));
+  if (a.replica) b_outputs[0] = ReplicaThread(b, AsExprs(a.inputs), a.replica);
   for (size_t i = 0; i < a.outputs.size(); ++i) {
     if (!StructuralEqual(SimplifyExpr(a.outputs[i]), SimplifyExpr(b_outputs[i]))) return false;
   }

@@ -41,11 +41,16 @@ Layout ExpandedLayout(const Layout& dst, int dim, const Expr& extent, bool dst_k
 // `layout` simplified knowing that each input lies in [0, shape[d]).
 Layout SimplifyLayout(const Layout& layout, const std::vector<Expr>& shape);
 
-// `layout` with fresh input variables, for a second buffer of the same shape.
+// `layout` with fresh input variables (and replica), for a second buffer of the same shape.
 Layout CopyLayout(const Layout& layout);
 
-// The layout's outputs at `indices` (its inputs replaced).
+// The layout's outputs at `indices` (its inputs replaced). A replicated layout's thread output
+// still names its replica variable; ReplicaThread gives it for one replica.
 std::vector<Expr> ApplyLayout(const Layout& layout, const std::vector<Expr>& indices);
+
+// The thread output at `indices` for the replica `replica` (an expression; ignored when the
+// layout does not replicate).
+Expr ReplicaThread(const Layout& layout, const std::vector<Expr>& indices, const Expr& replica);
 
 // Whether the two layouts map every index alike (inputs matched by position).
 bool SameLayout(const Layout& a, const Layout& b);

@@ -113,6 +113,8 @@ absl::StatusOr<int64_t> RegistersPerThread(const BufferNode& fragment, int64_t t
     }
     domain.push_back({layout.inputs[d].get(), 0, *size});
   }
+  // Each replica is a place of its own: copies must not share one either.
+  if (layout.replica) domain.push_back({layout.replica.get(), 0, layout.replicate});
   if (BoxSize(domain) > kMaxEnumerated) {
     return absl::FailedPreconditionError(
         absl::StrCat(what, " has more than ", kMaxEnumerated, " elements"));

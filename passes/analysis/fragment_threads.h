@@ -26,7 +26,8 @@ std::optional<int64_t> EvaluateInt(const Expr& e, const IntEnv& env);
 // The registers per thread of a fragment whose layout maps each element of its constant
 // shape to (thread, register): 1 + the largest register. An error naming the buffer when
 // it has no layout, its shape is not constant or too large to enumerate, or an element maps
-// outside [0, threads) x [0, R) or onto the place of another element.
+// outside [0, threads) x [0, R) or onto the place of another element (each replica of a
+// replicated layout counting as an element).
 absl::StatusOr<int64_t> RegistersPerThread(const BufferNode& fragment, int64_t threads);
 
 // A variable ranging over [min, min + extent).

@@ -12,6 +12,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "passes/analysis/fragment_layout.h"
+#include "passes/analysis/lane_reduction.h"
 #include "tile_ir/mutator.h"
 #include "tile_ir/printer.h"
 #include "tile_ir/structural_equal.h"
@@ -213,11 +214,10 @@ class LayoutSolver {
         auto src = layouts_.find(link.src);
         auto dst = layouts_.find(link.dst);
         if (src != layouts_.end() && dst == layouts_.end()) {
-          layouts_.emplace(link.dst, link.reduce
-                                         ? ReducedLayout(src->second, link.dim, link.keeps_dim)
-                                         : CopyLayout(src->second));
+          layouts_.emplace(link.dst, link.reduce ? ReducedLayoutFor(link, src->second)
+                                                 : CopyLayout(src->second));
           changed = true;
-        } else if (dst != layouts_.end() && src == layouts_.end()) {
+        } else if (dst != layouts_.end() && src == layouts_.end() && !dst->second.replicated()) {
           layouts_.emplace(link.src, link.reduce
                                          ? ExpandedLayout(dst->second, link.dim,
                                                           link.src->shape[link.dim], link.keeps_dim)
@@ -226,6 +226,22 @@ class LayoutSolver {
         }
       }
     }
+  }
+
+  // A reduction's destination: replicated over the lanes holding each source row where the
+  // source spreads rows over lanes (so the reduction finishes with shuffles and the row vector
+  // is at hand in every lane that holds the row), else where the row's first element lives.
+  Layout ReducedLayoutFor(const Link& link, const Layout& src) const {
+    std::vector<int64_t> shape;
+    for (const Expr& extent : link.src->shape) {
+      std::optional<int64_t> value = AsConstInt(extent);
+      if (!value) return ReducedLayout(src, link.dim, link.keeps_dim);
+      shape.push_back(*value);
+    }
+    std::optional<Layout> replicated = LaneReplicatedReducedLayout(
+        SimplifyLayout(src, link.src->shape), shape, link.dim, link.keeps_dim,
+        target_.warp_size(), target_.ThreadsExecutingBlock(kernel_.launch));
+    return replicated ? *std::move(replicated) : ReducedLayout(src, link.dim, link.keeps_dim);
   }
 
   static std::string Where(const SourceLoc& loc) {

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "passes/analysis/lane_reduction.h"
 #include "passes/transforms/lower_tile_ops_internal.h"
 #include "passes/transforms/simplify.h"
 
@@ -11,17 +12,8 @@ namespace tile_ir::passes::lowering {
 namespace {
 
 Expr Combine(ReduceKind kind, const Expr& acc, const Expr& x) {
-  switch (kind) {
-    case ReduceKind::kSum:
-      return Binary::Make(BinaryOp::kAdd, acc, x);
-    case ReduceKind::kMax:
-      return Binary::Make(BinaryOp::kMax, acc, x);
-    case ReduceKind::kMin:
-      return Binary::Make(BinaryOp::kMin, acc, x);
-    case ReduceKind::kAbsMax:
-      return Binary::Make(BinaryOp::kMax, acc, Call::Make(x->dtype(), "abs", {x}));
-  }
-  return nullptr;
+  return CombineReduced(kind, acc,
+                        kind == ReduceKind::kAbsMax ? Call::Make(x->dtype(), "abs", {x}) : x);
 }
 
 Expr Identity(ReduceKind kind, DataType dtype) {
@@ -51,6 +43,19 @@ RowLoops LoopsExcept(const Region& region, int skipped, ForKind kind, OpContext&
     rows.dims.push_back(d);
   }
   return rows;
+}
+
+// Whether `region` is its whole buffer of constant shape.
+bool IsWholeRegion(const Region& region) {
+  const BufferNode& buffer = *region.buffer;
+  if (region.ranges.size() != buffer.shape.size()) return false;
+  for (size_t d = 0; d < region.ranges.size(); ++d) {
+    std::optional<int64_t> extent = AsConstInt(region.ranges[d].extent);
+    if (AsConstInt(region.ranges[d].min) != 0 || !extent || extent != AsConstInt(buffer.shape[d])) {
+      return false;
+    }
+  }
+  return true;
 }
 
 std::vector<Expr> Vars(const std::vector<Loop>& loops) {
@@ -87,6 +92,13 @@ absl::StatusOr<Stmt> LowerReduce(const Reduce& op, OpContext& ctx) {
   if (dst->dtype.is_bool() || op.src.buffer->dtype.is_bool()) {
     return OpError(ctx, op, absl::StatusCode::kInvalidArgument,
                    "reduce needs numeric operands, not bool");
+  }
+  // Rows across lanes with the destination replicated over them (layout-inference's
+  // LaneReplicatedReducedLayout): only thread-binding sees registers and lanes, so the
+  // reduction stays whole for it (thread_binding_lane_reduce.cc).
+  if (ctx.threads > 1 && IsWholeRegion(op.src) && IsWholeRegion(op.dst) &&
+      PlanLaneReduction(*op.src.buffer, *dst, op.dim, ctx.threads, ctx.target.warp_size())) {
+    return Reduce::Make(op.reduce_kind, op.src, op.dst, op.dim, op.clear, op.loc());
   }
   ForKind row_kind = ctx.threads > 1 ? ElementLoopKind(dst) : ForKind::kSerial;
   RowLoops rows = LoopsExcept(op.src, op.dim, row_kind, ctx);

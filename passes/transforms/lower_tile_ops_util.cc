@@ -1,5 +1,6 @@
 // Loop, index and constant helpers of lower-tile-ops, and its check that the
 // element-wise loops it emits only touch registers of the executing thread.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -88,15 +89,21 @@ Expr Highest(DataType dtype) {
 
 namespace {
 
-// The thread that holds region.buffer[indices], simplified; null when the
-// buffer is not a fragment with a layout.
+// The thread that holds region.buffer[indices], simplified, for the replica `replica` of a
+// replicated layout (one variable for both sides of a check, so that two fragments replicated
+// alike compare equal); null when the buffer is not a fragment with a layout.
 Expr ThreadOf(const Region& region, const std::vector<Expr>& indices,
-              arith::ExprSimplifier& simplifier) {
+              arith::ExprSimplifier& simplifier, const Expr& replica) {
   const BufferNode& buffer = *region.buffer;
   if (buffer.scope != MemoryScope::kFragment || !buffer.layout) return nullptr;
   std::vector<Expr> i32_indices;
   for (const Expr& index : indices) i32_indices.push_back(CastTo(kI32, index));
-  return simplifier.Simplify(ApplyLayout(*buffer.layout, i32_indices)[0]);
+  return simplifier.Simplify(ReplicaThread(*buffer.layout, i32_indices, replica));
+}
+
+int64_t Replicas(const Region& region) {
+  const BufferNode& buffer = *region.buffer;
+  return buffer.scope == MemoryScope::kFragment && buffer.layout ? buffer.layout->replicate : 1;
 }
 
 }  // namespace
@@ -106,8 +113,19 @@ absl::Status CheckSameThread(const OpContext& ctx, const StmtNode& op, const Reg
                              const std::vector<Expr>& dst_indices, const Var* along) {
   if (ctx.threads <= 1) return absl::OkStatus();
   arith::ExprSimplifier simplifier;
-  Expr src_thread = ThreadOf(src, src_indices, simplifier);
-  Expr dst_thread = ThreadOf(dst, dst_indices, simplifier);
+  VarRef replica = Var::Make("replica", kI32);
+  simplifier.BindRange(replica, {0, std::max(Replicas(src), Replicas(dst)) - 1});
+  Expr src_thread = ThreadOf(src, src_indices, simplifier, replica);
+  Expr dst_thread = ThreadOf(dst, dst_indices, simplifier, replica);
+  // A replicated source read by an unreplicated destination, or the other way round, may
+  // still coincide for one replica; the check below asks for equality, so it refuses them.
+  if (Replicas(src) != Replicas(dst) && src_thread && dst_thread) {
+    return OpError(ctx, op, absl::StatusCode::kFailedPrecondition,
+                   absl::StrCat("'", src.buffer->name, "' and '", dst.buffer->name,
+                                "' are replicated differently (", Replicas(src), " and ",
+                                Replicas(dst), " copies of each element); give the fragments "
+                                "matching layouts"));
+  }
   for (const auto& [region, thread] : {std::pair{&src, src_thread}, std::pair{&dst, dst_thread}}) {
     if (thread && along && Mentions(thread, along)) {
       return OpError(ctx, op, absl::StatusCode::kFailedPrecondition,

@@ -141,7 +141,7 @@ absl::StatusOr<Kernel> BindThreads(const Kernel& kernel, const TargetInfo& targe
   ThreadLoops loops = MakeThreadLoops(kernel->launch, threads, names);
   absl::StatusOr<Stmt> body =
       thread_binding::BindStatements(*kernel, threads, std::move(fragments), loops.flat,
-                                      target.max_vector_bytes(), names);
+                                      target.max_vector_bytes(), target.warp_size(), names);
   if (!body.ok()) return body.status();
   return kernel->WithBody(WrapInThreadLoops(loops, *std::move(body)));
 }

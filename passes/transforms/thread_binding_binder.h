@@ -28,8 +28,17 @@ namespace tile_ir::passes::thread_binding {
 // The indices as i32, the type layouts compute in.
 std::vector<Expr> ToI32(const std::vector<Expr>& indices);
 
-// The thread that holds `fragment`'s element at `indices`, and its register there.
+// The thread that holds `fragment`'s element at `indices` (for a replicated layout an
+// expression of its replica variable), and its register there.
 Expr Owner(const Fragment& fragment, const std::vector<Expr>& indices);
+
+// `e` with `from` replaced by `to`.
+Expr SubstituteVar(const Expr& e, const Var* from, const Expr& to);
+
+// Whether, at every point of `domain`, some replica of a replicated `layout` whose thread at
+// the accessed element is `thread` (an expression of its replica) is the thread `owner`.
+bool HeldByOneReplica(const Expr& owner, const Expr& thread, const Layout& layout,
+                      const std::vector<VarRange>& domain);
 Expr Register(const Fragment& fragment, const std::vector<Expr>& indices);
 
 // A fragment passed whole to a target intrinsic: target intrinsics carry their target's
@@ -44,12 +53,13 @@ std::vector<const BufferLoad*> FragmentsPassedWhole(const Stmt& node);
 class Binder : public IRMutator {
  public:
   Binder(const KernelNode& kernel, int64_t threads, FragmentMap fragments, Expr thread,
-         int vector_bytes, FreshNames& names)
+         int vector_bytes, int warp_size, FreshNames& names)
       : kernel_(kernel),
         threads_(threads),
         fragments_(std::move(fragments)),
         thread_(std::move(thread)),
         vector_bytes_(vector_bytes),
+        warp_size_(warp_size),
         names_(names) {}
 
   const absl::Status& status() const { return status_; }
@@ -105,6 +115,13 @@ class Binder : public IRMutator {
   // statements; the register overrides and mirror reads are spent.
   std::vector<Stmt> RewriteFastBody(const Stmt& body);
 
+  // thread_binding_lane_reduce.cc
+  // A reduce that lower-tile-ops left because its fragments' layouts admit a lane reduction
+  // (PlanLaneReduction): straight-line code that every thread runs, combining its own
+  // registers of each row, then one shuffle step per lane mask; nullopt where the plan does
+  // not apply.
+  std::optional<Stmt> LaneReduce(const Reduce& op);
+
   // thread_binding_owner_nests.cc
   // A nest that touches fragments, at the statement level: the fragments it reads through
   // mirrors are filled before it, so it must not write them.
@@ -128,6 +145,7 @@ class Binder : public IRMutator {
   const FragmentMap fragments_;
   const Expr thread_;
   const int vector_bytes_;
+  const int warp_size_;
   FreshNames& names_;
   absl::flat_hash_map<const BufferNode*, Buffer> mirrors_;
   std::vector<Buffer> mirror_list_;
@@ -142,6 +160,13 @@ class Binder : public IRMutator {
   absl::flat_hash_map<const void*, Expr> register_override_;
   // Enclosing loops of the current nest with constant bounds.
   std::vector<VarRange> loops_;
+  // The replica of the run Guarded is binding, when the run writes a replicated fragment:
+  // its statements then run on every thread that holds a copy.
+  struct Replica {
+    VarRef var;
+    int64_t count = 0;
+  };
+  Replica owner_replica_;
   absl::Status status_;
 };
 

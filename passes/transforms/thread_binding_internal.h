@@ -112,7 +112,7 @@ absl::StatusOr<Stmt> DealCyclically(const KernelNode& kernel, const For& root, i
 // `thread` (see BindThreads); an error naming the statement that cannot be bound.
 absl::StatusOr<Stmt> BindStatements(const KernelNode& kernel, int64_t threads,
                                     FragmentMap fragments, Expr thread, int vector_bytes,
-                                    FreshNames& names);
+                                    int warp_size, FreshNames& names);
 
 }  // namespace tile_ir::passes::thread_binding
 

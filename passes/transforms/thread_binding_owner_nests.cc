@@ -8,6 +8,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "passes/analysis/fragment_threads.h"
+#include "passes/transforms/simplify.h"
+#include "passes/transforms/thread_binding_placement.h"
 #include "passes/transforms/thread_binding_binder.h"
 #include "passes/transforms/thread_binding_internal.h"
 #include "tile_ir/printer.h"
@@ -127,6 +129,7 @@ Stmt Binder::Guarded(std::vector<Stmt> stmts, const Stmt& site) {
     }
   }
   Expr owner;
+  owner_replica_ = {};
   if (contents.fragment()) {
     std::optional<Expr> found = ChooseOwner(contents, site);
     if (!found) return site;
@@ -141,7 +144,20 @@ Stmt Binder::Guarded(std::vector<Stmt> stmts, const Stmt& site) {
                   ? rewritten[0]
                   : Seq::Make(std::move(rewritten), site->loc());
   if (!owner) return body;
-  return If::Make(Op(BinaryOp::kEq, owner, thread_), std::move(body), nullptr, site->loc());
+  // Statements that write a replicated fragment run on every thread holding a copy.
+  Expr held;
+  if (owner_replica_.var) {
+    for (int64_t k = 0; k < owner_replica_.count; ++k) {
+      Expr at = Op(BinaryOp::kEq, SimplifyExpr(SubstituteVar(owner, owner_replica_.var.get(),
+                                                             Int(k))),
+                   thread_);
+      held = held ? Op(BinaryOp::kOr, held, at) : at;
+    }
+  } else {
+    held = Op(BinaryOp::kEq, owner, thread_);
+  }
+  owner_replica_ = {};
+  return If::Make(held, std::move(body), nullptr, site->loc());
 }
 
 std::optional<Expr> Binder::ChooseOwner(const Contents& contents, const Stmt& site) {
@@ -153,8 +169,22 @@ std::optional<Expr> Binder::ChooseOwner(const Contents& contents, const Stmt& si
   Expr owner;
   std::string owner_text;
   for (const Store* store : contents.fragment_stores) {
-    Expr thread = Owner(fragments_.at(store->buffer.get()), store->indices);
+    const Fragment& fragment = fragments_.at(store->buffer.get());
+    Expr thread = Owner(fragment, store->indices);
     std::string text = absl::StrCat("'", store->buffer->name, "' on thread ", Print(thread));
+    // A replicated fragment's copies are written together: the first store's replica stands
+    // for the run's, and every other store must be replicated alike.
+    const Layout& layout = fragment.layout;
+    bool replicated = layout.replicated();
+    if (!owner && replicated) owner_replica_ = {layout.replica, layout.replicate};
+    if (owner && (replicated != static_cast<bool>(owner_replica_.var) ||
+                  (replicated && layout.replicate != owner_replica_.count))) {
+      Fail(site, absl::StrCat("fragment elements that one statement writes are replicated "
+                              "differently (",
+                              owner_text, ", ", text, ")"));
+      return std::nullopt;
+    }
+    if (owner && replicated) thread = SubstituteVar(thread, layout.replica.get(), owner_replica_.var);
     if (!owner) {
       owner = thread;
       owner_text = text;
@@ -166,15 +196,46 @@ std::optional<Expr> Binder::ChooseOwner(const Contents& contents, const Stmt& si
     }
   }
   for (const BufferLoad* load : contents.fragment_loads) {
-    Expr thread = Owner(fragments_.at(load->buffer.get()), load->indices);
+    const Fragment& fragment = fragments_.at(load->buffer.get());
+    const Layout& layout = fragment.layout;
+    Expr thread = Owner(fragment, load->indices);
     if (!owner) {
-      owner = thread;
-    } else if (!same(owner, thread)) {
+      // A run that only reads: any one copy of a replicated element will do.
+      owner = layout.replicated() ? SimplifyExpr(SubstituteVar(thread, layout.replica.get(), Int(0)))
+                                  : thread;
+      continue;
+    }
+    bool local;
+    if (!layout.replicated()) {
+      local = !owner_replica_.var && same(owner, thread);
+    } else if (owner_replica_.var) {
+      local = layout.replicate == owner_replica_.count &&
+              same(owner, SubstituteVar(thread, layout.replica.get(), owner_replica_.var));
+    } else {
+      local = HeldByOneReplica(owner, thread, layout, domain);
+    }
+    if (!local) {
       RequestMirror(load->buffer.get());
       via_mirror_.insert(load);
     }
   }
   return owner;
+}
+
+bool HeldByOneReplica(const Expr& owner, const Expr& thread, const Layout& layout,
+                      const std::vector<VarRange>& domain) {
+  bool held = true;
+  bool complete = EnumerateBox(domain, kMaxPoints, [&](const IntEnv& env, int64_t) {
+    std::optional<int64_t> want = EvaluateInt(owner, env);
+    if (!want) return held = false;
+    IntEnv with_replica = env;
+    for (int64_t k = 0; k < layout.replicate; ++k) {
+      with_replica[layout.replica.get()] = k;
+      if (EvaluateInt(thread, with_replica) == want) return true;
+    }
+    return held = false;
+  });
+  return complete && held;
 }
 
 }  // namespace tile_ir::passes::thread_binding

@@ -25,6 +25,9 @@ struct FragmentAccess {
   Expr owner;
   Expr reg;
   std::vector<VarRange> box;
+  // A replicated fragment's: `owner` names `replica` (count copies) until the nest binds it.
+  VarRef replica;
+  int64_t replicate = 1;
 };
 
 // Every fragment access of a body with these contents, stores first.
@@ -33,8 +36,10 @@ std::vector<FragmentAccess> FragmentAccesses(const FragmentMap& fragments, const
   std::vector<FragmentAccess> accesses;
   auto add = [&](const void* node, const BufferLoad* load, const Buffer& buffer,
                  const std::vector<Expr>& indices) {
-    std::vector<Expr> place = ApplyLayout(fragments.at(buffer.get()).layout, ToI32(indices));
-    FragmentAccess access{node, load, place[0], place[1], domain};
+    const Layout& layout = fragments.at(buffer.get()).layout;
+    std::vector<Expr> place = ApplyLayout(layout, ToI32(indices));
+    FragmentAccess access{node, load, place[0], place[1], domain, layout.replica,
+                          layout.replicate};
     for (const VarRange& range : contents.constant_loops) {
       if (Mentions(place[0], range.var) || Mentions(place[1], range.var)) {
         access.box.push_back(range);
@@ -69,24 +74,6 @@ absl::flat_hash_map<const Var*, VarRef> InnerLoopVars(const Stmt& body) {
   return finder.vars;
 }
 
-// `e` with `from` replaced by `to`.
-Expr SubstituteVar(const Expr& e, const Var* from, const Expr& to) {
-  class Replace : public IRMutator {
-   public:
-    Replace(const Var* from, Expr to) : from_(from), to_(std::move(to)) {}
-
-   protected:
-    Expr MutateVar(const Var& node, const Expr& self) override {
-      return &node == from_ ? to_ : self;
-    }
-
-   private:
-    const Var* from_;
-    Expr to_;
-  };
-  Replace replace(from, to);
-  return replace.Mutate(e);
-}
 
 // How much `reg` grows per step of each inner loop, from the start of `box`; nullopt where
 // it cannot be evaluated there.
@@ -139,6 +126,15 @@ std::optional<AccessRegister> FindAccessRegister(
       point = point * range.extent + (env.at(range.var) - range.min);
     }
     std::optional<int64_t> t = EvaluateInt(access.owner, env);
+    if (access.replica) {
+      // A load of a replicated element reads whichever copy is on the walking thread.
+      IntEnv with_replica = env;
+      t = std::nullopt;
+      for (int64_t k = 0; k < access.replicate && t != placement.point_thread[point]; ++k) {
+        with_replica[access.replica.get()] = k;
+        t = EvaluateInt(access.owner, with_replica);
+      }
+    }
     std::optional<int64_t> reg = EvaluateInt(access.reg, env);
     if (!t || !reg) return false;
     if (*t != placement.point_thread[point]) {
@@ -188,6 +184,38 @@ std::optional<Stmt> Binder::RegisterNest(const For& root) {
     return std::nullopt;
   }
   std::vector<FragmentAccess> accesses = FragmentAccesses(fragments_, contents, domain);
+  // A nest that writes a replicated fragment runs once per copy: the copies become one more
+  // parallel dimension of the box (a loop of its own, over a fresh variable), and every
+  // replicated store follows the first one's replica. A nest that only reads one reads copy 0.
+  Stmt replica_loop;
+  if (accesses.front().replica) {
+    FragmentAccess& first = accesses.front();
+    if (first.load != nullptr) {
+      first.owner = SimplifyExpr(SubstituteVar(first.owner, first.replica.get(), Int(0)));
+      first.replica = nullptr;
+    } else {
+      VarRef copy = Var::Make(names_.Fresh("replica"), root.var->dtype());
+      replica_loop = For::Make(copy, Int(0, copy->dtype()), Int(first.replicate, copy->dtype()),
+                               ForKind::kParallel, body, root.loc());
+      VarRange range{copy.get(), 0, first.replicate};
+      box->chain.push_back(As<For>(replica_loop));
+      box->domain.push_back(range);
+      box->total *= first.replicate;
+      const int64_t count = first.replicate;
+      for (FragmentAccess& access : accesses) {
+        // Every access is enumerated over the whole box, the copies' dimension included.
+        access.box.insert(access.box.begin() + domain.size() - 1, range);
+        if (access.load != nullptr || !access.replica) continue;
+        if (access.replicate != count) return std::nullopt;
+        access.owner = SubstituteVar(access.owner, access.replica.get(), AsI32(copy));
+        access.replica = nullptr;
+      }
+    }
+  }
+  for (const FragmentAccess& access : accesses) {
+    // A replicated store in a nest placed by an unreplicated access would write one copy.
+    if (access.load == nullptr && access.replica) return std::nullopt;
+  }
   // The placement of each point of the box by the first access.
   const FragmentAccess& primary = accesses.front();
   if (primary.box.size() != domain.size()) return std::nullopt;

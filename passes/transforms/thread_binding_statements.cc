@@ -79,6 +79,24 @@ std::vector<Expr> ToI32(const std::vector<Expr>& indices) {
   return result;
 }
 
+Expr SubstituteVar(const Expr& e, const Var* from, const Expr& to) {
+  class Replace : public IRMutator {
+   public:
+    Replace(const Var* from, Expr to) : from_(from), to_(std::move(to)) {}
+
+   protected:
+    Expr MutateVar(const Var& node, const Expr& self) override {
+      return &node == from_ ? to_ : self;
+    }
+
+   private:
+    const Var* from_;
+    Expr to_;
+  };
+  Replace replace(from, to);
+  return replace.Mutate(e);
+}
+
 Expr Owner(const Fragment& fragment, const std::vector<Expr>& indices) {
   return SimplifyExpr(ApplyLayout(fragment.layout, ToI32(indices))[0]);
 }
@@ -152,6 +170,9 @@ Stmt Binder::Bind(const Stmt& s) {
       return Evaluate::Make(ReadViaMirrors(As<Evaluate>(s)->value, s), s->loc());
     case StmtKind::kAllocate: return Mutate(s);
     case StmtKind::kBarrier: return s;
+    case StmtKind::kReduce:
+      if (std::optional<Stmt> reduced = LaneReduce(*As<Reduce>(s))) return *std::move(reduced);
+      return Fail(s, "tile operations must be lowered first (run lower-tile-ops)");
     default: return Fail(s, "tile operations must be lowered first (run lower-tile-ops)");
   }
 }
@@ -241,8 +262,13 @@ std::vector<Stmt> Binder::TakeFills() {
       vars.push_back(Var::Make(names_.Fresh("m"), extent->dtype()));
       indices.push_back(vars.back());
     }
+    // One copy of a replicated element fills the mirror: the first replica's.
+    Expr owner = Owner(fragment, indices);
+    if (fragment.layout.replicated()) {
+      owner = SimplifyExpr(SubstituteVar(owner, fragment.layout.replica.get(), Int(0)));
+    }
     Stmt fill =
-        If::Make(Op(BinaryOp::kEq, Owner(fragment, indices), thread_),
+        If::Make(Op(BinaryOp::kEq, owner, thread_),
                  Store::Make(mirrors_.at(buffer), indices,
                              BufferLoad::Make(fragment.local, {Register(fragment, indices)})));
     for (size_t d = vars.size(); d-- > 0;) {
@@ -257,8 +283,9 @@ std::vector<Stmt> Binder::TakeFills() {
 
 absl::StatusOr<Stmt> BindStatements(const KernelNode& kernel, int64_t threads,
                                     FragmentMap fragments, Expr thread, int vector_bytes,
-                                    FreshNames& names) {
-  Binder binder(kernel, threads, std::move(fragments), std::move(thread), vector_bytes, names);
+                                    int warp_size, FreshNames& names) {
+  Binder binder(kernel, threads, std::move(fragments), std::move(thread), vector_bytes,
+                warp_size, names);
   Stmt body = binder.BindWithFills(kernel.body);
   if (!binder.status().ok()) return binder.status();
   if (binder.mirrors().empty()) return body;

@@ -26,6 +26,12 @@ bool IsMathIntrinsic(const std::string& name) {
 
 CExpr KernelEmitter::EmitCall(const Call& node) {
   if (node.name == kAtomicAddAt) return EmitAtomicAdd(node);
+  if (node.name == kLaneShuffleXor && node.args.size() == 2) {
+    // Every device library of this family defines it on its warp's lanes (CUDA's
+    // warp_reduce.cuh, HIP's wave_reduce.h, Metal's metal.h).
+    return Primary(absl::StrCat("tl::lane_shuffle_xor(", EmitExpr(node.args[0]).text, ", ",
+                                EmitExpr(node.args[1]).text, ")"));
+  }
   if (std::optional<CExpr> own = dialect_.EmitTargetCall(node, *this)) return *own;
   if (IsMathIntrinsic(node.name)) return EmitMath(node);
   return Fail(absl::StrCat("intrinsic '", node.name, "' has no ", dialect_.language(), " form"));

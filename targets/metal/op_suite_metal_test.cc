@@ -26,6 +26,8 @@ const std::map<std::string, std::string>& ExpectedUnsupported() {
   static const auto* ops = new std::map<std::string, std::string>{
       {"flash_attn_d128", "more than the 32768 bytes target 'metal' allows"},
       {"flash_attn_d128_causal", "more than the 32768 bytes target 'metal' allows"},
+      {"flash_attn_d128_b128", "more than the 32768 bytes target 'metal' allows"},
+      {"flash_attn_d128_b128_causal", "more than the 32768 bytes target 'metal' allows"},
       {"flash_attn_d64", "more than the 32768 bytes target 'metal' allows"},
       {"flash_attn_d64_causal", "more than the 32768 bytes target 'metal' allows"},
       {"gemm_w4a16", "more than the 32768 bytes target 'metal' allows"}};

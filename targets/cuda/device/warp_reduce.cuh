@@ -9,6 +9,13 @@
 
 namespace tl {
 
+// The value of `value` in lane (lane ^ mask) of this warp; every lane must call it together
+// (the compiler's lane reductions: passes/analysis/lane_reduction.h).
+template <typename T>
+__device__ __forceinline__ T lane_shuffle_xor(T value, int mask) {
+  return __shfl_xor_sync(0xffffffffu, value, mask);
+}
+
 template <typename T>
 __device__ __forceinline__ T warp_reduce_sum(T value) {
 #pragma unroll

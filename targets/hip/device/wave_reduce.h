@@ -12,6 +12,13 @@ namespace tl {
 
 constexpr int kWaveSize = 64;
 
+// The value of `value` in lane (lane ^ mask) of this wavefront; every lane must call it
+// together (the compiler's lane reductions: passes/analysis/lane_reduction.h).
+template <typename T>
+__device__ __forceinline__ T lane_shuffle_xor(T value, int mask) {
+  return __shfl_xor(value, mask, kWaveSize);
+}
+
 template <typename T>
 __device__ __forceinline__ T wave_reduce_sum(T value) {
 #pragma unroll

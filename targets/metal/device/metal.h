@@ -171,6 +171,11 @@ inline T simd_reduce_max(T value) { return simd_max(value); }
 template <typename T>
 inline T simd_reduce_min(T value) { return simd_min(value); }
 
+// The value of `value` in thread (index ^ mask) of this simdgroup; every thread of it must
+// call it together (the compiler's lane reductions: passes/analysis/lane_reduction.h).
+template <typename T>
+inline T lane_shuffle_xor(T value, int mask) { return simd_shuffle_xor(value, ushort(mask)); }
+
 // The software pipeline's commit and wait: copies are synchronous here.
 inline void cp_async_commit() {}
 template <int N>
