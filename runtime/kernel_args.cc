@@ -25,6 +25,33 @@ constexpr ScalarType kAllScalarTypes[] = {
     ScalarType::kI64,  ScalarType::kU8,  ScalarType::kF8E4M3, ScalarType::kF8E5M2, ScalarType::kF16,
     ScalarType::kBF16, ScalarType::kF32, ScalarType::kF64};
 
+// The device type a tensor's producer stored, as an integer: a producer of a
+// newer DLPack may store one this header's enum cannot hold (DLPack 1.0's
+// kDLHexagon is 16), and loading that as a DLDeviceType is undefined.
+int32_t StoredDeviceType(const DLTensor& t) {
+  static_assert(sizeof(DLDeviceType) == sizeof(int32_t));
+  int32_t type;
+  std::memcpy(&type, &t.device.device_type, sizeof(type));
+  return type;
+}
+
+std::string DeviceTypeNumberName(int32_t type) {
+  switch (type) {
+    case kDLCPU: return "cpu";
+    case kDLCUDA: return "cuda";
+    case kDLCUDAHost: return "cuda_host";
+    case kDLOpenCL: return "opencl";
+    case kDLVulkan: return "vulkan";
+    case kDLMetal: return "metal";
+    case kDLVPI: return "vpi";
+    case kDLROCM: return "rocm";
+    case kDLROCMHost: return "rocm_host";
+    case kDLExtDev: return "ext_dev";
+    case kDLCUDAManaged: return "cuda_managed";
+  }
+  return absl::StrCat("device type ", type);
+}
+
 std::string DLDataTypeName(DLDataType dl) {
   for (ScalarType scalar : kAllScalarTypes) {
     DataType dtype(scalar, dl.lanes == 0 ? 1 : dl.lanes);
@@ -159,10 +186,10 @@ class Binder {
     const BufferNode& buffer = *param.buffer;
     if (arg.tensor == nullptr) return ArgError(i, param, "expected a tensor, got a scalar");
     const DLTensor& t = *arg.tensor;
-    if (t.device.device_type != device_type_) {
+    if (const int32_t stored = StoredDeviceType(t); stored != device_type_) {
       return ArgError(i, param,
                       absl::StrCat("expected a tensor on ", DeviceTypeName(device_type_),
-                                   ", got one on ", DeviceTypeName(t.device.device_type)));
+                                   ", got one on ", DeviceTypeNumberName(stored)));
     }
     DLDataType want;
     ToDLDataType(buffer.dtype, &want);
@@ -346,20 +373,7 @@ class Binder {
 }  // namespace
 
 std::string DeviceTypeName(DLDeviceType type) {
-  switch (type) {
-    case kDLCPU: return "cpu";
-    case kDLCUDA: return "cuda";
-    case kDLCUDAHost: return "cuda_host";
-    case kDLOpenCL: return "opencl";
-    case kDLVulkan: return "vulkan";
-    case kDLMetal: return "metal";
-    case kDLVPI: return "vpi";
-    case kDLROCM: return "rocm";
-    case kDLROCMHost: return "rocm_host";
-    case kDLExtDev: return "ext_dev";
-    case kDLCUDAManaged: return "cuda_managed";
-  }
-  return absl::StrCat("device type ", static_cast<int>(type));
+  return DeviceTypeNumberName(static_cast<int32_t>(type));
 }
 
 absl::StatusOr<BoundArgs> BindArguments(const KernelNode& kernel,

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "frontends/text/parser.h"
 #include "runtime/dtype_convert.h"
 #include "runtime/host_buffer.h"
@@ -129,6 +130,21 @@ TEST_F(BindArgumentsTest, DeviceType) {
   EXPECT_EQ(BindError("gemm", {KernelArg::Tensor(a), KernelArg::Tensor(Tensor(kF16, {4, 4})),
                                KernelArg::Tensor(Tensor(kF32, {4, 4}))}),
             "kernel 'gemm': argument 1 ('A'): expected a tensor on cpu, got one on cuda");
+}
+
+// Found by //fuzz:kernel_args_fuzzer (fuzz/corpus/kernel_args/): a device type outside the
+// values this DLPack header's enum holds, as a newer DLPack's producer stores (kDLHexagon is
+// 16), is read as a number and named, not loaded as a DLDeviceType (undefined behaviour).
+TEST_F(BindArgumentsTest, DeviceTypeOfANewerDLPack) {
+  for (const int32_t stored : {16, -83}) {
+    DLTensor* a = Tensor(kF16, {4, 4});
+    std::memcpy(&a->device.device_type, &stored, sizeof(stored));
+    EXPECT_EQ(BindError("gemm", {KernelArg::Tensor(a), KernelArg::Tensor(Tensor(kF16, {4, 4})),
+                                 KernelArg::Tensor(Tensor(kF32, {4, 4}))}),
+              absl::StrCat("kernel 'gemm': argument 1 ('A'): expected a tensor on cpu, got one on "
+                           "device type ",
+                           stored));
+  }
 }
 
 TEST_F(BindArgumentsTest, Dtype) {
