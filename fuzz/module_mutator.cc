@@ -25,8 +25,9 @@ struct Site {
   int index;
 };
 
-// Every field of every message reachable from `message`, set or not (unset
-// singular fields give mutations a way to add things).
+// Every field of every message reachable from `message`: scalars set or not,
+// submessages that are set (an empty new one rarely reads; repeated fields add
+// copies of elements instead).
 void CollectSites(Message& message, std::vector<Site>& sites, int depth) {
   if (depth > 200) return;
   const Descriptor* descriptor = message.GetDescriptor();
@@ -43,12 +44,11 @@ void CollectSites(Message& message, std::vector<Site>& sites, int depth) {
           sites.push_back({&message, field, j});
         }
       }
-    } else {
+    } else if (field->cpp_type() != FieldDescriptor::CPPTYPE_MESSAGE) {
       sites.push_back({&message, field, -1});
-      if (field->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE &&
-          reflection->HasField(message, field)) {
-        CollectSites(*reflection->MutableMessage(&message, field), sites, depth + 1);
-      }
+    } else if (reflection->HasField(message, field)) {
+      sites.push_back({&message, field, -1});
+      CollectSites(*reflection->MutableMessage(&message, field), sites, depth + 1);
     }
   }
 }
@@ -82,8 +82,8 @@ std::string MutateString(std::string value, std::mt19937_64& rng) {
     case 1:
       value.insert(value.empty() ? 0 : rng() % value.size(), 1, "_a0.%\n"[rng() % 6]);
       break;
-    case 2:
-      if (!value.empty()) value[rng() % value.size()] = static_cast<char>(rng());
+    case 2:  // printable: invalid UTF-8 is refused before anything interesting
+      if (!value.empty()) value[rng() % value.size()] = static_cast<char>(' ' + rng() % 95);
       break;
     default:
       value = std::string(1, static_cast<char>('a' + rng() % 26));
@@ -211,11 +211,7 @@ void MutateSite(const Site& site, std::mt19937_64& rng) {
       break;
     }
     case FieldDescriptor::CPPTYPE_MESSAGE: {
-      if (r->HasField(m, f) && rng() % 2 == 0) {
-        r->ClearField(&m, f);  // drops a oneof member or an optional part
-      } else {
-        r->MutableMessage(&m, f);  // sets a default one (switches a oneof)
-      }
+      r->ClearField(&m, f);  // drops an optional part, or a oneof member
       break;
     }
   }
@@ -224,7 +220,7 @@ void MutateSite(const Site& site, std::mt19937_64& rng) {
 }  // namespace
 
 void MutateMessage(Message& message, std::mt19937_64& rng) {
-  const int edits = 1 + static_cast<int>(rng() % 4);
+  const int edits = rng() % 4 == 0 ? 2 + static_cast<int>(rng() % 3) : 1;
   for (int e = 0; e < edits; ++e) {
     std::vector<Site> sites;
     CollectSites(message, sites, 0);

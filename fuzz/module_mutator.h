@@ -13,7 +13,8 @@
 
 namespace tile_ir::fuzz {
 
-// Applies between one and four random edits to `message` and its submessages.
+// Applies one random edit to `message` and its submessages, or in one call
+// of four between two and four.
 void MutateMessage(google::protobuf::Message& message, std::mt19937_64& rng);
 
 }  // namespace tile_ir::fuzz
