@@ -203,12 +203,13 @@ class Binder {
                       absl::StrCat("expected rank ", buffer.rank(), " (", DeclaredType(buffer),
                                    "), got rank ", t.ndim, " ", ShapeText(t)));
     }
-    int64_t elements = 1;
+    // Whether the tensor has elements, without multiplying extents that may overflow.
+    bool has_elements = true;
     for (int d = 0; d < t.ndim; ++d) {
       if (t.shape[d] < 0) {
         return ArgError(i, param, absl::StrCat("dimension ", d, " is negative (", t.shape[d], ")"));
       }
-      elements *= t.shape[d];
+      has_elements = has_elements && t.shape[d] != 0;
     }
     for (int d = 0; d < t.ndim; ++d) {
       absl::Status status = CheckEntry(param, "dimension", d, t.shape[d], buffer.shape[d]);
@@ -217,7 +218,7 @@ class Binder {
     if (absl::Status status = CheckStrides(i, param, t); !status.ok()) return status;
 
     char* data = static_cast<char*>(t.data) + t.byte_offset;
-    if (t.data == nullptr && elements > 0) return ArgError(i, param, "the tensor has no data");
+    if (t.data == nullptr && has_elements) return ArgError(i, param, "the tensor has no data");
     int64_t alignment = std::max<int64_t>(min_alignment_, std::max(1, buffer.dtype.bits() / 8));
     if (reinterpret_cast<uintptr_t>(data) % static_cast<uintptr_t>(alignment) != 0) {
       return ArgError(

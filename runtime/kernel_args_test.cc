@@ -40,6 +40,9 @@ kernel grouped<M: i32, K: i32>(A: f16[M, K], groups: i32) grid(bx: M) threads(1)
   require K % 32 == 0;
   require K / 32 % groups == 0;
 }
+
+kernel wide<M: i64, N: i64>(A: f32[M, N]) grid(bx: 1) threads(1) {
+}
 )";
 
 class BindArgumentsTest : public ::testing::Test {
@@ -271,6 +274,17 @@ TEST_F(BindArgumentsTest, Alignment) {
   x->byte_offset = 0;
   x->data = nullptr;
   EXPECT_EQ(BindError("scaled", args), "kernel 'scaled': argument 1 ('X'): the tensor has no data");
+}
+
+// Found by //fuzz:kernel_args_fuzzer (fuzz/corpus/kernel_args/): the element count of a huge
+// tensor overflowed (2^32 * 2^32 wrapped to 0), and a tensor without data passed as empty.
+TEST_F(BindArgumentsTest, HugeTensorWithoutData) {
+  DLTensor* a = Tensor(kF32, {1, 1});
+  int64_t shape[] = {int64_t{1} << 32, int64_t{1} << 32};
+  a->shape = shape;
+  a->data = nullptr;
+  EXPECT_EQ(BindError("wide", {KernelArg::Tensor(a)}),
+            "kernel 'wide': argument 1 ('A'): the tensor has no data");
 }
 
 TEST_F(BindArgumentsTest, Scalars) {
