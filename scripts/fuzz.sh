@@ -9,7 +9,7 @@
 #   scripts/fuzz.sh [SECONDS] [TARGET...]      targets: text_parser proto_reader ...
 #
 # Environment: FUZZ_CORPUS_DIR (a folder kept between runs; default a fresh
-# temporary one), FUZZ_TIMEOUT (seconds one input may take, default 20),
+# temporary one, removed when every target passed), FUZZ_TIMEOUT (seconds one input may take, default 20),
 # FUZZ_BAZEL_FLAGS (more flags for bazel build, e.g. --local_cpu_resources=1),
 # FUZZ_ARGS (more libFuzzer flags).
 set -euo pipefail
@@ -29,7 +29,12 @@ echo "fuzz: bazel build --config=fuzz //fuzz:all ${BAZEL_FLAGS[*]}"
 bazel build --config=fuzz "${BAZEL_FLAGS[@]}" //fuzz:all
 BIN=$(bazel info --config=fuzz "${BAZEL_FLAGS[@]}" bazel-bin 2>/dev/null)/fuzz
 
-WORK=${FUZZ_CORPUS_DIR:-$(mktemp -d -t tile-fuzz.XXXXXX)}
+WORK=${FUZZ_CORPUS_DIR:-}
+KEEP_WORK=1
+if [[ -z "$WORK" ]]; then
+  WORK=$(mktemp -d -t tile-fuzz.XXXXXX)
+  KEEP_WORK=0
+fi
 mkdir -p "$WORK/seeds" "$WORK/artifacts"
 "$BIN/make_seeds" "$WORK/seeds" testdata ops
 
@@ -64,10 +69,11 @@ for t in "${TARGETS[@]}"; do
   summary+=("$line")
 done
 
-echo "fuzz: summary (${SECONDS_PER_TARGET}s each, corpora and logs in $WORK)"
+echo "fuzz: summary (${SECONDS_PER_TARGET}s each)"
 printf 'fuzz:   %s\n' "${summary[@]}"
 if [[ ${#failed[@]} -gt 0 ]]; then
   echo "fuzz: FAILED: ${failed[*]}; reproducers: $WORK/artifacts/" >&2
   exit 1
 fi
 echo "fuzz: all ${#TARGETS[@]} targets passed"
+[[ $KEEP_WORK -eq 1 ]] || rm -rf "$WORK"
