@@ -25,6 +25,33 @@ constexpr ScalarType kAllScalarTypes[] = {
     ScalarType::kI64,  ScalarType::kU8,  ScalarType::kF8E4M3, ScalarType::kF8E5M2, ScalarType::kF16,
     ScalarType::kBF16, ScalarType::kF32, ScalarType::kF64};
 
+// The device type a tensor's producer stored, as an integer: a producer of a
+// newer DLPack may store one this header's enum cannot hold (DLPack 1.0's
+// kDLHexagon is 16), and loading that as a DLDeviceType is undefined.
+int32_t StoredDeviceType(const DLTensor& t) {
+  static_assert(sizeof(DLDeviceType) == sizeof(int32_t));
+  int32_t type;
+  std::memcpy(&type, &t.device.device_type, sizeof(type));
+  return type;
+}
+
+std::string DeviceTypeNumberName(int32_t type) {
+  switch (type) {
+    case kDLCPU: return "cpu";
+    case kDLCUDA: return "cuda";
+    case kDLCUDAHost: return "cuda_host";
+    case kDLOpenCL: return "opencl";
+    case kDLVulkan: return "vulkan";
+    case kDLMetal: return "metal";
+    case kDLVPI: return "vpi";
+    case kDLROCM: return "rocm";
+    case kDLROCMHost: return "rocm_host";
+    case kDLExtDev: return "ext_dev";
+    case kDLCUDAManaged: return "cuda_managed";
+  }
+  return absl::StrCat("device type ", type);
+}
+
 std::string DLDataTypeName(DLDataType dl) {
   for (ScalarType scalar : kAllScalarTypes) {
     DataType dtype(scalar, dl.lanes == 0 ? 1 : dl.lanes);
@@ -159,10 +186,10 @@ class Binder {
     const BufferNode& buffer = *param.buffer;
     if (arg.tensor == nullptr) return ArgError(i, param, "expected a tensor, got a scalar");
     const DLTensor& t = *arg.tensor;
-    if (t.device.device_type != device_type_) {
+    if (const int32_t stored = StoredDeviceType(t); stored != device_type_) {
       return ArgError(i, param,
                       absl::StrCat("expected a tensor on ", DeviceTypeName(device_type_),
-                                   ", got one on ", DeviceTypeName(t.device.device_type)));
+                                   ", got one on ", DeviceTypeNumberName(stored)));
     }
     DLDataType want;
     ToDLDataType(buffer.dtype, &want);
@@ -176,12 +203,13 @@ class Binder {
                       absl::StrCat("expected rank ", buffer.rank(), " (", DeclaredType(buffer),
                                    "), got rank ", t.ndim, " ", ShapeText(t)));
     }
-    int64_t elements = 1;
+    // Whether the tensor has elements, without multiplying extents that may overflow.
+    bool has_elements = true;
     for (int d = 0; d < t.ndim; ++d) {
       if (t.shape[d] < 0) {
         return ArgError(i, param, absl::StrCat("dimension ", d, " is negative (", t.shape[d], ")"));
       }
-      elements *= t.shape[d];
+      has_elements = has_elements && t.shape[d] != 0;
     }
     for (int d = 0; d < t.ndim; ++d) {
       absl::Status status = CheckEntry(param, "dimension", d, t.shape[d], buffer.shape[d]);
@@ -190,7 +218,7 @@ class Binder {
     if (absl::Status status = CheckStrides(i, param, t); !status.ok()) return status;
 
     char* data = static_cast<char*>(t.data) + t.byte_offset;
-    if (t.data == nullptr && elements > 0) return ArgError(i, param, "the tensor has no data");
+    if (t.data == nullptr && has_elements) return ArgError(i, param, "the tensor has no data");
     int64_t alignment = std::max<int64_t>(min_alignment_, std::max(1, buffer.dtype.bits() / 8));
     if (reinterpret_cast<uintptr_t>(data) % static_cast<uintptr_t>(alignment) != 0) {
       return ArgError(
@@ -346,20 +374,7 @@ class Binder {
 }  // namespace
 
 std::string DeviceTypeName(DLDeviceType type) {
-  switch (type) {
-    case kDLCPU: return "cpu";
-    case kDLCUDA: return "cuda";
-    case kDLCUDAHost: return "cuda_host";
-    case kDLOpenCL: return "opencl";
-    case kDLVulkan: return "vulkan";
-    case kDLMetal: return "metal";
-    case kDLVPI: return "vpi";
-    case kDLROCM: return "rocm";
-    case kDLROCMHost: return "rocm_host";
-    case kDLExtDev: return "ext_dev";
-    case kDLCUDAManaged: return "cuda_managed";
-  }
-  return absl::StrCat("device type ", static_cast<int>(type));
+  return DeviceTypeNumberName(static_cast<int32_t>(type));
 }
 
 absl::StatusOr<BoundArgs> BindArguments(const KernelNode& kernel,

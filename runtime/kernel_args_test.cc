@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "frontends/text/parser.h"
 #include "runtime/dtype_convert.h"
 #include "runtime/host_buffer.h"
@@ -38,6 +39,9 @@ kernel unbound<N: i32>(X: f32[N * 2]) grid(bx: 1) threads(1) {
 kernel grouped<M: i32, K: i32>(A: f16[M, K], groups: i32) grid(bx: M) threads(1) {
   require K % 32 == 0;
   require K / 32 % groups == 0;
+}
+
+kernel wide<M: i64, N: i64>(A: f32[M, N]) grid(bx: 1) threads(1) {
 }
 )";
 
@@ -129,6 +133,21 @@ TEST_F(BindArgumentsTest, DeviceType) {
   EXPECT_EQ(BindError("gemm", {KernelArg::Tensor(a), KernelArg::Tensor(Tensor(kF16, {4, 4})),
                                KernelArg::Tensor(Tensor(kF32, {4, 4}))}),
             "kernel 'gemm': argument 1 ('A'): expected a tensor on cpu, got one on cuda");
+}
+
+// Found by //fuzz:kernel_args_fuzzer (fuzz/corpus/kernel_args/): a device type outside the
+// values this DLPack header's enum holds, as a newer DLPack's producer stores (kDLHexagon is
+// 16), is read as a number and named, not loaded as a DLDeviceType (undefined behaviour).
+TEST_F(BindArgumentsTest, DeviceTypeOfANewerDLPack) {
+  for (const int32_t stored : {16, -83}) {
+    DLTensor* a = Tensor(kF16, {4, 4});
+    std::memcpy(&a->device.device_type, &stored, sizeof(stored));
+    EXPECT_EQ(BindError("gemm", {KernelArg::Tensor(a), KernelArg::Tensor(Tensor(kF16, {4, 4})),
+                                 KernelArg::Tensor(Tensor(kF32, {4, 4}))}),
+              absl::StrCat("kernel 'gemm': argument 1 ('A'): expected a tensor on cpu, got one on "
+                           "device type ",
+                           stored));
+  }
 }
 
 TEST_F(BindArgumentsTest, Dtype) {
@@ -255,6 +274,17 @@ TEST_F(BindArgumentsTest, Alignment) {
   x->byte_offset = 0;
   x->data = nullptr;
   EXPECT_EQ(BindError("scaled", args), "kernel 'scaled': argument 1 ('X'): the tensor has no data");
+}
+
+// Found by //fuzz:kernel_args_fuzzer (fuzz/corpus/kernel_args/): the element count of a huge
+// tensor overflowed (2^32 * 2^32 wrapped to 0), and a tensor without data passed as empty.
+TEST_F(BindArgumentsTest, HugeTensorWithoutData) {
+  DLTensor* a = Tensor(kF32, {1, 1});
+  int64_t shape[] = {int64_t{1} << 32, int64_t{1} << 32};
+  a->shape = shape;
+  a->data = nullptr;
+  EXPECT_EQ(BindError("wide", {KernelArg::Tensor(a)}),
+            "kernel 'wide': argument 1 ('A'): the tensor has no data");
 }
 
 TEST_F(BindArgumentsTest, Scalars) {

@@ -25,6 +25,9 @@ PACKAGES=(
   hipcc
   libamdhip64-dev
   rocm-device-libs
+  # The fuzz targets (//fuzz, scripts/fuzz.sh): clang with libFuzzer, ASan and UBSan.
+  clang-16
+  libclang-rt-16-dev
 )
 
 missing=()
