@@ -16,6 +16,7 @@ std::vector<OpCase> ElementwiseOps();  // ops_elementwise.cc
 std::vector<OpCase> ReductionOps();    // ops_reduce.cc
 std::vector<OpCase> SoftmaxOps();      // ops_softmax.cc
 std::vector<OpCase> NormOps();         // ops_norm.cc
+std::vector<OpCase> RowOps();          // ops_rows.cc
 std::vector<OpCase> AttentionOps();    // ops_attention.cc
 std::vector<OpCase> ConvOps();         // ops_conv.cc
 std::vector<OpCase> QuantGemmOps();    // ops_quant_gemm.cc

@@ -2,6 +2,7 @@
 #include "ops/op_suite.h"
 
 #include "frontends/cpp/builder.h"
+#include "passes/transforms/specialize_dims.h"
 #include "ops/families.h"
 #include "tile_ir/printer.h"
 
@@ -11,7 +12,7 @@ const std::vector<OpCase>& OperatorSuite() {
   static const std::vector<OpCase>* suite = [] {
     auto* all = new std::vector<OpCase>;
     for (auto family : {GemmOps, QuantGemmOps, ConvOps, ElementwiseOps, ReductionOps, SoftmaxOps,
-                        NormOps, AttentionOps, GemvOps}) {
+                        NormOps, RowOps, AttentionOps, GemvOps}) {
       for (OpCase& op : family()) all->push_back(std::move(op));
     }
     return all;
@@ -30,6 +31,17 @@ absl::StatusOr<std::string> OpText(const OpCase& op) {
   absl::StatusOr<Kernel> kernel = op.build();
   if (!kernel.ok()) return kernel.status();
   return Print(dsl::MakeModule({*kernel}));
+}
+
+absl::StatusOr<Module> SpecializeRegisterDimsAtDefaultShapes(Module module) {
+  for (Kernel& kernel : module.kernels) {
+    const OpCase* op = FindOp(kernel->name);
+    if (op == nullptr) continue;
+    absl::StatusOr<Kernel> specialized = passes::SpecializeRegisterDims(kernel, op->default_shapes);
+    if (!specialized.ok()) return specialized.status();
+    kernel = *std::move(specialized);
+  }
+  return module;
 }
 
 }  // namespace tile_ir::ops

@@ -96,6 +96,10 @@ const OpCase* FindOp(std::string_view name);
 // The canonical text of the op's kernel as a module of its own: what
 // ops/<name>.tile holds (written by //ops:export_ops).
 absl::StatusOr<std::string> OpText(const OpCase& op);
+// `module` with each suite operator's dims that size fragments compiled in at the operator's
+// default shapes (passes::SpecializeRegisterDims), for checks that lower a suite file without
+// running it; kernels that are no suite operator, or have no such dims, stay as they are.
+absl::StatusOr<Module> SpecializeRegisterDimsAtDefaultShapes(Module module);
 
 }  // namespace tile_ir::ops
 

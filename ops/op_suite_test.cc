@@ -20,6 +20,7 @@
 
 #include "frontends/cpp/builder.h"
 #include "frontends/text/parser.h"
+#include "passes/transforms/specialize_dims.h"
 #include "tile_ir/printer.h"
 #include "tile_ir/verifier.h"
 #include "tile_ir/visitor.h"
@@ -205,7 +206,15 @@ TEST(OpSuiteTest, DefaultShapesFillTilesAndRaggedShapesDoNot) {
     ASSERT_TRUE(kernel.ok()) << kernel.status();
     TiledDims tiled;
     tiled.VisitKernel(**kernel);
-    ASSERT_FALSE(tiled.found.empty()) << "no ceildiv(dim, tile) in the kernel";
+    // A whole-row kernel's tile is the row, sized by a dim: its default extent splits into
+    // 16-byte runs over the lanes, its ragged one does not split at all (odd).
+    std::vector<std::string> whole = passes::DimsSizingRegisters(**kernel);
+    for (const std::string& dim : whole) {
+      EXPECT_EQ(op.default_shapes.at(dim) % 1024, 0) << dim;
+      EXPECT_EQ(op.ragged_shapes.at(dim) % 2, 1) << dim;
+    }
+    ASSERT_FALSE(tiled.found.empty() && whole.empty())
+        << "no ceildiv(dim, tile) in the kernel and no dim sizing a fragment";
     for (const auto& [dim, tile] : tiled.found) {
       EXPECT_EQ(op.default_shapes.at(dim) % tile, 0) << dim << " vs tile " << tile;
       EXPECT_NE(op.ragged_shapes.at(dim) % tile, 0) << dim << " vs tile " << tile;

@@ -42,7 +42,10 @@ absl::StatusOr<Kernel> BuildLayerNorm(const std::string& name, DataType dtype) {
   Tensor Y = k.Param("Y", dtype, {M, N});
   E eps = k.Scalar("eps", kF32);
   E bx = k.Launch({ceildiv(M, kBlockM)}, {128})[0];
+  // One tile per pass: a tile that two loops share cannot be multi-buffered by either.
   Tensor X_s = alloc_shared("X_s", {kBlockM, kBlockN}, dtype);
+  Tensor X_s2 = alloc_shared("X_s2", {kBlockM, kBlockN}, dtype);
+  Tensor X_s3 = alloc_shared("X_s3", {kBlockM, kBlockN}, dtype);
   Tensor G_s = alloc_shared("G_s", {kBlockN}, dtype);
   Tensor B_s = alloc_shared("B_s", {kBlockN}, dtype);
   Tensor X_l = alloc_fragment("X_l", {kBlockM, kBlockN}, kF32);
@@ -60,21 +63,21 @@ absl::StatusOr<Kernel> BuildLayerNorm(const std::string& name, DataType dtype) {
   parallel(kBlockM, [&](E i) { mean(i) = mean(i) / n; });
   clear(rstd);
   pipelined(ceildiv(N, kBlockN), 2, [&](E ko) {
-    copy(X.tile({bx * kBlockM, ko * kBlockN}), X_s);
+    copy(X.tile({bx * kBlockM, ko * kBlockN}), X_s2);
     // Here they must be masked: a padded 0 would add mean^2.
     parallel(kBlockM, kBlockN, [&](E i, E j) {
-      E d = let("d", cast(kF32, X_s(i, j)) - mean(i));
+      E d = let("d", cast(kF32, X_s2(i, j)) - mean(i));
       X_l(i, j) = select(ko * kBlockN + j < N, d * d, 0);
     });
     reduce_sum(X_l, rstd, 1, /*clear=*/false);
   });
   parallel(kBlockM, [&](E i) { rstd(i) = rsqrt(rstd(i) / n + eps); });
   pipelined(ceildiv(N, kBlockN), 2, [&](E ko) {
-    copy(X.tile({bx * kBlockM, ko * kBlockN}), X_s);
+    copy(X.tile({bx * kBlockM, ko * kBlockN}), X_s3);
     copy(Gamma.tile({ko * kBlockN}), G_s);
     copy(Beta.tile({ko * kBlockN}), B_s);
     parallel(kBlockM, kBlockN, [&](E i, E j) {
-      E normalized = (cast(kF32, X_s(i, j)) - mean(i)) * rstd(i);
+      E normalized = (cast(kF32, X_s3(i, j)) - mean(i)) * rstd(i);
       Y_l(i, j) = cast(dtype, normalized * cast(kF32, G_s(j)) + cast(kF32, B_s(j)));
     });
     copy(Y_l, Y.tile({bx * kBlockM, ko * kBlockN}));
@@ -91,7 +94,9 @@ absl::StatusOr<Kernel> BuildRmsNorm() {
   Tensor Y = k.Param("Y", kF16, {M, N});
   E eps = k.Scalar("eps", kF32);
   E bx = k.Launch({ceildiv(M, kBlockM)}, {128})[0];
+  // One tile per pass: a tile that two loops share cannot be multi-buffered by either.
   Tensor X_s = alloc_shared("X_s", {kBlockM, kBlockN}, kF16);
+  Tensor X_s2 = alloc_shared("X_s2", {kBlockM, kBlockN}, kF16);
   Tensor W_s = alloc_shared("W_s", {kBlockN}, kF16);
   Tensor X_l = alloc_fragment("X_l", {kBlockM, kBlockN}, kF32);
   Tensor Y_l = alloc_fragment("Y_l", {kBlockM, kBlockN}, kF16);
@@ -107,10 +112,10 @@ absl::StatusOr<Kernel> BuildRmsNorm() {
   });
   parallel(kBlockM, [&](E i) { rstd(i) = rsqrt(rstd(i) / cast(kF32, N) + eps); });
   pipelined(ceildiv(N, kBlockN), 2, [&](E ko) {
-    copy(X.tile({bx * kBlockM, ko * kBlockN}), X_s);
+    copy(X.tile({bx * kBlockM, ko * kBlockN}), X_s2);
     copy(Weight.tile({ko * kBlockN}), W_s);
     parallel(kBlockM, kBlockN, [&](E i, E j) {
-      Y_l(i, j) = cast(kF16, cast(kF32, X_s(i, j)) * rstd(i) * cast(kF32, W_s(j)));
+      Y_l(i, j) = cast(kF16, cast(kF32, X_s2(i, j)) * rstd(i) * cast(kF32, W_s(j)));
     });
     copy(Y_l, Y.tile({bx * kBlockM, ko * kBlockN}));
   });

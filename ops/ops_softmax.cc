@@ -40,7 +40,9 @@ absl::StatusOr<Kernel> BuildSoftmax(const std::string& name, DataType dtype) {
   Tensor X = k.Param("X", dtype, {M, N});
   Tensor Y = k.Param("Y", dtype, {M, N});
   E bx = k.Launch({ceildiv(M, kBlockM)}, {128})[0];
+  // One tile per pass: a tile that two loops share cannot be multi-buffered by either.
   Tensor X_s = alloc_shared("X_s", {kBlockM, kBlockN}, dtype);
+  Tensor X_s2 = alloc_shared("X_s2", {kBlockM, kBlockN}, dtype);
   Tensor S_l = alloc_fragment("S_l", {kBlockM, kBlockN}, kF32);
   Tensor Y_l = alloc_fragment("Y_l", {kBlockM, kBlockN}, dtype);
   Tensor row_max = alloc_fragment("row_max", {kBlockM}, kF32);
@@ -68,9 +70,9 @@ absl::StatusOr<Kernel> BuildSoftmax(const std::string& name, DataType dtype) {
   });
   parallel(kBlockM, [&](E i) { row_sum(i) = 1.0f / row_sum(i); });
   pipelined(ceildiv(N, kBlockN), 2, [&](E ko) {
-    copy(X.tile({bx * kBlockM, ko * kBlockN}), X_s);
+    copy(X.tile({bx * kBlockM, ko * kBlockN}), X_s2);
     parallel(kBlockM, kBlockN, [&](E i, E j) {
-      Y_l(i, j) = cast(dtype, exp2((cast(kF32, X_s(i, j)) - row_max(i)) * kLog2E) * row_sum(i));
+      Y_l(i, j) = cast(dtype, exp2((cast(kF32, X_s2(i, j)) - row_max(i)) * kLog2E) * row_sum(i));
     });
     copy(Y_l, Y.tile({bx * kBlockM, ko * kBlockN}));
   });

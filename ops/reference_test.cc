@@ -300,6 +300,39 @@ TEST(ReferenceTest, RmsNormRowsHaveUnitMeanSquare) {
   }
 }
 
+// The whole-row kernels compute what their tiled namesakes do, on the same inputs; the
+// RMSNorm without weight leaves rows of unit mean square.
+TEST(ReferenceTest, WholeRowReferencesAgreeWithTheTiledOnes) {
+  const int64_t M = 3, N = 50;
+  const Shapes dims = {{"M", M}, {"N", N}};
+  for (auto [row_op, tiled_op] : {std::pair{"softmax_row_f16", "softmax_f16"},
+                                  std::pair{"layernorm_row_bf16", "layernorm_bf16"}}) {
+    SCOPED_TRACE(row_op);
+    absl::StatusOr<RefTensors> row = RunReference(row_op, dims);
+    ASSERT_TRUE(row.ok()) << row.status();
+    absl::StatusOr<RefTensors> tiled = RunReference(tiled_op, dims, [&](RefTensors& t) {
+      for (const auto& [name, tensor] : *row) {
+        if (name != "Y") t.at(name).data = tensor.data;
+      }
+    });
+    ASSERT_TRUE(tiled.ok()) << tiled.status();
+    const std::vector<double>& a = row->at("Y").data;
+    const std::vector<double>& b = tiled->at("Y").data;
+    ASSERT_EQ(a.size(), b.size());
+    for (size_t k = 0; k < a.size(); ++k) EXPECT_NEAR(a[k], b[k], 1e-12 * (1 + std::abs(b[k])));
+  }
+  absl::StatusOr<RefTensors> rms = RunReference("rmsnorm_row_f16", dims);
+  ASSERT_TRUE(rms.ok()) << rms.status();
+  const std::vector<double>& x = rms->at("X").data;
+  const std::vector<double>& y = rms->at("Y").data;
+  for (int64_t i = 0; i < M; ++i) {
+    double squares = 0;
+    for (int64_t j = 0; j < N; ++j) squares += y[i * N + j] * y[i * N + j];
+    EXPECT_NEAR(squares / N, 1.0, 1e-4);
+    EXPECT_NEAR(y[i * N + 1] / x[i * N + 1], y[i * N] / x[i * N], 1e-12);
+  }
+}
+
 // softmax(Q K^T / sqrt(dim) + mask) V for one (batch, head), from whole matrices.
 std::vector<double> NaiveAttention(const double* q, const double* k, const double* v, int64_t seq,
                                    int dim, bool causal) {
@@ -391,6 +424,9 @@ TEST(ReferenceTest, EveryOperatorHasASelfTest) {
                                         "layernorm_f32",
                                         "layernorm_bf16",
                                         "rmsnorm_f16",
+                                        "rmsnorm_row_f16",
+                                        "softmax_row_f16",
+                                        "layernorm_row_bf16",
                                         "flash_attn_d64",
                                         "flash_attn_d64_causal",
                                         "flash_attn_d128",

@@ -1,6 +1,7 @@
 // Construction and comparison of fragment layouts.
 #include "passes/analysis/fragment_layout.h"
 
+#include <algorithm>
 #include <optional>
 #include <utility>
 
@@ -95,6 +96,52 @@ Layout ThreadPerRowLayout(const std::vector<Expr>& shape, int dim, int64_t threa
       layout.inputs[dim]);
   layout.outputs = Simplified({Binary::Make(BinaryOp::kFloorMod, row, t), reg});
   return layout;
+}
+
+std::optional<Layout> RowSpreadLayout(const std::vector<Expr>& shape, int dim, int64_t threads,
+                                      int64_t vector_elements) {
+  const int rank = static_cast<int>(shape.size());
+  if (rank == 0 || dim != rank - 1 || threads < 1 || (threads & (threads - 1)) != 0 ||
+      vector_elements < 1) {
+    return std::nullopt;
+  }
+  int64_t rows = 1;
+  for (int d = 0; d < rank - 1; ++d) {
+    std::optional<int64_t> extent = AsConstInt(shape[d]);
+    if (!extent || *extent < 1) return std::nullopt;
+    rows *= *extent;
+  }
+  std::optional<int64_t> columns = AsConstInt(shape[dim]);
+  if (!columns || *columns < 1) return std::nullopt;
+  // The widest power-of-two run that divides the row.
+  int64_t v = 1;
+  while (v * 2 <= vector_elements && *columns % (v * 2) == 0) v *= 2;
+  // Lanes per row: enough to occupy the block (T / R), at least 4, at most one run each.
+  int64_t wanted = std::max<int64_t>(4, threads / rows);
+  int64_t lanes = 1;
+  while (lanes * 2 <= wanted && lanes * 2 <= threads && *columns % (lanes * 2 * v) == 0) {
+    lanes *= 2;
+  }
+  const int64_t slots = threads / lanes;
+  const int64_t chunks = *columns / (v * lanes);
+
+  Layout layout;
+  layout.inputs = MakeInputs(shape.size());
+  std::vector<Expr> others(layout.inputs.begin(), layout.inputs.end() - 1);
+  std::vector<Expr> other_shape(shape.begin(), shape.end() - 1);
+  Expr row = RowMajorIndex(others, other_shape);
+  Expr j = layout.inputs[dim];
+  auto op = [](BinaryOp kind, Expr a, int64_t b) { return Binary::Make(kind, std::move(a), Int(b)); };
+  Expr lane = op(BinaryOp::kFloorMod, op(BinaryOp::kFloorDiv, j, v), lanes);
+  Expr thread =
+      Binary::Make(BinaryOp::kAdd, op(BinaryOp::kMul, op(BinaryOp::kFloorMod, row, slots), lanes),
+                   lane);
+  Expr run = Binary::Make(BinaryOp::kAdd,
+                          op(BinaryOp::kMul, op(BinaryOp::kFloorDiv, row, slots), chunks),
+                          op(BinaryOp::kFloorDiv, j, v * lanes));
+  Expr reg = Binary::Make(BinaryOp::kAdd, op(BinaryOp::kMul, run, v), op(BinaryOp::kFloorMod, j, v));
+  layout.outputs = Simplified({thread, reg});
+  return SimplifyLayout(layout, shape);
 }
 
 Layout ReducedLayout(const Layout& src, int dim, bool keeps_dim) {

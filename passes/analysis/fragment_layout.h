@@ -4,6 +4,7 @@
 #define PASSES_ANALYSIS_FRAGMENT_LAYOUT_H_
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "tile_ir/buffer.h"
@@ -26,6 +27,19 @@ Layout CyclicLayout(const std::vector<Expr>& shape, int64_t threads);
 // scans along it: with e the row-major index of the other dimensions and x
 // the index along `dim` (extent S), (e % threads, (e / threads) * S + x).
 Layout ThreadPerRowLayout(const std::vector<Expr>& shape, int dim, int64_t threads);
+
+// A tile reduced along its last dimension `dim` (extent C, R rows in the other dimensions),
+// spread so that the block's threads share the work and read memory in wide runs: each row
+// lies across L lanes (a power of two, at least 4 where C allows, so a warp's access covers
+// runs of 4 * V elements, and up to T / R so that few rows still occupy every thread), each
+// lane holding runs of `vector_elements` (V) contiguous elements dealt round-robin over the
+// row's lanes: with e the row index and j the column,
+//   thread = (e % (T / L)) * L + (j / V) % L,  reg = ((e / (T / L)) * K + j / (V * L)) * V + j % V
+// where K = C / (V * L). A row reduction over it is thread-local over V * K registers, then
+// a butterfly over the L lanes (across warps where L exceeds the warp). nullopt where the
+// shape is not constant, `dim` is not the last dimension, or T is not a power of two.
+std::optional<Layout> RowSpreadLayout(const std::vector<Expr>& shape, int dim, int64_t threads,
+                                      int64_t vector_elements);
 
 // The layout of a reduction's destination from its source's, reducing over
 // `dim`: element d lives where the source element (d, 0) lives, in the same

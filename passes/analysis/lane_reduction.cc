@@ -113,7 +113,7 @@ std::optional<Layout> LaneReplicatedReducedLayout(const Layout& src,
   if (!ok || rows.empty()) return std::nullopt;
   const std::set<int64_t>& offsets = rows.begin()->second.second;
   std::optional<std::vector<int64_t>> masks = BitMasks(offsets);
-  if (!masks || masks->empty() || masks->back() >= warp_size) return std::nullopt;
+  if (!masks || masks->empty() || masks->back() >= threads || warp_size < 1) return std::nullopt;
   int64_t mask_bits = 0;
   for (int64_t mask : *masks) mask_bits |= mask;
   for (const auto& [row, entry] : rows) {
@@ -208,7 +208,7 @@ std::optional<LaneReductionPlan> PlanLaneReduction(const BufferNode& src, const 
   });
   if (!ok) return std::nullopt;
   std::optional<std::vector<int64_t>> masks = BitMasks(lane_offsets);
-  if (!masks || masks->empty() || masks->back() >= warp_size) return std::nullopt;
+  if (!masks || masks->empty() || masks->back() >= threads) return std::nullopt;
 
   std::vector<std::map<std::vector<int64_t>, std::vector<int64_t>>> src_regs(threads);
   ok = ForEachIndex(src_shape, [&](const std::vector<int64_t>& index) {
@@ -221,7 +221,7 @@ std::optional<LaneReductionPlan> PlanLaneReduction(const BufferNode& src, const 
 
   // Thread 0's code, which every thread must share.
   LaneReductionPlan plan;
-  plan.lane_masks = *masks;
+  for (int64_t mask : *masks) (mask < warp_size ? plan.lane_masks : plan.warp_masks).push_back(mask);
   for (const auto& [reg, row] : dst_rows[0]) {
     auto found = src_regs[0].find(row);
     if (found == src_regs[0].end()) return std::nullopt;

@@ -19,10 +19,11 @@ namespace tile_ir::passes {
 
 // The layout of reduce(src -> dst, dim)'s destination (src of constant `shape`), replicated
 // over the lanes that hold each source row: element d on thread(d, 0) + spread(r) for every
-// replica r, in register reg(d, 0), where spread places r's bits on the single-bit lane masks
-// that, for every row alike, turn thread(d, 0) into the row's other threads. nullopt where a
+// replica r, in register reg(d, 0), where spread places r's bits on the single-bit thread masks
+// that, for every row alike, turn thread(d, 0) into the row's other threads (masks of
+// `warp_size` and above cross warps). nullopt where a
 // row lies on one thread (ReducedLayout serves), where the rows' threads are not thread(d, 0)
-// with every combination of one set of masks below `warp_size` (bits thread(d, 0) has clear),
+// with every combination of one set of masks below `threads` (bits thread(d, 0) has clear),
 // or where two copies would share a (thread, register).
 std::optional<Layout> LaneReplicatedReducedLayout(const Layout& src,
                                                   const std::vector<int64_t>& shape, int dim,
@@ -33,10 +34,14 @@ Expr CombineReduced(ReduceKind kind, const Expr& acc, const Expr& x);
 
 // How every thread reduces: for each destination register it holds, the source registers it
 // combines, in the order of the reduced index; then one combine with the value of lane
-// (lane ^ mask) for each mask, smallest first.
+// (lane ^ mask) for each lane mask, smallest first. Where a row spans warps, masks of the
+// warp size and above (`warp_masks`) join the warps' partial results through shared memory:
+// the first lane of each row's lane group stores its partial, and after a barrier every
+// thread combines the partials of its row's warps in one order (so every copy agrees).
 struct LaneReductionPlan {
   std::vector<std::pair<int64_t, std::vector<int64_t>>> registers;
   std::vector<int64_t> lane_masks;
+  std::vector<int64_t> warp_masks;
 };
 
 // The plan for reduce(src -> dst, dim) over whole fragments of constant shape on `threads`

@@ -52,12 +52,33 @@ TEST(LaneReplicatedReducedLayoutTest, RowsOnOneThreadOrSpreadOtherwiseAreNotRepl
   // Each row on one thread: nothing to replicate.
   EXPECT_FALSE(LaneReplicatedReducedLayout(ThreadPerRowLayout({Int(256), Int(8)}, 1, 128),
                                            {256, 8}, 1, false, 32, 128));
-  // Rows across warps (cyclic over 128 threads, 64 columns a row): no lane shuffle joins them.
-  EXPECT_FALSE(LaneReplicatedReducedLayout(CyclicLayout({Int(4), Int(64)}, 128), {4, 64}, 1,
+  // Rows whose threads differ in other bits from row to row: thread(d, 0) + masks fails.
+  EXPECT_FALSE(LaneReplicatedReducedLayout(CyclicLayout({Int(3), Int(48)}, 128), {3, 48}, 1,
                                            false, 32, 128));
-  // Along the other dimension an accumulator's columns lie across warps and lane groups.
-  EXPECT_FALSE(
-      LaneReplicatedReducedLayout(AccumulatorLayout(), {64, 64}, 0, false, 32, 128));
+}
+
+TEST(LaneReplicatedReducedLayoutTest, RowsAcrossWarpsAreReplicatedOverThem) {
+  // Cyclic over 128 threads, 64 columns a row: row d on threads 64 * (d % 2) + {0..63}.
+  std::optional<Layout> reduced = LaneReplicatedReducedLayout(
+      CyclicLayout({Int(4), Int(64)}, 128), {4, 64}, 1, false, 32, 128);
+  ASSERT_TRUE(reduced);
+  EXPECT_EQ(reduced->replicate, 64);
+  for (int64_t r = 0; r < 64; r += 21) EXPECT_EQ(ThreadAt(*reduced, {3}, r), 64 + r);
+}
+
+TEST(PlanLaneReductionTest, RowsAcrossWarpsShuffleThenJoinTheWarps) {
+  Layout source = CyclicLayout({Int(4), Int(64)}, 128);
+  std::optional<Layout> reduced = LaneReplicatedReducedLayout(source, {4, 64}, 1, false, 32, 128);
+  ASSERT_TRUE(reduced);
+  Buffer src = BufferNode::Make("S", kF32, {Int(4), Int(64)}, MemoryScope::kFragment, {}, source);
+  Buffer dst = BufferNode::Make("m", kF32, {Int(4)}, MemoryScope::kFragment, {}, *reduced);
+  std::optional<LaneReductionPlan> plan = PlanLaneReduction(*src, *dst, 1, 128, 32);
+  ASSERT_TRUE(plan);
+  EXPECT_EQ(plan->lane_masks, (std::vector<int64_t>{1, 2, 4, 8, 16}));
+  EXPECT_EQ(plan->warp_masks, (std::vector<int64_t>{32}));
+  ASSERT_EQ(plan->registers.size(), 2u);
+  EXPECT_EQ(plan->registers[0].second, (std::vector<int64_t>{0}));
+  EXPECT_EQ(plan->registers[1].second, (std::vector<int64_t>{1}));
 }
 
 TEST(PlanLaneReductionTest, EveryThreadCombinesSixteenRegistersThenTwoShuffles) {
@@ -80,8 +101,11 @@ TEST(PlanLaneReductionTest, EveryThreadCombinesSixteenRegistersThenTwoShuffles) 
   Buffer unreplicated = BufferNode::Make("m1", kF32, {Int(64)}, MemoryScope::kFragment, {},
                                          ReducedLayout(source, 1, false));
   EXPECT_FALSE(PlanLaneReduction(*src, *unreplicated, 1, 128, 32));
-  // Wider lanes than the warp: refused.
-  EXPECT_FALSE(PlanLaneReduction(*src, *dst, 1, 128, 2));
+  // Lanes wider than a warp (of 2, say) join through shared memory.
+  std::optional<LaneReductionPlan> across = PlanLaneReduction(*src, *dst, 1, 128, 2);
+  ASSERT_TRUE(across);
+  EXPECT_EQ(across->lane_masks, (std::vector<int64_t>{1}));
+  EXPECT_EQ(across->warp_masks, (std::vector<int64_t>{2}));
 }
 
 }  // namespace

@@ -134,9 +134,70 @@ class FragmentUses : public IRVisitor {
       for (const BufferNode* source : SameIndexLoads(node)) {
         links.push_back({false, source, node.buffer.get(), -1, false});
       }
+      for (const Broadcast& read : BroadcastLoads(node)) broadcasts.push_back(read);
     }
     IRVisitor::VisitStore(node);
   }
+
+ public:
+  // `F[i, j] = f(v[i], ...)`: a store to fragment F reading fragment v at F's indices less the
+  // one of dimension `dim` (or with 0 there, v keeping the dimension with extent 1).
+  struct Broadcast {
+    const BufferNode* stored = nullptr;
+    const BufferNode* vector = nullptr;
+    int dim = -1;
+  };
+  std::vector<Broadcast> broadcasts;
+
+ private:
+  static std::vector<Broadcast> BroadcastLoads(const Store& store) {
+    class Finder : public IRVisitor {
+     public:
+      explicit Finder(const Store& store) : store_(store) {}
+      using IRVisitor::Visit;
+      std::vector<Broadcast> found;
+
+     protected:
+      void VisitBufferLoad(const BufferLoad& node) override {
+        if (IsFragment(node.buffer) && node.buffer != store_.buffer) {
+          int dim = BroadcastDim(node.indices, node.buffer->rank());
+          if (dim >= 0) found.push_back({store_.buffer.get(), node.buffer.get(), dim});
+        }
+        IRVisitor::VisitBufferLoad(node);
+      }
+
+     private:
+      // The dimension of the store's indices that `indices` leave out (or pin to 0 in a
+      // vector of the same rank, whose extent there the caller checks), else -1.
+      int BroadcastDim(const std::vector<Expr>& indices, int rank) const {
+        const std::vector<Expr>& stored = store_.indices;
+        for (size_t dim = 0; dim < stored.size(); ++dim) {
+          bool match = true;
+          if (static_cast<size_t>(rank) + 1 == stored.size()) {
+            for (size_t d = 0, k = 0; d < stored.size() && match; ++d) {
+              if (d == dim) continue;
+              match = StructuralEqual(indices[k++], stored[d]);
+            }
+          } else if (static_cast<size_t>(rank) == stored.size()) {
+            for (size_t d = 0; d < stored.size() && match; ++d) {
+              match = d == dim ? AsConstInt(indices[d]) == 0 && !AsConstInt(stored[d])
+                               : StructuralEqual(indices[d], stored[d]);
+            }
+          } else {
+            return -1;
+          }
+          if (match) return static_cast<int>(dim);
+        }
+        return -1;
+      }
+      const Store& store_;
+    };
+    Finder finder(store);
+    finder.Visit(store.value);
+    return finder.found;
+  }
+
+ protected:
 
  private:
   static bool Whole(const Region& src, const Region& dst) {
@@ -162,12 +223,22 @@ class LayoutSolver {
       Propagate();
       for (const Link& link : uses_.links) {
         if (link.dim < 0 || layouts_.contains(link.src) || layouts_.contains(link.dst)) continue;
-        Layout rows = ThreadPerRowLayout(link.src->shape, link.dim, threads);
-        // Each destination row (or scanned row) on its source row's thread,
-        // in compact registers.
-        layouts_.emplace(link.dst,
-                         link.reduce ? CyclicLayout(link.dst->shape, threads) : CopyLayout(rows));
-        layouts_.emplace(link.src, std::move(rows));
+        // A reduction's rows spread over lanes in vector runs (its destination then follows,
+        // replicated over each row's lanes); a scan's, or a reduction's that cannot spread,
+        // stay on one thread each, the destination row (or scanned row) on its source row's
+        // thread in compact registers.
+        std::optional<Layout> spread =
+            link.reduce && !Scanned(link.src)
+                ? RowSpreadLayout(link.src->shape, link.dim, threads, VectorElements(*link.src))
+                : std::nullopt;
+        if (spread) {
+          layouts_.emplace(link.src, *std::move(spread));
+        } else {
+          Layout rows = ThreadPerRowLayout(link.src->shape, link.dim, threads);
+          layouts_.emplace(link.dst, link.reduce ? CyclicLayout(link.dst->shape, threads)
+                                                 : CopyLayout(rows));
+          layouts_.emplace(link.src, std::move(rows));
+        }
         Propagate();
       }
     }
@@ -244,6 +315,26 @@ class LayoutSolver {
     return replicated ? *std::move(replicated) : ReducedLayout(src, link.dim, link.keeps_dim);
   }
 
+  // Whether a cumsum reads or writes `fragment`: a scan runs along rows inside threads.
+  bool Scanned(const BufferNode* fragment) const {
+    for (const Link& link : uses_.links) {
+      if (!link.reduce && link.dim >= 0 && (link.src == fragment || link.dst == fragment)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // The elements of one vector access of the target for the narrowest element type among the
+  // fragments of `fragment`'s shape (which element-wise statements tie to its layout).
+  int64_t VectorElements(const BufferNode& fragment) const {
+    int bits = fragment.dtype.bits();
+    for (const BufferNode* other : uses_.fragments) {
+      if (SameShape(*other, fragment)) bits = std::min(bits, other->dtype.bits());
+    }
+    return std::max<int64_t>(1, int64_t{target_.max_vector_bytes()} * 8 / std::max(bits, 8));
+  }
+
   static std::string Where(const SourceLoc& loc) {
     return loc.known() ? loc.ToString() : "an unknown location";
   }
@@ -312,7 +403,9 @@ absl::Status CheckConstantExtents(const KernelNode& kernel, const FragmentUses& 
       std::string what_to_do =
           NamesOnlyDims(kernel, fragment.shape[d])
               ? absl::StrCat("use a constant tile size (loop over the dimension in tiles), or "
-                             "compile with --static-shapes (specialize-dims) so that ",
+                             "give its value when compiling (tile-translate --shapes, "
+                             "tile-run and the runtime do so by themselves; the "
+                             "specialize-dims pass) so that ",
                              extent, " is a constant")
               : "write the extent as a literal";
       std::string where =
@@ -333,6 +426,18 @@ absl::Status CheckConstantExtents(const KernelNode& kernel, const FragmentUses& 
 absl::StatusOr<Kernel> InferFragmentLayouts(const Kernel& kernel, const TargetInfo& target) {
   FragmentUses uses;
   uses.Visit(kernel->body);
+  // A fragment that broadcasts a reduced vector along the reduced dimension takes the layout
+  // of the reduction's source (when of its shape), so that each thread finds the vector's
+  // element of every row it holds among its own registers.
+  for (const FragmentUses::Broadcast& read : uses.broadcasts) {
+    for (size_t k = 0, n = uses.links.size(); k < n; ++k) {
+      const Link link = uses.links[k];
+      if (link.reduce && link.dst == read.vector && link.dim == read.dim &&
+          link.src != read.stored && SameShape(*link.src, *read.stored)) {
+        uses.links.push_back({false, link.src, read.stored, -1, false});
+      }
+    }
+  }
   if (absl::Status status = CheckConstantExtents(*kernel, uses); !status.ok()) return status;
   absl::StatusOr<absl::flat_hash_map<const BufferNode*, Layout>> inferred =
       LayoutSolver(*kernel, target, uses).Solve();

@@ -90,6 +90,54 @@ kernel k(S: f32[256, 8], D: f32[256]) grid(bx: 1) threads(128) {
   EXPECT_THAT(*text, HasSubstr("alloc kept: fragment f32[1, 8] layout((i, j) -> (0, j));"));
 }
 
+TEST(LayoutInferenceTest, ReducedRowsSpreadOverLanesInVectorRuns) {
+  // 128 threads, 32 rows of 128: 4 lanes a row, each holding runs of 8 (16 bytes of f16)
+  // dealt round-robin over them; the row vector is replicated over each row's 4 lanes, and y,
+  // which broadcasts it along the rows, takes x's layout, so the broadcast is thread-local.
+  absl::StatusOr<std::string> text = Infer("test-gpu", R"(
+kernel k(X: f16[32, 128], Y: f16[32, 128]) grid(bx: 1) threads(128) {
+  alloc x: fragment f32[32, 128];
+  alloc y: fragment f16[32, 128];
+  alloc m: fragment f32[32];
+  for i in 0 +: 32 parallel {
+    for j in 0 +: 128 parallel {
+      x[i, j] = cast<f32>(X[i, j]);
+    }
+  }
+  reduce max x -> m {dim=1, clear=true};
+  for i in 0 +: 32 parallel {
+    for j in 0 +: 128 parallel {
+      y[i, j] = cast<f16>(X[i, j] - m[i]);
+    }
+  }
+  copy y -> Y;
+})");
+  ASSERT_TRUE(text.ok()) << text.status();
+  const char* spread = "layout((i, j) -> (i * 4 + floormod(floordiv(j, 8), 4), "
+                       "floordiv(j, 32) * 8 + floormod(j, 8)));";
+  EXPECT_THAT(*text, HasSubstr(absl::StrCat("alloc x: fragment f32[32, 128] ", spread)));
+  EXPECT_THAT(*text, HasSubstr(absl::StrCat("alloc y: fragment f16[32, 128] ", spread)));
+  EXPECT_THAT(*text,
+              HasSubstr("alloc m: fragment f32[32] layout((i) replicate(r: 4) -> (i * 4 + r, 0));"));
+}
+
+TEST(LayoutInferenceTest, AWholeRowSpreadsOverTheBlock) {
+  // One row of 1024 over 128 threads: every lane of every warp holds runs of 8 (two of them),
+  // and the row's sum is replicated on every thread.
+  absl::StatusOr<std::string> text = Infer("test-gpu", R"(
+kernel k(X: f16[1, 1024]) grid(bx: 1) threads(128) {
+  alloc x: fragment f16[1, 1024];
+  alloc s: fragment f32[1];
+  copy X -> x;
+  reduce sum x -> s {dim=1, clear=true};
+})");
+  ASSERT_TRUE(text.ok()) << text.status();
+  EXPECT_THAT(*text, HasSubstr("alloc x: fragment f16[1, 1024] layout((i, j) -> "
+                               "(floormod(floordiv(j, 8), 128), floordiv(j, 1024) * 8 + "
+                               "floormod(j, 8)));"));
+  EXPECT_THAT(*text, HasSubstr("alloc s: fragment f32[1] layout((i) replicate(r: 128) -> "));
+}
+
 TEST(LayoutInferenceTest, DestinationLayoutsSpreadToSources) {
   absl::StatusOr<std::string> text = Infer("test-gpu", R"(
 kernel k() grid(bx: 1) threads(4) {
@@ -176,7 +224,9 @@ kernel row<N: i32>(X: f32[4, N]) grid(bx: 4) threads(64) {
               "t.tile:7:3: in kernel 'row': fragment 'whole' has extent N * 2 in dimension 1, "
               "which is not a compile-time constant; fragments live in registers and need "
               "constant extents: use a constant tile size (loop over the dimension in tiles), or "
-              "compile with --static-shapes (specialize-dims) so that N * 2 is a constant");
+              "give its value when compiling (tile-translate --shapes, tile-run and the "
+              "runtime do so by themselves; the specialize-dims pass) so that N * 2 is a "
+              "constant");
   }
 }
 

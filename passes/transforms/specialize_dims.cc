@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -15,6 +16,7 @@
 #include "passes/analysis/arith/interval.h"
 #include "passes/transforms/substitute.h"
 #include "tile_ir/printer.h"
+#include "tile_ir/visitor.h"
 
 namespace tile_ir::passes {
 namespace {
@@ -94,6 +96,64 @@ absl::StatusOr<Kernel> SpecializeDims(const Kernel& kernel,
   return KernelNode::Make(substituted->name, std::move(kept), substituted->params,
                           substituted->launch, substituted->body, substituted->loc,
                           std::move(requirements));
+}
+
+std::vector<std::string> DimsSizingRegisters(const KernelNode& kernel) {
+  // The variables of one expression.
+  class VarFinder : public IRVisitor {
+   public:
+    using IRVisitor::Visit;
+    absl::flat_hash_set<const Var*> mentioned;
+
+   protected:
+    void VisitVar(const Var& node) override { mentioned.insert(&node); }
+  };
+  // The variables of the extents of fragment and local allocations.
+  class ExtentFinder : public IRVisitor {
+   public:
+    using IRVisitor::Visit;
+    absl::flat_hash_set<const Var*> mentioned;
+
+   protected:
+    void VisitAllocate(const Allocate& node) override {
+      const MemoryScope scope = node.buffer->scope;
+      if (scope == MemoryScope::kFragment || scope == MemoryScope::kLocal) {
+        VarFinder vars;
+        for (const Expr& extent : node.buffer->shape) vars.Visit(extent);
+        mentioned.insert(vars.mentioned.begin(), vars.mentioned.end());
+      }
+      IRVisitor::VisitAllocate(node);
+    }
+  };
+  ExtentFinder finder;
+  finder.Visit(kernel.body);
+  std::vector<std::string> names;
+  for (const VarRef& dim : kernel.dims) {
+    if (finder.mentioned.contains(dim.get())) names.push_back(dim->name);
+  }
+  return names;
+}
+
+absl::StatusOr<Kernel> SpecializeRegisterDims(const Kernel& kernel,
+                                              const std::map<std::string, int64_t>& values,
+                                              std::vector<std::string>* specialized) {
+  std::vector<std::string> names = DimsSizingRegisters(*kernel);
+  if (names.empty()) return kernel;
+  std::map<std::string, int64_t> chosen;
+  for (const std::string& name : names) {
+    auto it = values.find(name);
+    if (it == values.end()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "kernel '", kernel->name, "': dim ", name,
+          " sizes a fragment, so it is compiled in as a constant, and no value was given for it"));
+    }
+    chosen.emplace(name, it->second);
+  }
+  absl::StatusOr<Kernel> result = SpecializeDims(kernel, chosen);
+  if (result.ok() && specialized != nullptr) {
+    specialized->insert(specialized->end(), names.begin(), names.end());
+  }
+  return result;
 }
 
 PassInfo SpecializeDimsPass() {

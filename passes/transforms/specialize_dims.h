@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "passes/pass/pass.h"
@@ -22,6 +23,20 @@ namespace tile_ir::passes {
 // fit the dim's type.
 absl::StatusOr<Kernel> SpecializeDims(const Kernel& kernel,
                                       const std::map<std::string, int64_t>& values);
+
+// The kernel's dims that an extent of a fragment or local allocation mentions, in the
+// kernel's order. A thread's registers are fixed when the kernel is compiled, so a fragment
+// of a symbolic extent (a whole row `fragment f32[1, N]`) compiles only once such dims are
+// constants: runners that know a call's shapes specialize these (SpecializeRegisterDims)
+// and leave the others symbolic.
+std::vector<std::string> DimsSizingRegisters(const KernelNode& kernel);
+
+// SpecializeDims on DimsSizingRegisters(kernel) alone, their values taken from `values` (a
+// dim without one is an error naming it); `kernel` itself when there are none. `specialized`,
+// when given, receives the names.
+absl::StatusOr<Kernel> SpecializeRegisterDims(const Kernel& kernel,
+                                              const std::map<std::string, int64_t>& values,
+                                              std::vector<std::string>* specialized = nullptr);
 
 // The pass: `specialize-dims{values="M=4096,N=4096"}`, on every kernel that has the dims
 // named (a kernel without any of them is left alone).

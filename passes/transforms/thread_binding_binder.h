@@ -106,11 +106,42 @@ class Binder : public IRMutator {
   std::optional<Stmt> RegisterNest(const For& root);
   // The affine form's loop over the rounds, register overrides and mirrors already set up.
   Stmt AffineNest(const For& root, const ParallelBox& box, const AffinePlacement& form,
-                  int64_t registers, const Stmt& body, const VarRef& round, const Expr& thread);
+                  int64_t registers, const Stmt& body, const VarRef& round, const Expr& thread,
+                  bool registers_known);
   // The separable form: `for r in 0 +: R unrolled { let i = P_i(tx) + Q_i(r); ...;
   // [if (in the box)] { BODY } }`, register overrides and mirrors already set up.
+  // `registers_known`: every fragment access found its register as a function of the round.
   Stmt SeparableNest(const For& root, const ParallelBox& box, const Separable& form,
-                     const Stmt& body, const VarRef& round, const Expr& thread);
+                     const Stmt& body, const VarRef& round, const Expr& thread,
+                     bool registers_known);
+  // thread_binding_vector_runs.cc
+  // The longest vector run the body allows (the target's vector width for the widest element
+  // it touches), with each fragment access's register for every round in `access_registers`;
+  // nullopt where the body is not one store, touches only registers, or an access's register
+  // is not a function of the round.
+  std::optional<int64_t> VectorRunLimit(const Stmt& body, int64_t registers, const VarRef& round,
+                                        std::vector<std::vector<int64_t>>* access_registers) const;
+  // The affine form's runs: V consecutive registers at consecutive elements from a multiple
+  // of V (A and the run starts multiples of V, the innermost extent too), so a run stays in
+  // one row; 1 where there are none or the walk needs its guard.
+  int64_t VectorRunLength(const ParallelBox& box, const AffinePlacement& form, int64_t registers,
+                          const Stmt& body, const VarRef& round) const;
+  // The affine walk one run per step: `for run in 0 +: R / V unrolled { let e = A * tx +
+  // B[V * run]; let i = ...; for lane in 0 +: V vectorized { BODY[j := (e % J) + lane] } }`.
+  Stmt VectorRunNest(const For& root, const ParallelBox& box, const AffinePlacement& form,
+                     int64_t registers, const Stmt& body, const VarRef& round, const Expr& thread,
+                     int64_t run);
+  // The length V (a power of two, at most the target's vector width for the widest element
+  // the body touches) of the runs in which the separable walk's registers hold neighbouring
+  // elements of the last dimension, with every fragment access's register stepping by one
+  // along a run or staying (a row vector read in each element); 1 where there are none, the box needs guards, the body is not one store or
+  // touches only registers.
+  int64_t VectorRunLength(const ParallelBox& box, const Separable& form, const Stmt& body,
+                          const VarRef& round) const;
+  // The separable walk one run per step: `for run in 0 +: R / V unrolled { let i = P_i(tx) +
+  // Q_i(V * run); for lane in 0 +: V vectorized { BODY[j := P_j(tx) + Q_j(V * run) + lane] } }`.
+  Stmt VectorRunNest(const For& root, const ParallelBox& box, const Separable& form,
+                     const Stmt& body, const VarRef& round, const Expr& thread, int64_t run);
   // The body of a fast-form nest with its fragment accesses rewritten, as a list of
   // statements; the register overrides and mirror reads are spent.
   std::vector<Stmt> RewriteFastBody(const Stmt& body);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "passes/analysis/lane_reduction.h"
+#include "passes/transforms/simplify.h"
 #include "passes/transforms/thread_binding_binder.h"
 #include "tile_ir/intrinsics.h"
 
@@ -29,11 +30,18 @@ std::optional<Stmt> Binder::LaneReduce(const Reduce& op) {
     stmts.push_back(Let::Make(var, std::move(value), op.loc()));
     return Expr(var);
   };
+  auto bind_index = [&](Expr value) {
+    VarRef var = Var::Make(names_.Fresh("row_lane0"), kI32);
+    stmts.push_back(Let::Make(var, std::move(value), op.loc()));
+    return Expr(var);
+  };
   auto element = [&](int64_t reg) {
     Expr x = BufferLoad::Make(src_local, {Int(reg)});
     if (x->dtype() != type) x = Cast::Make(type, x);
     return op.reduce_kind == ReduceKind::kAbsMax ? Call::Make(type, "abs", {x}) : x;
   };
+  // Each thread's combine of its registers of each row, then the butterfly over the lanes.
+  std::vector<Expr> partials;
   for (const auto& [dst_reg, src_regs] : plan->registers) {
     Expr acc = bind(element(src_regs.front()));
     for (size_t k = 1; k < src_regs.size(); ++k) {
@@ -43,6 +51,61 @@ std::optional<Stmt> Binder::LaneReduce(const Reduce& op) {
       Expr other = Call::Make(type, kLaneShuffleXor, {acc, Int(mask)});
       acc = bind(CombineReduced(op.reduce_kind, acc, other));
     }
+    partials.push_back(acc);
+  }
+  if (!plan->warp_masks.empty()) {
+    // Rows across warps: the first lane of each row's lane group leaves its warp's partial in
+    // a shared slot of its own (slot k * T + thread), and every thread then combines the
+    // slots of its row's warps, in the order of the warp bits, from the same first lanes.
+    // insert-barriers orders the stores before the loads (and the loads before the next
+    // round's stores).
+    const int64_t count = static_cast<int64_t>(partials.size());
+    Buffer scratch = BufferNode::Make(names_.Fresh(op.dst.buffer->name + "_warps"), type,
+                                      {Int(count * threads_)}, MemoryScope::kShared);
+    mirror_list_.push_back(scratch);
+    Expr thread = thread_->dtype() == kI32 ? thread_ : Cast::Make(kI32, thread_);
+    auto bit = [&](int64_t mask) {
+      return Binary::Make(BinaryOp::kFloorMod, Binary::Make(BinaryOp::kFloorDiv, thread, Int(mask)),
+                          Int(2));
+    };
+    Expr first_lane;
+    Expr row_base = thread;
+    for (int64_t mask : plan->lane_masks) {
+      Expr clear = Binary::Make(BinaryOp::kEq, bit(mask), Int(0));
+      first_lane = first_lane ? Binary::Make(BinaryOp::kAnd, first_lane, clear) : clear;
+    }
+    for (const std::vector<int64_t>* masks : {&plan->lane_masks, &plan->warp_masks}) {
+      for (int64_t mask : *masks) {
+        row_base = Binary::Make(BinaryOp::kSub, row_base,
+                                Binary::Make(BinaryOp::kMul, bit(mask), Int(mask)));
+      }
+    }
+    row_base = bind_index(SimplifyExpr(row_base));
+    std::vector<Stmt> leave;
+    for (int64_t k = 0; k < count; ++k) {
+      Expr slot = SimplifyExpr(Binary::Make(BinaryOp::kAdd, Int(k * threads_), thread));
+      leave.push_back(Store::Make(scratch, {slot}, partials[k], op.loc()));
+    }
+    Stmt stores = Seq::Make(std::move(leave), op.loc());
+    stmts.push_back(first_lane ? If::Make(first_lane, stores, nullptr, op.loc()) : stores);
+    const size_t warps = plan->warp_masks.size();
+    for (int64_t k = 0; k < count; ++k) {
+      Expr acc;
+      for (int64_t combo = 0; combo < (int64_t{1} << warps); ++combo) {
+        int64_t offset = k * threads_;
+        for (size_t b = 0; b < warps; ++b) {
+          if ((combo >> b) & 1) offset += plan->warp_masks[b];
+        }
+        Expr slot = SimplifyExpr(Binary::Make(BinaryOp::kAdd, row_base, Int(offset)));
+        Expr value = BufferLoad::Make(scratch, {slot});
+        acc = bind(acc ? CombineReduced(op.reduce_kind, acc, value) : value);
+      }
+      partials[k] = acc;
+    }
+  }
+  for (size_t k = 0; k < partials.size(); ++k) {
+    const int64_t dst_reg = plan->registers[k].first;
+    Expr acc = partials[k];
     Expr old = BufferLoad::Make(dst_local, {Int(dst_reg)});
     if (op.reduce_kind == ReduceKind::kAbsMax) old = Call::Make(type, "abs", {old});
     Expr result = op.clear ? acc : CombineReduced(op.reduce_kind, old, acc);

@@ -1,6 +1,7 @@
 // Binding with several threads per block: the generic form of a parallel nest that touches
 // fragments. Every thread walks the nest, its parallel loops made serial, and each run of
 // statements executes on the thread that owns the fragment elements it writes.
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <utility>
@@ -147,10 +148,32 @@ Stmt Binder::Guarded(std::vector<Stmt> stmts, const Stmt& site) {
   // Statements that write a replicated fragment run on every thread holding a copy.
   Expr held;
   if (owner_replica_.var) {
+    std::vector<Expr> holders;
+    std::vector<int64_t> constant_holders;
     for (int64_t k = 0; k < owner_replica_.count; ++k) {
-      Expr at = Op(BinaryOp::kEq, SimplifyExpr(SubstituteVar(owner, owner_replica_.var.get(),
-                                                             Int(k))),
-                   thread_);
+      holders.push_back(SimplifyExpr(SubstituteVar(owner, owner_replica_.var.get(), Int(k))));
+      if (std::optional<int64_t> t = AsConstInt(holders.back())) constant_holders.push_back(*t);
+    }
+    // Copies on a run of consecutive threads (a row's lanes; every thread, for a vector
+    // replicated over the block) take a range check, or none, rather than one test per copy.
+    std::sort(constant_holders.begin(), constant_holders.end());
+    const bool run = constant_holders.size() == holders.size() &&
+                     constant_holders.back() - constant_holders.front() + 1 ==
+                         static_cast<int64_t>(holders.size()) &&
+                     std::adjacent_find(constant_holders.begin(), constant_holders.end()) ==
+                         constant_holders.end();
+    if (run && constant_holders.front() == 0 &&
+        constant_holders.back() + 1 == threads_) {
+      owner_replica_ = {};
+      return body;
+    }
+    if (run) {
+      DataType type = thread_->dtype();
+      held = Op(BinaryOp::kAnd, Op(BinaryOp::kGe, thread_, Int(constant_holders.front(), type)),
+                Op(BinaryOp::kLe, thread_, Int(constant_holders.back(), type)));
+    }
+    for (size_t k = 0; !run && k < holders.size(); ++k) {
+      Expr at = Op(BinaryOp::kEq, holders[k], thread_);
       held = held ? Op(BinaryOp::kOr, held, at) : at;
     }
   } else {

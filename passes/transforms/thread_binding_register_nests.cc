@@ -1,6 +1,7 @@
 // Binding with several threads per block: the fast form of a parallel nest that touches
 // fragments, where each thread walks its own registers in an unrolled loop instead of
 // walking the whole nest (see Binder::RegisterNest).
+#include <algorithm>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -257,13 +258,23 @@ std::optional<Stmt> Binder::RegisterNest(const For& root) {
     via_mirror_.insert(load);
   }
   Expr thread = thread_->dtype() == type ? thread_ : Cast::Make(type, thread_);
-  if (separable) return SeparableNest(root, *box, *separable, body, round, thread);
-  return AffineNest(root, *box, *affine, placement->registers, body, round, thread);
+  bool registers_known = std::all_of(access_registers.begin(), access_registers.end(),
+                                     [](const Expr& reg) { return reg != nullptr; });
+  if (separable) {
+    return SeparableNest(root, *box, *separable, body, round, thread, registers_known);
+  }
+  return AffineNest(root, *box, *affine, placement->registers, body, round, thread,
+                    registers_known);
 }
 
 Stmt Binder::AffineNest(const For& root, const ParallelBox& box, const AffinePlacement& form,
                         int64_t registers, const Stmt& body, const VarRef& round,
-                        const Expr& thread) {
+                        const Expr& thread, bool registers_known) {
+  if (registers_known) {
+    if (int64_t run = VectorRunLength(box, form, registers, body, round); run > 1) {
+      return VectorRunNest(root, box, form, registers, body, round, thread, run);
+    }
+  }
   DataType type = root.var->dtype();
   std::optional<Expr> progression = Progression(form.offset, round, type);
   Expr b = progression ? *progression : SelectChain(form.offset, round, type);
@@ -296,7 +307,13 @@ Stmt Binder::AffineNest(const For& root, const ParallelBox& box, const AffinePla
 }
 
 Stmt Binder::SeparableNest(const For& root, const ParallelBox& box, const Separable& form,
-                           const Stmt& body, const VarRef& round, const Expr& thread) {
+                           const Stmt& body, const VarRef& round, const Expr& thread,
+                           bool registers_known) {
+  if (registers_known) {
+    if (int64_t run = VectorRunLength(box, form, body, round); run > 1) {
+      return VectorRunNest(root, box, form, body, round, thread, run);
+    }
+  }
   DataType type = root.var->dtype();
   std::vector<Stmt> stmts;
   Expr in_box;

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "passes/analysis/fragment_layout.h"
 #include "passes/transforms/fresh_names.h"
 #include "passes/transforms/simplify.h"
 #include "tile_ir/mutator.h"
@@ -161,10 +162,43 @@ class LoopVectorizer : public IRMutator {
     if (original.for_kind != ForKind::kVectorized) return mutated;
     const For& loop = *As<For>(mutated);
     if (Stmt vectorized = Vectorize(loop)) return vectorized;
-    return For::Make(loop.var, loop.min, loop.extent, ForKind::kSerial, loop.body, loop.loc());
+    // A loop that indexes a thread's local array (a fragment's registers) by its variable
+    // stays unrolled: GPU compilers keep such an array in registers only when every index
+    // is a constant.
+    ForKind kind = IndexesLocalArray(loop) ? ForKind::kUnrolled : ForKind::kSerial;
+    return For::Make(loop.var, loop.min, loop.extent, kind, loop.body, loop.loc());
   }
 
  private:
+  static bool IndexesLocalArray(const For& loop) {
+    class Finder : public IRVisitor {
+     public:
+      explicit Finder(const Var* var) : var_(var) {}
+      using IRVisitor::Visit;
+      bool found = false;
+
+     protected:
+      void VisitBufferLoad(const BufferLoad& node) override {
+        Check(*node.buffer, node.indices);
+        IRVisitor::VisitBufferLoad(node);
+      }
+      void VisitStore(const Store& node) override {
+        Check(*node.buffer, node.indices);
+        IRVisitor::VisitStore(node);
+      }
+
+     private:
+      void Check(const BufferNode& buffer, const std::vector<Expr>& indices) {
+        if (buffer.scope != MemoryScope::kLocal) return;
+        for (const Expr& index : indices) found |= Mentions(index, var_);
+      }
+      const Var* var_;
+    };
+    Finder finder(loop.var.get());
+    finder.Visit(loop.body);
+    return finder.found;
+  }
+
   Stmt Vectorize(const For& loop) {
     std::optional<int64_t> extent = AsConstInt(loop.extent);
     const Seq* seq = As<Seq>(loop.body);

@@ -73,9 +73,13 @@ absl::StatusOr<JitFunction::Family*> JitFunction::GetFamily(const std::vector<Ke
         absl::StrCat("the template builds no kernel named '", template_.kernel_name, "'"));
   }
   family->generic = *std::move(module);
+  // Dims that size fragments are static whatever the template says: a thread's registers
+  // are fixed when the kernel is compiled.
+  const std::vector<std::string> sizing = passes::DimsSizingRegisters(*family->kernel);
   for (const VarRef& dim : family->kernel->dims) {
     bool wanted = template_.all_static;
     for (const std::string& name : template_.static_dims) wanted |= name == dim->name;
+    for (const std::string& name : sizing) wanted |= name == dim->name;
     if (!wanted) continue;
     std::optional<std::pair<int, int>> source;
     for (size_t p = 0; p < family->kernel->params.size() && !source; ++p) {

@@ -38,7 +38,8 @@ struct KernelTemplate {
   std::string kernel_name;
   std::function<absl::StatusOr<Module>(const TemplateArgs&)> build;
   // Dimensions that become constants of each specialization: every one when
-  // all_static, otherwise those named. Each must be a bare entry of some
+  // all_static, otherwise those named, and always those that size a fragment
+  // (passes::DimsSizingRegisters: a thread's registers are fixed at compile time). Each must be a bare entry of some
   // buffer parameter's shape, so a call's tensors give its value.
   bool all_static = false;
   std::vector<std::string> static_dims;

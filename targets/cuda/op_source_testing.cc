@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "frontends/text/parser.h"
+#include "ops/op_suite.h"
 #include "targets/cuda/cuda_codegen.h"
 #include "targets/cuda/cuda_lowering.h"
 #include "testdata/tile_files.h"
@@ -9,9 +10,11 @@
 namespace tile_ir::cuda::testing {
 
 absl::StatusOr<Module> ReadSuiteOp(const std::string& op) {
-  return text::ParseModule(
+  absl::StatusOr<Module> module = text::ParseModule(
       tile_ir::testdata::ReadTextFile(absl::StrCat("ops/", op, ".tile")),
       absl::StrCat(op, ".tile"));
+  if (!module.ok()) return module;
+  return ops::SpecializeRegisterDimsAtDefaultShapes(*std::move(module));
 }
 
 absl::StatusOr<std::string> SuiteOpCudaSource(const std::string& op, const std::string& arch,

@@ -11,7 +11,8 @@
 
 namespace tile_ir::cuda::testing {
 
-// ops/<op>.tile, parsed.
+// ops/<op>.tile, parsed, with the dims that size fragments specialized at the operator's
+// default shapes (a thread's registers are fixed at compile time).
 absl::StatusOr<Module> ReadSuiteOp(const std::string& op);
 
 // That module lowered for cuda:<arch> with `wgmma` and emitted as CUDA C++.

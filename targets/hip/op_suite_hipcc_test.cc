@@ -19,6 +19,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "frontends/text/parser.h"
+#include "ops/op_suite.h"
 #include "targets/hip/hip_codegen.h"
 #include "targets/hip/hip_lowering.h"
 #include "targets/hip/hipcc_compiler.h"
@@ -63,6 +64,8 @@ absl::StatusOr<std::string> SuiteSource(const std::string& arch) {
     std::stringstream text;
     text << file.rdbuf();
     absl::StatusOr<Module> module = text::ParseModule(text.str(), op + ".tile");
+    if (!module.ok()) return module.status();
+    module = ops::SpecializeRegisterDimsAtDefaultShapes(*std::move(module));
     if (!module.ok()) return module.status();
     absl::StatusOr<Module> lowered = LowerForHip(*module, arch);
     auto unsupported = ExpectedUnsupported().find(op);

@@ -13,6 +13,7 @@
 
 #include "absl/strings/match.h"
 #include "frontends/text/parser.h"
+#include "ops/op_suite.h"
 #include "targets/metal/metal_codegen.h"
 #include "targets/metal/metal_lowering.h"
 
@@ -51,6 +52,8 @@ TEST_P(OpSuiteMetalTest, LowersAndEmits) {
   std::stringstream text;
   text << file.rdbuf();
   absl::StatusOr<Module> module = text::ParseModule(text.str(), op + ".tile");
+  ASSERT_TRUE(module.ok()) << module.status();
+  module = ops::SpecializeRegisterDimsAtDefaultShapes(*std::move(module));
   ASSERT_TRUE(module.ok()) << module.status();
   absl::StatusOr<Module> lowered = LowerForMetal(*module);
   auto unsupported = ExpectedUnsupported().find(op);

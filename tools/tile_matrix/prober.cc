@@ -8,6 +8,7 @@
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "frontends/cpp/builder.h"
+#include "passes/transforms/specialize_dims.h"
 #include "tile_ir/printer.h"
 
 namespace tile_ir::matrix {
@@ -84,8 +85,15 @@ Record ProbeOperator(BackendProber& prober, const TargetSpec& target, const Mach
     SetFailure(record, "building the kernel", kernel.status());
     return record;
   }
+  record.ir_hash = HashText(Print(dsl::MakeModule({*kernel})));
+  // Dims that size fragments are compiled in as constants, at the operator's default shapes
+  // (the run checks those too); the others stay symbolic.
+  kernel = passes::SpecializeRegisterDims(*kernel, op.default_shapes);
+  if (!kernel.ok()) {
+    SetFailure(record, "specializing the kernel", kernel.status());
+    return record;
+  }
   Module module = dsl::MakeModule({*kernel});
-  record.ir_hash = HashText(Print(module));
 
   absl::StatusOr<std::string> source = prober.Generate(module, target);
   if (!source.ok()) {

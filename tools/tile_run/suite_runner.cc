@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "ops/op_tensors.h"
+#include "passes/transforms/specialize_dims.h"
 #include "tile_ir/printer.h"
 #include "tools/tile_run/dump_artifacts.h"
 #include "tools/tile_run/report.h"
@@ -80,6 +81,13 @@ OperatorCheck CheckOperator(const ops::OpCase& op, runtime::Device& device,
     return check;
   }
   check.shapes = FormatShapes(dims, DimOrder(**kernel));
+  // Dims that size fragments are compiled in as constants (the others stay symbolic).
+  std::vector<std::string> specialized;
+  kernel = passes::SpecializeRegisterDims(*kernel, dims, &specialized);
+  if (!kernel.ok()) {
+    check.status = kernel.status();
+    return check;
+  }
   Module module;
   module.producer = "tile-run";
   module.kernels = {*kernel};
@@ -94,6 +102,7 @@ OperatorCheck CheckOperator(const ops::OpCase& op, runtime::Device& device,
   }
   RunOptions run;
   run.dims = dims;
+  run.specialized_dims = specialized;
   run.scalars = op.scalars;
   run.seed = options.seed;
   run.check = true;

@@ -480,6 +480,25 @@ int RunFile(const cli::ArgParser& parser, const RunOptions& base, const FileFlag
       for (const VarRef& dim : each->dims) options.specialized_dims.push_back(dim->name);
       each = *std::move(specialized);
     }
+  } else {
+    // Dims that size fragments are compiled in as constants; the others stay symbolic.
+    for (Kernel& each : module->kernels) {
+      if (each->name != name) continue;
+      std::vector<std::string> specialized_names;
+      absl::StatusOr<Kernel> specialized =
+          passes::SpecializeRegisterDims(each, options.dims, &specialized_names);
+      if (!specialized.ok()) {
+        err << "tile-run: error: " << path << ": " << specialized.status().message() << "\n";
+        return 2;
+      }
+      if (specialized_names.empty()) continue;
+      out << "specialized " << absl::StrJoin(specialized_names, ", ")
+          << " (sizing fragments, so compiled in as constants)\n";
+      replaced.push_back(each);
+      options.specialized_dims.insert(options.specialized_dims.end(), specialized_names.begin(),
+                                      specialized_names.end());
+      each = *std::move(specialized);
+    }
   }
   std::unique_ptr<runtime::LoadedKernel> owned;
   runtime::LoadedKernel* loaded = nullptr;

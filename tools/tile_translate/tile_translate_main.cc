@@ -1,14 +1,19 @@
 // tile-translate's library: options, reading, lowering per target, and emission.
 #include "tools/tile_translate/tile_translate_main.h"
 
+#include <cstdint>
 #include <iostream>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "frontends/io/module_io.h"
+#include "passes/transforms/specialize_dims.h"
 #include "targets/target.h"
 #include "tile_ir/printer.h"
 #include "tile_ir/verifier.h"
@@ -39,6 +44,10 @@ cli::ArgParser MakeParser() {
               "--genco k.hip (LLVM IR for cpu is self-contained anyway)"});
   parser.Add({"thread-level", "",
               "FILE is thread-level IR already (hand-written or lowered): do not lower it"});
+  parser.Add({"shapes", "NAME=VALUE,...",
+              "compile these dims in as constants (as specialize-dims does) before lowering: "
+              "a fragment sized by a dim (a whole row, fragment f32[1, N]) needs its value, "
+              "and constants make bound checks fall away and wide accesses provable"});
   parser.Add({"help", "", "show this help"});
   return parser;
 }
@@ -55,10 +64,50 @@ absl::Status KeepKernel(Module& module, const std::string& name) {
   return absl::OkStatus();
 }
 
+// Each kernel with the dims of `text` ("M=4096,N=8192") specialized on them.
+absl::Status SpecializeShapes(Module& module, const std::string& text) {
+  std::map<std::string, int64_t> values;
+  for (absl::string_view item : absl::StrSplit(text, ',', absl::SkipEmpty())) {
+    std::pair<std::string, std::string> parts = absl::StrSplit(item, absl::MaxSplits('=', 1));
+    int64_t value = 0;
+    if (parts.first.empty() || !absl::SimpleAtoi(parts.second, &value)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--shapes: expected NAME=INTEGER, got '", std::string(item), "'"));
+    }
+    values[parts.first] = value;
+  }
+  std::map<std::string, bool> used;
+  for (Kernel& kernel : module.kernels) {
+    std::map<std::string, int64_t> own;
+    for (const VarRef& dim : kernel->dims) {
+      auto it = values.find(dim->name);
+      if (it == values.end()) continue;
+      own.insert(*it);
+      used[dim->name] = true;
+    }
+    if (own.empty()) continue;
+    absl::StatusOr<Kernel> specialized = passes::SpecializeDims(kernel, own);
+    if (!specialized.ok()) return specialized.status();
+    kernel = *std::move(specialized);
+  }
+  for (const auto& [name, value] : values) {
+    if (!used.contains(name)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--shapes: no kernel of the module has a dim '", name, "'"));
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<std::string> Translate(Module module, const targets::Target& target,
                                       const cli::ArgParser& parser) {
   if (parser.Has("kernel")) {
     if (absl::Status kept = KeepKernel(module, parser.Get("kernel")); !kept.ok()) return kept;
+  }
+  if (parser.Has("shapes")) {
+    if (absl::Status status = SpecializeShapes(module, parser.Get("shapes")); !status.ok()) {
+      return status;
+    }
   }
   if (parser.Has("thread-level")) {
     if (absl::Status valid = Verify(module); !valid.ok()) return valid;
