@@ -17,6 +17,7 @@ std::vector<OpCase> ReductionOps();    // ops_reduce.cc
 std::vector<OpCase> SoftmaxOps();      // ops_softmax.cc
 std::vector<OpCase> NormOps();         // ops_norm.cc
 std::vector<OpCase> RowOps();          // ops_rows.cc
+std::vector<OpCase> ScanOps();         // ops_scan.cc
 std::vector<OpCase> AttentionOps();    // ops_attention.cc
 std::vector<OpCase> ConvOps();         // ops_conv.cc
 std::vector<OpCase> QuantGemmOps();    // ops_quant_gemm.cc

@@ -12,7 +12,7 @@ const std::vector<OpCase>& OperatorSuite() {
   static const std::vector<OpCase>* suite = [] {
     auto* all = new std::vector<OpCase>;
     for (auto family : {GemmOps, QuantGemmOps, ConvOps, ElementwiseOps, ReductionOps, SoftmaxOps,
-                        NormOps, RowOps, AttentionOps, GemvOps}) {
+                        NormOps, RowOps, ScanOps, AttentionOps, GemvOps}) {
       for (OpCase& op : family()) all->push_back(std::move(op));
     }
     return all;

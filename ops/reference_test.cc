@@ -333,6 +333,25 @@ TEST(ReferenceTest, WholeRowReferencesAgreeWithTheTiledOnes) {
   }
 }
 
+// Each row's prefix sums: the first element is the row's first, the last the row's sum, and
+// successive differences give the row back.
+TEST(ReferenceTest, CumsumDifferencesGiveTheRowBack) {
+  const int64_t M = 3, N = 50;
+  absl::StatusOr<RefTensors> t = RunReference("cumsum_f32", {{"M", M}, {"N", N}});
+  ASSERT_TRUE(t.ok()) << t.status();
+  const std::vector<double>& x = t->at("X").data;
+  const std::vector<double>& y = t->at("Y").data;
+  for (int64_t i = 0; i < M; ++i) {
+    double sum = 0;
+    for (int64_t j = 0; j < N; ++j) sum += x[i * N + j];
+    EXPECT_NEAR(y[i * N + N - 1], sum, 1e-12);
+    EXPECT_EQ(y[i * N], x[i * N]);
+    for (int64_t j = 1; j < N; ++j) {
+      EXPECT_NEAR(y[i * N + j] - y[i * N + j - 1], x[i * N + j], 1e-12);
+    }
+  }
+}
+
 // softmax(Q K^T / sqrt(dim) + mask) V for one (batch, head), from whole matrices.
 std::vector<double> NaiveAttention(const double* q, const double* k, const double* v, int64_t seq,
                                    int dim, bool causal) {
@@ -427,6 +446,7 @@ TEST(ReferenceTest, EveryOperatorHasASelfTest) {
                                         "rmsnorm_row_f16",
                                         "softmax_row_f16",
                                         "layernorm_row_bf16",
+                                        "cumsum_f32",
                                         "flash_attn_d64",
                                         "flash_attn_d64_causal",
                                         "flash_attn_d128",

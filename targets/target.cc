@@ -15,9 +15,11 @@ passes::PassRegistry Target::PassRegistry() const {
   return registry;
 }
 
-absl::StatusOr<Module> Target::Lower(const Module& module, std::string_view pipeline) const {
+absl::StatusOr<Module> Target::Lower(const Module& module, std::string_view pipeline,
+                                     std::vector<std::string>* remarks) const {
   passes::PassManagerOptions options;
   options.target = info();
+  options.remarks = remarks;
   const std::string text = pipeline.empty() ? DefaultPipeline() : std::string(pipeline);
   absl::StatusOr<passes::PassManager> manager =
       passes::PassManager::Create(PassRegistry(), text, std::move(options));

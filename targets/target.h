@@ -72,7 +72,9 @@ class Target {
 
   // Runs `pipeline` (DefaultPipeline() when empty) with this target over a
   // copy of `module`, giving thread-level IR. Errors name the failing pass.
-  absl::StatusOr<Module> Lower(const Module& module, std::string_view pipeline = "") const;
+  // `remarks`, when given, receives the passes' remarks (PassOptions::Remark).
+  absl::StatusOr<Module> Lower(const Module& module, std::string_view pipeline = "",
+                               std::vector<std::string>* remarks = nullptr) const;
   // The source code of lowered IR ("cu", "hip", "metal", "ll": source_extension()).
   virtual absl::StatusOr<std::string> Emit(const Module& lowered,
                                            const EmitOptions& options) const = 0;

@@ -113,15 +113,15 @@ std::optional<Layout> RowSpreadLayout(const std::vector<Expr>& shape, int dim, i
   }
   std::optional<int64_t> columns = AsConstInt(shape[dim]);
   if (!columns || *columns < 1) return std::nullopt;
-  // The widest power-of-two run that divides the row.
-  int64_t v = 1;
-  while (v * 2 <= vector_elements && *columns % (v * 2) == 0) v *= 2;
-  // Lanes per row: enough to occupy the block (T / R), at least 4, at most one run each.
+  // Lanes per row first: enough to occupy the block (T / R), at least 4, each holding a
+  // column at least; then the widest power-of-two run that the lanes' share of a row divides.
   int64_t wanted = std::max<int64_t>(4, threads / rows);
   int64_t lanes = 1;
-  while (lanes * 2 <= wanted && lanes * 2 <= threads && *columns % (lanes * 2 * v) == 0) {
+  while (lanes * 2 <= wanted && lanes * 2 <= threads && *columns % (lanes * 2) == 0) {
     lanes *= 2;
   }
+  int64_t v = 1;
+  while (v * 2 <= vector_elements && *columns % (lanes * v * 2) == 0) v *= 2;
   const int64_t slots = threads / lanes;
   const int64_t chunks = *columns / (v * lanes);
 

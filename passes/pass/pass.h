@@ -61,6 +61,16 @@ class PassOptions {
   const TargetInfo* target_or_null() const { return target_; }
   void set_target(const TargetInfo* target) { target_ = target; }
 
+  // Remarks: what a pass did that costs the kernel and that the user may want to change (a
+  // fragment read by threads that do not hold it going through shared memory). A pass says
+  // them with Remark(); they are kept only where the run asked for them
+  // (PassManagerOptions::remarks, tile-opt and tile-translate --remarks).
+  void Remark(std::string text) const {
+    if (remarks_ != nullptr) remarks_->push_back(std::move(text));
+  }
+  void set_remarks(std::vector<std::string>* remarks) { remarks_ = remarks; }
+  std::vector<std::string>* remarks() const { return remarks_; }
+
  private:
   struct Value {
     OptionType type;
@@ -70,6 +80,7 @@ class PassOptions {
 
   std::map<std::string, Value, std::less<>> values_;
   const TargetInfo* target_ = nullptr;
+  std::vector<std::string>* remarks_ = nullptr;
 };
 
 // Runs over the whole module in place; returns whether it changed anything, or an error.

@@ -49,6 +49,7 @@ absl::StatusOr<PassManager> PassManager::Create(const PassRegistry& registry,
                        "' lowers for a target; run the pipeline with one (tile-opt --target=NAME)"));
     }
     pass_options->set_target(options.target.get());
+    pass_options->set_remarks(options.remarks);
     steps.push_back(Step{*pass, *std::move(pass_options)});
   }
   if (!options.print_ir_before.empty() && registry.Find(options.print_ir_before) == nullptr) {

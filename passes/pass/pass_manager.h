@@ -36,6 +36,8 @@ struct PassManagerOptions {
   std::string reproducer_path;
   // Where IR dumps and timing go (std::cerr if null). Not owned.
   std::ostream* dump = nullptr;
+  // Where passes' remarks go (PassOptions::Remark), each "pass: text"; null = dropped. Not owned.
+  std::vector<std::string>* remarks = nullptr;
 };
 
 class PassManager {

@@ -86,8 +86,10 @@ kernel k(S: f32[256, 8], D: f32[256]) grid(bx: 1) threads(128) {
                                "(floormod(i, 128), floordiv(i, 128)));"));
   EXPECT_THAT(*text, HasSubstr("alloc c: fragment f32[256, 8] layout((i, j) -> "
                                "(floormod(i, 128), floordiv(i, 128) * 8 + j));"));
-  // From c: column j of the kept row lives with c's element (0, j).
-  EXPECT_THAT(*text, HasSubstr("alloc kept: fragment f32[1, 8] layout((i, j) -> (0, j));"));
+  // From c, whose column j lies over every thread (row i on thread i % 128): the kept row is
+  // replicated on all of them, column j in register j, for a butterfly across the warps.
+  EXPECT_THAT(*text, HasSubstr("alloc kept: fragment f32[1, 8] layout((i, j) replicate(r: 128) "
+                               "-> (r, j));"));
 }
 
 TEST(LayoutInferenceTest, ReducedRowsSpreadOverLanesInVectorRuns) {
@@ -105,9 +107,9 @@ kernel k(X: f16[32, 128], Y: f16[32, 128]) grid(bx: 1) threads(128) {
     }
   }
   reduce max x -> m {dim=1, clear=true};
-  for i in 0 +: 32 parallel {
-    for j in 0 +: 128 parallel {
-      y[i, j] = cast<f16>(X[i, j] - m[i]);
+  for i2 in 0 +: 32 parallel {
+    for j2 in 0 +: 128 parallel {
+      y[i2, j2] = cast<f16>(cast<f32>(X[i2, j2]) - m[i2]);
     }
   }
   copy y -> Y;
@@ -122,8 +124,8 @@ kernel k(X: f16[32, 128], Y: f16[32, 128]) grid(bx: 1) threads(128) {
 }
 
 TEST(LayoutInferenceTest, AWholeRowSpreadsOverTheBlock) {
-  // One row of 1024 over 128 threads: every lane of every warp holds runs of 8 (two of them),
-  // and the row's sum is replicated on every thread.
+  // One row of 1024 over 128 threads: every lane of every warp holds one run of 8, and the
+  // row's sum is replicated on every thread.
   absl::StatusOr<std::string> text = Infer("test-gpu", R"(
 kernel k(X: f16[1, 1024]) grid(bx: 1) threads(128) {
   alloc x: fragment f16[1, 1024];
@@ -133,9 +135,8 @@ kernel k(X: f16[1, 1024]) grid(bx: 1) threads(128) {
 })");
   ASSERT_TRUE(text.ok()) << text.status();
   EXPECT_THAT(*text, HasSubstr("alloc x: fragment f16[1, 1024] layout((i, j) -> "
-                               "(floormod(floordiv(j, 8), 128), floordiv(j, 1024) * 8 + "
-                               "floormod(j, 8)));"));
-  EXPECT_THAT(*text, HasSubstr("alloc s: fragment f32[1] layout((i) replicate(r: 128) -> "));
+                               "(floordiv(j, 8), i * 8 + floormod(j, 8)));"));
+  EXPECT_THAT(*text, HasSubstr("alloc s: fragment f32[1] layout((i) replicate(r: 128) -> (r, "));
 }
 
 TEST(LayoutInferenceTest, DestinationLayoutsSpreadToSources) {

@@ -39,8 +39,10 @@ bool IsTileOp(const Stmt& s) {
 
 class TileOpLowerer : public IRMutator {
  public:
-  TileOpLowerer(const KernelNode& kernel, const TargetInfo& target)
-      : names_(kernel), ctx_{kernel, target, target.ThreadsExecutingBlock(kernel.launch), names_} {}
+  TileOpLowerer(const KernelNode& kernel, const TargetInfo& target,
+                std::vector<std::string>* remarks)
+      : names_(kernel),
+        ctx_{kernel, target, target.ThreadsExecutingBlock(kernel.launch), names_, remarks} {}
 
   const absl::Status& status() const { return status_; }
 
@@ -130,17 +132,19 @@ class TileOpLowerer : public IRMutator {
 
 }  // namespace
 
-absl::StatusOr<Kernel> LowerTileOps(const Kernel& kernel, const TargetInfo& target) {
-  TileOpLowerer lowerer(*kernel, target);
+absl::StatusOr<Kernel> LowerTileOps(const Kernel& kernel, const TargetInfo& target,
+                                    std::vector<std::string>* remarks) {
+  TileOpLowerer lowerer(*kernel, target, remarks);
   Kernel result = lowerer.MutateKernel(kernel);
   if (!lowerer.status().ok()) return lowerer.status();
   return result;
 }
 
-absl::StatusOr<bool> LowerTileOps(Module& module, const TargetInfo& target) {
+absl::StatusOr<bool> LowerTileOps(Module& module, const TargetInfo& target,
+                                  std::vector<std::string>* remarks) {
   bool changed = false;
   for (Kernel& kernel : module.kernels) {
-    absl::StatusOr<Kernel> result = LowerTileOps(kernel, target);
+    absl::StatusOr<Kernel> result = LowerTileOps(kernel, target, remarks);
     if (!result.ok()) return result.status();
     changed |= *result != kernel;
     kernel = *std::move(result);
@@ -154,7 +158,7 @@ PassInfo LowerTileOpsPass() {
   info.description = "replaces tile operations by loops over their elements for the target";
   info.needs_target = true;
   info.run = [](Module& module, const PassOptions& options) -> absl::StatusOr<bool> {
-    return LowerTileOps(module, options.target());
+    return LowerTileOps(module, options.target(), options.remarks());
   };
   return info;
 }

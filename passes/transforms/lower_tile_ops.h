@@ -3,6 +3,9 @@
 #ifndef PASSES_TRANSFORMS_LOWER_TILE_OPS_H_
 #define PASSES_TRANSFORMS_LOWER_TILE_OPS_H_
 
+#include <string>
+#include <vector>
+
 #include "absl/status/statusor.h"
 #include "passes/pass/pass.h"
 #include "passes/pass/target_info.h"
@@ -41,10 +44,13 @@ namespace tile_ir::passes {
 //   (from the end when reverse), with the same one-thread rule.
 // Copies between fragments at T > 1 require matching threads as well.
 // Returns the same pointer when the kernel has no tile operation.
-absl::StatusOr<Kernel> LowerTileOps(const Kernel& kernel, const TargetInfo& target);
+// `remarks`, when given, receives a line for each fragment staged through shared memory.
+absl::StatusOr<Kernel> LowerTileOps(const Kernel& kernel, const TargetInfo& target,
+                                    std::vector<std::string>* remarks = nullptr);
 
 // Returns whether any kernel changed.
-absl::StatusOr<bool> LowerTileOps(Module& module, const TargetInfo& target);
+absl::StatusOr<bool> LowerTileOps(Module& module, const TargetInfo& target,
+                                  std::vector<std::string>* remarks = nullptr);
 
 PassInfo LowerTileOpsPass();
 

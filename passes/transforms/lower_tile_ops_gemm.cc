@@ -51,6 +51,11 @@ absl::StatusOr<Stmt> StageFragmentOperands(const Gemm& op, OpContext& ctx) {
     Buffer staged = BufferNode::Make(ctx.names.Fresh(operand.buffer->name + "_staged"),
                                      operand.buffer->dtype, {m->rows(), m->cols()},
                                      MemoryScope::kShared);
+    OpRemark(ctx, op,
+             absl::StrCat("gemm operand '", operand.buffer->name,
+                          "' is a fragment that the target's gemm does not read from "
+                          "registers in this layout: it goes through shared memory ('",
+                          staged->name, "')"));
     stmts.push_back(Allocate::Make(staged, op.loc()));
     Stmt copy = Copy::Make(operand, Region::Full(staged), op.loc());
     absl::StatusOr<Stmt> lowered = LowerCopy(*As<Copy>(copy), ctx);

@@ -22,11 +22,16 @@ struct OpContext {
   const TargetInfo& target;
   int64_t threads;  // T: the threads that execute a block
   FreshNames& names;
+  std::vector<std::string>* remarks = nullptr;  // PassOptions::Remark's, when asked for
 };
 
 // An error about operation `op`: "<loc>: in kernel 'k': <message>".
 absl::Status OpError(const OpContext& ctx, const StmtNode& op, absl::StatusCode code,
                      absl::string_view message);
+
+// A remark about operation `op`, where the run asked for them: "<loc>: in kernel 'k':
+// lower-tile-ops: <message>".
+void OpRemark(const OpContext& ctx, const StmtNode& op, absl::string_view message);
 
 struct Loop {
   VarRef var;

@@ -76,6 +76,12 @@ absl::StatusOr<Stmt> StageSourceInShared(const Reduce& op, OpContext& ctx) {
   for (const Range& range : op.src.ranges) shape.push_back(range.extent);
   Buffer staged = BufferNode::Make(ctx.names.Fresh(op.src.buffer->name + "_staged"),
                                    op.src.buffer->dtype, std::move(shape), MemoryScope::kShared);
+  OpRemark(ctx, op,
+           absl::StrCat("the rows that reduce '", op.src.buffer->name, "' to '",
+                        op.dst.buffer->name,
+                        "' lie across threads in a way no lane butterfly joins: the source goes "
+                        "through shared memory ('",
+                        staged->name, "') and the destination's owners reduce whole rows"));
   Stmt copy_op = Copy::Make(op.src, Region::Full(staged), op.loc());
   absl::StatusOr<Stmt> copy = LowerCopy(*As<Copy>(copy_op), ctx);
   if (!copy.ok()) return copy.status();

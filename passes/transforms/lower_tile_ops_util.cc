@@ -22,6 +22,13 @@ absl::Status OpError(const OpContext& ctx, const StmtNode& op, absl::StatusCode 
   return absl::Status(code, absl::StrCat(where, "in kernel '", ctx.kernel.name, "': ", message));
 }
 
+void OpRemark(const OpContext& ctx, const StmtNode& op, absl::string_view message) {
+  if (ctx.remarks == nullptr) return;
+  std::string where = op.loc().known() ? absl::StrCat(op.loc().ToString(), ": ") : "";
+  ctx.remarks->push_back(
+      absl::StrCat(where, "in kernel '", ctx.kernel.name, "': lower-tile-ops: ", message));
+}
+
 Loop MakeLoop(OpContext& ctx, std::string_view base, const Expr& extent, ForKind kind) {
   DataType dtype = extent->dtype();
   return {Var::Make(ctx.names.Fresh(base), dtype), Int(0, dtype), extent, kind};

@@ -113,7 +113,8 @@ absl::Status StmtError(const KernelNode& kernel, const Stmt& stmt, std::string_v
 
 }  // namespace thread_binding
 
-absl::StatusOr<Kernel> BindThreads(const Kernel& kernel, const TargetInfo& target) {
+absl::StatusOr<Kernel> BindThreads(const Kernel& kernel, const TargetInfo& target,
+                                   std::vector<std::string>* remarks) {
   int64_t threads = target.ThreadsExecutingBlock(kernel->launch);
   Contents contents = Scan(kernel->body);
   if (threads <= 1) {
@@ -141,15 +142,17 @@ absl::StatusOr<Kernel> BindThreads(const Kernel& kernel, const TargetInfo& targe
   ThreadLoops loops = MakeThreadLoops(kernel->launch, threads, names);
   absl::StatusOr<Stmt> body =
       thread_binding::BindStatements(*kernel, threads, std::move(fragments), loops.flat,
-                                      target.max_vector_bytes(), target.warp_size(), names);
+                                      target.max_vector_bytes(), target.warp_size(), names,
+                                      remarks);
   if (!body.ok()) return body.status();
   return kernel->WithBody(WrapInThreadLoops(loops, *std::move(body)));
 }
 
-absl::StatusOr<bool> BindThreads(Module& module, const TargetInfo& target) {
+absl::StatusOr<bool> BindThreads(Module& module, const TargetInfo& target,
+                                 std::vector<std::string>* remarks) {
   bool changed = false;
   for (Kernel& kernel : module.kernels) {
-    absl::StatusOr<Kernel> bound = BindThreads(kernel, target);
+    absl::StatusOr<Kernel> bound = BindThreads(kernel, target, remarks);
     if (!bound.ok()) return bound.status();
     changed |= *bound != kernel;
     kernel = *std::move(bound);
@@ -165,7 +168,7 @@ PassInfo ThreadBindingPass() {
       "and local tiles where one thread does)";
   info.needs_target = true;
   info.run = [](Module& module, const PassOptions& options) -> absl::StatusOr<bool> {
-    return BindThreads(module, options.target());
+    return BindThreads(module, options.target(), options.remarks());
   };
   return info;
 }

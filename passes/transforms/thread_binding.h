@@ -3,6 +3,9 @@
 #ifndef PASSES_TRANSFORMS_THREAD_BINDING_H_
 #define PASSES_TRANSFORMS_THREAD_BINDING_H_
 
+#include <string>
+#include <vector>
+
 #include "absl/status/statusor.h"
 #include "passes/pass/pass.h"
 #include "passes/pass/target_info.h"
@@ -71,8 +74,11 @@ namespace tile_ir::passes {
 // fragment read in a loop bound or condition inside a nest that touches fragments, a
 // barrier in a run or a cyclic loop body (it would sit in a branch on the thread index),
 // and a kernel already bound to threads that still has parallel loops or fragments.
-absl::StatusOr<Kernel> BindThreads(const Kernel& kernel, const TargetInfo& target);
-absl::StatusOr<bool> BindThreads(Module& module, const TargetInfo& target);
+// `remarks`, when given, receives a line for each fragment read through a shared mirror.
+absl::StatusOr<Kernel> BindThreads(const Kernel& kernel, const TargetInfo& target,
+                                   std::vector<std::string>* remarks = nullptr);
+absl::StatusOr<bool> BindThreads(Module& module, const TargetInfo& target,
+                                 std::vector<std::string>* remarks = nullptr);
 
 // The pass: `thread-binding` (it lowers for the run's target).
 PassInfo ThreadBindingPass();

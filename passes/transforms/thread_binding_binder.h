@@ -53,8 +53,10 @@ std::vector<const BufferLoad*> FragmentsPassedWhole(const Stmt& node);
 class Binder : public IRMutator {
  public:
   Binder(const KernelNode& kernel, int64_t threads, FragmentMap fragments, Expr thread,
-         int vector_bytes, int warp_size, FreshNames& names)
-      : kernel_(kernel),
+         int vector_bytes, int warp_size, FreshNames& names,
+         std::vector<std::string>* remarks = nullptr)
+      : remarks_(remarks),
+        kernel_(kernel),
         threads_(threads),
         fragments_(std::move(fragments)),
         thread_(std::move(thread)),
@@ -82,7 +84,9 @@ class Binder : public IRMutator {
   // A fragment that threads other than an element's owner read is mirrored in shared
   // memory: before the statement that reads it, each owner stores its elements there (the
   // barrier after that is insert-barriers' to place), and the reads go to the mirror.
-  void RequestMirror(const BufferNode* fragment);
+  // `site` is the statement that reads it, for the remark (PassOptions::Remark) that says so.
+  void RequestMirror(const BufferNode* fragment, const Stmt& site);
+  std::vector<std::string>* const remarks_;
   // `e`, which every thread evaluates (in statement `site`), with its fragment reads going
   // to mirrors, except fragments passed whole to target intrinsics: each thread passes its
   // own registers, `F[0, ...]` becoming `F_local[0]`.
@@ -103,7 +107,8 @@ class Binder : public IRMutator {
   // otherwise (R <= kMaxUnrolled), and register indices r (or a function of r) where an
   // access's register depends on r alone. Where the placement is not of that form but
   // separable and bit-linear in the thread (FindSeparable), the loop is SeparableNest's.
-  std::optional<Stmt> RegisterNest(const For& root);
+  // `site` is `root` as a statement.
+  std::optional<Stmt> RegisterNest(const For& root, const Stmt& site);
   // The affine form's loop over the rounds, register overrides and mirrors already set up.
   Stmt AffineNest(const For& root, const ParallelBox& box, const AffinePlacement& form,
                   int64_t registers, const Stmt& body, const VarRef& round, const Expr& thread,
@@ -121,6 +126,10 @@ class Binder : public IRMutator {
   // is not a function of the round.
   std::optional<int64_t> VectorRunLimit(const Stmt& body, int64_t registers, const VarRef& round,
                                         std::vector<std::vector<int64_t>>* access_registers) const;
+  // Registers of the fast body's accesses that stay put along each run of `run` rounds are
+  // rewritten to the run's start (`run_start`, an expression of the run's variable).
+  void PinRunConstantRegisters(const VarRef& round, const Expr& run_start, int64_t run,
+                               int64_t registers);
   // The affine form's runs: V consecutive registers at consecutive elements from a multiple
   // of V (A and the run starts multiples of V, the innermost extent too), so a run stays in
   // one row; 1 where there are none or the walk needs its guard.

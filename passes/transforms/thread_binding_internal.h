@@ -110,9 +110,11 @@ absl::StatusOr<Stmt> DealCyclically(const KernelNode& kernel, const For& root, i
 
 // The statements of `kernel`'s body bound to `threads` threads whose flat index is
 // `thread` (see BindThreads); an error naming the statement that cannot be bound.
+// `remarks`, when given, receives a line for each fragment read through a shared mirror.
 absl::StatusOr<Stmt> BindStatements(const KernelNode& kernel, int64_t threads,
                                     FragmentMap fragments, Expr thread, int vector_bytes,
-                                    int warp_size, FreshNames& names);
+                                    int warp_size, FreshNames& names,
+                                    std::vector<std::string>* remarks = nullptr);
 
 }  // namespace tile_ir::passes::thread_binding
 

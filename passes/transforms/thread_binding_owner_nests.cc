@@ -238,7 +238,7 @@ std::optional<Expr> Binder::ChooseOwner(const Contents& contents, const Stmt& si
       local = HeldByOneReplica(owner, thread, layout, domain);
     }
     if (!local) {
-      RequestMirror(load->buffer.get());
+      RequestMirror(load->buffer.get(), site);
       via_mirror_.insert(load);
     }
   }

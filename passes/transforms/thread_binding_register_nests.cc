@@ -174,7 +174,7 @@ std::optional<AccessRegister> FindAccessRegister(
 
 }  // namespace
 
-std::optional<Stmt> Binder::RegisterNest(const For& root) {
+std::optional<Stmt> Binder::RegisterNest(const For& root, const Stmt& site) {
   std::optional<ParallelBox> box = FindParallelBox(root);
   if (!box) return std::nullopt;
   const std::vector<VarRange>& domain = box->domain;
@@ -254,7 +254,7 @@ std::optional<Stmt> Binder::RegisterNest(const For& root) {
         SubstituteVar(access_registers[k], placeholder.get(), round);
   }
   for (const BufferLoad* load : mirrored) {
-    RequestMirror(load->buffer.get());
+    RequestMirror(load->buffer.get(), site);
     via_mirror_.insert(load);
   }
   Expr thread = thread_->dtype() == type ? thread_ : Cast::Make(type, thread_);

@@ -13,6 +13,7 @@
 #include "passes/transforms/thread_binding_binder.h"
 #include "passes/transforms/thread_binding_internal.h"
 #include "tile_ir/intrinsics.h"
+#include "tile_ir/printer.h"
 
 namespace tile_ir::passes::thread_binding {
 namespace {
@@ -139,7 +140,7 @@ Stmt Binder::Bind(const Stmt& s) {
       const For& loop = *As<For>(s);
       if (loop.for_kind == ForKind::kParallel) {
         if (Scan(s).fragment()) {
-          if (std::optional<Stmt> fast = RegisterNest(loop)) return *std::move(fast);
+          if (std::optional<Stmt> fast = RegisterNest(loop, s)) return *std::move(fast);
           return Nest(s);
         }
         absl::StatusOr<Stmt> dealt =
@@ -216,12 +217,25 @@ Stmt Binder::Fail(const Stmt& s, std::string_view message) {
   return s;
 }
 
-void Binder::RequestMirror(const BufferNode* fragment) {
+void Binder::RequestMirror(const BufferNode* fragment, const Stmt& site) {
   if (!mirrors_.contains(fragment)) {
     Buffer mirror = BufferNode::Make(names_.Fresh(fragment->name + "_shared"), fragment->dtype,
                                      fragment->shape, MemoryScope::kShared);
     mirrors_[fragment] = mirror;
     mirror_list_.push_back(mirror);
+  }
+  if (remarks_ != nullptr) {
+    std::string text = Print(site);
+    text = text.substr(0, text.find('\n'));
+    std::string loc = site->loc().known() ? absl::StrCat(site->loc().ToString(), ": ") : "";
+    std::string remark = absl::StrCat(
+        loc, "in kernel '", kernel_.name, "': thread-binding: fragment '", fragment->name,
+        "' is read by threads that do not hold the elements they read, so its owners store it "
+        "to shared memory ('", mirrors_.at(fragment)->name, "') before `", text,
+        "`; a layout that puts each read element on its reader avoids it");
+    if (std::find(remarks_->begin(), remarks_->end(), remark) == remarks_->end()) {
+      remarks_->push_back(std::move(remark));
+    }
   }
   if (std::find(fills_.begin(), fills_.end(), fragment) == fills_.end()) {
     fills_.push_back(fragment);
@@ -243,7 +257,7 @@ Expr Binder::ReadViaMirrors(const Expr& e, const Stmt& site) {
   Contents contents = Scan(e);
   for (const BufferLoad* load : contents.fragment_loads) {
     if (passed_whole_.contains(load)) continue;
-    RequestMirror(load->buffer.get());
+    RequestMirror(load->buffer.get(), site);
     via_mirror_.insert(load);
   }
   Expr result = Mutate(e);
@@ -283,9 +297,10 @@ std::vector<Stmt> Binder::TakeFills() {
 
 absl::StatusOr<Stmt> BindStatements(const KernelNode& kernel, int64_t threads,
                                     FragmentMap fragments, Expr thread, int vector_bytes,
-                                    int warp_size, FreshNames& names) {
+                                    int warp_size, FreshNames& names,
+                                    std::vector<std::string>* remarks) {
   Binder binder(kernel, threads, std::move(fragments), std::move(thread), vector_bytes,
-                warp_size, names);
+                warp_size, names, remarks);
   Stmt body = binder.BindWithFills(kernel.body);
   if (!binder.status().ok()) return binder.status();
   if (binder.mirrors().empty()) return body;

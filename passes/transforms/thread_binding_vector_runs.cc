@@ -68,6 +68,21 @@ std::vector<std::optional<int64_t>> RunStarts(const std::vector<int64_t>& values
 
 }  // namespace
 
+void Binder::PinRunConstantRegisters(const VarRef& round, const Expr& run_start, int64_t run,
+                                     int64_t registers) {
+  for (auto& [node, reg] : register_override_) {
+    std::vector<int64_t> values;
+    for (int64_t r = 0; r < registers; ++r) {
+      std::optional<int64_t> value = EvaluateInt(reg, IntEnv{{round.get(), r}});
+      if (!value) break;
+      values.push_back(*value);
+    }
+    if (static_cast<int64_t>(values.size()) == registers && StepsInRuns(values, run, 0)) {
+      reg = SimplifyExpr(SubstituteVar(reg, round.get(), run_start));
+    }
+  }
+}
+
 std::optional<int64_t> Binder::VectorRunLimit(const Stmt& body, int64_t registers,
                                               const VarRef& round,
                                               std::vector<std::vector<int64_t>>* access_registers)
@@ -178,6 +193,9 @@ Stmt Binder::VectorRunNest(const For& root, const ParallelBox& box, const Affine
     }
     stride *= box.domain[d].extent;
   }
+  // A register that stays along the run (a row's vector) is read at the run's start: one
+  // scalar broadcast over the vector.
+  PinRunConstantRegisters(round, Op(BinaryOp::kMul, AsI32(step), Int(run)), run, registers);
   std::vector<Stmt> rewritten = RewriteFastBody(body);
   Stmt inner = rewritten.size() == 1 ? rewritten[0] : Seq::Make(std::move(rewritten), root.loc());
   map[round.get()] = Op(BinaryOp::kAdd, Op(BinaryOp::kMul, AsI32(step), Int(run)), AsI32(lane));
@@ -211,6 +229,9 @@ Stmt Binder::VectorRunNest(const For& root, const ParallelBox& box, const Separa
   }
   // Inside the run, the last coordinate and the round are the run's start plus the lane;
   // substituted rather than bound, so that the loop body stays the one store vectorize reads.
+  // A register that stays along the run (a row's vector) is read at the run's start: one
+  // scalar broadcast over the vector.
+  PinRunConstantRegisters(round, Op(BinaryOp::kMul, AsI32(step), Int(run)), run, registers);
   std::vector<Stmt> rewritten = RewriteFastBody(body);
   Stmt inner = rewritten.size() == 1 ? rewritten[0] : Seq::Make(std::move(rewritten), root.loc());
   const For& last_loop = *box.chain[last];

@@ -8,7 +8,7 @@
 # most 8 files come back); a summary table is
 # printed last. Each step has a time limit and the whole run a budget
 # (RUN_BUDGET_S, default 480 s): a step that no longer fits is skipped.
-# Knobs: SANITIZE_OPS, RACECHECK_OPS, SANITIZE_ALL=1, SEED_CASES, SEEDS, BENCH_CASES, SKIP_PEERS=1,
+# Knobs: SANITIZE_OPS, RACECHECK_OPS (entries OP, ragged shapes, or OP:default), SANITIZE_ALL=1, SEED_CASES, SEEDS, BENCH_CASES, SKIP_PEERS=1,
 # SKIP_SUITE=1 (no suite runs), SKIP_MATRIX=1, BENCH_STATIC=0 (bench the dynamic-shape binaries instead of ones specialized with
 # --static-shapes), STATIC_CHECK_CASES (OP:SHAPES checked with --static-shapes). A case may
 # name a config of the operator's space: OP@CONFIG:SHAPES (tile-run --config).
@@ -22,14 +22,17 @@ BUNDLE=.devrun
 BIN=$BUNDLE/bin
 OPS=$BUNDLE/ops
 RUN_BUDGET_S=${RUN_BUDGET_S:-480}
-SANITIZE_OPS=${SANITIZE_OPS-"add_f32 softmax_f16 layernorm_bf16 gemm_f16 flash_attn_d64_causal gemv_splitk_f16"}
-RACECHECK_OPS=${RACECHECK_OPS-"gemm_f16 softmax_f16 gemv_splitk_f16"}
+SANITIZE_OPS=${SANITIZE_OPS-"add_f32 softmax_f16 layernorm_bf16 gemm_f16 flash_attn_d64_causal gemv_splitk_f16 \
+softmax_row_f16:default layernorm_row_bf16:default"}
+RACECHECK_OPS=${RACECHECK_OPS-"gemm_f16 softmax_f16 gemv_splitk_f16 softmax_row_f16:default layernorm_row_bf16:default"}
 SANITIZE_ALL=${SANITIZE_ALL:-0}
 SKIP_PEERS=${SKIP_PEERS:-0}
 # FILE:SHAPES pairs at sizes that fill the H200, beside the peers' figures.
 BENCH_CASES=${BENCH_CASES-"gemm_f16:M=4096,N=4096,K=4096 gemm_bf16:M=4096,N=4096,K=4096 \
 add_f32:M=8192,N=8192 softmax_f16:M=16384,N=8192 layernorm_bf16:M=16384,N=8192 \
-flash_attn_d128:BATCH=4,HEADS=32,SEQ=4096 flash_attn_d128_causal:BATCH=4,HEADS=32,SEQ=4096"}
+rmsnorm_f16:M=16384,N=8192 softmax_row_f16:M=16384,N=8192 layernorm_row_bf16:M=16384,N=8192 \
+rmsnorm_row_f16:M=16384,N=8192 flash_attn_d128:BATCH=4,HEADS=32,SEQ=4096 flash_attn_d128_causal:BATCH=4,HEADS=32,SEQ=4096 \
+flash_attn_d128_b128:BATCH=4,HEADS=32,SEQ=4096 flash_attn_d128_b128_causal:BATCH=4,HEADS=32,SEQ=4096"}
 BENCH_STATIC=${BENCH_STATIC:-1}
 # OP:SHAPES checked once per seed of $SEEDS (dynamic-shape binaries).
 SEED_CASES=${SEED_CASES-"gemv_splitk_f16:N=4096,K=4096 gemv_splitk_f16:N=4097,K=4095"}
@@ -198,14 +201,21 @@ if [[ -x $BIN/jit_latency_cuda ]]; then
 fi
 
 SAN_LOG=$OUT/sanitizer.log
-for op in $SANITIZE_OPS; do
-  step "memcheck $op" 60 "$SAN_LOG" compute-sanitizer --tool memcheck --error-exitcode 99 \
-    --print-limit 20 "$BIN/tile-run-gpu" "$OPS/$op.tile" --target=cuda --check --ragged --seed=3
+# An entry OP runs at the ragged shapes; OP:default at the default ones (where a kernel takes
+# paths that ragged shapes avoid, such as vector runs and cross-warp reductions).
+sanitize_shapes() { [[ $1 == *:default ]] || echo "--ragged"; }
+for entry in $SANITIZE_OPS; do
+  op=${entry%:default}
+  step "memcheck $entry" 60 "$SAN_LOG" compute-sanitizer --tool memcheck --error-exitcode 99 \
+    --print-limit 20 "$BIN/tile-run-gpu" "$OPS/$op.tile" --target=cuda --check \
+    $(sanitize_shapes "$entry") --seed=3
   note "$(grep -E 'ERROR SUMMARY' "$SAN_LOG" | tail -1 | sed 's/=* //')"
 done
-for op in $RACECHECK_OPS; do
-  step "racecheck $op" 60 "$SAN_LOG" compute-sanitizer --tool racecheck --error-exitcode 99 \
-    --print-limit 20 "$BIN/tile-run-gpu" "$OPS/$op.tile" --target=cuda --check --ragged --seed=3
+for entry in $RACECHECK_OPS; do
+  op=${entry%:default}
+  step "racecheck $entry" 60 "$SAN_LOG" compute-sanitizer --tool racecheck --error-exitcode 99 \
+    --print-limit 20 "$BIN/tile-run-gpu" "$OPS/$op.tile" --target=cuda --check \
+    $(sanitize_shapes "$entry") --seed=3
   note "$(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$SAN_LOG" | tail -1 | sed 's/=* //')"
 done
 

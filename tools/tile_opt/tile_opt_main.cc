@@ -60,6 +60,9 @@ cli::ArgParser MakeParser() {
   parser.Add({"print-ir-after-change", "", "print the IR after each pass that changed it"});
   parser.Add({"print-locs", "", "print source locations in the text output"});
   parser.Add({"timing", "", "report the time spent in each pass (to stderr)"});
+  parser.Add({"remarks", "",
+              "print to stderr where the passes move data the program did not ask to move (a "
+              "fragment read by threads that do not hold it, staged through shared memory)"});
   parser.Add({"reproducer", "FILE",
               "when a pass fails, write the IR before it and the rest of the pipeline to FILE"});
   parser.Add({"run-reproducer", "", "take the pipeline from INPUT's reproducer header"});
@@ -247,6 +250,8 @@ int TileOptMain(int argc, char** argv, std::istream& in, std::ostream& out, std:
   pm_options.timing = parser.Has("timing");
   pm_options.reproducer_path = parser.Get("reproducer");
   pm_options.dump = &err;
+  std::vector<std::string> remarks;
+  if (parser.Has("remarks")) pm_options.remarks = &remarks;
   if (target) pm_options.target = target->info;
   absl::StatusOr<passes::PassManager> manager = passes::PassManager::Create(
       target ? target->passes : passes::BuiltinPassRegistry(), pipeline, pm_options);
@@ -284,7 +289,10 @@ int TileOptMain(int argc, char** argv, std::istream& in, std::ostream& out, std:
         continue;
       }
     }
-    if (absl::Status status = manager->Run(*module); !status.ok()) {
+    absl::Status ran = manager->Run(*module);
+    for (const std::string& remark : remarks) err << "remark: " << remark << "\n";
+    remarks.clear();
+    if (absl::Status status = ran; !status.ok()) {
       err << "tile-opt: error: " << source_name << ": " << status.message() << "\n";
       failed = true;
       continue;

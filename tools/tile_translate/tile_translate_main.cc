@@ -48,6 +48,9 @@ cli::ArgParser MakeParser() {
               "compile these dims in as constants (as specialize-dims does) before lowering: "
               "a fragment sized by a dim (a whole row, fragment f32[1, N]) needs its value, "
               "and constants make bound checks fall away and wide accesses provable"});
+  parser.Add({"remarks", "",
+              "print to stderr where the lowering moves data the program did not ask to move "
+              "(a fragment read by threads that do not hold it, staged through shared memory)"});
   parser.Add({"help", "", "show this help"});
   return parser;
 }
@@ -100,7 +103,7 @@ absl::Status SpecializeShapes(Module& module, const std::string& text) {
 }
 
 absl::StatusOr<std::string> Translate(Module module, const targets::Target& target,
-                                      const cli::ArgParser& parser) {
+                                      const cli::ArgParser& parser, std::ostream& err) {
   if (parser.Has("kernel")) {
     if (absl::Status kept = KeepKernel(module, parser.Get("kernel")); !kept.ok()) return kept;
   }
@@ -112,7 +115,10 @@ absl::StatusOr<std::string> Translate(Module module, const targets::Target& targ
   if (parser.Has("thread-level")) {
     if (absl::Status valid = Verify(module); !valid.ok()) return valid;
   } else {
-    absl::StatusOr<Module> lowered = target.Lower(module);
+    std::vector<std::string> remarks;
+    absl::StatusOr<Module> lowered =
+        target.Lower(module, "", parser.Has("remarks") ? &remarks : nullptr);
+    for (const std::string& remark : remarks) err << "remark: " << remark << "\n";
     if (!lowered.ok()) return lowered.status();
     module = *std::move(lowered);
   }
@@ -155,7 +161,7 @@ int TileTranslateMain(int argc, char** argv, std::ostream& out, std::ostream& er
     err << "tile-translate: error: " << module.status().message() << "\n";
     return 1;
   }
-  absl::StatusOr<std::string> output = Translate(*std::move(module), **target, parser);
+  absl::StatusOr<std::string> output = Translate(*std::move(module), **target, parser, err);
   if (!output.ok()) {
     err << "tile-translate: error: " << input << ": " << output.status().message() << "\n";
     return 1;

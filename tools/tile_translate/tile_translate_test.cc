@@ -181,5 +181,41 @@ TEST(TileTranslateTest, Help) {
   EXPECT_TRUE(Contains(help.out, "cuda:sm_80")) << help.out;
 }
 
+constexpr char kWholeRow[] = R"(ir_version 1;
+producer "test" "1";
+
+kernel row<M: i32, N: i32>(X: f32[M, N], S: f32[M]) grid(bx: M) threads(128) {
+  alloc x: fragment f32[1, N];
+  alloc s: fragment f32[1];
+  copy X[bx +: 1, 0 +: N] -> x;
+  reduce sum x -> s {dim=1, clear=true};
+  copy s -> S[bx +: 1];
+}
+)";
+
+// A fragment sized by a dim needs the dim's value: --shapes compiles it in; without it the
+// error names the fragment and says how; bad --shapes name what is wrong.
+TEST(TileTranslateTest, ShapesCompileDimsInAsConstants) {
+  std::string path = WriteTemp("row.tile", kWholeRow);
+  Result sized = RunTileTranslate({path, "--shapes=N=1024", "--lowered-ir"});
+  EXPECT_EQ(sized.status, 0) << sized.err;
+  EXPECT_TRUE(Contains(sized.out, "kernel row<M: i32>(X: f32[M, 1024], S: f32[M])")) << sized.out;
+  EXPECT_TRUE(Contains(sized.out, "lane_shuffle_xor")) << sized.out;
+
+  Result symbolic = RunTileTranslate({path});
+  EXPECT_EQ(symbolic.status, 1);
+  EXPECT_TRUE(Contains(symbolic.err, "fragment 'x' has extent N in dimension 1")) << symbolic.err;
+  EXPECT_TRUE(Contains(symbolic.err, "tile-translate --shapes")) << symbolic.err;
+
+  Result unknown = RunTileTranslate({path, "--shapes=K=4"});
+  EXPECT_EQ(unknown.status, 1);
+  EXPECT_TRUE(Contains(unknown.err, "--shapes: no kernel of the module has a dim 'K'"))
+      << unknown.err;
+  Result malformed = RunTileTranslate({path, "--shapes=N=many"});
+  EXPECT_EQ(malformed.status, 1);
+  EXPECT_TRUE(Contains(malformed.err, "--shapes: expected NAME=INTEGER, got 'N=many'"))
+      << malformed.err;
+}
+
 }  // namespace
 }  // namespace tile_ir::tools
