@@ -447,6 +447,32 @@ class Evaluator {
     });
   }
 
+  // The running sum along `dim` (from the end when reversed), rounded to dst's type at each
+  // step as the lowered scan does; src and dst have one shape.
+  void ExecCumsum(const Cumsum& node) {
+    Box src = EvalRegion(node.src), dst = EvalRegion(node.dst);
+    const size_t dim = static_cast<size_t>(node.dim);
+    Index rows = src.extents;
+    rows[dim] = 1;
+    ForEachIndex(rows, [&](const Index& at) {
+      double acc = 0;
+      const int64_t extent = src.extents[dim];
+      for (int64_t step = 0; step < extent; ++step) {
+        const int64_t r = node.reverse ? extent - 1 - step : step;
+        Index from = src.mins, to = dst.mins;
+        for (size_t d = 0; d < at.size(); ++d) {
+          from[d] += at[d];
+          to[d] += at[d];
+        }
+        from[dim] += r;
+        to[dim] += r;
+        acc = step == 0 ? Load(*node.src.buffer, from)
+                        : Round(acc + Load(*node.src.buffer, from), node.dst.buffer->dtype);
+        Store(*node.dst.buffer, to, acc);
+      }
+    });
+  }
+
   // One thread runs the kernel, so an atomic update is a plain read-modify-write; any other
   // call evaluated for its effect has none at the tile level, and one this evaluator does not
   // know is refused rather than skipped.
@@ -523,8 +549,9 @@ class Evaluator {
         return ExecFill(static_cast<const Fill&>(*s));
       case StmtKind::kReduce:
         return ExecReduce(static_cast<const Reduce&>(*s));
-      case StmtKind::kAtomicAdd:
       case StmtKind::kCumsum:
+        return ExecCumsum(static_cast<const Cumsum&>(*s));
+      case StmtKind::kAtomicAdd:
         return Fail(absl::StrCat("the evaluator has no ", std::string(StmtKindName(s->kind()))));
     }
   }
