@@ -3,12 +3,14 @@
 #ifndef CAPI_HANDLES_H_
 #define CAPI_HANDLES_H_
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "capi/tile.h"
 #include "runtime/device_base.h"
+#include "runtime/jit/specializer.h"
 #include "tile_ir/module.h"
 
 struct tile_module {
@@ -16,8 +18,10 @@ struct tile_module {
 };
 
 struct tile_kernel {
-  // Owned by the process-wide kernel cache of its target, which outlives it.
+  // Owned by the process-wide kernel cache of its target, which outlives it. Null for a kernel
+  // with dims that size fragments: those are compiled in per call, through `per_call`.
   tile_ir::runtime::LoadedKernel* loaded = nullptr;
+  std::unique_ptr<tile_ir::runtime::jit::JitFunction> per_call;
   std::string name;
   std::string signature;
   std::string ir;

@@ -7,9 +7,11 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "capi/handles.h"
 #include "capi/tile.h"
 #include "frontends/io/module_io.h"
+#include "passes/transforms/specialize_dims.h"
 #include "runtime/jit/jit_backend.h"
 #include "runtime/jit/kernel_cache.h"
 #include "tile_ir/printer.h"
@@ -76,6 +78,28 @@ tile_status tile_kernel_compile(const tile_module* module, const char* kernel_na
   if (!single.ok()) return Report(single.status());
   absl::StatusOr<tile_ir::capi::TargetRuntime*> runtime = tile_ir::capi::RuntimeFor(target);
   if (!runtime.ok()) return Report(runtime.status());
+  // Dims that size fragments are compiled in from each call's shapes (a specialization per
+  // set of values, cached like any kernel); the others stay parameters of one binary.
+  if (!tile_ir::passes::DimsSizingRegisters(*single->kernels.front()).empty()) {
+    auto kernel = std::make_unique<tile_kernel>();
+    kernel->per_call = std::make_unique<tile_ir::runtime::jit::JitFunction>(
+        tile_ir::runtime::jit::KernelTemplate::FromModule(*single, kernel_name),
+        tile_ir::runtime::jit::TemplateArgs{}, *(*runtime)->cache);
+    const tile_ir::KernelNode& generic = *single->kernels.front();
+    kernel->name = generic.name;
+    kernel->signature = tile_ir::capi::Signature(generic);
+    kernel->ir = tile_ir::io::WriteModule(*single, tile_ir::io::ModuleFormat::kText);
+    kernel->cache_info = absl::StrCat(
+        "compiled at each call's values of ",
+        absl::StrJoin(tile_ir::passes::DimsSizingRegisters(generic), ", "),
+        " (they size fragments)");
+    for (const tile_ir::Param& param : generic.params) {
+      kernel->param_names.push_back(param.name());
+      kernel->param_is_buffer.push_back(param.is_buffer() ? 1 : 0);
+    }
+    *out = kernel.release();
+    return TILE_OK;
+  }
   absl::StatusOr<tile_ir::runtime::jit::CachedKernel> cached =
       (*runtime)->cache->Get(*single, kernel_name);
   if (!cached.ok()) {
@@ -148,6 +172,16 @@ tile_status tile_kernel_launch(tile_kernel* kernel, const tile_arg* args, size_t
                                                   " is a tensor argument whose tensor is NULL")));
     }
     converted.push_back(tile_ir::runtime::KernelArg::Tensor(arg.tensor));
+  }
+  if (kernel->per_call) {
+    absl::StatusOr<tile_ir::runtime::LoadedKernel*> specialized =
+        kernel->per_call->Specialize(converted);
+    if (!specialized.ok()) {
+      return Report(absl::Status(specialized.status().code(),
+                                 absl::StrCat("kernel '", kernel->name, "': ",
+                                              specialized.status().message())));
+    }
+    return Report((*specialized)->Launch(converted));
   }
   return Report(kernel->loaded->Launch(converted));
 }

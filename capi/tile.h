@@ -81,7 +81,10 @@ TILE_API const char* tile_module_kernel_name(const tile_module* module, size_t i
 /* Compiles `kernel_name` for `target` ("cpu", "cuda", "cuda:sm_90a"; the
  * grammar of targets/target_name.h) through the kernel cache. The kernel does
  * not refer to the module afterwards. Kernels of one target share one device
- * and cache for the life of the process. */
+ * and cache for the life of the process. A kernel whose dims size a fragment
+ * (a whole row, `fragment f32[1, N]`) is compiled at each launch's values of
+ * those dims instead (each specialization cached), since a thread's registers
+ * are fixed when it is compiled; tile_kernel_cache_info says so. */
 TILE_API tile_status tile_kernel_compile(const tile_module* module, const char* kernel_name,
                                          const char* target, tile_kernel** out);
 TILE_API void tile_kernel_free(tile_kernel* kernel);

@@ -216,6 +216,43 @@ int main(void) {
   EXPECT_ERROR(tile_module_load_string("x", 1, (tile_format)9, NULL, &bad),
                TILE_ERROR_INVALID_ARGUMENT, "unknown format 9");
 
+  /* A whole-row kernel: N sizes a fragment, so each call's N is compiled in (M stays a
+     parameter), at two values of N through one handle. */
+  tile_module* rows = NULL;
+  CHECK(tile_module_load_file("capi/testdata/row_sum.tile", &rows) == TILE_OK);
+  tile_kernel* row_sum = NULL;
+  status = tile_kernel_compile(rows, "row_sum", "cpu", &row_sum);
+  if (status != TILE_OK) fprintf(stderr, "compile row_sum: %s\n", tile_last_error());
+  CHECK(status == TILE_OK);
+  CHECK(strstr(tile_kernel_cache_info(row_sum), "each call's values of N") != NULL);
+  for (int64_t cols = 300; cols <= 301; ++cols) {
+    enum { kRows = 3 };
+    float m[kRows * 301], sums[kRows];
+    for (int64_t k = 0; k < kRows * cols; ++k) m[k] = (float)(k % 11) - 5;
+    for (int r = 0; r < kRows; ++r) sums[r] = NAN;
+    int64_t m_shape[2] = {kRows, cols}, s_shape[1] = {kRows};
+    DLTensor tm = {0}, ts = {0};
+    tm.data = m;
+    tm.device.device_type = kDLCPU;
+    tm.ndim = 2;
+    tm.dtype.code = kDLFloat;
+    tm.dtype.bits = 32;
+    tm.dtype.lanes = 1;
+    tm.shape = m_shape;
+    ts = vector_f32(sums, s_shape);
+    tile_arg row_args[2] = {tile_arg_tensor(&tm), tile_arg_tensor(&ts)};
+    status = tile_kernel_launch(row_sum, row_args, 2);
+    if (status != TILE_OK) fprintf(stderr, "launch row_sum: %s\n", tile_last_error());
+    CHECK(status == TILE_OK);
+    for (int r = 0; r < kRows; ++r) {
+      double want = 0;
+      for (int64_t c = 0; c < cols; ++c) want += m[r * cols + c];
+      CHECK(fabs(sums[r] - want) <= 1e-4);
+    }
+  }
+  tile_kernel_free(row_sum);
+  tile_module_free(rows);
+
   tile_kernel_free(kernel);
   tile_module_free(module);
   if (failures != 0) {
