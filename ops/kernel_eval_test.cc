@@ -59,11 +59,11 @@ void ExpectKernelMatchesReference(const OpCase& op, const Shapes& dims, InputCas
   ASSERT_TRUE(run.ok()) << run;
   for (const std::string& output : op.outputs) {
     const RefTensor& got = tensors->at(output);
-    absl::Status close = CheckClose(got, want.at(output), op.atol, op.rtol);
+    absl::Status close = CheckClose(got, want.at(output), op.AtolAt(dims), op.rtol);
     const std::string what =
         absl::StrCat(op.name, " ", output, " [", InputCaseName(input_case), "]");
     EXPECT_TRUE(close.ok()) << what << " (seed " << kSeed << "): " << close;
-    LogWorstElement(what, got, want.at(output), op.atol, op.rtol);
+    LogWorstElement(what, got, want.at(output), op.AtolAt(dims), op.rtol);
   }
 }
 

@@ -82,6 +82,10 @@ struct OpCase {
   // from its dtypes and inputs.
   double atol = 0;
   double rtol = 0;
+  // Where the absolute error bound grows with a dim (a K-long fp32 sum), atol at `dims`;
+  // unset: `atol` at every shape. AtolAt() is what checks use.
+  std::function<double(const Shapes& dims)> atol_at;
+  double AtolAt(const Shapes& dims) const { return atol_at ? atol_at(dims) : atol; }
   // For throughput reports: the floating-point operations and the bytes of
   // global memory the kernel moves at the given dims.
   std::function<double(const Shapes& dims)> flops;

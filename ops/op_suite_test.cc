@@ -187,6 +187,13 @@ TEST(OpSuiteTest, EveryOpCaseIsComplete) {
     EXPECT_GT(op.flops(op.default_shapes), 0);
     EXPECT_GT(op.bytes(op.default_shapes), 0);
     EXPECT_TRUE(std::isfinite(op.atol) && op.atol >= 0);
+    if (op.atol_at) {
+      // A shape-dependent atol only ever loosens the base one, and stays finite.
+      for (const Shapes* shapes : {&op.default_shapes, &op.ragged_shapes}) {
+        const double atol = op.AtolAt(*shapes);
+        EXPECT_TRUE(std::isfinite(atol) && atol >= op.atol) << atol;
+      }
+    }
     EXPECT_TRUE(std::isfinite(op.rtol) && op.rtol >= 0 && op.rtol < 0.01)
         << "a tolerance this loose would hide real errors";
     for (const std::string& output : op.outputs) {

@@ -136,7 +136,7 @@ Record ProbeOperator(BackendProber& prober, const TargetSpec& target, const Mach
   record.hardware = facts.hardware;
   record.shapes = run->shapes;
   record.seed = context.seed;
-  record.atol = op.atol;
+  record.atol = op.AtolAt(op.default_shapes);
   record.rtol = op.rtol;
   record.max_abs_error = run->max_abs_error;
   record.max_rel_error = run->max_rel_error;
@@ -148,7 +148,7 @@ Record ProbeOperator(BackendProber& prober, const TargetSpec& target, const Mach
     return record;
   }
   record.status = Status::kVerified;
-  record.detail = absl::StrCat("within atol ", op.atol, ", rtol ", op.rtol, " of the float64 ",
+  record.detail = absl::StrCat("within atol ", *record.atol, ", rtol ", op.rtol, " of the float64 ",
                                "reference at ", run->shapes, " (seed ", context.seed, ")");
   return record;
 }

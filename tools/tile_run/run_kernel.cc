@@ -165,7 +165,7 @@ absl::StatusOr<RunResult> RunKernel(runtime::Device& device, runtime::LoadedKern
       if (absl::Status copied = on_device.at(name)->CopyToHost(got); !copied.ok()) {
         return error(name, copied);
       }
-      OutputCheck check = CompareOutput(name, got, ref->at(name), op->atol, op->rtol);
+      OutputCheck check = CompareOutput(name, got, ref->at(name), op->AtolAt(options.dims), op->rtol);
       check.inputs = ops::InputCaseName(input_case);
       result.checks.push_back(std::move(check));
     }
