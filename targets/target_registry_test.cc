@@ -54,7 +54,7 @@ TEST(TargetRegistryTest, RefusalsListWhatIsAccepted) {
   EXPECT_EQ(Error("cuda{gemm=fma}"),
             "target 'cuda{gemm=fma}': option 'gemm' takes auto | wgmma | mma, not 'fma'");
   EXPECT_EQ(Error("cuda{tiles=big}"), "target 'cuda{tiles=big}': unknown option 'tiles' of "
-                                      "cuda; options: gemm");
+                                      "cuda; options: gemm, warp_specialize");
   EXPECT_EQ(Error("hip{gemm=mma}"),
             "target 'hip{gemm=mma}': unknown option 'gemm' of hip, which takes none");
   EXPECT_TRUE(absl::StrContains(Error("cuda:sm_80{gemm=wgmma}"), "only sm_90a has both"));

@@ -46,6 +46,13 @@ class Cuda final : public c_source::GlobalKernelDialect {
   std::optional<CExpr> EmitTargetCall(const Call& node, CallContext& context) const override {
     if (std::optional<CExpr> async = c_source::EmitAsyncCopyCall(node, context)) return async;
     if (!absl::StartsWith(node.name, kCudaIntrinsicPrefix)) return std::nullopt;
+    if (node.name == "cuda.producer_warps") {
+      // warp_specialize.h's marker, which warp-roles replaces with a thread-index test.
+      return context.Fail(
+          "cuda.producer_warps marks the producer branch of a warp-specialized kernel; the "
+          "warp-roles pass (after insert-barriers) gives that branch its threads, and it did "
+          "not run");
+    }
     const CudaIntrinsic* intrinsic = FindCudaIntrinsic(node.name);
     if (intrinsic == nullptr) {
       return context.Fail(absl::StrCat("CUDA intrinsic '", node.name,

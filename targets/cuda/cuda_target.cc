@@ -12,6 +12,7 @@
 #include "targets/cuda/intrinsics.h"
 #include "targets/cuda/nvrtc_compiler.h"
 #include "targets/cuda/passes/cuda_passes.h"
+#include "targets/cuda/passes/warp_specialize.h"
 
 namespace tile_ir::cuda {
 namespace {
@@ -32,7 +33,8 @@ class CudaTarget final : public targets::Target {
  public:
   CudaTarget(targets::TargetName name, WgmmaUse wgmma)
       : Target(name),
-        info_(std::make_shared<CudaTargetInfo>(name.arch, wgmma, name.ToString())) {}
+        info_(std::make_shared<CudaTargetInfo>(name.arch, wgmma, name.ToString(),
+                                               name.Option("warp_specialize") == "on")) {}
 
   std::shared_ptr<const passes::TargetInfo> info() const override { return info_; }
   std::string DefaultPipeline() const override { return DefaultCudaPipeline(); }
@@ -112,13 +114,21 @@ class CudaFamily final : public targets::TargetFamily {
              values,
              "how sm_90a runs tensor-core gemms: auto (wgmma when both operand tiles are "
              "128-byte swizzled, else mma.sync), wgmma (wherever it can run), mma (mma.sync "
-             "only)"}};
+             "only)"},
+            {"warp_specialize",
+             {"off", "on"},
+             "whether sm_90a gives the copies of a kernel's software pipeline to a producer "
+             "warpgroup synchronized by mbarriers: off (the compute warps issue them), on "
+             "(where the loop allows; --remarks says why not elsewhere). Opt-in while its "
+             "producer issues cp.async: slower than off on the H200 so far (NOTES.md), and it "
+             "needs copies that lower to cp.async (rows of whole 16-byte vectors)"}};
   }
   void RegisterIntrinsics() const override {
     RegisterCudaLibraryIntrinsics();
     // These fail only when another component took the names; lowering would say so.
     RegisterGemmMmaIntrinsic().IgnoreError();
     RegisterGemmWgmmaIntrinsic().IgnoreError();
+    RegisterWarpSpecializationIntrinsics();
   }
   std::optional<std::string> Replacement(std::string_view text) const override {
     for (const auto& [old_spelling, variant] :
@@ -150,6 +160,17 @@ class CudaFamily final : public targets::TargetFamily {
     WgmmaUse wgmma = kGemmOptions[0].second;
     for (const auto& [value, use] : kGemmOptions) {
       if (value == gemm) wgmma = use;
+    }
+    const std::string warp_specialize = name.Option("warp_specialize");
+    if (!warp_specialize.empty() && warp_specialize != "on" && warp_specialize != "off") {
+      return absl::InvalidArgumentError(absl::StrCat("target '", name.ToString(),
+                                                     "': {warp_specialize=", warp_specialize,
+                                                     "} is not one of off, on"));
+    }
+    if (name.arch != "sm_90a" && !warp_specialize.empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("target '", name.ToString(), "': {warp_specialize=", warp_specialize,
+                       "} applies to sm_90a only, the one with mbarrier waits and setmaxnreg"));
     }
     if (name.arch != "sm_90a" && !gemm.empty()) {
       return absl::InvalidArgumentError(

@@ -75,8 +75,12 @@ absl::Status CheckCudaArch(std::string_view arch) {
                    "'; known: ", absl::StrJoin(KnownCudaArchs(), ", ")));
 }
 
-CudaTargetInfo::CudaTargetInfo(std::string arch, WgmmaUse wgmma, std::string name)
-    : arch_(std::move(arch)), wgmma_(wgmma), name_(name.empty() ? "cuda:" + arch_ : name) {}
+CudaTargetInfo::CudaTargetInfo(std::string arch, WgmmaUse wgmma, std::string name,
+                               bool warp_specialize)
+    : arch_(std::move(arch)),
+      wgmma_(wgmma),
+      name_(name.empty() ? "cuda:" + arch_ : name),
+      warp_specialize_(warp_specialize) {}
 
 std::optional<WgmmaPlan> CudaTargetInfo::WgmmaPlanFor(const Gemm& gemm,
                                                       const KernelNode& kernel) const {
@@ -161,9 +165,10 @@ std::optional<Stmt> CudaTargetInfo::AsyncCopy(const Expr& dst, const Expr& src, 
 }
 
 std::string DefaultCudaPipeline() {
-  return "simplify,rasterize-blocks,layout-inference,pipeline-planning,inject-software-pipeline,"
-         "pad-shared-rows,lower-tile-ops,bound-predication,thread-binding,vectorize,async-copies,"
-         "core-matrix-tiles,plan-shared-memory,insert-barriers,simplify,remove-dead-code";
+  return "simplify,rasterize-blocks,layout-inference,pipeline-planning,warp-specialize,"
+         "inject-software-pipeline,pad-shared-rows,lower-tile-ops,bound-predication,"
+         "thread-binding,vectorize,async-copies,core-matrix-tiles,plan-shared-memory,"
+         "insert-barriers,warp-roles,simplify,remove-dead-code";
 }
 
 }  // namespace tile_ir::cuda

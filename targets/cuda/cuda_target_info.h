@@ -34,8 +34,14 @@ class CudaTargetInfo final : public passes::TargetInfo {
   // `arch` is one of KnownCudaArchs(); `wgmma` says which gemms take wgmma on sm_90a.
   // `name` is the canonical target name the CudaTarget was made from (messages say it);
   // "cuda:<arch>" when empty.
+  // `warp_specialize` true lets warp-specialize give pipelined copies to a producer
+  // warpgroup on sm_90a ({warp_specialize=on}; off by default).
   explicit CudaTargetInfo(std::string arch, WgmmaUse wgmma = WgmmaUse::kSwizzledOperands,
-                          std::string name = "");
+                          std::string name = "", bool warp_specialize = false);
+
+  // Whether warp-specialize splits pipelined kernels into a producer warpgroup and consumers:
+  // on sm_90a (mbarrier parity waits, setmaxnreg) when the target asked for it.
+  bool warp_specializes() const { return arch_ == "sm_90a" && warp_specialize_; }
 
   std::string name() const override { return name_; }
   std::string arch() const override { return arch_; }
@@ -74,6 +80,7 @@ class CudaTargetInfo final : public passes::TargetInfo {
   std::string arch_;
   WgmmaUse wgmma_;
   std::string name_;
+  bool warp_specialize_;
 };
 
 // The pass pipeline that lowers a tile-level module for CUDA (every

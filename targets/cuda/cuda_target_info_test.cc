@@ -51,10 +51,10 @@ TEST(CudaTargetInfoTest, RefusesWhatItCannotGenerate) {
 
 TEST(CudaTargetInfoTest, OnePipelineForEveryArchitectureAndVariant) {
   EXPECT_EQ(DefaultCudaPipeline(),
-            "simplify,rasterize-blocks,layout-inference,pipeline-planning,inject-software-"
-            "pipeline,pad-shared-rows,lower-tile-ops,bound-predication,thread-binding,vectorize,"
-            "async-copies,core-matrix-tiles,plan-shared-memory,insert-barriers,simplify,"
-            "remove-dead-code");
+            "simplify,rasterize-blocks,layout-inference,pipeline-planning,warp-specialize,"
+            "inject-software-pipeline,pad-shared-rows,lower-tile-ops,bound-predication,"
+            "thread-binding,vectorize,async-copies,core-matrix-tiles,plan-shared-memory,"
+            "insert-barriers,warp-roles,simplify,remove-dead-code");
   for (const std::string& arch : KnownCudaArchs()) {
     EXPECT_EQ(MakeCudaTarget(arch)->DefaultPipeline(), DefaultCudaPipeline());
   }

@@ -14,5 +14,6 @@
 #include "tl/gemm_wgmma.cuh"
 #include "tl/gemm_wgmma_rs.cuh"
 #include "tl/math.cuh"
+#include "tl/mbarrier.cuh"
 #include "tl/memory.cuh"
 #include "tl/warp_reduce.cuh"

@@ -1,0 +1,84 @@
+// Warp specialization (sm_90a): the mbarriers that pass stage slots between the producer
+// warpgroup and the consumers, named barriers for one role, and register reallocation
+// between the roles. The calls of targets/cuda/passes/warp_specialize.h and warp_roles.h.
+// An mbarrier is a 64-bit word of shared memory (an i64 element in the IR).
+#pragma once
+
+namespace tl {
+
+__device__ __forceinline__ unsigned mbarrier_address(const long long* barrier) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(barrier));
+}
+
+// Phase 0 in progress, expecting `count` arrivals.
+__device__ __forceinline__ void mbarrier_init(long long* barrier, int count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(mbarrier_address(barrier)),
+               "r"(count)
+               : "memory");
+}
+
+// Makes this thread's mbarrier initializations visible to the other threads (before the
+// barrier that follows them).
+__device__ __forceinline__ void fence_barrier_init() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+#endif
+}
+
+// Returns once the phase of the given parity has completed (acquire). A barrier whose
+// phase 0 is in progress counts the phase before it, of parity 1, as completed: a producer
+// waits for parity 1 first and passes at once.
+__device__ __forceinline__ void mbarrier_wait_parity(long long* barrier, int parity) {
+  asm volatile(
+      "{\n"
+      ".reg .pred done;\n"
+      "WAIT:\n"
+      "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
+      "@!done bra WAIT;\n"
+      "}\n" ::"r"(mbarrier_address(barrier)),
+      "r"(parity)
+      : "memory");
+}
+
+// One arrival, releasing this thread's earlier memory accesses to the waiters.
+__device__ __forceinline__ void mbarrier_arrive(long long* barrier) {
+  asm volatile(
+      "{\n"
+      ".reg .b64 state;\n"
+      "mbarrier.arrive.shared::cta.b64 state, [%0];\n"
+      "}\n" ::"r"(mbarrier_address(barrier))
+      : "memory");
+}
+
+// One arrival for a producer thread's share of a stage: cp.async.mbarrier.arrive (without
+// .noinc) adds a pending arrival that completes when this thread's cp.async copies have
+// landed, and the ordinary arrive that follows counts the thread, releasing the stores it
+// made without cp.async (a copy at shapes that give no aligned vectors). Either way each
+// producer thread counts once, so the barrier's count is the producer's thread count.
+__device__ __forceinline__ void producer_commit(long long* barrier) {
+  asm volatile("cp.async.mbarrier.arrive.shared::cta.b64 [%0];\n" ::"r"(
+                   mbarrier_address(barrier))
+               : "memory");
+  mbarrier_arrive(barrier);
+}
+
+// bar.sync with a thread count: the barrier of one role (id 0 is __syncthreads).
+__device__ __forceinline__ void named_barrier_sync(int id, int threads) {
+  asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+}
+
+// Registers per thread of the executing warpgroup (all its warps execute it).
+template <int kRegisters>
+__device__ __forceinline__ void setmaxnreg_inc() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kRegisters));
+#endif
+}
+template <int kRegisters>
+__device__ __forceinline__ void setmaxnreg_dec() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kRegisters));
+#endif
+}
+
+}  // namespace tl

@@ -1,0 +1,305 @@
+// warp-roles: the producer warpgroup of a warp-specialized kernel, its thread indices and
+// barriers, and the consumers' named barriers (see warp_roles.h).
+#include "targets/cuda/passes/warp_roles.h"
+
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "passes/transforms/fresh_names.h"
+#include "targets/cuda/passes/warp_specialize.h"
+#include "tile_ir/mutator.h"
+#include "tile_ir/visitor.h"
+
+namespace tile_ir::cuda {
+namespace {
+
+// bar.sync 0 is __syncthreads; the roles take the next two.
+constexpr int kConsumerBarrier = 1;
+constexpr int kProducerBarrier = 2;
+constexpr int64_t kRegisterFile = 65536;
+
+Expr Op(BinaryOp op, Expr a, Expr b) { return Binary::Make(op, std::move(a), std::move(b)); }
+Stmt CallStmt(std::string name, std::vector<Expr> args) {
+  return Evaluate::Make(Call::Make(kVoid, std::move(name), std::move(args)));
+}
+
+const Call* EvaluatedCall(const Stmt& s) {
+  const Evaluate* eval = As<Evaluate>(s);
+  return eval != nullptr ? As<Call>(eval->value) : nullptr;
+}
+
+bool IsCallTo(const Stmt& s, std::string_view name) {
+  const Call* call = EvaluatedCall(s);
+  return call != nullptr && call->name == name;
+}
+
+bool IsProducerMarker(const Expr& e) {
+  const Call* call = As<Call>(e);
+  return call != nullptr && call->name == kProducerWarpsMarker;
+}
+
+std::vector<Stmt> StmtsOf(const Stmt& body) {
+  if (const Seq* seq = As<Seq>(body)) return seq->stmts;
+  return {body};
+}
+
+// Replaces variables by expressions.
+class Substitute : public IRMutator {
+ public:
+  Substitute(const Var* var, Expr value) : var_(var), value_(std::move(value)) {}
+  using IRMutator::Mutate;
+
+ protected:
+  Expr MutateVar(const Var& node, const Expr& self) override {
+    return &node == var_ ? value_ : self;
+  }
+
+ private:
+  const Var* var_;
+  Expr value_;
+};
+
+// Block barriers become `replacement` (nullptr: removed).
+class BarrierRewriter : public IRMutator {
+ public:
+  explicit BarrierRewriter(Stmt replacement) : replacement_(std::move(replacement)) {}
+  using IRMutator::Mutate;
+
+ protected:
+  Stmt MutateBarrier(const Barrier& node, const Stmt& self) override {
+    if (node.scope != BarrierScope::kBlock) return self;
+    return replacement_ != nullptr ? replacement_ : Seq::Make({}, node.loc());
+  }
+  // Removed barriers leave no empty blocks behind.
+  Stmt MutateSeq(const Seq& node, const Stmt& self) override {
+    std::vector<Stmt> stmts;
+    bool changed = false;
+    for (const Stmt& s : node.stmts) {
+      Stmt result = Mutate(s);
+      changed |= result != s;
+      const Seq* empty = As<Seq>(result);
+      if (empty != nullptr && empty->stmts.empty()) continue;
+      stmts.push_back(std::move(result));
+    }
+    return changed ? Seq::Make(std::move(stmts), node.loc()) : self;
+  }
+
+ private:
+  Stmt replacement_;
+};
+
+// The variables a subtree names.
+class Mentions : public IRVisitor {
+ public:
+  using IRVisitor::Visit;
+  absl::flat_hash_set<const Var*> vars;
+
+ protected:
+  void VisitVar(const Var& node) override { vars.insert(&node); }
+};
+
+class RoleBinder {
+ public:
+  RoleBinder(const Kernel& kernel, const For& threads)
+      : kernel_(kernel), names_(*kernel), tx_(threads.var), consumers_(0) {}
+
+  absl::StatusOr<Kernel> Run(const For& thread_loop, int64_t consumers);
+
+ private:
+  absl::StatusOr<Stmt> Producer(const Stmt& branch);
+  Stmt ProducerLoop(const For& loop);
+  Stmt Consumer(const Stmt& branch);
+
+  const Kernel& kernel_;
+  passes::FreshNames names_;
+  VarRef tx_;
+  int64_t consumers_;
+  // Top-level lets whose value depends on the thread index: wrong in the producer branch
+  // once its threads are renumbered.
+  absl::flat_hash_set<const Var*> thread_lets_;
+};
+
+absl::StatusOr<Kernel> RoleBinder::Run(const For& thread_loop, int64_t consumers) {
+  consumers_ = consumers;
+  std::vector<Stmt> out;
+  std::vector<Stmt> inits;
+  bool split = false;
+  absl::flat_hash_set<const Var*> thread_dependent = {tx_.get()};
+  for (const Stmt& s : StmtsOf(thread_loop.body)) {
+    if (IsCallTo(s, "cuda.mbarrier_init")) {
+      if (inits.empty()) out.push_back(nullptr);  // where the initialization goes
+      inits.push_back(s);
+      continue;
+    }
+    if (const Let* let = As<Let>(s)) {
+      Mentions mentions;
+      mentions.Visit(let->value);
+      for (const Var* var : mentions.vars) {
+        if (thread_dependent.contains(var)) {
+          thread_dependent.insert(let->var.get());
+          thread_lets_.insert(let->var.get());
+        }
+      }
+    }
+    const If* branch = As<If>(s);
+    if (branch == nullptr || !IsProducerMarker(branch->cond)) {
+      out.push_back(s);
+      continue;
+    }
+    if (split) {
+      return absl::InternalError(absl::StrCat("warp-roles: kernel '", kernel_->name,
+                                              "' has two producer branches"));
+    }
+    split = true;
+    absl::StatusOr<Stmt> producer = Producer(branch->then_body);
+    if (!producer.ok()) return producer.status();
+    Stmt consumer = branch->else_body != nullptr ? Consumer(branch->else_body) : Seq::Make({});
+    out.push_back(If::Make(Op(BinaryOp::kGe, tx_, Int(consumers_, tx_->dtype())), *producer,
+                           consumer, branch->loc()));
+  }
+  if (!split) return kernel_;
+  std::vector<Stmt> spliced;
+  for (Stmt& s : out) {
+    if (s != nullptr) {
+      spliced.push_back(std::move(s));
+      continue;
+    }
+    inits.push_back(CallStmt("cuda.fence_barrier_init", {}));
+    spliced.push_back(If::Make(Op(BinaryOp::kEq, tx_, Int(0, tx_->dtype())), Seq::Make(inits)));
+    spliced.push_back(Barrier::Make(BarrierScope::kBlock));
+  }
+  out = std::move(spliced);
+  const int64_t all = consumers_ + kProducerThreads;
+  Stmt body = For::Make(tx_, thread_loop.min, Int(all, thread_loop.extent->dtype()),
+                        ForKind::kThreadBound, Seq::Make(std::move(out)), thread_loop.loc(),
+                        thread_loop.pipeline, thread_loop.thread_axis);
+  Launch launch = kernel_->launch;
+  launch.threads = {all};
+  return KernelNode::Make(kernel_->name, kernel_->dims, kernel_->params, std::move(launch),
+                          std::move(body), kernel_->loc, kernel_->requirements);
+}
+
+absl::StatusOr<Stmt> RoleBinder::Producer(const Stmt& branch) {
+  Mentions mentions;
+  mentions.Visit(branch);
+  for (const Var* var : thread_lets_) {
+    if (mentions.vars.contains(var)) {
+      return absl::InternalError(absl::StrCat(
+          "warp-roles: kernel '", kernel_->name, "': the producer branch reads '", var->name,
+          "', computed from the consumers' thread index before the split"));
+    }
+  }
+  std::vector<Stmt> out;
+  if (consumers_ >= 2 * kProducerThreads) {
+    out.push_back(CallStmt("cuda.setmaxnreg_dec", {Int(RoleRegisters(consumers_).first)}));
+  }
+  Stmt producer_barrier =
+      CallStmt("cuda.named_barrier_sync", {Int(kProducerBarrier), Int(kProducerThreads)});
+  Substitute renumber(tx_.get(), Op(BinaryOp::kSub, tx_, Int(consumers_, tx_->dtype())));
+  for (const Stmt& s : StmtsOf(branch)) {
+    if (const For* loop = As<For>(s)) {
+      out.push_back(ProducerLoop(*loop));
+    } else {
+      out.push_back(BarrierRewriter(producer_barrier).Mutate(renumber.Mutate(s)));
+    }
+  }
+  return Seq::Make(std::move(out), branch->loc());
+}
+
+// One iteration: the slot waits and the commit run once per producer thread; the copies
+// between them once per group of 128 of the consumers' thread indices they were lowered for.
+Stmt RoleBinder::ProducerLoop(const For& loop) {
+  const int64_t groups = consumers_ / kProducerThreads;
+  std::vector<Stmt> out;
+  std::vector<Stmt> copies;
+  auto flush = [&] {
+    if (copies.empty()) return;
+    Stmt work = BarrierRewriter(nullptr).Mutate(Seq::Make(std::move(copies)));
+    copies.clear();
+    Expr first = Op(BinaryOp::kSub, tx_, Int(consumers_, tx_->dtype()));
+    if (groups == 1) {
+      out.push_back(Substitute(tx_.get(), first).Mutate(work));
+      return;
+    }
+    VarRef group = Var::Make(names_.Fresh("producer_group"), tx_->dtype());
+    Expr virtual_tx = Op(BinaryOp::kAdd, first,
+                         Op(BinaryOp::kMul, group, Int(kProducerThreads, tx_->dtype())));
+    out.push_back(For::Make(group, Int(0, tx_->dtype()), Int(groups, tx_->dtype()),
+                            ForKind::kSerial, Substitute(tx_.get(), virtual_tx).Mutate(work)));
+  };
+  for (const Stmt& s : StmtsOf(loop.body)) {
+    if (IsCallTo(s, "async_commit")) continue;  // producer_commit tracks the copies itself
+    if (IsCallTo(s, "cuda.mbarrier_wait_parity") || IsCallTo(s, "cuda.producer_commit")) {
+      flush();
+      out.push_back(s);
+      continue;
+    }
+    copies.push_back(s);
+  }
+  flush();
+  return For::Make(loop.var, loop.min, loop.extent, loop.for_kind, Seq::Make(std::move(out)),
+                   loop.loc(), loop.pipeline, loop.thread_axis);
+}
+
+Stmt RoleBinder::Consumer(const Stmt& branch) {
+  std::vector<Stmt> out;
+  if (consumers_ >= 2 * kProducerThreads) {
+    out.push_back(CallStmt("cuda.setmaxnreg_inc", {Int(RoleRegisters(consumers_).second)}));
+  }
+  Stmt rewritten = BarrierRewriter(CallStmt("cuda.named_barrier_sync",
+                                             {Int(kConsumerBarrier), Int(consumers_)}))
+                       .Mutate(branch);
+  for (const Stmt& s : StmtsOf(rewritten)) out.push_back(s);
+  return Seq::Make(std::move(out), branch->loc());
+}
+
+}  // namespace
+
+std::pair<int, int> RoleRegisters(int64_t consumer_threads) {
+  // The producer needs few: addresses and a loop. CUTLASS and FlashAttention-3 give it 40
+  // beside two consumer warpgroups, 32 beside three, 24 beside more.
+  const int producer = consumer_threads <= 256 ? 40 : consumer_threads <= 384 ? 32 : 24;
+  int64_t consumer = (kRegisterFile - int64_t{kProducerThreads} * producer) / consumer_threads;
+  consumer = std::min<int64_t>(consumer / 8 * 8, 256);  // setmaxnreg takes multiples of 8
+  return {producer, static_cast<int>(consumer)};
+}
+
+absl::StatusOr<Kernel> BindWarpRoles(const Kernel& kernel) {
+  const For* threads = As<For>(kernel->body);
+  if (const Seq* seq = As<Seq>(kernel->body); seq != nullptr && seq->stmts.size() == 1) {
+    threads = As<For>(seq->stmts[0]);
+  }
+  if (threads == nullptr || threads->for_kind != ForKind::kThreadBound) {
+    // Not thread-level yet, or without a split: a marker left here would reach the emitter,
+    // which refuses it by name.
+    return kernel;
+  }
+  std::optional<int64_t> consumers = AsConstInt(threads->extent);
+  if (!consumers || *consumers % kProducerThreads != 0) return kernel;
+  return RoleBinder(kernel, *threads).Run(*threads, *consumers);
+}
+
+passes::PassInfo WarpRolesPass() {
+  passes::PassInfo info;
+  info.name = "warp-roles";
+  info.description =
+      "gives warp-specialize's producer branch a warpgroup of its own threads: renumbers its "
+      "threads, turns the consumers' block barriers into named barriers, initializes the "
+      "mbarriers and reallocates registers between the roles";
+  info.run = [](Module& module, const passes::PassOptions&) -> absl::StatusOr<bool> {
+    RegisterWarpSpecializationIntrinsics();
+    bool changed = false;
+    for (Kernel& kernel : module.kernels) {
+      absl::StatusOr<Kernel> result = BindWarpRoles(kernel);
+      if (!result.ok()) return result.status();
+      changed |= *result != kernel;
+      kernel = *std::move(result);
+    }
+    return changed;
+  };
+  return info;
+}
+
+}  // namespace tile_ir::cuda

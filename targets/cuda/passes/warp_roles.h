@@ -1,0 +1,40 @@
+// The `warp-roles` pass (cuda:sm_90a): gives the producer branch that warp-specialize marked
+// (`if (cuda.producer_warps())`) threads of its own, once the generic passes have lowered both
+// branches for the kernel's T threads and inserted their barriers.
+//
+// On thread-level IR (`for tx in 0 +: T thread_bound(x) { ... }`) it
+//   - launches T + 128 threads: threads T .. T + 127 are the producer warpgroup, the first T
+//     the consumers, whose code does not change;
+//   - turns the marker into `tx >= T`; in the producer branch, each loop's copies run once per
+//     group of 128 of the T threads they were lowered for, with tx - T + 128 * group in place
+//     of tx; the asynchronous-copy group commits and the barriers between the copies go (the
+//     mbarriers order them), a barrier outside the loops waits for the producers only;
+//   - turns every block barrier of the consumer branch into a named barrier of the T consumer
+//     threads (a __syncthreads would wait for producers that never come);
+//   - has thread 0 initialize the mbarriers, followed by the fence that publishes them and a
+//     barrier of all threads;
+//   - with two or more consumer warpgroups, moves registers from the producer warpgroup to
+//     the consumers (setmaxnreg), as the register file of 65,536 would not hold them
+//     otherwise.
+// Runs after insert-barriers. A kernel without the marker is returned unchanged.
+#ifndef TARGETS_CUDA_PASSES_WARP_ROLES_H_
+#define TARGETS_CUDA_PASSES_WARP_ROLES_H_
+
+#include "absl/status/statusor.h"
+#include "passes/pass/pass.h"
+#include "tile_ir/module.h"
+
+namespace tile_ir::cuda {
+
+// Registers per thread that setmaxnreg gives each role of a kernel with `consumer_threads`
+// (a multiple of 128, at least 256) beside one producer warpgroup: {producer, consumer}.
+std::pair<int, int> RoleRegisters(int64_t consumer_threads);
+
+absl::StatusOr<Kernel> BindWarpRoles(const Kernel& kernel);
+
+// The pass: `warp-roles`.
+passes::PassInfo WarpRolesPass();
+
+}  // namespace tile_ir::cuda
+
+#endif  // TARGETS_CUDA_PASSES_WARP_ROLES_H_

@@ -1,0 +1,392 @@
+// warp-specialize: finds the one top-level pipelined loop of a kernel, checks that its copies
+// can move to a producer warpgroup, and splits the kernel into the two roles with mbarriers
+// per stage slot (see warp_specialize.h for the shape of the result).
+#include "targets/cuda/passes/warp_specialize.h"
+
+#include <mutex>
+#include <optional>
+#include <utility>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "passes/analysis/arith/expr_simplifier.h"
+#include "passes/analysis/buffer_access.h"
+#include "passes/analysis/software_pipeline_stages.h"
+#include "passes/pass/target_info.h"
+#include "passes/transforms/fresh_names.h"
+#include "passes/transforms/pipeline_planning.h"
+#include "targets/cuda/cuda_target_info.h"
+#include "targets/cuda/intrinsics.h"
+#include "tile_ir/intrinsics.h"
+#include "tile_ir/mutator.h"
+#include "tile_ir/visitor.h"
+
+namespace tile_ir::cuda {
+namespace {
+
+using passes::BufferAccesses;
+using passes::BufferMap;
+using passes::CollectAccesses;
+
+Expr Simplified(const Expr& e) { return arith::ExprSimplifier().Simplify(e); }
+Expr Op(BinaryOp op, Expr a, Expr b) { return Binary::Make(op, std::move(a), std::move(b)); }
+Stmt CallStmt(std::string name, std::vector<Expr> args) {
+  return Evaluate::Make(Call::Make(kVoid, std::move(name), std::move(args)));
+}
+
+bool IsFullRegion(const Region& region) {
+  for (size_t d = 0; d < region.ranges.size(); ++d) {
+    std::optional<int64_t> size = AsConstInt(region.buffer->shape[d]);
+    if (AsConstInt(region.ranges[d].min) != 0) return false;
+    if (region.ranges[d].extent != region.buffer->shape[d] &&
+        (!size || AsConstInt(region.ranges[d].extent) != *size)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// How often each buffer is named, and the variables an expression or statement mentions.
+class Uses : public IRVisitor {
+ public:
+  using IRVisitor::Visit;
+  absl::flat_hash_map<const BufferNode*, int64_t> buffers;
+  absl::flat_hash_set<const Var*> vars;
+
+ protected:
+  void VisitBufferUse(const Buffer& buffer) override { ++buffers[buffer.get()]; }
+  void VisitVar(const Var& node) override { vars.insert(&node); }
+};
+
+Uses UsesOf(const Stmt& stmt) {
+  Uses uses;
+  uses.Visit(stmt);
+  return uses;
+}
+
+// Whether a let's value may be computed by every thread of both roles before the split: no
+// loads (a consumer statement may write what they read) and no calls.
+class PureScalar : public IRVisitor {
+ public:
+  using IRVisitor::Visit;
+  bool pure = true;
+
+ protected:
+  void VisitBufferLoad(const BufferLoad& node) override { pure = false; }
+  void VisitCall(const Call& node) override { pure = false; }
+};
+
+bool IsPureLet(const Stmt& stmt) {
+  const Let* let = As<Let>(stmt);
+  if (let == nullptr) return false;
+  PureScalar check;
+  check.Visit(let->value);
+  return check.pure;
+}
+
+std::vector<Stmt> StmtsOf(const Stmt& body) {
+  if (const Seq* seq = As<Seq>(body)) return seq->stmts;
+  return {body};
+}
+
+// Replaces each staged buffer's declaration by its staged version.
+class AllocationRestager : public IRMutator {
+ public:
+  explicit AllocationRestager(const BufferMap& staged) : staged_(staged) {}
+
+ protected:
+  Stmt MutateAllocate(const Allocate& node, const Stmt& self) override {
+    auto it = staged_.find(node.buffer.get());
+    return it == staged_.end() ? self : Allocate::Make(it->second, node.loc());
+  }
+
+ private:
+  const BufferMap& staged_;
+};
+
+// The split of one kernel, or the reason it cannot be split.
+class Splitter {
+ public:
+  explicit Splitter(const Kernel& kernel) : kernel_(kernel), names_(*kernel) {}
+
+  // The reason, or empty with `result` set.
+  std::string Run(Kernel* result);
+
+ private:
+  std::string Check(const For& loop, const std::vector<Stmt>& top);
+  Stmt Emit(const For& loop, const std::vector<Stmt>& top, size_t loop_index);
+
+  const Kernel& kernel_;
+  passes::FreshNames names_;
+  std::vector<Stmt> producers_;
+  std::vector<Stmt> consumers_;
+  BufferMap staged_;
+};
+
+std::string Splitter::Run(Kernel* result) {
+  const KernelNode& kernel = *kernel_;
+  std::vector<Stmt> top = StmtsOf(kernel.body);
+  std::optional<size_t> loop_index;
+  int pipelined = 0;
+  for (size_t i = 0; i < top.size(); ++i) {
+    const For* loop = As<For>(top[i]);
+    if (loop != nullptr && loop->for_kind == ForKind::kPipelined) {
+      loop_index = i;
+      ++pipelined;
+    }
+  }
+  if (pipelined == 0) {
+    // A pipelined loop nested in other statements: say so; none at all: nothing to say.
+    class Finder : public IRVisitor {
+     public:
+      using IRVisitor::Visit;
+      bool found = false;
+
+     protected:
+      void VisitFor(const For& node) override {
+        found |= node.for_kind == ForKind::kPipelined;
+        IRVisitor::VisitFor(node);
+      }
+    } finder;
+    finder.Visit(kernel.body);
+    return finder.found ? "its pipelined loop is not at the top level of the kernel body" : "";
+  }
+  if (pipelined > 1) {
+    return absl::StrCat("it has ", pipelined, " pipelined loops at its top level (one can be split)");
+  }
+  const For& loop = *As<For>(top[*loop_index]);
+  if (std::string why = Check(loop, top); !why.empty()) return why;
+  *result = kernel.WithBody(Emit(loop, top, *loop_index));
+  return "";
+}
+
+std::string Splitter::Check(const For& loop, const std::vector<Stmt>& top) {
+  const KernelNode& kernel = *kernel_;
+  const int stages = loop.pipeline.num_stages;
+  if (stages < 2) return "its pipelined loop has fewer than 2 stages";
+  if (kernel.launch.threads.size() != 1 || kernel.launch.threads[0] % kProducerThreads != 0 ||
+      kernel.launch.threads[0] + kProducerThreads > 1024) {
+    return absl::StrCat("its threads are not one axis of a multiple of ", kProducerThreads,
+                        " that leaves room for a producer warpgroup of ", kProducerThreads);
+  }
+  if (!kernel.launch.cluster.empty()) return "it runs in thread-block clusters";
+  const std::vector<int>& order = loop.pipeline.order;
+  for (size_t i = 0; i < order.size(); ++i) {
+    if (order[i] != static_cast<int>(i)) return "its pipeline has an explicit issue order";
+  }
+  std::vector<Stmt> body = passes::LoopBodyStmts(loop);
+  const std::vector<int>& stage = loop.pipeline.stage;
+  if (!stage.empty() && stage.size() != body.size()) return "its stage list does not fit its body";
+  size_t first_consumer = 0;
+  while (first_consumer < body.size() && passes::IsGlobalToSharedCopy(body[first_consumer]) &&
+         (stage.empty() || stage[first_consumer] == 0)) {
+    ++first_consumer;
+  }
+  if (first_consumer == 0) {
+    return "its body does not start with copies from global into shared memory";
+  }
+  if (first_consumer == body.size()) return "nothing in its body uses the copies";
+  for (size_t i = first_consumer; i < body.size(); ++i) {
+    if (!stage.empty() && stage[i] != stages - 1) {
+      return "a statement after the copies is scheduled at an intermediate stage";
+    }
+  }
+  producers_.assign(body.begin(), body.begin() + first_consumer);
+  consumers_.assign(body.begin() + first_consumer, body.end());
+
+  BufferAccesses consumed;
+  for (const Stmt& s : consumers_) CollectAccesses(s, &consumed);
+  Uses kernel_uses = UsesOf(kernel.body);
+  Uses loop_uses = UsesOf(loop.body);
+  // Variables the producer branch may name: the loop's, the kernel's signature and grid
+  // (never declared in the body), and lets that stay in front of the split.
+  absl::flat_hash_set<const Var*> consumer_only;
+  for (const Stmt& s : top) {
+    if (const Let* let = As<Let>(s); let != nullptr && !IsPureLet(s)) {
+      consumer_only.insert(let->var.get());
+    }
+  }
+  // insert-barriers cannot order shared memory that threads exchange inside a branch on the
+  // role (it sees a thread-dependent branch), so the consumers may only read shared tiles.
+  BufferAccesses outside;
+  for (const Stmt& s : top) {
+    if (As<For>(s) != &loop) CollectAccesses(s, &outside);
+  }
+  for (const BufferAccesses* accesses : {&consumed, &outside}) {
+    for (const BufferNode* written : accesses->writes) {
+      if (written->scope == MemoryScope::kShared) {
+        return absl::StrCat("the compute warps write shared '", written->name,
+                            "', which no block barrier could order inside their branch");
+      }
+    }
+  }
+  for (const Stmt& s : producers_) {
+    const Copy& copy = *As<Copy>(s);
+    const BufferNode* dst = copy.dst.buffer.get();
+    if (!IsFullRegion(copy.dst)) return absl::StrCat("copy into '", dst->name, "' fills part of it");
+    if (staged_.contains(dst)) return absl::StrCat("two copies fill '", dst->name, "'");
+    if (consumed.writes.contains(dst) || consumed.writes.contains(copy.src.buffer.get())) {
+      return absl::StrCat("the loop writes what the copy into '", dst->name, "' reads or fills");
+    }
+    if (kernel_uses.buffers[dst] != loop_uses.buffers[dst]) {
+      return absl::StrCat("'", dst->name, "' is used outside the loop");
+    }
+    Uses copy_uses = UsesOf(s);
+    for (const Var* var : copy_uses.vars) {
+      if (consumer_only.contains(var)) {
+        return absl::StrCat("the copy into '", dst->name, "' reads '", var->name,
+                            "', a let that loads from memory");
+      }
+    }
+    staged_[dst] = passes::StagedBuffer(copy.dst.buffer, stages);
+  }
+  return "";
+}
+
+Stmt Splitter::Emit(const For& loop, const std::vector<Stmt>& top, size_t loop_index) {
+  const int stages = loop.pipeline.num_stages;
+  const int64_t threads = kernel_->launch.threads[0];
+  const DataType type = loop.var->dtype();
+  Buffer full = BufferNode::Make(names_.Fresh("ws_full"), kI64, {Int(stages)},
+                                 MemoryScope::kShared);
+  Buffer empty = BufferNode::Make(names_.Fresh("ws_empty"), kI64, {Int(stages)},
+                                  MemoryScope::kShared);
+  auto slot_and_parity = [&](const Expr& k, bool producer) {
+    Expr trip = Simplified(Op(BinaryOp::kSub, k, loop.min));
+    Expr slot = Simplified(Op(BinaryOp::kMod, trip, Int(stages, type)));
+    Expr round = Op(BinaryOp::kDiv, trip, Int(stages, type));
+    if (producer) round = Op(BinaryOp::kAdd, round, Int(1, type));
+    return std::pair(slot, Simplified(Op(BinaryOp::kMod, round, Int(2, type))));
+  };
+
+  // The producer: its own loop variable, so that each loop declares its own.
+  VarRef k_producer = Var::Make(names_.Fresh(loop.var->name + "_producer"), type);
+  auto [p_slot, p_parity] = slot_and_parity(k_producer, /*producer=*/true);
+  std::vector<Stmt> producer_body = {CallStmt(
+      "cuda.mbarrier_wait_parity", {BufferLoad::Make(empty, {p_slot}), p_parity})};
+  passes::IterationRewriter producer_rewriter(staged_, p_slot, {{loop.var.get(), k_producer}},
+                                              nullptr);
+  for (const Stmt& s : producers_) producer_body.push_back(producer_rewriter.Mutate(s));
+  producer_body.push_back(CallStmt("async_commit", {}));
+  producer_body.push_back(CallStmt("cuda.producer_commit", {BufferLoad::Make(full, {p_slot})}));
+  Stmt producer = Seq::Make({For::Make(k_producer, loop.min, loop.extent, ForKind::kSerial,
+                                       Seq::Make(std::move(producer_body)), loop.loc()),
+                             CallStmt("async_wait", {Int(0)})});
+
+  auto [c_slot, c_parity] = slot_and_parity(loop.var, /*producer=*/false);
+  std::vector<Stmt> consumer_body = {
+      CallStmt("cuda.mbarrier_wait_parity", {BufferLoad::Make(full, {c_slot}), c_parity})};
+  passes::IterationRewriter consumer_rewriter(staged_, c_slot, {}, nullptr);
+  for (const Stmt& s : consumers_) consumer_body.push_back(consumer_rewriter.Mutate(s));
+  consumer_body.push_back(CallStmt("cuda.mbarrier_arrive", {BufferLoad::Make(empty, {c_slot})}));
+
+  // Declarations and pure lets stay in front of the split for both roles; every other
+  // statement outside the loop is the consumers'.
+  std::vector<Stmt> front;
+  std::vector<Stmt> consumer;
+  for (size_t i = 0; i < top.size(); ++i) {
+    if (i == loop_index) {
+      consumer.push_back(For::Make(loop.var, loop.min, loop.extent, ForKind::kSerial,
+                                   Seq::Make(std::move(consumer_body)), loop.loc()));
+    } else if (As<Allocate>(top[i]) != nullptr || IsPureLet(top[i])) {
+      front.push_back(top[i]);
+    } else {
+      consumer.push_back(top[i]);
+    }
+  }
+  front.push_back(Allocate::Make(full));
+  front.push_back(Allocate::Make(empty));
+  for (int s = 0; s < stages; ++s) {
+    front.push_back(CallStmt("cuda.mbarrier_init",
+                             {BufferLoad::Make(full, {Int(s)}), Int(kProducerThreads)}));
+    front.push_back(CallStmt("cuda.mbarrier_init",
+                             {BufferLoad::Make(empty, {Int(s)}), Int(threads)}));
+  }
+  front.push_back(If::Make(Call::Make(kBool, kProducerWarpsMarker, {}), std::move(producer),
+                           Seq::Make(std::move(consumer)), loop.loc()));
+  return AllocationRestager(staged_).Mutate(Seq::Make(std::move(front), kernel_->body->loc()));
+}
+
+}  // namespace
+
+void RegisterWarpSpecializationIntrinsics() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    IntrinsicInfo marker;
+    marker.name = kProducerWarpsMarker;
+    marker.num_args = 0;
+    marker.result = IntrinsicInfo::ResultType::kFixed;
+    marker.fixed_result = kBool;
+    marker.pure = false;  // never folded or moved: warp-roles finds it where it was put
+    marker.description =
+        "true in the producer warpgroup of a warp-specialized kernel (a marker that "
+        "warp-roles replaces with a thread-index test)";
+    RegisterIntrinsic(std::move(marker));
+    // Only a foreign registration of the same name can fail; lowering then names it.
+    const std::pair<const char*, const char*> calls[] = {
+        {"cuda.mbarrier_init", "initializes the mbarrier at arg 0 to expect arg 1 arrivals"},
+        {"cuda.fence_barrier_init", "makes mbarrier initializations visible to other threads"},
+        {"cuda.mbarrier_wait_parity",
+         "waits until the phase of parity arg 1 of the mbarrier at arg 0 has completed"},
+        {"cuda.mbarrier_arrive", "arrives on the mbarrier at arg 0 (release)"},
+        {"cuda.producer_commit",
+         "arrives on the mbarrier at arg 0 once, after this thread's earlier stores and when "
+         "its asynchronous copies have landed"},
+        {"cuda.named_barrier_sync", "waits at named barrier arg 0 for arg 1 threads"},
+        {"cuda.setmaxnreg_inc", "raises this warpgroup's registers per thread to arg 0"},
+        {"cuda.setmaxnreg_dec", "lowers this warpgroup's registers per thread to arg 0"},
+    };
+    for (const auto& [name, description] : calls) {
+      std::string_view n = name;
+      int args = n == "cuda.fence_barrier_init"                                   ? 0
+                 : n == "cuda.mbarrier_arrive" || n == "cuda.producer_commit" ||
+                         n == "cuda.setmaxnreg_inc" || n == "cuda.setmaxnreg_dec" ? 1
+                                                                                  : 2;
+      int template_args = n.rfind("cuda.setmaxnreg", 0) == 0 ? 1 : 0;
+      RegisterCudaIntrinsic(name, args, template_args, description).IgnoreError();
+    }
+  });
+}
+
+Kernel WarpSpecialize(const Kernel& kernel, std::vector<std::string>* why_not) {
+  Kernel result = kernel;
+  std::string why = Splitter(kernel).Run(&result);
+  if (!why.empty() && why_not != nullptr) {
+    why_not->push_back(absl::StrCat("warp-specialize: kernel '", kernel->name,
+                                    "' keeps its copies in the compute warps: ", why));
+  }
+  return result;
+}
+
+passes::PassInfo WarpSpecializePass() {
+  passes::PassInfo info;
+  info.name = "warp-specialize";
+  info.description =
+      "moves the copies of a kernel's top-level pipelined loop to a producer warpgroup that "
+      "fills multi-buffered shared tiles ahead of the compute warps, synchronized by mbarriers "
+      "(sm_90a)";
+  info.needs_target = true;
+  info.run = [](Module& module, const passes::PassOptions& options) -> absl::StatusOr<bool> {
+    const auto* cuda = dynamic_cast<const CudaTargetInfo*>(&options.target());
+    if (cuda == nullptr) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "warp-specialize lowers for CUDA targets; the target is ", options.target().name()));
+    }
+    // sm_80 (no mbarrier parity waits or setmaxnreg) and {warp_specialize=off}: as before.
+    if (!cuda->warp_specializes()) return false;
+    RegisterWarpSpecializationIntrinsics();
+    bool changed = false;
+    for (Kernel& kernel : module.kernels) {
+      std::vector<std::string> why_not;
+      Kernel result = WarpSpecialize(kernel, &why_not);
+      for (std::string& remark : why_not) options.Remark(std::move(remark));
+      changed |= result != kernel;
+      kernel = std::move(result);
+    }
+    return changed;
+  };
+  return info;
+}
+
+}  // namespace tile_ir::cuda

@@ -1,0 +1,97 @@
+// A gemm lowered for cuda:sm_90a{warp_specialize=on}: its PTX holds the producer's
+// mbarrier protocol and the register reallocation, beside the consumers' wgmma; the default
+// target keeps the copies in the compute warps.
+#include <memory>
+#include <string>
+
+#include "absl/strings/match.h"
+#include "frontends/text/parser.h"
+#include "gtest/gtest.h"
+#include "targets/cuda/cuda_target.h"
+#include "targets/cuda/nvrtc_compiler.h"
+#include "targets/target_name.h"
+
+namespace tile_ir::cuda {
+namespace {
+
+// Two consumer warpgroups on a 128 x 256 tile (256 threads, 384 with the producer),
+// static shapes so that the copies become cp.async.
+constexpr char kGemm[] = R"(ir_version 1;
+producer "test" "1";
+
+kernel gemm(A: bf16[1024, 1024], B: bf16[1024, 1024], C: f32[1024, 1024])
+    grid(bx: 4, by: 8) threads(256) {
+  alloc A_s: shared bf16[128, 64];
+  alloc B_s: shared bf16[64, 256];
+  alloc C_l: fragment f32[128, 256];
+  fill C_l = 0.0;
+  for k in 0 +: 16 pipelined(num_stages=4) {
+    copy A[by * 128 +: 128, k * 64 +: 64] -> A_s;
+    copy B[k * 64 +: 64, bx * 256 +: 256] -> B_s;
+    gemm A_s, B_s -> C_l {transpose_a=false, transpose_b=false, policy=square, clear_accum=false};
+  }
+  copy C_l -> C[by * 128 +: 128, bx * 256 +: 256];
+}
+)";
+
+absl::StatusOr<std::string> Source(const std::string& target_name) {
+  absl::StatusOr<Module> module = text::ParseModule(kGemm, "gemm.tile");
+  if (!module.ok()) return module.status();
+  absl::StatusOr<targets::TargetName> name = targets::ParseTargetName(target_name);
+  if (!name.ok()) return name.status();
+  absl::StatusOr<std::unique_ptr<targets::Target>> target = MakeCudaFamily()->Create(*name);
+  if (!target.ok()) return target.status();
+  absl::StatusOr<Module> lowered = (*target)->Lower(*module);
+  if (!lowered.ok()) return lowered.status();
+  return (*target)->Emit(*lowered, {.kernel = "gemm", .self_contained = false});
+}
+
+class WarpSpecializeNvrtcTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (absl::Status available = NvrtcAvailable(); !available.ok()) {
+      GTEST_SKIP() << available.message();
+    }
+  }
+};
+
+TEST_F(WarpSpecializeNvrtcTest, TheProducerWarpgroupSynchronizesThroughMbarriers) {
+  absl::StatusOr<std::string> source = Source("cuda:sm_90a{warp_specialize=on}");
+  ASSERT_TRUE(source.ok()) << source.status();
+  EXPECT_TRUE(absl::StrContains(*source, "__launch_bounds__(384)")) << *source;
+  EXPECT_TRUE(absl::StrContains(*source, "if (tx >= 256) {")) << *source;
+  absl::StatusOr<NvrtcOutput> compiled = CompileWithNvrtc(*source, "gemm.cu", {.arch = "sm_90a"});
+  ASSERT_TRUE(compiled.ok()) << compiled.status() << "\n" << *source;
+  const std::string& ptx = compiled->ptx;
+  for (const char* instruction :
+       {"mbarrier.init.shared::cta.b64", "mbarrier.try_wait.parity.shared::cta.b64",
+        "cp.async.mbarrier.arrive.shared::cta.b64", "mbarrier.arrive.shared::cta.b64",
+        "fence.mbarrier_init.release.cluster", "setmaxnreg.dec.sync.aligned.u32 40",
+        "setmaxnreg.inc.sync.aligned.u32 232", "cp.async.cg.shared.global",
+        "wgmma.mma_async.sync.aligned.m64n"}) {
+    EXPECT_TRUE(absl::StrContains(ptx, instruction)) << instruction;
+  }
+  // No __syncthreads after the split: the producers would never come to it.
+  size_t split = source->find("if (tx >= 256) {");
+  EXPECT_EQ(source->find("__syncthreads", split), std::string::npos) << *source;
+}
+
+TEST_F(WarpSpecializeNvrtcTest, TheDefaultKeepsTheCopiesInTheComputeWarps) {
+  absl::StatusOr<std::string> source = Source("cuda:sm_90a");
+  ASSERT_TRUE(source.ok()) << source.status();
+  EXPECT_TRUE(absl::StrContains(*source, "__launch_bounds__(256)")) << *source;
+  EXPECT_FALSE(absl::StrContains(*source, "mbarrier")) << *source;
+}
+
+TEST(WarpSpecializeTargetTest, TheOptionIsSm90aOnly) {
+  absl::StatusOr<targets::TargetName> name =
+      targets::ParseTargetName("cuda:sm_80{warp_specialize=on}");
+  ASSERT_TRUE(name.ok()) << name.status();
+  absl::StatusOr<std::unique_ptr<targets::Target>> target = MakeCudaFamily()->Create(*name);
+  ASSERT_FALSE(target.ok());
+  EXPECT_TRUE(absl::StrContains(target.status().message(), "applies to sm_90a only"))
+      << target.status();
+}
+
+}  // namespace
+}  // namespace tile_ir::cuda
