@@ -2,6 +2,8 @@
 #include "passes/analysis/divisibility.h"
 
 #include <algorithm>
+#include <optional>
+#include <utility>
 
 namespace tile_ir::passes {
 
@@ -68,6 +70,34 @@ int64_t Divisibility::OffsetOf(const BufferNode& buffer, const std::vector<Expr>
 
 void Divisibility::AddLet(const Let& let) {
   if (let.var->dtype().is_int()) lets_[let.var.get()] = Of(let.value);
+}
+
+void Divisibility::AddRequirements(const KernelNode& kernel) {
+  auto learn = [&](const Expr& condition, auto& self) -> void {
+    const Binary* node = As<Binary>(condition);
+    if (node == nullptr) return;
+    if (node->op == BinaryOp::kAnd) {
+      self(node->a, self);
+      self(node->b, self);
+      return;
+    }
+    if (node->op != BinaryOp::kEq) return;
+    for (const auto& [mod, zero] : {std::pair(node->a, node->b), std::pair(node->b, node->a)}) {
+      const Binary* rem = As<Binary>(mod);
+      if (AsConstInt(zero) != 0 || rem == nullptr ||
+          (rem->op != BinaryOp::kMod && rem->op != BinaryOp::kFloorMod)) {
+        continue;
+      }
+      const Var* var = As<Var>(rem->a);
+      std::optional<int64_t> divisor = AsConstInt(rem->b);
+      if (var == nullptr || !divisor || *divisor == 0 || !var->dtype().is_int()) continue;
+      int64_t& known = lets_[var];
+      known = std::max(known, OfConstant(*divisor));
+    }
+  };
+  for (const ShapeRequirement& requirement : kernel.requirements) {
+    learn(requirement.condition, learn);
+  }
 }
 
 void Divisibility::VisitLet(const Let& node) {

@@ -11,6 +11,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "tile_ir/buffer.h"
 #include "tile_ir/expr.h"
+#include "tile_ir/module.h"
 #include "tile_ir/visitor.h"
 
 namespace tile_ir::passes {
@@ -34,6 +35,9 @@ class Divisibility : public IRVisitor {
   // Learns what divides the variable of an integer let, for a caller that walks the IR in
   // its own order: the C-source emitter adds each let as it emits it.
   void AddLet(const Let& let);
+  // Learns what divides the dimensions the kernel's shape contract constrains: a requirement
+  // `D % c == 0` (alone or in a conjunction) makes the power of two dividing c divide D.
+  void AddRequirements(const KernelNode& kernel);
 
  protected:
   void VisitLet(const Let& node) override;

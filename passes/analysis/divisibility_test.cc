@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "tile_ir/buffer.h"
+#include "tile_ir/module.h"
 #include "tile_ir/stmt.h"
 
 namespace tile_ir::passes {
@@ -69,6 +70,21 @@ TEST_F(DivisibilityTest, LetsAddedOneByOne) {
   EXPECT_EQ(divisibility_.Of(scale), 1);
   EXPECT_EQ(Divisibility::OfConstant(0), Divisibility::kMaxDivisor);
   EXPECT_EQ(Divisibility::OfConstant(-24), 8);
+}
+
+TEST_F(DivisibilityTest, RequirementsDivideTheirDimensions) {
+  VarRef k = Var::Make("K");
+  VarRef n = Var::Make("N");
+  Expr eq0 = Op(BinaryOp::kEq, Op(BinaryOp::kMod, k, Int(24)), Int(0));
+  Expr both = Op(BinaryOp::kAnd, Op(BinaryOp::kEq, Int(0), Op(BinaryOp::kFloorMod, n, Int(16))),
+                 Op(BinaryOp::kEq, Op(BinaryOp::kMod, k, Int(3)), Int(1)));
+  Kernel kernel = KernelNode::Make("k", {k, n}, {}, Launch{}, Seq::Make({}), SourceLoc{},
+                                   {{eq0, SourceLoc{}}, {both, SourceLoc{}}});
+  divisibility_.AddRequirements(*kernel);
+  EXPECT_EQ(divisibility_.Of(k), 8);  // 24 = 8 * 3; K % 3 == 1 says nothing
+  EXPECT_EQ(divisibility_.Of(n), 16);
+  EXPECT_EQ(divisibility_.Of(Mul(k, 2)), 16);
+  EXPECT_EQ(divisibility_.Of(c_), 1);
 }
 
 }  // namespace

@@ -48,6 +48,9 @@ std::string ResolveAll(void* handle, CudaDriverApi& api) {
   Resolve(handle, "cuEventDestroy_v2", &api.cuEventDestroy, &missing);
   Resolve(handle, "cuEventRecord", &api.cuEventRecord, &missing);
   Resolve(handle, "cuEventElapsedTime", &api.cuEventElapsedTime, &missing);
+  // Optional: a driver before CUDA 12 runs every kernel but those with TMA loads.
+  api.cuTensorMapEncodeTiled = reinterpret_cast<decltype(api.cuTensorMapEncodeTiled)>(
+      dlsym(handle, "cuTensorMapEncodeTiled"));
   return missing;
 }
 

@@ -77,6 +77,12 @@ struct CudaDriverApi {
   CUresult (*cuEventDestroy)(CUevent event);
   CUresult (*cuEventRecord)(CUevent event, CUstream stream);
   CUresult (*cuEventElapsedTime)(float* milliseconds, CUevent start, CUevent end);
+  // CUDA 12 drivers and newer; nullptr before (kernels with TMA loads then fail to load).
+  CUresult (*cuTensorMapEncodeTiled)(void* tensor_map, int data_type, unsigned int rank,
+                                     void* address, const unsigned long long* dims,  // NOLINT
+                                     const unsigned long long* strides,              // NOLINT
+                                     const unsigned int* box, const unsigned int* element_strides,
+                                     int interleave, int swizzle, int l2_promotion, int oob_fill);
 };
 
 class CudaDriver {

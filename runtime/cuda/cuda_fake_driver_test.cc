@@ -205,5 +205,76 @@ TEST_F(CudaFakeDriverTest, SharedMemoryOver48KiBIsOptedInto) {
   EXPECT_EQ(control_->dynamic_shared_limit(), shared > 48 * 1024 ? shared : -1);
 }
 
+// A warp-specialized gemm (sm_90a, TMA loads): the launch passes the tensor maps of A and B
+// after the buffers, each encoded from its tensor at launch.
+constexpr char kTmaGemm[] = R"(ir_version 3;
+producer "test" "1";
+
+kernel tma_gemm<M: i32>(A: bf16[M, 128], B: bf16[128, 256], C: f32[M, 256])
+    grid(bx: 1, by: ceildiv(M, 128)) threads(256) {
+  alloc A_s: shared bf16[128, 64];
+  alloc B_s: shared bf16[64, 256];
+  alloc C_l: fragment f32[128, 256];
+  fill C_l = 0.0;
+  for k in 0 +: 2 pipelined(num_stages=2) {
+    copy A[by * 128 +: 128, k * 64 +: 64] -> A_s;
+    copy B[k * 64 +: 64, 0 +: 256] -> B_s;
+    gemm A_s, B_s -> C_l {transpose_a=false, transpose_b=false, policy=square, clear_accum=false};
+  }
+  copy C_l -> C[by * 128 +: 128, 0 +: 256];
+}
+)";
+
+// The tensor maps (parameters 4 and 5, after A, B, C and M) of the last launch.
+uint64_t g_maps[2][16];
+void RecordTensorMaps(const char* entry, const FakeCudaLaunch*, void** params) {
+  ASSERT_STREQ(entry, "tma_gemm");
+  for (int i = 0; i < 2; ++i) {
+    ASSERT_EQ(reinterpret_cast<uintptr_t>(params[4 + i]) % 64, 0u);
+    std::memcpy(g_maps[i], params[4 + i], sizeof g_maps[i]);
+  }
+}
+
+TEST_F(CudaFakeDriverTest, TmaLoadsGetTheirTensorMapsEncodedAtEachLaunch) {
+  absl::StatusOr<Module> module = text::ParseModule(kTmaGemm, "tma_gemm.tile");
+  ASSERT_TRUE(module.ok()) << module.status();
+  absl::StatusOr<std::unique_ptr<LoadedKernel>> kernel = device_->Load(*module, "tma_gemm");
+  ASSERT_TRUE(kernel.ok()) << kernel.status();
+  EXPECT_THAT((*kernel)->artifacts()[0].contents,
+              HasSubstr("int M, const __grid_constant__ tl::TensorMap tl_tensor_map_0, "
+                        "const __grid_constant__ tl::TensorMap tl_tensor_map_1)"));
+  absl::StatusOr<std::unique_ptr<DeviceBuffer>> a = device_->Allocate(kBF16, {200, 128});
+  absl::StatusOr<std::unique_ptr<DeviceBuffer>> b = device_->Allocate(kBF16, {128, 256});
+  absl::StatusOr<std::unique_ptr<DeviceBuffer>> c = device_->Allocate(kF32, {200, 256});
+  ASSERT_TRUE(a.ok() && b.ok() && c.ok());
+  control_->set_kernel(RecordTensorMaps);
+  std::vector<KernelArg> args = {KernelArg::Tensor((*a)->tensor()),
+                                 KernelArg::Tensor((*b)->tensor()),
+                                 KernelArg::Tensor((*c)->tensor())};
+  ASSERT_TRUE((*kernel)->Launch(args).ok());
+  // A: 200 rows of 128 bf16 (256 bytes), boxes of 64 x 128; B: 128 rows of 256, boxes 64 x 64.
+  const struct {
+    const DeviceBuffer* buffer;
+    uint64_t inner, outer, box_outer;
+  } expected[2] = {{a->get(), 128, 200, 128}, {b->get(), 256, 128, 64}};
+  for (int i = 0; i < 2; ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_EQ(g_maps[i][kFakeTensorMapAddress],
+              reinterpret_cast<uintptr_t>(expected[i].buffer->tensor()->data));
+    EXPECT_EQ(g_maps[i][kFakeTensorMapDataType], 9u);  // CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+    EXPECT_EQ(g_maps[i][kFakeTensorMapInnerDim], expected[i].inner);
+    EXPECT_EQ(g_maps[i][kFakeTensorMapOuterDim], expected[i].outer);
+    EXPECT_EQ(g_maps[i][kFakeTensorMapRowBytes], expected[i].inner * 2);
+    EXPECT_EQ(g_maps[i][kFakeTensorMapBoxInner], 64u);  // one 128-byte swizzle row
+    EXPECT_EQ(g_maps[i][kFakeTensorMapBoxOuter], expected[i].box_outer);
+    EXPECT_EQ(g_maps[i][kFakeTensorMapSwizzle], 3u);  // CU_TENSOR_MAP_SWIZZLE_128B
+    EXPECT_EQ(g_maps[i][kFakeTensorMapElementStrides], 11u);
+    EXPECT_EQ(g_maps[i][kFakeTensorMapOther], 30u);  // no interleave, L2 256B, zeros
+  }
+  control_->fail_next("cuTensorMapEncodeTiled", 1);
+  EXPECT_THAT(std::string((*kernel)->Launch(args).message()),
+              HasSubstr("kernel 'tma_gemm': cuda: cuTensorMapEncodeTiled('A') failed: "));
+}
+
 }  // namespace
 }  // namespace tile_ir::runtime::cuda

@@ -3,6 +3,7 @@
 #include "runtime/cuda/cuda_kernel.h"
 
 #include <cstring>
+#include <optional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -16,6 +17,28 @@ namespace {
 constexpr int64_t kBufferAlignment = 16;
 // CUDA's limits on the y and z grid extents (x allows 2^31 - 1).
 constexpr int64_t kMaxGridYZ = 65535;
+
+// cuTensorMapEncodeTiled's enumerations (cuda.h).
+constexpr int kInterleaveNone = 0;
+constexpr int kSwizzle128B = 3;
+constexpr int kL2Promotion256B = 3;
+constexpr int kOobFillZeros = 0;
+
+std::optional<int> TensorMapDataType(ScalarType type) {
+  switch (type) {
+    case ScalarType::kU8:
+    case ScalarType::kI8:
+    case ScalarType::kF8E4M3:
+    case ScalarType::kF8E5M2: return 0;  // UINT8: the bytes as they are
+    case ScalarType::kF16: return 6;
+    case ScalarType::kBF16: return 9;
+    case ScalarType::kF32: return 7;
+    case ScalarType::kI32: return 3;
+    case ScalarType::kF64: return 8;
+    case ScalarType::kI64: return 5;
+    default: return std::nullopt;
+  }
+}
 
 // Destroys an event when it leaves scope.
 class ScopedEvent {
@@ -54,6 +77,15 @@ absl::StatusOr<std::unique_ptr<CudaKernel>> CudaKernel::Load(std::shared_ptr<Cud
   }
   const CudaContext& ctx = *kernel->context_;
   const CudaDriverApi& api = ctx.api();
+  absl::StatusOr<std::vector<TensorMapUse>> maps = ::tile_ir::cuda::CollectTensorMaps(node);
+  if (!maps.ok()) return maps.status();
+  kernel->tensor_maps_ = *std::move(maps);
+  if (!kernel->tensor_maps_.empty() && api.cuTensorMapEncodeTiled == nullptr) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "kernel '", node.name,
+        "' loads tiles with the TMA, and this NVIDIA driver has no cuTensorMapEncodeTiled (a "
+        "CUDA 12 driver or newer is needed); compile it with {warp_specialize=off}"));
+  }
   if (absl::Status status = ctx.MakeCurrent(); !status.ok()) return status;
   if (absl::Status status =
           ctx.Check(api.cuModuleLoadData(&kernel->module_, im.cubin.data()), "cuModuleLoadData");
@@ -116,6 +148,39 @@ absl::Status CudaKernel::Error(const absl::Status& status) const {
                       absl::StrCat("kernel '", image_.kernel_name, "': ", status.message()));
 }
 
+absl::Status CudaKernel::EncodeTensorMap(const TensorMapUse& use,
+                                         const std::vector<KernelArg>& args,
+                                         const BoundArgs& bound, CudaTensorMap* map) const {
+  const Param& param = kernel_->params[use.param];
+  const DLTensor& tensor = *args[use.param].tensor;  // BindArguments checked: compact, rank 2
+  const int64_t element = param.buffer->dtype.bits() / 8;
+  std::optional<int> data_type = TensorMapDataType(use.element);
+  if (!data_type) {
+    return Error(absl::InvalidArgumentError(
+        absl::StrCat("tensor '", param.buffer->name, "' has no TMA element type")));
+  }
+  // Innermost first, as the driver takes them.
+  const unsigned long long dims[2] = {static_cast<unsigned long long>(tensor.shape[1]),  // NOLINT
+                                      static_cast<unsigned long long>(tensor.shape[0])};
+  const unsigned long long strides[1] = {                                               // NOLINT
+      static_cast<unsigned long long>(tensor.shape[1] * element)};
+  const unsigned int box[2] = {static_cast<unsigned int>(use.box_cols),
+                               static_cast<unsigned int>(use.box_rows)};
+  const unsigned int element_strides[2] = {1, 1};
+  if (strides[0] % 16 != 0) {
+    return Error(absl::InvalidArgumentError(absl::StrCat(
+        "tensor '", param.buffer->name, "' has rows of ", strides[0],
+        " bytes; its TMA loads need a multiple of 16 (the compiler proved it, so the launch "
+        "contradicts the kernel's shapes)")));
+  }
+  absl::Status status = context_->Check(
+      context_->api().cuTensorMapEncodeTiled(map, *data_type, 2, bound.data[use.param], dims,
+                                             strides, box, element_strides, kInterleaveNone,
+                                             kSwizzle128B, kL2Promotion256B, kOobFillZeros),
+      absl::StrCat("cuTensorMapEncodeTiled('", param.buffer->name, "')"));
+  return status.ok() ? status : Error(status);
+}
+
 absl::StatusOr<CudaLaunch> CudaKernel::Prepare(const std::vector<KernelArg>& args) const {
   absl::StatusOr<BoundArgs> bound = BindArguments(*kernel_, args, kDLCUDA, kBufferAlignment);
   if (!bound.ok()) return bound.status();
@@ -154,8 +219,17 @@ absl::StatusOr<CudaLaunch> CudaKernel::Prepare(const std::vector<KernelArg>& arg
       std::memcpy(&slot, &narrow, sizeof narrow);
     }
   }
-  launch.params.reserve(launch.slots.size());
+  launch.tensor_maps.resize(tensor_maps_.size());
+  for (size_t j = 0; j < tensor_maps_.size(); ++j) {
+    if (absl::Status status = EncodeTensorMap(tensor_maps_[j], args, *bound,
+                                              &launch.tensor_maps[j]);
+        !status.ok()) {
+      return status;
+    }
+  }
+  launch.params.reserve(launch.slots.size() + launch.tensor_maps.size());
   for (uint64_t& slot : launch.slots) launch.params.push_back(&slot);
+  for (CudaTensorMap& map : launch.tensor_maps) launch.params.push_back(&map);
   return launch;
 }
 

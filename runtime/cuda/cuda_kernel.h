@@ -14,9 +14,13 @@
 #include "absl/status/statusor.h"
 #include "runtime/cuda/cuda_context.h"
 #include "runtime/device_base.h"
+#include "runtime/kernel_args.h"
+#include "targets/cuda/tensor_maps.h"
 #include "tile_ir/module.h"
 
 namespace tile_ir::runtime::cuda {
+
+using ::tile_ir::cuda::TensorMapUse;
 
 // What the compiler produced for one kernel.
 struct CudaKernelImage {
@@ -28,8 +32,13 @@ struct CudaKernelImage {
   std::vector<KernelArtifact> artifacts;
 };
 
+// A CUtensorMap: 128 bytes, 64-byte aligned.
+struct alignas(64) CudaTensorMap {
+  uint64_t opaque[16] = {};
+};
+
 // A launch with its arguments bound and laid out, to enqueue any number of
-// times. Move-only: `params` points into `slots`.
+// times. Move-only: `params` points into `slots` and `tensor_maps`.
 struct CudaLaunch {
   CudaLaunch() = default;
   CudaLaunch(CudaLaunch&&) = default;
@@ -39,7 +48,10 @@ struct CudaLaunch {
   unsigned int block[3] = {1, 1, 1};
   unsigned int shared_bytes = 0;
   std::vector<uint64_t> slots;  // one 8-byte value per kernel parameter, then per dimension
-  std::vector<void*> params;    // &slots[i], as cuLaunchKernel takes them
+  // The tensor maps of the kernel's TMA loads (targets/cuda/tensor_maps.h), encoded for this
+  // launch's tensors: parameters after the dimensions.
+  std::vector<CudaTensorMap> tensor_maps;
+  std::vector<void*> params;    // &slots[i], then &tensor_maps[j], as cuLaunchKernel takes them
 };
 
 class CudaKernel final : public LoadedKernel {
@@ -77,10 +89,13 @@ class CudaKernel final : public LoadedKernel {
   CudaKernel(std::shared_ptr<CudaContext> context, CudaKernelImage image)
       : context_(std::move(context)), image_(std::move(image)) {}
   absl::Status Error(const absl::Status& status) const;
+  absl::Status EncodeTensorMap(const TensorMapUse& use, const std::vector<KernelArg>& args,
+                               const BoundArgs& bound, CudaTensorMap* map) const;
 
   std::shared_ptr<CudaContext> context_;
   CudaKernelImage image_;
   const KernelNode* kernel_ = nullptr;  // in image_.lowered
+  std::vector<TensorMapUse> tensor_maps_;  // what each launch encodes
   CUmodule module_ = nullptr;
   CUfunction function_ = nullptr;
   int registers_ = 0;

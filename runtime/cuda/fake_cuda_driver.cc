@@ -4,6 +4,7 @@
 // callback, and failures on request (fake_cuda_driver.h).
 #include "runtime/cuda/fake_cuda_driver.h"
 
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -174,6 +175,34 @@ CUresult cuEventDestroy_v2(void*) { return kSuccess; }
 CUresult cuEventRecord(void*, void*) { return kSuccess; }
 CUresult cuEventElapsedTime(float* milliseconds, void*, void*) {
   *milliseconds = 0.25f;
+  return kSuccess;
+}
+
+// Not the driver's opaque encoding: the fake writes the arguments into the map's words so that
+// a test's kernel callback can read them back (fake_cuda_driver.h, FakeTensorMapWord).
+CUresult cuTensorMapEncodeTiled(void* map, int data_type, unsigned int rank, void* address,
+                                const unsigned long long* dims,     // NOLINT(runtime/int)
+                                const unsigned long long* strides,  // NOLINT(runtime/int)
+                                const unsigned int* box, const unsigned int* element_strides,
+                                int interleave, int swizzle, int l2_promotion, int oob_fill) {
+  if (CUresult injected = Injected("cuTensorMapEncodeTiled"); injected != kSuccess) {
+    return injected;
+  }
+  if (map == nullptr || rank != 2 || reinterpret_cast<uintptr_t>(map) % 64 != 0 ||
+      reinterpret_cast<uintptr_t>(address) % 16 != 0 || strides[0] % 16 != 0) {
+    return kInvalidValue;
+  }
+  unsigned long long* words = static_cast<unsigned long long*>(map);  // NOLINT(runtime/int)
+  words[kFakeTensorMapAddress] = reinterpret_cast<uintptr_t>(address);
+  words[kFakeTensorMapDataType] = data_type;
+  words[kFakeTensorMapInnerDim] = dims[0];
+  words[kFakeTensorMapOuterDim] = dims[1];
+  words[kFakeTensorMapRowBytes] = strides[0];
+  words[kFakeTensorMapBoxInner] = box[0];
+  words[kFakeTensorMapBoxOuter] = box[1];
+  words[kFakeTensorMapSwizzle] = swizzle;
+  words[kFakeTensorMapElementStrides] = element_strides[0] * 10 + element_strides[1];
+  words[kFakeTensorMapOther] = interleave * 100 + l2_promotion * 10 + oob_fill;
   return kSuccess;
 }
 

@@ -32,6 +32,23 @@ struct FakeCudaControl {
 
 // The symbol tests look up.
 const FakeCudaControl* fake_cuda_control();
+
+// The words of a tensor map (128 bytes) that the fake's cuTensorMapEncodeTiled fills with its
+// arguments (2-D maps only): the address, the data type, the dimensions and the row pitch, the
+// box, the swizzle, element strides (10 * inner + outer) and 100 * interleave + 10 * L2
+// promotion + OOB fill.
+enum FakeTensorMapWord {
+  kFakeTensorMapAddress = 0,
+  kFakeTensorMapDataType,
+  kFakeTensorMapInnerDim,
+  kFakeTensorMapOuterDim,
+  kFakeTensorMapRowBytes,
+  kFakeTensorMapBoxInner,
+  kFakeTensorMapBoxOuter,
+  kFakeTensorMapSwizzle,
+  kFakeTensorMapElementStrides,
+  kFakeTensorMapOther,
+};
 }
 
 #endif  // RUNTIME_CUDA_FAKE_CUDA_DRIVER_H_

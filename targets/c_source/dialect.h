@@ -13,9 +13,11 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "targets/c_source/c_expr.h"
 #include "tile_ir/dtype.h"
 #include "tile_ir/expr.h"
+#include "tile_ir/module.h"
 #include "tile_ir/stmt.h"
 
 namespace tile_ir::c_source {
@@ -30,6 +32,8 @@ class CallContext {
   // Records the first error (located at the statement being emitted) and
   // returns a placeholder.
   virtual CExpr Fail(const std::string& message) = 0;
+  // The kernel being emitted (a dialect's calls may depend on its signature).
+  virtual const KernelNode& kernel() const = 0;
 };
 
 class Dialect {
@@ -78,6 +82,11 @@ class Dialect {
   virtual std::string ScalarParam(ScalarType type, const std::string& name, int index) const = 0;
   // Parameters after those, for built-in values (Metal's thread positions).
   virtual std::vector<std::string> BuiltinParams() const { return {}; }
+  // Parameters after the dimensions that the dialect derives from the kernel's code (CUDA's
+  // TMA tensor maps, which the runtime fills in at launch); an error fails the emission.
+  virtual absl::StatusOr<std::vector<std::string>> DerivedParams(const KernelNode&) const {
+    return std::vector<std::string>{};
+  }
   // The declaration(s) of the byte pool `smem` of `bytes` bytes holding every
   // shared buffer, aligned to 128 bytes.
   virtual std::vector<std::string> SharedPoolDecl(int64_t bytes) const = 0;

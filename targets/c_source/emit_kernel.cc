@@ -78,6 +78,12 @@ std::string KernelEmitter::Signature() {
     params.push_back(
         dialect_.ScalarParam(dim->dtype().scalar(), names_.Declare(dim.get(), dim->name), index));
   }
+  absl::StatusOr<std::vector<std::string>> derived = dialect_.DerivedParams(kernel_);
+  if (!derived.ok()) {
+    Fail(std::string(derived.status().message()));
+  } else {
+    for (std::string& param : *derived) params.push_back(std::move(param));
+  }
   for (const std::string& builtin : dialect_.BuiltinParams()) params.push_back(builtin);
   return absl::StrJoin(params, ", ");
 }

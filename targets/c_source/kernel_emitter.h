@@ -41,6 +41,7 @@ class KernelEmitter : private CallContext {
   // Records the first error, located at the statement being emitted, and
   // returns a placeholder so that emission can unwind normally.
   CExpr Fail(const std::string& message) override;
+  const KernelNode& kernel() const override { return kernel_; }
 
   // emit_stmt.cc
   void Line(const std::string& text);

@@ -1,11 +1,14 @@
 // The CUDA spellings of the C++-source code generator.
 #include "targets/cuda/cuda_dialect.h"
 
+#include <algorithm>
+
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "targets/c_source/global_kernel_dialect.h"
 #include "targets/c_source/library_call.h"
 #include "targets/cuda/intrinsics.h"
+#include "targets/cuda/tensor_maps.h"
 
 namespace tile_ir::cuda {
 namespace {
@@ -46,12 +49,12 @@ class Cuda final : public c_source::GlobalKernelDialect {
   std::optional<CExpr> EmitTargetCall(const Call& node, CallContext& context) const override {
     if (std::optional<CExpr> async = c_source::EmitAsyncCopyCall(node, context)) return async;
     if (!absl::StartsWith(node.name, kCudaIntrinsicPrefix)) return std::nullopt;
-    if (node.name == "cuda.producer_warps") {
+    if (node.name == kTmaLoad2dIntrinsic) return EmitTmaLoad(node, context);
+    if (node.name == "cuda.producer_warps" || node.name == "cuda.producer_leader") {
       // warp_specialize.h's marker, which warp-roles replaces with a thread-index test.
-      return context.Fail(
-          "cuda.producer_warps marks the producer branch of a warp-specialized kernel; the "
-          "warp-roles pass (after insert-barriers) gives that branch its threads, and it did "
-          "not run");
+      return context.Fail(absl::StrCat(
+          node.name, " marks the producer of a warp-specialized kernel; the warp-roles pass "
+          "(after insert-barriers) gives that branch its threads, and it did not run"));
     }
     const CudaIntrinsic* intrinsic = FindCudaIntrinsic(node.name);
     if (intrinsic == nullptr) {
@@ -66,6 +69,18 @@ class Cuda final : public c_source::GlobalKernelDialect {
                                      *this, context);
   }
 
+  // The tensor maps of the kernel's TMA loads (tensor_maps.h), after its dimensions.
+  absl::StatusOr<std::vector<std::string>> DerivedParams(const KernelNode& kernel) const override {
+    absl::StatusOr<std::vector<TensorMapUse>> maps = CollectTensorMaps(kernel);
+    if (!maps.ok()) return maps.status();
+    std::vector<std::string> params;
+    for (size_t i = 0; i < maps->size(); ++i) {
+      params.push_back(absl::StrCat("const __grid_constant__ tl::TensorMap ",
+                                    TensorMapParamName(static_cast<int>(i))));
+    }
+    return params;
+  }
+
  protected:
   std::string NarrowFloatType(ScalarType type) const override {
     switch (type) {
@@ -76,6 +91,28 @@ class Cuda final : public c_source::GlobalKernelDialect {
     }
   }
   std::string WarpBarrier() const override { return "__syncwarp();"; }
+
+ private:
+  // tl::tma_load_2d<ROWS, COLS>(&<its tensor map>, &dst, &barrier, row, col).
+  static CExpr EmitTmaLoad(const Call& node, CallContext& context) {
+    absl::StatusOr<TensorMapUse> use = TensorMapOf(node, context.kernel());
+    if (!use.ok()) return context.Fail(std::string(use.status().message()));
+    absl::StatusOr<std::vector<TensorMapUse>> maps = CollectTensorMaps(context.kernel());
+    if (!maps.ok()) return context.Fail(std::string(maps.status().message()));
+    const int index = static_cast<int>(std::find(maps->begin(), maps->end(), *use) - maps->begin());
+    const BufferLoad* dst = As<BufferLoad>(node.args[0]);
+    const BufferLoad* barrier = As<BufferLoad>(node.args[2]);
+    if (dst == nullptr || dst->buffer->scope != MemoryScope::kShared || barrier == nullptr) {
+      return context.Fail(absl::StrCat(node.name,
+                                       ": arguments 0 and 2 must be elements of shared memory"));
+    }
+    return CExpr{absl::StrCat("tl::tma_load_2d<", use->box_rows, ", ",
+                              *AsConstInt(node.args[6]), ">(&", TensorMapParamName(index),
+                              ", ", context.AddressOf(*dst).text, ", ",
+                              context.AddressOf(*barrier).text, ", ",
+                              context.Emit(node.args[3]).text, ", ",
+                              context.Emit(node.args[4]).text, ")")};
+  }
 };
 
 }  // namespace

@@ -34,7 +34,7 @@ class CudaTarget final : public targets::Target {
   CudaTarget(targets::TargetName name, WgmmaUse wgmma)
       : Target(name),
         info_(std::make_shared<CudaTargetInfo>(name.arch, wgmma, name.ToString(),
-                                               name.Option("warp_specialize") == "on")) {}
+                                               name.Option("warp_specialize") != "off")) {}
 
   std::shared_ptr<const passes::TargetInfo> info() const override { return info_; }
   std::string DefaultPipeline() const override { return DefaultCudaPipeline(); }
@@ -116,12 +116,11 @@ class CudaFamily final : public targets::TargetFamily {
              "128-byte swizzled, else mma.sync), wgmma (wherever it can run), mma (mma.sync "
              "only)"},
             {"warp_specialize",
-             {"off", "on"},
+             {"on", "off"},
              "whether sm_90a gives the copies of a kernel's software pipeline to a producer "
-             "warpgroup synchronized by mbarriers: off (the compute warps issue them), on "
-             "(where the loop allows; --remarks says why not elsewhere). Opt-in while its "
-             "producer issues cp.async: slower than off on the H200 so far (NOTES.md), and it "
-             "needs copies that lower to cp.async (rows of whole 16-byte vectors)"}};
+             "warpgroup whose one thread issues them as TMA loads, synchronized by mbarriers: "
+             "on (the default: where the loop and its copies allow, --remarks says why not "
+             "elsewhere), off (the compute warps issue cp.async copies)"}};
   }
   void RegisterIntrinsics() const override {
     RegisterCudaLibraryIntrinsics();

@@ -35,7 +35,7 @@ class CudaTargetInfo final : public passes::TargetInfo {
   // `name` is the canonical target name the CudaTarget was made from (messages say it);
   // "cuda:<arch>" when empty.
   // `warp_specialize` true lets warp-specialize give pipelined copies to a producer
-  // warpgroup on sm_90a ({warp_specialize=on}; off by default).
+  // warpgroup on sm_90a (the default; {warp_specialize=off} declines).
   explicit CudaTargetInfo(std::string arch, WgmmaUse wgmma = WgmmaUse::kSwizzledOperands,
                           std::string name = "", bool warp_specialize = false);
 

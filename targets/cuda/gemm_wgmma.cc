@@ -102,6 +102,18 @@ absl::Status RegisterGemmWgmmaIntrinsic() {
       /*async_copy=*/false, /*core_matrix_operands=*/{0, 1},
       /*core_matrix_fence=*/"cuda.fence_proxy_async");
   if (!shared_a.ok()) return shared_a;
+  absl::Status async = RegisterCudaIntrinsic(
+      kGemmWgmmaAsyncIntrinsic, 11, 8,
+      "cuda.gemm_wgmma returning with its group of instructions in flight and every earlier "
+      "one done (device/gemm_wgmma.cuh)",
+      /*async_copy=*/false, /*core_matrix_operands=*/{0, 1},
+      /*core_matrix_fence=*/"cuda.fence_proxy_async");
+  if (!async.ok()) return async;
+  absl::Status wait = RegisterCudaIntrinsic(
+      kWgmmaWaitIntrinsic, 3, 2,
+      "waits until at most arg 1 groups of wgmma are in flight, then hands the arg 2 "
+      "accumulators from arg 0 back to the code");
+  if (!wait.ok()) return wait;
   return RegisterCudaIntrinsic(
       kGemmWgmmaRegisterAIntrinsic, 11, 8,
       "tile gemm on Hopper's warpgroup tensor cores with A in registers: A a 16-bit fragment "

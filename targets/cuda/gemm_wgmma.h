@@ -31,7 +31,14 @@ inline constexpr char kGemmWgmmaIntrinsic[] = "cuda.gemm_wgmma";
 // 1) is a core-matrix operand.
 inline constexpr char kGemmWgmmaRegisterAIntrinsic[] = "cuda.gemm_wgmma_rs";
 
-// Registers both gemm intrinsics with the CUDA intrinsics; repeated calls do nothing more.
+// cuda.gemm_wgmma's arguments, returning with its own group of instructions still in flight
+// (tl::gemm_wgmma_async), and the wait that ends such a chain before the accumulators C (its
+// COUNT registers) are read: eval cuda.wgmma_wait(C[0], PENDING, COUNT). warp-roles uses
+// them to keep one group in flight across a warp-specialized consumer loop.
+inline constexpr char kGemmWgmmaAsyncIntrinsic[] = "cuda.gemm_wgmma_async";
+inline constexpr char kWgmmaWaitIntrinsic[] = "cuda.wgmma_wait";
+
+// Registers the gemm intrinsics with the CUDA intrinsics; repeated calls do nothing more.
 absl::Status RegisterGemmWgmmaIntrinsic();
 
 // The warpgroup widths (N of one wgmma instruction) the device library implements.

@@ -1,6 +1,7 @@
-// A gemm lowered for cuda:sm_90a{warp_specialize=on}: its PTX holds the producer's
-// mbarrier protocol and the register reallocation, beside the consumers' wgmma; the default
-// target keeps the copies in the compute warps.
+// A gemm lowered for cuda:sm_90a (warp-specialized by default): its PTX holds the producer's
+// TMA loads and mbarrier protocol and the register reallocation, beside the consumers' wgmma,
+// and the kernel takes the tensor maps after its own parameters; {warp_specialize=off} keeps
+// the copies in the compute warps.
 #include <memory>
 #include <string>
 
@@ -15,7 +16,7 @@ namespace tile_ir::cuda {
 namespace {
 
 // Two consumer warpgroups on a 128 x 256 tile (256 threads, 384 with the producer),
-// static shapes so that the copies become cp.async.
+// static shapes so that the row pitches are proved whole 16 bytes (TMA loads).
 constexpr char kGemm[] = R"(ir_version 1;
 producer "test" "1";
 
@@ -56,31 +57,39 @@ class WarpSpecializeNvrtcTest : public ::testing::Test {
 };
 
 TEST_F(WarpSpecializeNvrtcTest, TheProducerWarpgroupSynchronizesThroughMbarriers) {
-  absl::StatusOr<std::string> source = Source("cuda:sm_90a{warp_specialize=on}");
+  absl::StatusOr<std::string> source = Source("cuda:sm_90a");
   ASSERT_TRUE(source.ok()) << source.status();
   EXPECT_TRUE(absl::StrContains(*source, "__launch_bounds__(384)")) << *source;
   EXPECT_TRUE(absl::StrContains(*source, "if (tx >= 256) {")) << *source;
+  EXPECT_TRUE(absl::StrContains(*source, "float* C, const __grid_constant__ tl::TensorMap "
+                                         "tl_tensor_map_0, const __grid_constant__ "
+                                         "tl::TensorMap tl_tensor_map_1)"))
+      << *source;
   absl::StatusOr<NvrtcOutput> compiled = CompileWithNvrtc(*source, "gemm.cu", {.arch = "sm_90a"});
   ASSERT_TRUE(compiled.ok()) << compiled.status() << "\n" << *source;
   const std::string& ptx = compiled->ptx;
   for (const char* instruction :
        {"mbarrier.init.shared::cta.b64", "mbarrier.try_wait.parity.shared::cta.b64",
-        "cp.async.mbarrier.arrive.shared::cta.b64", "mbarrier.arrive.shared::cta.b64",
+        "mbarrier.arrive.expect_tx.shared::cta.b64", "mbarrier.arrive.shared::cta.b64",
         "fence.mbarrier_init.release.cluster", "setmaxnreg.dec.sync.aligned.u32 40",
-        "setmaxnreg.inc.sync.aligned.u32 232", "cp.async.cg.shared.global",
+        "setmaxnreg.inc.sync.aligned.u32 232",
+        "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes",
         "wgmma.mma_async.sync.aligned.m64n"}) {
     EXPECT_TRUE(absl::StrContains(ptx, instruction)) << instruction;
   }
   // No __syncthreads after the split: the producers would never come to it.
   size_t split = source->find("if (tx >= 256) {");
   EXPECT_EQ(source->find("__syncthreads", split), std::string::npos) << *source;
+  // The consumers issue no copies at all.
+  EXPECT_FALSE(absl::StrContains(ptx, "cp.async.cg.shared.global")) << ptx;
 }
 
-TEST_F(WarpSpecializeNvrtcTest, TheDefaultKeepsTheCopiesInTheComputeWarps) {
-  absl::StatusOr<std::string> source = Source("cuda:sm_90a");
+TEST_F(WarpSpecializeNvrtcTest, OffKeepsTheCopiesInTheComputeWarps) {
+  absl::StatusOr<std::string> source = Source("cuda:sm_90a{warp_specialize=off}");
   ASSERT_TRUE(source.ok()) << source.status();
   EXPECT_TRUE(absl::StrContains(*source, "__launch_bounds__(256)")) << *source;
   EXPECT_FALSE(absl::StrContains(*source, "mbarrier")) << *source;
+  EXPECT_FALSE(absl::StrContains(*source, "TensorMap")) << *source;
 }
 
 TEST(WarpSpecializeTargetTest, TheOptionIsSm90aOnly) {

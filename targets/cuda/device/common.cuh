@@ -15,5 +15,6 @@
 #include "tl/gemm_wgmma_rs.cuh"
 #include "tl/math.cuh"
 #include "tl/mbarrier.cuh"
+#include "tl/tma.cuh"
 #include "tl/memory.cuh"
 #include "tl/warp_reduce.cuh"

@@ -316,9 +316,12 @@ struct InputKind<__nv_bfloat16> {
 // zeroes them first. A_smem and B_smem are the operand tiles in core-matrix order. The caller
 // publishes the tiles' writes with a barrier before the call; the call returns when the
 // instructions are done with the tiles and the accumulators.
-template <int M, int N, int K, int WG_M, int WG_N, bool TRANS_A, bool TRANS_B, bool CLEAR,
-          typename TA, typename TB>
-__device__ __forceinline__ void gemm_wgmma(const TA* A_smem, const TB* B_smem, float* C_regs) {
+namespace wgmma {
+
+// gemm_wgmma's body, returning with at most PENDING groups of this thread's wgmma in flight.
+template <int PENDING, int M, int N, int K, int WG_M, int WG_N, bool TRANS_A, bool TRANS_B,
+          bool CLEAR, typename TA, typename TB>
+__device__ __forceinline__ void Gemm(const TA* A_smem, const TB* B_smem, float* C_regs) {
 #if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
   static_assert(M < 0, "tl::gemm_wgmma needs sm_90a");
 #endif
@@ -371,8 +374,35 @@ __device__ __forceinline__ void gemm_wgmma(const TA* A_smem, const TB* B_smem, f
     }
   }
   asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-  asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+  asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(PENDING) : "memory");
   wgmma::FenceAccumulators<kRegisters>(C_regs);
+}
+
+}  // namespace wgmma
+
+template <int M, int N, int K, int WG_M, int WG_N, bool TRANS_A, bool TRANS_B, bool CLEAR,
+          typename TA, typename TB>
+__device__ __forceinline__ void gemm_wgmma(const TA* A_smem, const TB* B_smem, float* C_regs) {
+  wgmma::Gemm<0, M, N, K, WG_M, WG_N, TRANS_A, TRANS_B, CLEAR>(A_smem, B_smem, C_regs);
+}
+
+// gemm_wgmma that returns with its own group still in flight and every earlier one done: a
+// loop of them keeps the tensor cores busy across iterations, each iteration's call retiring
+// the previous iteration's reads of its operand tiles (targets/cuda/passes/warp_roles.h). The
+// accumulators stay the instructions' until wgmma_wait<0, ...>: nothing else may touch them.
+template <int M, int N, int K, int WG_M, int WG_N, bool TRANS_A, bool TRANS_B, bool CLEAR,
+          typename TA, typename TB>
+__device__ __forceinline__ void gemm_wgmma_async(const TA* A_smem, const TB* B_smem,
+                                                 float* C_regs) {
+  wgmma::Gemm<1, M, N, K, WG_M, WG_N, TRANS_A, TRANS_B, CLEAR>(A_smem, B_smem, C_regs);
+}
+
+// Waits until at most PENDING groups of this thread's wgmma are in flight, then hands the
+// COUNT accumulators from C_regs on back to the compiler.
+template <int PENDING, int COUNT>
+__device__ __forceinline__ void wgmma_wait(float* C_regs) {
+  asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(PENDING) : "memory");
+  wgmma::FenceAccumulators<COUNT>(C_regs);
 }
 
 }  // namespace tl

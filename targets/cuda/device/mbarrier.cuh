@@ -50,18 +50,6 @@ __device__ __forceinline__ void mbarrier_arrive(long long* barrier) {
       : "memory");
 }
 
-// One arrival for a producer thread's share of a stage: cp.async.mbarrier.arrive (without
-// .noinc) adds a pending arrival that completes when this thread's cp.async copies have
-// landed, and the ordinary arrive that follows counts the thread, releasing the stores it
-// made without cp.async (a copy at shapes that give no aligned vectors). Either way each
-// producer thread counts once, so the barrier's count is the producer's thread count.
-__device__ __forceinline__ void producer_commit(long long* barrier) {
-  asm volatile("cp.async.mbarrier.arrive.shared::cta.b64 [%0];\n" ::"r"(
-                   mbarrier_address(barrier))
-               : "memory");
-  mbarrier_arrive(barrier);
-}
-
 // bar.sync with a thread count: the barrier of one role (id 0 is __syncthreads).
 __device__ __forceinline__ void named_barrier_sync(int id, int threads) {
   asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");

@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "passes/analysis/divisibility.h"
+#include "targets/cuda/tensor_maps.h"
 #include "tile_ir/intrinsics.h"
 #include "tile_ir/mutator.h"
 #include "tile_ir/visitor.h"
@@ -139,6 +140,39 @@ class UseChecker : public IRVisitor {
                              node.name, "' names one of its elements as an address");
         return;
       }
+    }
+  }
+
+ private:
+  const absl::flat_hash_map<const BufferNode*, Buffer>& operands_;
+};
+
+// The first TMA load whose destination this pass does not lay out as the load writes it: 128-
+// byte swizzle atoms of the box's shape (device/tma.cuh).
+class TmaDestinationChecker : public IRVisitor {
+ public:
+  using IRVisitor::Visit;
+  explicit TmaDestinationChecker(const absl::flat_hash_map<const BufferNode*, Buffer>& operands)
+      : operands_(operands) {}
+  std::optional<std::string> error;
+
+ protected:
+  void VisitCall(const Call& node) override {
+    IRVisitor::VisitCall(node);
+    if (error || node.name != tile_ir::cuda::kTmaLoad2dIntrinsic || node.args.size() != 7) return;
+    const BufferLoad* dst = As<BufferLoad>(node.args[0]);
+    if (dst == nullptr) return;  // the emitter names it
+    const BufferNode& buffer = *dst->buffer;
+    const size_t rank = buffer.shape.size();
+    std::optional<int64_t> rows = rank >= 2 ? AsConstInt(buffer.shape[rank - 2]) : std::nullopt;
+    std::optional<int64_t> cols = rank >= 2 ? AsConstInt(buffer.shape[rank - 1]) : std::nullopt;
+    const bool swizzled = cols && SwizzledCoreMatrixTile(*cols * buffer.dtype.bits() / 8);
+    if (!operands_.contains(&buffer) || !swizzled || rows != AsConstInt(node.args[5]) ||
+        cols != AsConstInt(node.args[6])) {
+      error = absl::StrCat("core-matrix-tiles: ", node.name, " writes shared buffer '",
+                           buffer.name,
+                           "' in 128-byte swizzle atoms of its whole tile, but the buffer is not "
+                           "a matrix-instruction operand laid out so");
     }
   }
 
@@ -349,11 +383,14 @@ int64_t ChunkColumnStrideBytes(int64_t rows, int64_t row_bytes) {
 absl::StatusOr<Kernel> LayCoreMatrixTiles(const Kernel& kernel) {
   OperandFinder finder;
   finder.Visit(kernel->body);
-  if (finder.operands.empty()) return kernel;
   auto in_kernel = [&](absl::Status status) {
     return absl::Status(status.code(),
                         absl::StrCat("kernel '", kernel->name, "': ", status.message()));
   };
+  TmaDestinationChecker tma(finder.operands);
+  tma.Visit(kernel->body);
+  if (tma.error) return in_kernel(absl::InvalidArgumentError(*tma.error));
+  if (finder.operands.empty()) return kernel;
   UseChecker checker(finder.operands);
   checker.Visit(kernel->body);
   if (checker.error) return in_kernel(absl::InvalidArgumentError(*checker.error));

@@ -2,12 +2,14 @@
 // barriers, and the consumers' named barriers (see warp_roles.h).
 #include "targets/cuda/passes/warp_roles.h"
 
+#include <optional>
 #include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "passes/transforms/fresh_names.h"
+#include "targets/cuda/gemm_wgmma.h"
 #include "targets/cuda/passes/warp_specialize.h"
 #include "tile_ir/mutator.h"
 #include "tile_ir/visitor.h"
@@ -38,6 +40,11 @@ bool IsCallTo(const Stmt& s, std::string_view name) {
 bool IsProducerMarker(const Expr& e) {
   const Call* call = As<Call>(e);
   return call != nullptr && call->name == kProducerWarpsMarker;
+}
+
+bool IsLeaderMarker(const Expr& e) {
+  const Call* call = As<Call>(e);
+  return call != nullptr && call->name == kProducerLeaderMarker;
 }
 
 std::vector<Stmt> StmtsOf(const Stmt& body) {
@@ -109,7 +116,6 @@ class RoleBinder {
 
  private:
   absl::StatusOr<Stmt> Producer(const Stmt& branch);
-  Stmt ProducerLoop(const For& loop);
   Stmt Consumer(const Stmt& branch);
 
   const Kernel& kernel_;
@@ -199,8 +205,12 @@ absl::StatusOr<Stmt> RoleBinder::Producer(const Stmt& branch) {
       CallStmt("cuda.named_barrier_sync", {Int(kProducerBarrier), Int(kProducerThreads)});
   Substitute renumber(tx_.get(), Op(BinaryOp::kSub, tx_, Int(consumers_, tx_->dtype())));
   for (const Stmt& s : StmtsOf(branch)) {
-    if (const For* loop = As<For>(s)) {
-      out.push_back(ProducerLoop(*loop));
+    const If* leader = As<If>(s);
+    if (leader != nullptr && IsLeaderMarker(leader->cond)) {
+      // TMA loads: the first producer thread issues them all, nothing to renumber.
+      out.push_back(If::Make(Op(BinaryOp::kEq, tx_, Int(consumers_, tx_->dtype())),
+                             BarrierRewriter(nullptr).Mutate(leader->then_body), nullptr,
+                             leader->loc()));
     } else {
       out.push_back(BarrierRewriter(producer_barrier).Mutate(renumber.Mutate(s)));
     }
@@ -208,39 +218,64 @@ absl::StatusOr<Stmt> RoleBinder::Producer(const Stmt& branch) {
   return Seq::Make(std::move(out), branch->loc());
 }
 
-// One iteration: the slot waits and the commit run once per producer thread; the copies
-// between them once per group of 128 of the consumers' thread indices they were lowered for.
-Stmt RoleBinder::ProducerLoop(const For& loop) {
-  const int64_t groups = consumers_ / kProducerThreads;
-  std::vector<Stmt> out;
-  std::vector<Stmt> copies;
-  auto flush = [&] {
-    if (copies.empty()) return;
-    Stmt work = BarrierRewriter(nullptr).Mutate(Seq::Make(std::move(copies)));
-    copies.clear();
-    Expr first = Op(BinaryOp::kSub, tx_, Int(consumers_, tx_->dtype()));
-    if (groups == 1) {
-      out.push_back(Substitute(tx_.get(), first).Mutate(work));
-      return;
-    }
-    VarRef group = Var::Make(names_.Fresh("producer_group"), tx_->dtype());
-    Expr virtual_tx = Op(BinaryOp::kAdd, first,
-                         Op(BinaryOp::kMul, group, Int(kProducerThreads, tx_->dtype())));
-    out.push_back(For::Make(group, Int(0, tx_->dtype()), Int(groups, tx_->dtype()),
-                            ForKind::kSerial, Substitute(tx_.get(), virtual_tx).Mutate(work)));
-  };
-  for (const Stmt& s : StmtsOf(loop.body)) {
-    if (IsCallTo(s, "async_commit")) continue;  // producer_commit tracks the copies itself
-    if (IsCallTo(s, "cuda.mbarrier_wait_parity") || IsCallTo(s, "cuda.producer_commit")) {
-      flush();
-      out.push_back(s);
-      continue;
-    }
-    copies.push_back(s);
+// Whether a statement names a buffer.
+bool Names(const Stmt& s, const BufferNode* buffer) {
+  class Finder : public IRVisitor {
+   public:
+    using IRVisitor::Visit;
+    explicit Finder(const BufferNode* buffer) : buffer_(buffer) {}
+    bool found = false;
+
+   protected:
+    void VisitBufferUse(const Buffer& b) override { found |= b.get() == buffer_; }
+
+   private:
+    const BufferNode* buffer_;
+  } finder(buffer);
+  finder.Visit(s);
+  return finder.found;
+}
+
+// A consumer loop `wait full[slot(k)]; ...; gemm_wgmma(...); arrive empty[slot(k)]` whose
+// other statements leave the accumulators alone becomes
+//
+//   for k { wait full[slot(k)]; ...; gemm_wgmma_async(...);
+//           if (k > min) arrive empty[slot(k - 1)]; }
+//   wgmma_wait(C[0], 0, <registers>);
+//
+// Each iteration's instructions run while the next iteration waits for its slot; an
+// iteration's call retires the previous one's group, so that is when the previous slot's
+// tiles are released. The last slot is never released: no producer iteration waits for it.
+// Nullopt for a loop of another shape.
+std::optional<Stmt> KeepOneGroupInFlight(const For& loop) {
+  if (loop.for_kind != ForKind::kSerial) return std::nullopt;
+  std::vector<Stmt> body = StmtsOf(loop.body);
+  if (body.size() < 3 || !IsCallTo(body.front(), "cuda.mbarrier_wait_parity") ||
+      !IsCallTo(body.back(), "cuda.mbarrier_arrive") ||
+      !IsCallTo(body[body.size() - 2], kGemmWgmmaIntrinsic)) {
+    return std::nullopt;
   }
-  flush();
-  return For::Make(loop.var, loop.min, loop.extent, loop.for_kind, Seq::Make(std::move(out)),
-                   loop.loc(), loop.pipeline, loop.thread_axis);
+  const Call& gemm = *EvaluatedCall(body[body.size() - 2]);
+  const BufferLoad* accumulators = gemm.args.size() == 11 ? As<BufferLoad>(gemm.args[2]) : nullptr;
+  if (accumulators == nullptr) return std::nullopt;
+  const BufferNode* c = accumulators->buffer.get();
+  std::optional<int64_t> registers =
+      c->rank() == 1 ? AsConstInt(c->shape[0]) : std::optional<int64_t>();
+  if (!registers) return std::nullopt;
+  for (size_t i = 0; i + 2 < body.size(); ++i) {
+    if (Names(body[i], c)) return std::nullopt;
+  }
+  const DataType type = loop.var->dtype();
+  Stmt previous_release = Substitute(loop.var.get(), Op(BinaryOp::kSub, loop.var, Int(1, type)))
+                              .Mutate(body.back());
+  body[body.size() - 2] = CallStmt(kGemmWgmmaAsyncIntrinsic, gemm.args);
+  body.back() = If::Make(Op(BinaryOp::kGt, loop.var, loop.min), previous_release);
+  return Seq::Make({For::Make(loop.var, loop.min, loop.extent, loop.for_kind,
+                              Seq::Make(std::move(body)), loop.loc(), loop.pipeline,
+                              loop.thread_axis),
+                    CallStmt(kWgmmaWaitIntrinsic,
+                             {gemm.args[2], Int(0), Int(*registers)})},
+                   loop.loc());
 }
 
 Stmt RoleBinder::Consumer(const Stmt& branch) {
@@ -251,7 +286,11 @@ Stmt RoleBinder::Consumer(const Stmt& branch) {
   Stmt rewritten = BarrierRewriter(CallStmt("cuda.named_barrier_sync",
                                              {Int(kConsumerBarrier), Int(consumers_)}))
                        .Mutate(branch);
-  for (const Stmt& s : StmtsOf(rewritten)) out.push_back(s);
+  for (const Stmt& s : StmtsOf(rewritten)) {
+    const For* loop = As<For>(s);
+    std::optional<Stmt> overlapped = loop != nullptr ? KeepOneGroupInFlight(*loop) : std::nullopt;
+    out.push_back(overlapped ? *overlapped : s);
+  }
   return Seq::Make(std::move(out), branch->loc());
 }
 

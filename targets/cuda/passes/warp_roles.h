@@ -5,12 +5,16 @@
 // On thread-level IR (`for tx in 0 +: T thread_bound(x) { ... }`) it
 //   - launches T + 128 threads: threads T .. T + 127 are the producer warpgroup, the first T
 //     the consumers, whose code does not change;
-//   - turns the marker into `tx >= T`; in the producer branch, each loop's copies run once per
-//     group of 128 of the T threads they were lowered for, with tx - T + 128 * group in place
-//     of tx; the asynchronous-copy group commits and the barriers between the copies go (the
-//     mbarriers order them), a barrier outside the loops waits for the producers only;
+//   - turns the marker into `tx >= T` and the leader's, inside it, into `tx == T` (the one
+//     thread that issues the TMA loads; barriers inside its branch go, the mbarriers order
+//     it); elsewhere in the producer branch tx becomes tx - T and a block barrier waits for
+//     the producers only;
 //   - turns every block barrier of the consumer branch into a named barrier of the T consumer
 //     threads (a __syncthreads would wait for producers that never come);
+//   - keeps one wgmma group in flight across a consumer loop `wait; ...; gemm_wgmma; arrive`
+//     whose other statements leave the accumulators alone: the gemm becomes gemm_wgmma_async,
+//     the slot of the previous iteration is released after it (its group has retired then),
+//     and cuda.wgmma_wait(C[0], 0, registers) follows the loop;
 //   - has thread 0 initialize the mbarriers, followed by the fence that publishes them and a
 //     barrier of all threads;
 //   - with two or more consumer warpgroups, moves registers from the producer warpgroup to

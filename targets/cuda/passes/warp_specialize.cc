@@ -3,6 +3,7 @@
 // per stage slot (see warp_specialize.h for the shape of the result).
 #include "targets/cuda/passes/warp_specialize.h"
 
+#include <algorithm>
 #include <mutex>
 #include <optional>
 #include <utility>
@@ -12,12 +13,16 @@
 #include "absl/strings/str_cat.h"
 #include "passes/analysis/arith/expr_simplifier.h"
 #include "passes/analysis/buffer_access.h"
+#include "passes/analysis/divisibility.h"
 #include "passes/analysis/software_pipeline_stages.h"
 #include "passes/pass/target_info.h"
 #include "passes/transforms/fresh_names.h"
 #include "passes/transforms/pipeline_planning.h"
 #include "targets/cuda/cuda_target_info.h"
+#include "targets/cuda/gemm_wgmma.h"
 #include "targets/cuda/intrinsics.h"
+#include "targets/cuda/passes/core_matrix_tiles.h"
+#include "targets/cuda/tensor_maps.h"
 #include "tile_ir/intrinsics.h"
 #include "tile_ir/mutator.h"
 #include "tile_ir/visitor.h"
@@ -105,19 +110,51 @@ class AllocationRestager : public IRMutator {
   const BufferMap& staged_;
 };
 
+// Counts the regions of gemms that read a buffer as a shared operand of a wgmma the target
+// will lower them to, with the tile 128-byte swizzled (the order a TMA load writes).
+class SwizzledWgmmaOperandUses : public IRVisitor {
+ public:
+  SwizzledWgmmaOperandUses(const BufferNode* tile, const KernelNode& kernel,
+                           const CudaTargetInfo& cuda)
+      : tile_(tile), kernel_(kernel), cuda_(cuda) {}
+  using IRVisitor::Visit;
+  int64_t count = 0;
+
+ protected:
+  void VisitGemm(const Gemm& node) override {
+    IRVisitor::VisitGemm(node);
+    if (node.a.buffer.get() != tile_ && node.b.buffer.get() != tile_) return;
+    std::optional<WgmmaPlan> plan = cuda_.WgmmaPlanFor(node, kernel_);
+    if (!plan || !plan->operands_swizzled) return;
+    if (node.a.buffer.get() == tile_ && !plan->a_in_registers) ++count;
+    if (node.b.buffer.get() == tile_) ++count;
+  }
+
+ private:
+  const BufferNode* tile_;
+  const KernelNode& kernel_;
+  const CudaTargetInfo& cuda_;
+};
+
 // The split of one kernel, or the reason it cannot be split.
 class Splitter {
  public:
-  explicit Splitter(const Kernel& kernel) : kernel_(kernel), names_(*kernel) {}
+  Splitter(const Kernel& kernel, const CudaTargetInfo* cuda)
+      : kernel_(kernel), cuda_(cuda), names_(*kernel) {}
 
   // The reason, or empty with `result` set.
   std::string Run(Kernel* result);
 
  private:
   std::string Check(const For& loop, const std::vector<Stmt>& top);
+  // Why the copies cannot all be TMA loads, or empty.
+  std::string TmaWhyNot() const;
+  Stmt TmaLoad(const Copy& copy, Expr barrier) const;
   Stmt Emit(const For& loop, const std::vector<Stmt>& top, size_t loop_index);
 
   const Kernel& kernel_;
+  const CudaTargetInfo* cuda_;
+  int64_t tma_bytes_ = 0;
   passes::FreshNames names_;
   std::vector<Stmt> producers_;
   std::vector<Stmt> consumers_;
@@ -157,6 +194,7 @@ std::string Splitter::Run(Kernel* result) {
   }
   const For& loop = *As<For>(top[*loop_index]);
   if (std::string why = Check(loop, top); !why.empty()) return why;
+  if (std::string why = TmaWhyNot(); !why.empty()) return why;
   *result = kernel.WithBody(Emit(loop, top, *loop_index));
   return "";
 }
@@ -169,6 +207,14 @@ std::string Splitter::Check(const For& loop, const std::vector<Stmt>& top) {
       kernel.launch.threads[0] + kProducerThreads > 1024) {
     return absl::StrCat("its threads are not one axis of a multiple of ", kProducerThreads,
                         " that leaves room for a producer warpgroup of ", kProducerThreads);
+  }
+  if (kernel.launch.threads[0] < 2 * kProducerThreads) {
+    // Its accumulators fill a warpgroup's registers already: beside a producer warpgroup
+    // there is room for one block per SM, not the two the compute warps alone run, which
+    // costs more than the producer saves (H200 run 14: 491 vs 550 TFLOP/s at 128 x 128).
+    return "it has one consumer warpgroup, and a producer warpgroup beside it would halve the "
+           "blocks per SM (two consumer warpgroups, e.g. a 128 x 256 tile on 256 threads, "
+           "split)";
   }
   if (!kernel.launch.cluster.empty()) return "it runs in thread-block clusters";
   const std::vector<int>& order = loop.pipeline.order;
@@ -244,6 +290,73 @@ std::string Splitter::Check(const For& loop, const std::vector<Stmt>& top) {
   return "";
 }
 
+std::string Splitter::TmaWhyNot() const {
+  int64_t bytes = 0;
+  for (const Stmt& s : producers_) {
+    const Copy& copy = *As<Copy>(s);
+    const BufferNode& src = *copy.src.buffer;
+    const BufferNode& dst = *copy.dst.buffer;
+    auto refuse = [&](absl::string_view why) {
+      return absl::StrCat("the copy into '", dst.name, "' ", why);
+    };
+    const bool is_param =
+        std::any_of(kernel_->params.begin(), kernel_->params.end(),
+                    [&](const Param& p) { return p.buffer.get() == &src; });
+    if (!is_param || src.scope != MemoryScope::kGlobal || src.rank() != 2 || src.layout ||
+        !src.strides.empty()) {
+      return refuse("does not read a dense 2-D tensor parameter");
+    }
+    if (src.dtype != dst.dtype) return refuse("converts its elements");
+    const int64_t element = src.dtype.bits() / 8;
+    if (element == 0 || src.dtype.lanes() != 1) return refuse("moves sub-byte elements");
+    std::optional<int64_t> rows = dst.rank() == 2 ? AsConstInt(dst.shape[0]) : std::nullopt;
+    std::optional<int64_t> cols = dst.rank() == 2 ? AsConstInt(dst.shape[1]) : std::nullopt;
+    if (!rows || !cols || AsConstInt(copy.src.ranges[0].extent) != rows ||
+        AsConstInt(copy.src.ranges[1].extent) != cols) {
+      return refuse("is not a constant 2-D tile of the same shape as its source region");
+    }
+    if (*rows % 8 != 0 || *rows > kTmaMaxBoxRows ||
+        !passes::SwizzledCoreMatrixTile(*cols * element)) {
+      return refuse(absl::StrCat("fills a ", *rows, " x ", *cols,
+                                 " tile: a TMA tile here is at most ", kTmaMaxBoxRows,
+                                 " rows of whole ", kTmaSwizzleBytes, "-byte rows"));
+    }
+    // The TMA reads rows at a pitch of a multiple of 16 bytes.
+    passes::Divisibility divisibility;
+    divisibility.AddRequirements(*kernel_);
+    divisibility.Visit(kernel_->body);
+    if (divisibility.Of(src.shape[1]) * element % 16 != 0) {
+      return refuse(absl::StrCat("reads rows of '", src.name,
+                                 "' whose pitch is not proved a multiple of 16 bytes (constant "
+                                 "shapes or a `require` line prove it)"));
+    }
+    SwizzledWgmmaOperandUses operand_uses(&dst, *kernel_, *cuda_);
+    int64_t uses = 0;
+    for (const Stmt& c : consumers_) {
+      operand_uses.Visit(c);
+      uses += UsesOf(c).buffers[&dst];
+    }
+    if (uses == 0 || operand_uses.count != uses) {
+      return refuse("fills a tile that is read otherwise than as a swizzled wgmma operand");
+    }
+    bytes += *rows * *cols * element;
+  }
+  const_cast<Splitter*>(this)->tma_bytes_ = bytes;
+  return "";
+}
+
+// cuda.tma_load_2d(dst[0, 0], src[0, 0], barrier, row, col, ROWS, COLS) for the copy (the
+// caller's rewrite gives dst its slot and the row and column their iteration).
+Stmt Splitter::TmaLoad(const Copy& copy, Expr barrier) const {
+  const Buffer& dst = copy.dst.buffer;
+  const Buffer& src = copy.src.buffer;
+  DataType index = copy.src.ranges[0].min->dtype();
+  return CallStmt(kTmaLoad2dIntrinsic,
+                  {BufferLoad::Make(dst, {Int(0, index), Int(0, index)}),
+                   BufferLoad::Make(src, {Int(0, index), Int(0, index)}), std::move(barrier),
+                   copy.src.ranges[0].min, copy.src.ranges[1].min, dst->shape[0], dst->shape[1]});
+}
+
 Stmt Splitter::Emit(const For& loop, const std::vector<Stmt>& top, size_t loop_index) {
   const int stages = loop.pipeline.num_stages;
   const int64_t threads = kernel_->launch.threads[0];
@@ -267,12 +380,15 @@ Stmt Splitter::Emit(const For& loop, const std::vector<Stmt>& top, size_t loop_i
       "cuda.mbarrier_wait_parity", {BufferLoad::Make(empty, {p_slot}), p_parity})};
   passes::IterationRewriter producer_rewriter(staged_, p_slot, {{loop.var.get(), k_producer}},
                                               nullptr);
-  for (const Stmt& s : producers_) producer_body.push_back(producer_rewriter.Mutate(s));
-  producer_body.push_back(CallStmt("async_commit", {}));
-  producer_body.push_back(CallStmt("cuda.producer_commit", {BufferLoad::Make(full, {p_slot})}));
-  Stmt producer = Seq::Make({For::Make(k_producer, loop.min, loop.extent, ForKind::kSerial,
-                                       Seq::Make(std::move(producer_body)), loop.loc()),
-                             CallStmt("async_wait", {Int(0)})});
+  // One thread: the bytes the slot's phase waits for, then the loads that deliver them.
+  Expr full_slot = BufferLoad::Make(full, {p_slot});
+  producer_body.push_back(CallStmt("cuda.mbarrier_arrive_expect_tx", {full_slot, Int(tma_bytes_)}));
+  for (const Stmt& s : producers_) {
+    producer_body.push_back(producer_rewriter.Mutate(TmaLoad(*As<Copy>(s), full_slot)));
+  }
+  Stmt producer = If::Make(Call::Make(kBool, kProducerLeaderMarker, {}),
+                           For::Make(k_producer, loop.min, loop.extent, ForKind::kSerial,
+                                     Seq::Make(std::move(producer_body)), loop.loc()));
 
   auto [c_slot, c_parity] = slot_and_parity(loop.var, /*producer=*/false);
   std::vector<Stmt> consumer_body = {
@@ -298,8 +414,8 @@ Stmt Splitter::Emit(const For& loop, const std::vector<Stmt>& top, size_t loop_i
   front.push_back(Allocate::Make(full));
   front.push_back(Allocate::Make(empty));
   for (int s = 0; s < stages; ++s) {
-    front.push_back(CallStmt("cuda.mbarrier_init",
-                             {BufferLoad::Make(full, {Int(s)}), Int(kProducerThreads)}));
+    // A slot's phase: the leader's one arrival and the bytes of its loads.
+    front.push_back(CallStmt("cuda.mbarrier_init", {BufferLoad::Make(full, {Int(s)}), Int(1)}));
     front.push_back(CallStmt("cuda.mbarrier_init",
                              {BufferLoad::Make(empty, {Int(s)}), Int(threads)}));
   }
@@ -322,7 +438,13 @@ void RegisterWarpSpecializationIntrinsics() {
     marker.description =
         "true in the producer warpgroup of a warp-specialized kernel (a marker that "
         "warp-roles replaces with a thread-index test)";
+    RegisterIntrinsic(marker);
+    marker.name = kProducerLeaderMarker;
+    marker.description =
+        "true in one thread of the producer warpgroup, the one that issues its TMA loads (a "
+        "marker that warp-roles replaces with a thread-index test)";
     RegisterIntrinsic(std::move(marker));
+    RegisterTmaIntrinsics();
     // Only a foreign registration of the same name can fail; lowering then names it.
     const std::pair<const char*, const char*> calls[] = {
         {"cuda.mbarrier_init", "initializes the mbarrier at arg 0 to expect arg 1 arrivals"},
@@ -330,9 +452,9 @@ void RegisterWarpSpecializationIntrinsics() {
         {"cuda.mbarrier_wait_parity",
          "waits until the phase of parity arg 1 of the mbarrier at arg 0 has completed"},
         {"cuda.mbarrier_arrive", "arrives on the mbarrier at arg 0 (release)"},
-        {"cuda.producer_commit",
-         "arrives on the mbarrier at arg 0 once, after this thread's earlier stores and when "
-         "its asynchronous copies have landed"},
+        {"cuda.mbarrier_arrive_expect_tx",
+         "arrives on the mbarrier at arg 0 and adds arg 1 bytes to the transactions its phase "
+         "waits for"},
         {"cuda.named_barrier_sync", "waits at named barrier arg 0 for arg 1 threads"},
         {"cuda.setmaxnreg_inc", "raises this warpgroup's registers per thread to arg 0"},
         {"cuda.setmaxnreg_dec", "lowers this warpgroup's registers per thread to arg 0"},
@@ -340,8 +462,8 @@ void RegisterWarpSpecializationIntrinsics() {
     for (const auto& [name, description] : calls) {
       std::string_view n = name;
       int args = n == "cuda.fence_barrier_init"                                   ? 0
-                 : n == "cuda.mbarrier_arrive" || n == "cuda.producer_commit" ||
-                         n == "cuda.setmaxnreg_inc" || n == "cuda.setmaxnreg_dec" ? 1
+                 : n == "cuda.mbarrier_arrive" || n == "cuda.setmaxnreg_inc" ||
+                         n == "cuda.setmaxnreg_dec"                               ? 1
                                                                                   : 2;
       int template_args = n.rfind("cuda.setmaxnreg", 0) == 0 ? 1 : 0;
       RegisterCudaIntrinsic(name, args, template_args, description).IgnoreError();
@@ -349,9 +471,10 @@ void RegisterWarpSpecializationIntrinsics() {
   });
 }
 
-Kernel WarpSpecialize(const Kernel& kernel, std::vector<std::string>* why_not) {
+Kernel WarpSpecialize(const Kernel& kernel, const CudaTargetInfo& cuda,
+                      std::vector<std::string>* why_not) {
   Kernel result = kernel;
-  std::string why = Splitter(kernel).Run(&result);
+  std::string why = Splitter(kernel, &cuda).Run(&result);
   if (!why.empty() && why_not != nullptr) {
     why_not->push_back(absl::StrCat("warp-specialize: kernel '", kernel->name,
                                     "' keeps its copies in the compute warps: ", why));
@@ -379,7 +502,7 @@ passes::PassInfo WarpSpecializePass() {
     bool changed = false;
     for (Kernel& kernel : module.kernels) {
       std::vector<std::string> why_not;
-      Kernel result = WarpSpecialize(kernel, &why_not);
+      Kernel result = WarpSpecialize(kernel, *cuda, &why_not);
       for (std::string& remark : why_not) options.Remark(std::move(remark));
       changed |= result != kernel;
       kernel = std::move(result);

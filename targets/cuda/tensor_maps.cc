@@ -1,0 +1,91 @@
+// Which tensor maps a lowered kernel's TMA loads read (tensor_maps.h).
+#include "targets/cuda/tensor_maps.h"
+
+#include <algorithm>
+#include <optional>
+
+#include "absl/strings/str_cat.h"
+#include "targets/cuda/intrinsics.h"
+#include "tile_ir/visitor.h"
+
+namespace tile_ir::cuda {
+namespace {
+
+class TmaCalls : public IRVisitor {
+ public:
+  using IRVisitor::Visit;
+  std::vector<const Call*> calls;
+
+ protected:
+  void VisitCall(const Call& node) override {
+    IRVisitor::VisitCall(node);
+    if (node.name == kTmaLoad2dIntrinsic) calls.push_back(&node);
+  }
+};
+
+}  // namespace
+
+void RegisterTmaIntrinsics() {
+  // Only a foreign registration of the name can fail; the emitter then names it.
+  RegisterCudaIntrinsic(kTmaLoad2dIntrinsic, kTmaLoad2dArgs, 2,
+                        "TMA load of the ROWS x COLS tile at (arg 3, arg 4) of the tensor arg 1 "
+                        "names into the shared tile at arg 0 (128-byte swizzled), counting its "
+                        "bytes on the mbarrier at arg 2 (device/tma.cuh)",
+                        /*async_copy=*/true)
+      .IgnoreError();
+}
+
+absl::StatusOr<TensorMapUse> TensorMapOf(const Call& call, const KernelNode& kernel) {
+  auto refuse = [&](const std::string& why) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("kernel '", kernel.name, "': ", kTmaLoad2dIntrinsic, ": ", why));
+  };
+  if (call.args.size() != static_cast<size_t>(kTmaLoad2dArgs)) {
+    return refuse(absl::StrCat("takes ", kTmaLoad2dArgs, " arguments, not ", call.args.size()));
+  }
+  const BufferLoad* tensor = As<BufferLoad>(call.args[1]);
+  if (tensor == nullptr) return refuse("argument 1 must name a global tensor (an element load)");
+  const Buffer& buffer = tensor->buffer;
+  auto param = std::find_if(kernel.params.begin(), kernel.params.end(),
+                            [&](const Param& p) { return p.buffer == buffer; });
+  if (param == kernel.params.end() || buffer->scope != MemoryScope::kGlobal) {
+    return refuse(absl::StrCat("'", buffer->name, "' is not a buffer parameter of the kernel"));
+  }
+  if (buffer->rank() != 2 || buffer->layout || !buffer->strides.empty()) {
+    return refuse(absl::StrCat("'", buffer->name, "' is not a dense 2-D tensor"));
+  }
+  std::optional<int64_t> rows = AsConstInt(call.args[5]);
+  std::optional<int64_t> cols = AsConstInt(call.args[6]);
+  const int64_t bytes = buffer->dtype.bits() / 8;
+  if (bytes == 0 || buffer->dtype.lanes() != 1) {
+    return refuse(absl::StrCat("'", buffer->name, "' has elements of less than a byte"));
+  }
+  if (!rows || !cols || *rows <= 0 || *rows > kTmaMaxBoxRows || *rows % 8 != 0 ||
+      *cols <= 0 || (*cols * bytes) % kTmaSwizzleBytes != 0) {
+    return refuse(absl::StrCat("the tile must be at most ", kTmaMaxBoxRows,
+                               " rows (a multiple of 8) of whole ", kTmaSwizzleBytes,
+                               "-byte rows"));
+  }
+  TensorMapUse use;
+  use.param = static_cast<int>(param - kernel.params.begin());
+  use.element = buffer->dtype.scalar();
+  use.box_rows = *rows;
+  use.box_cols = kTmaSwizzleBytes / bytes;
+  return use;
+}
+
+absl::StatusOr<std::vector<TensorMapUse>> CollectTensorMaps(const KernelNode& kernel) {
+  TmaCalls finder;
+  finder.Visit(kernel.body);
+  std::vector<TensorMapUse> uses;
+  for (const Call* call : finder.calls) {
+    absl::StatusOr<TensorMapUse> use = TensorMapOf(*call, kernel);
+    if (!use.ok()) return use.status();
+    if (std::find(uses.begin(), uses.end(), *use) == uses.end()) uses.push_back(*use);
+  }
+  return uses;
+}
+
+std::string TensorMapParamName(int index) { return absl::StrCat("tl_tensor_map_", index); }
+
+}  // namespace tile_ir::cuda
