@@ -147,8 +147,8 @@ class Splitter {
 
  private:
   std::string Check(const For& loop, const std::vector<Stmt>& top);
-  // Why the copies cannot all be TMA loads, or empty.
-  std::string TmaWhyNot() const;
+  // Why the copies cannot all be TMA loads, or empty with tma_bytes_ set.
+  std::string TmaWhyNot();
   Stmt TmaLoad(const Copy& copy, Expr barrier) const;
   Stmt Emit(const For& loop, const std::vector<Stmt>& top, size_t loop_index);
 
@@ -290,7 +290,11 @@ std::string Splitter::Check(const For& loop, const std::vector<Stmt>& top) {
   return "";
 }
 
-std::string Splitter::TmaWhyNot() const {
+std::string Splitter::TmaWhyNot() {
+  // The TMA reads rows at a pitch of a multiple of 16 bytes.
+  passes::Divisibility divisibility;
+  divisibility.AddRequirements(*kernel_);
+  divisibility.Visit(kernel_->body);
   int64_t bytes = 0;
   for (const Stmt& s : producers_) {
     const Copy& copy = *As<Copy>(s);
@@ -321,10 +325,6 @@ std::string Splitter::TmaWhyNot() const {
                                  " tile: a TMA tile here is at most ", kTmaMaxBoxRows,
                                  " rows of whole ", kTmaSwizzleBytes, "-byte rows"));
     }
-    // The TMA reads rows at a pitch of a multiple of 16 bytes.
-    passes::Divisibility divisibility;
-    divisibility.AddRequirements(*kernel_);
-    divisibility.Visit(kernel_->body);
     if (divisibility.Of(src.shape[1]) * element % 16 != 0) {
       return refuse(absl::StrCat("reads rows of '", src.name,
                                  "' whose pitch is not proved a multiple of 16 bytes (constant "
@@ -341,7 +341,7 @@ std::string Splitter::TmaWhyNot() const {
     }
     bytes += *rows * *cols * element;
   }
-  const_cast<Splitter*>(this)->tma_bytes_ = bytes;
+  tma_bytes_ = bytes;
   return "";
 }
 
