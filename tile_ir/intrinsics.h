@@ -60,6 +60,14 @@ struct IntrinsicInfo {
   // unit reads shared memory outside the ordinary path); core-matrix-tiles calls it after each
   // statement that stores to such a tile. Empty: none is needed.
   std::string core_matrix_fence;
+  // A bool condition that splits the block's threads into two groups that each run one arm
+  // of the branch it guards, concurrently, for the rest of the kernel (a warp-specialized
+  // kernel's roles). Each arm is ordered as a block of its own: barrier insertion orders the
+  // shared-memory accesses inside an arm with barriers of that arm's threads (the target
+  // lowers a block barrier there to a barrier of the group), and leaves the ordering between
+  // the arms to the synchronization the arms do themselves (mbarriers); buffers either arm
+  // uses are live for the whole branch.
+  bool partitions_threads = false;
   std::string description;
 };
 

@@ -150,6 +150,15 @@ void RegisterFakeIntrinsics() {
   fence.pure = false;
   fence.description = "orders test_gpu.mm's operand stores before it";
   RegisterIntrinsic(std::move(fence));
+  IntrinsicInfo role;
+  role.name = "test_gpu.first_role";
+  role.num_args = 0;
+  role.result = IntrinsicInfo::ResultType::kFixed;
+  role.fixed_result = kBool;
+  role.pure = false;
+  role.partitions_threads = true;
+  role.description = "true in the first of two groups of threads that run a branch's arms";
+  RegisterIntrinsic(std::move(role));
 }
 
 }  // namespace tile_ir::passes::testing

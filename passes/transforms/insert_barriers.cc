@@ -284,6 +284,7 @@ class BarrierInserter {
     }
     const For* loop = As<For>(s);
     const If* branch = As<If>(s);
+    if (branch != nullptr && PartitionsThreads(branch->cond)) return ProcessRoles(*branch, pending);
     bool divergent = (loop && loop->for_kind != ForKind::kThreadBound &&
                       (dependence_.Depends(loop->min) || dependence_.Depends(loop->extent))) ||
                      (branch && dependence_.Depends(branch->cond));
@@ -322,6 +323,35 @@ class BarrierInserter {
       out.push_back(If::Make(branch->cond, std::move(then_body), std::move(else_body), s->loc()));
     }
     return out;
+  }
+
+  // A branch whose arms different groups of threads run concurrently: each arm is ordered as
+  // a block of its own, after a barrier of all threads where the arms' accesses need one.
+  std::vector<Stmt> ProcessRoles(const If& branch, Pending& pending) {
+    std::vector<Stmt> out;
+    Stmt self = If::Make(branch.cond, branch.then_body, branch.else_body, branch.loc());
+    if (Conflicts(pending, UnitAccesses(self, nullptr), aliases_)) {
+      out.push_back(Barrier::Make(BarrierScope::kBlock, branch.loc()));
+      inserted_ = true;
+      pending.Clear();
+    }
+    Pending then_pending;
+    Stmt then_body = AsStmt(Process(branch.then_body, then_pending), branch.then_body);
+    Stmt else_body;
+    if (branch.else_body) {
+      Pending else_pending;
+      else_body = AsStmt(Process(branch.else_body, else_pending), branch.else_body);
+      then_pending.Merge(else_pending);
+    }
+    pending.Merge(then_pending);
+    out.push_back(If::Make(branch.cond, std::move(then_body), std::move(else_body), branch.loc()));
+    return out;
+  }
+
+  static bool PartitionsThreads(const Expr& cond) {
+    const Call* call = As<Call>(cond);
+    const IntrinsicInfo* info = call != nullptr ? FindIntrinsic(call->name) : nullptr;
+    return info != nullptr && info->partitions_threads;
   }
 
   // A statement executed as a unit: a barrier before it when it conflicts.

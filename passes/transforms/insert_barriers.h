@@ -30,6 +30,11 @@ namespace tile_ir::passes {
 // statement, preceded by a barrier where needed. Inside one, a thread is expected to touch
 // only what it owns: accesses to one shared buffer at different indices (a write and
 // another access) are an error naming the statement, as is a block barrier there.
+// A branch on an intrinsic marked `partitions_threads` (tile_ir/intrinsics.h: two groups of
+// threads run its arms concurrently) is the exception: after a barrier of all threads where
+// the branch as a whole needs one, each arm is walked as a block of its own, its barriers
+// meaning its own threads' (the target lowers them to barriers of that group); nothing orders
+// one arm's accesses against the other's here.
 // Shared buffers that plan-shared-memory placed on overlapping bytes count as one buffer.
 // Warp barriers are kept and order nothing across warps. `eval async_wait(n)` counts as
 // every shared buffer landing there: a read after it needs a barrier, since each thread

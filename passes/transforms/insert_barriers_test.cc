@@ -303,5 +303,52 @@ kernel k(A: f32[64], O: f32[64]) grid(bx: 1) threads(64) {
       << exchange.status();
 }
 
+TEST(InsertBarriersTest, EachArmOfARoleSplitIsOrderedAsABlockOfItsOwn) {
+  // The second group exchanges data through S inside its arm: a barrier there (of its own
+  // threads, as the target lowers it); the first group's arm is not ordered against it, and
+  // the shared write before the split is, by one barrier of all threads in front of it.
+  EXPECT_EQ(OnGpu(R"(
+kernel k(A: f32[64], O: f32[64]) grid(bx: 1) threads(64) {
+  for tx in 0 +: 64 thread_bound(x) {
+    alloc S: shared f32[64];
+    alloc T: shared f32[64];
+    T[tx] = A[tx];
+    if (test_gpu.first_role()) {
+      O[tx] = T[63 - tx];
+    } else {
+      S[tx] = A[tx];
+      O[tx] = S[63 - tx];
+      for i in 0 +: 2 serial {
+        S[tx] = O[tx];
+        O[tx] = S[63 - tx];
+      }
+    }
+  }
+})"),
+            Canonical(R"(
+kernel k(A: f32[64], O: f32[64]) grid(bx: 1) threads(64) {
+  for tx in 0 +: 64 thread_bound(x) {
+    alloc S: shared f32[64];
+    alloc T: shared f32[64];
+    T[tx] = A[tx];
+    barrier(block);
+    if (test_gpu.first_role()) {
+      O[tx] = T[63 - tx];
+    } else {
+      S[tx] = A[tx];
+      barrier(block);
+      O[tx] = S[63 - tx];
+      barrier(block);
+      for i in 0 +: 2 serial {
+        barrier(block);
+        S[tx] = O[tx];
+        barrier(block);
+        O[tx] = S[63 - tx];
+      }
+    }
+  }
+})"));
+}
+
 }  // namespace
 }  // namespace tile_ir::passes

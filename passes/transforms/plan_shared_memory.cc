@@ -10,6 +10,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "tile_ir/intrinsics.h"
 #include "tile_ir/mutator.h"
 #include "tile_ir/visitor.h"
 
@@ -68,6 +69,17 @@ class Liveness : public IRVisitor {
     int64_t start = position_;
     loops_.push_back({start, start + CountStmts(node.body)});
     IRVisitor::VisitFor(node);
+    loops_.pop_back();
+  }
+  // The arms of a branch that partitions the threads run concurrently: a buffer either arm
+  // uses is live for the whole branch, as in a loop.
+  void VisitIf(const If& node) override {
+    const Call* call = As<Call>(node.cond);
+    const IntrinsicInfo* info = call != nullptr ? FindIntrinsic(call->name) : nullptr;
+    if (info == nullptr || !info->partitions_threads) return IRVisitor::VisitIf(node);
+    int64_t start = position_;
+    loops_.push_back({start, start + CountStmts(node.then_body) + CountStmts(node.else_body)});
+    IRVisitor::VisitIf(node);
     loops_.pop_back();
   }
   void VisitAllocate(const Allocate& node) override {

@@ -164,6 +164,37 @@ kernel k(A: f32[64], O: f32[64]) grid(bx: 1) threads(1) {
   EXPECT_EQ(total, 160);
 }
 
+TEST(PlanSharedMemoryTest, TheArmsOfARoleSplitKeepWhatTheyUseAliveThroughout) {
+  // The arms run concurrently: Y, used after X's last use in program order, must not take
+  // X's bytes, which the other arm may still be using.
+  testing::RegisterFakeIntrinsics();
+  int64_t total = 0;
+  EXPECT_EQ(Planned(R"(
+kernel k(A: f32[64], O: f32[64]) grid(bx: 1) threads(1) {
+  alloc X: shared f32[16];
+  alloc Y: shared f32[16];
+  if (test_gpu.first_role()) {
+    X[0] = A[0];
+  } else {
+    Y[0] = A[1];
+    O[0] = Y[0];
+  }
+})",
+                    &total),
+            Canonical(R"(
+kernel k(A: f32[64], O: f32[64]) grid(bx: 1) threads(1) {
+  alloc X: shared f32[16] offset(0);
+  alloc Y: shared f32[16] offset(64);
+  if (test_gpu.first_role()) {
+    X[0] = A[0];
+  } else {
+    Y[0] = A[1];
+    O[0] = Y[0];
+  }
+})"));
+  EXPECT_EQ(total, 128);
+}
+
 TEST(PlanSharedMemoryTest, SizesFollowStridesAndPackedTypes) {
   int64_t total = 0;
   std::string out = Planned(R"(

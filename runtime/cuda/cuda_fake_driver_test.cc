@@ -276,5 +276,51 @@ TEST_F(CudaFakeDriverTest, TmaLoadsGetTheirTensorMapsEncodedAtEachLaunch) {
               HasSubstr("kernel 'tma_gemm': cuda: cuTensorMapEncodeTiled('A') failed: "));
 }
 
+// A batch of matrices: the TMA loads of A name a coordinate per dimension, and its tensor map
+// has rank 3 with a box of one matrix.
+constexpr char kTmaBatchedGemm[] = R"(ir_version 3;
+producer "test" "1";
+
+kernel tma_gemm<M: i32>(A: bf16[3, M, 128], B: bf16[128, 256], C: f32[3, M, 256])
+    grid(bx: 1, by: ceildiv(M, 128), bz: 3) threads(256) {
+  alloc A_s: shared bf16[128, 64];
+  alloc B_s: shared bf16[64, 256];
+  alloc C_l: fragment f32[128, 256];
+  fill C_l = 0.0;
+  for k in 0 +: 2 pipelined(num_stages=2) {
+    copy A[bz +: 1, by * 128 +: 128, k * 64 +: 64] -> A_s;
+    copy B[k * 64 +: 64, 0 +: 256] -> B_s;
+    gemm A_s, B_s -> C_l {transpose_a=false, transpose_b=false, policy=square, clear_accum=false};
+  }
+  copy C_l -> C[bz +: 1, by * 128 +: 128, 0 +: 256];
+}
+)";
+
+TEST_F(CudaFakeDriverTest, TensorMapsOfBatchedTensorsHaveTheirRank) {
+  absl::StatusOr<Module> module = text::ParseModule(kTmaBatchedGemm, "tma_batched.tile");
+  ASSERT_TRUE(module.ok()) << module.status();
+  absl::StatusOr<std::unique_ptr<LoadedKernel>> kernel = device_->Load(*module, "tma_gemm");
+  ASSERT_TRUE(kernel.ok()) << kernel.status();
+  EXPECT_THAT((*kernel)->artifacts()[0].contents, HasSubstr("tl::tma_load_3d<128, 64>("));
+  absl::StatusOr<std::unique_ptr<DeviceBuffer>> a = device_->Allocate(kBF16, {3, 200, 128});
+  absl::StatusOr<std::unique_ptr<DeviceBuffer>> b = device_->Allocate(kBF16, {128, 256});
+  absl::StatusOr<std::unique_ptr<DeviceBuffer>> c = device_->Allocate(kF32, {3, 200, 256});
+  ASSERT_TRUE(a.ok() && b.ok() && c.ok());
+  control_->set_kernel(RecordTensorMaps);
+  std::vector<KernelArg> args = {KernelArg::Tensor((*a)->tensor()),
+                                 KernelArg::Tensor((*b)->tensor()),
+                                 KernelArg::Tensor((*c)->tensor())};
+  ASSERT_TRUE((*kernel)->Launch(args).ok());
+  EXPECT_EQ(g_maps[0][kFakeTensorMapRank], 3u);
+  EXPECT_EQ(g_maps[0][kFakeTensorMapInnerDim], 128u);
+  EXPECT_EQ(g_maps[0][kFakeTensorMapOuterDim], 200u);
+  EXPECT_EQ(g_maps[0][kFakeTensorMapDim2], 3u);
+  EXPECT_EQ(g_maps[0][kFakeTensorMapRowBytes], 256u);
+  EXPECT_EQ(g_maps[0][kFakeTensorMapStride2], 200u * 256u);  // one matrix of A, in bytes
+  EXPECT_EQ(g_maps[0][kFakeTensorMapBoxInner], 64u);
+  EXPECT_EQ(g_maps[0][kFakeTensorMapBoxOuter], 128u);
+  EXPECT_EQ(g_maps[1][kFakeTensorMapRank], 2u);
+}
+
 }  // namespace
 }  // namespace tile_ir::runtime::cuda

@@ -152,21 +152,30 @@ absl::Status CudaKernel::EncodeTensorMap(const TensorMapUse& use,
                                          const std::vector<KernelArg>& args,
                                          const BoundArgs& bound, CudaTensorMap* map) const {
   const Param& param = kernel_->params[use.param];
-  const DLTensor& tensor = *args[use.param].tensor;  // BindArguments checked: compact, rank 2
+  const DLTensor& tensor = *args[use.param].tensor;
   const int64_t element = param.buffer->dtype.bits() / 8;
   std::optional<int> data_type = TensorMapDataType(use.element);
   if (!data_type) {
     return Error(absl::InvalidArgumentError(
         absl::StrCat("tensor '", param.buffer->name, "' has no TMA element type")));
   }
-  // Innermost first, as the driver takes them.
-  const unsigned long long dims[2] = {static_cast<unsigned long long>(tensor.shape[1]),  // NOLINT
-                                      static_cast<unsigned long long>(tensor.shape[0])};
-  const unsigned long long strides[1] = {                                               // NOLINT
-      static_cast<unsigned long long>(tensor.shape[1] * element)};
-  const unsigned int box[2] = {static_cast<unsigned int>(use.box_cols),
-                               static_cast<unsigned int>(use.box_rows)};
-  const unsigned int element_strides[2] = {1, 1};
+  // Innermost first, as the driver takes them; the box spans one element of each leading
+  // dimension. BindArguments checked the rank and that the tensor is compact.
+  const int rank = use.rank;
+  unsigned long long dims[5];     // NOLINT(runtime/int)
+  unsigned long long strides[4];  // NOLINT(runtime/int): bytes, of dimensions 1 to rank - 1
+  unsigned int box[5];
+  unsigned int element_strides[5];
+  unsigned long long pitch = element;  // NOLINT(runtime/int)
+  for (int i = 0; i < rank; ++i) {
+    dims[i] = static_cast<unsigned long long>(tensor.shape[rank - 1 - i]);  // NOLINT
+    if (i > 0) strides[i - 1] = pitch;
+    pitch *= dims[i];
+    box[i] = i == 0 ? static_cast<unsigned int>(use.box_cols)
+             : i == 1 ? static_cast<unsigned int>(use.box_rows)
+                      : 1u;
+    element_strides[i] = 1;
+  }
   if (strides[0] % 16 != 0) {
     return Error(absl::InvalidArgumentError(absl::StrCat(
         "tensor '", param.buffer->name, "' has rows of ", strides[0],
@@ -174,7 +183,7 @@ absl::Status CudaKernel::EncodeTensorMap(const TensorMapUse& use,
         "contradicts the kernel's shapes)")));
   }
   absl::Status status = context_->Check(
-      context_->api().cuTensorMapEncodeTiled(map, *data_type, 2, bound.data[use.param], dims,
+      context_->api().cuTensorMapEncodeTiled(map, *data_type, rank, bound.data[use.param], dims,
                                              strides, box, element_strides, kInterleaveNone,
                                              kSwizzle128B, kL2Promotion256B, kOobFillZeros),
       absl::StrCat("cuTensorMapEncodeTiled('", param.buffer->name, "')"));

@@ -188,9 +188,14 @@ CUresult cuTensorMapEncodeTiled(void* map, int data_type, unsigned int rank, voi
   if (CUresult injected = Injected("cuTensorMapEncodeTiled"); injected != kSuccess) {
     return injected;
   }
-  if (map == nullptr || rank != 2 || reinterpret_cast<uintptr_t>(map) % 64 != 0 ||
-      reinterpret_cast<uintptr_t>(address) % 16 != 0 || strides[0] % 16 != 0) {
+  if (map == nullptr || rank < 2 || rank > 4 || reinterpret_cast<uintptr_t>(map) % 64 != 0 ||
+      reinterpret_cast<uintptr_t>(address) % 16 != 0) {
     return kInvalidValue;
+  }
+  for (unsigned int i = 1; i < rank; ++i) {
+    if (strides[i - 1] % 16 != 0 || (i >= 2 && (box[i] != 1 || element_strides[i] != 1))) {
+      return kInvalidValue;
+    }
   }
   unsigned long long* words = static_cast<unsigned long long*>(map);  // NOLINT(runtime/int)
   words[kFakeTensorMapAddress] = reinterpret_cast<uintptr_t>(address);
@@ -203,6 +208,11 @@ CUresult cuTensorMapEncodeTiled(void* map, int data_type, unsigned int rank, voi
   words[kFakeTensorMapSwizzle] = swizzle;
   words[kFakeTensorMapElementStrides] = element_strides[0] * 10 + element_strides[1];
   words[kFakeTensorMapOther] = interleave * 100 + l2_promotion * 10 + oob_fill;
+  words[kFakeTensorMapRank] = rank;
+  for (unsigned int i = 2; i < rank; ++i) {
+    words[kFakeTensorMapDim2 + i - 2] = dims[i];
+    words[kFakeTensorMapStride2 + i - 2] = strides[i - 1];
+  }
   return kSuccess;
 }
 

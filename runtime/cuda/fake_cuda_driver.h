@@ -34,9 +34,10 @@ struct FakeCudaControl {
 const FakeCudaControl* fake_cuda_control();
 
 // The words of a tensor map (128 bytes) that the fake's cuTensorMapEncodeTiled fills with its
-// arguments (2-D maps only): the address, the data type, the dimensions and the row pitch, the
-// box, the swizzle, element strides (10 * inner + outer) and 100 * interleave + 10 * L2
-// promotion + OOB fill.
+// arguments (maps of rank 2 to 4; the box must be 1 in the leading dimensions): the address, the
+// data type, the two inner dimensions and the row pitch, the box, the swizzle, element strides
+// (10 * inner + outer) and 100 * interleave + 10 * L2 promotion + OOB fill, then the rank and
+// the leading dimensions' extents and byte strides.
 enum FakeTensorMapWord {
   kFakeTensorMapAddress = 0,
   kFakeTensorMapDataType,
@@ -48,6 +49,11 @@ enum FakeTensorMapWord {
   kFakeTensorMapSwizzle,
   kFakeTensorMapElementStrides,
   kFakeTensorMapOther,
+  kFakeTensorMapRank,
+  kFakeTensorMapDim2,
+  kFakeTensorMapDim3,
+  kFakeTensorMapStride2,
+  kFakeTensorMapStride3,
 };
 }
 

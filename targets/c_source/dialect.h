@@ -75,7 +75,7 @@ class Dialect {
   virtual std::string NarrowFrom(ScalarType wide, ScalarType to) const = 0;
 
   // The kernel's opening line, "... name(params) {", for a block of `threads`.
-  virtual std::string KernelOpen(const std::string& name, int64_t threads,
+  virtual std::string KernelOpen(const KernelNode& kernel, int64_t threads,
                                  const std::string& params) const = 0;
   // Parameter `index` of the kernel (buffers, scalars, then dimensions).
   virtual std::string BufferParam(ScalarType element, const std::string& name, int index) const = 0;

@@ -43,7 +43,7 @@ absl::StatusOr<std::string> KernelEmitter::Emit() {
   used_vars_ = std::move(facts.vars);
   int64_t threads = 1;
   for (int64_t extent : kernel_.launch.threads) threads *= extent;
-  out_ = dialect_.KernelOpen(kernel_.name, threads, Signature()) + "\n";
+  out_ = dialect_.KernelOpen(kernel_, threads, Signature()) + "\n";
   if (facts.has_shared) {
     for (const std::string& line : dialect_.SharedPoolDecl(SharedMemoryBytes(kernel_))) Line(line);
   }

@@ -40,10 +40,12 @@ std::string GlobalKernelDialect::ValueType(ScalarType type) const {
   return "void";
 }
 
-std::string GlobalKernelDialect::KernelOpen(const std::string& name, int64_t threads,
+std::string GlobalKernelDialect::KernelOpen(const KernelNode& kernel, int64_t threads,
                                             const std::string& params) const {
-  return absl::StrCat("extern \"C\" __global__ void __launch_bounds__(", threads, ") ", name, "(",
-                      params, ") {");
+  const int min_blocks = MinBlocksPerMultiprocessor(kernel);
+  return absl::StrCat("extern \"C\" __global__ void __launch_bounds__(", threads,
+                      min_blocks > 0 ? absl::StrCat(", ", min_blocks) : "", ") ", kernel.name,
+                      "(", params, ") {");
 }
 
 std::string GlobalKernelDialect::BufferParam(ScalarType element, const std::string& name,

@@ -23,7 +23,7 @@ class GlobalKernelDialect : public Dialect {
   // floats through NarrowFloatType.
   std::string ValueType(ScalarType type) const final;
 
-  std::string KernelOpen(const std::string& name, int64_t threads,
+  std::string KernelOpen(const KernelNode& kernel, int64_t threads,
                          const std::string& params) const final;
   std::string BufferParam(ScalarType element, const std::string& name, int) const final;
   std::string ScalarParam(ScalarType type, const std::string& name, int) const final;
@@ -34,6 +34,9 @@ class GlobalKernelDialect : public Dialect {
   std::optional<std::string> MathFunction(const std::string& name, ScalarType type) const final;
 
  protected:
+  // The second argument of __launch_bounds__, the blocks per multiprocessor the register
+  // allocation must leave room for; 0 writes none.
+  virtual int MinBlocksPerMultiprocessor(const KernelNode& kernel) const { return 0; }
   // The type of f16, bf16, f8e4m3 or f8e5m2 ("void" for one CheckType refuses).
   virtual std::string NarrowFloatType(ScalarType type) const = 0;
   // The statement that synchronizes the threads of a warp (a wavefront).

@@ -9,6 +9,7 @@
 #include "targets/c_source/library_call.h"
 #include "targets/cuda/intrinsics.h"
 #include "targets/cuda/tensor_maps.h"
+#include "tile_ir/visitor.h"
 
 namespace tile_ir::cuda {
 namespace {
@@ -49,7 +50,7 @@ class Cuda final : public c_source::GlobalKernelDialect {
   std::optional<CExpr> EmitTargetCall(const Call& node, CallContext& context) const override {
     if (std::optional<CExpr> async = c_source::EmitAsyncCopyCall(node, context)) return async;
     if (!absl::StartsWith(node.name, kCudaIntrinsicPrefix)) return std::nullopt;
-    if (node.name == kTmaLoad2dIntrinsic) return EmitTmaLoad(node, context);
+    if (TmaLoadRank(node) != 0) return EmitTmaLoad(node, context);
     if (node.name == "cuda.producer_warps" || node.name == "cuda.producer_leader") {
       // warp_specialize.h's marker, which warp-roles replaces with a thread-index test.
       return context.Fail(absl::StrCat(
@@ -82,6 +83,25 @@ class Cuda final : public c_source::GlobalKernelDialect {
   }
 
  protected:
+  // A kernel whose warpgroups set their own register counts (setmaxnreg, warp-roles) states
+  // one block per multiprocessor: only with a register cap at entry does ptxas allocate each
+  // role's code within the count its setmaxnreg sets (HOPPER.md; without it, the consumers
+  // of a 384-thread kernel get the 168 registers of an even split).
+  int MinBlocksPerMultiprocessor(const KernelNode& kernel) const override {
+    class Finder : public IRVisitor {
+     public:
+      using IRVisitor::Visit;
+      bool found = false;
+
+     protected:
+      void VisitCall(const Call& node) override {
+        found |= absl::StartsWith(node.name, "cuda.setmaxnreg");
+        IRVisitor::VisitCall(node);
+      }
+    } finder;
+    finder.Visit(kernel.body);
+    return finder.found ? 1 : 0;
+  }
   std::string NarrowFloatType(ScalarType type) const override {
     switch (type) {
       case ScalarType::kF8E4M3: return "__nv_fp8_e4m3";
@@ -93,7 +113,7 @@ class Cuda final : public c_source::GlobalKernelDialect {
   std::string WarpBarrier() const override { return "__syncwarp();"; }
 
  private:
-  // tl::tma_load_2d<ROWS, COLS>(&<its tensor map>, &dst, &barrier, row, col).
+  // tl::tma_load_<rank>d<ROWS, COLS>(&<its tensor map>, &dst, &barrier, <coordinates>).
   static CExpr EmitTmaLoad(const Call& node, CallContext& context) {
     absl::StatusOr<TensorMapUse> use = TensorMapOf(node, context.kernel());
     if (!use.ok()) return context.Fail(std::string(use.status().message()));
@@ -106,12 +126,16 @@ class Cuda final : public c_source::GlobalKernelDialect {
       return context.Fail(absl::StrCat(node.name,
                                        ": arguments 0 and 2 must be elements of shared memory"));
     }
-    return CExpr{absl::StrCat("tl::tma_load_2d<", use->box_rows, ", ",
-                              *AsConstInt(node.args[6]), ">(&", TensorMapParamName(index),
-                              ", ", context.AddressOf(*dst).text, ", ",
-                              context.AddressOf(*barrier).text, ", ",
-                              context.Emit(node.args[3]).text, ", ",
-                              context.Emit(node.args[4]).text, ")")};
+    const size_t cols = node.args.size() - 1;
+    std::string text = absl::StrCat("tl::tma_load_", use->rank, "d<", use->box_rows, ", ",
+                                    *AsConstInt(node.args[cols]), ">(&",
+                                    TensorMapParamName(index), ", ",
+                                    context.AddressOf(*dst).text, ", ",
+                                    context.AddressOf(*barrier).text);
+    for (size_t i = 3; i + 2 < node.args.size(); ++i) {
+      absl::StrAppend(&text, ", ", context.Emit(node.args[i]).text);
+    }
+    return CExpr{absl::StrCat(text, ")")};
   }
 };
 

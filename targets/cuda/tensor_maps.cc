@@ -19,29 +19,45 @@ class TmaCalls : public IRVisitor {
  protected:
   void VisitCall(const Call& node) override {
     IRVisitor::VisitCall(node);
-    if (node.name == kTmaLoad2dIntrinsic) calls.push_back(&node);
+    if (TmaLoadRank(node) != 0) calls.push_back(&node);
   }
 };
 
 }  // namespace
 
+std::string TmaLoadIntrinsic(int rank) { return absl::StrCat("cuda.tma_load_", rank, "d"); }
+
+int TmaLoadRank(const Call& call) {
+  for (int rank = kTmaMinRank; rank <= kTmaMaxRank; ++rank) {
+    if (call.name == TmaLoadIntrinsic(rank)) return rank;
+  }
+  return 0;
+}
+
 void RegisterTmaIntrinsics() {
-  // Only a foreign registration of the name can fail; the emitter then names it.
-  RegisterCudaIntrinsic(kTmaLoad2dIntrinsic, kTmaLoad2dArgs, 2,
-                        "TMA load of the ROWS x COLS tile at (arg 3, arg 4) of the tensor arg 1 "
-                        "names into the shared tile at arg 0 (128-byte swizzled), counting its "
-                        "bytes on the mbarrier at arg 2 (device/tma.cuh)",
-                        /*async_copy=*/true)
-      .IgnoreError();
+  for (int rank = kTmaMinRank; rank <= kTmaMaxRank; ++rank) {
+    // Only a foreign registration of the name can fail; the emitter then names it.
+    RegisterCudaIntrinsic(
+        TmaLoadIntrinsic(rank), kTmaLoadFixedArgs + rank, 2,
+        absl::StrCat("TMA load of the ROWS x COLS tile (the last two arguments) at the ", rank,
+                     " coordinates from arg 3 on of the rank-", rank,
+                     " tensor arg 1 names into the shared tile at arg 0 (128-byte swizzled), "
+                     "counting its bytes on the mbarrier at arg 2 (device/tma.cuh)"),
+        /*async_copy=*/true)
+        .IgnoreError();
+  }
 }
 
 absl::StatusOr<TensorMapUse> TensorMapOf(const Call& call, const KernelNode& kernel) {
   auto refuse = [&](const std::string& why) {
     return absl::InvalidArgumentError(
-        absl::StrCat("kernel '", kernel.name, "': ", kTmaLoad2dIntrinsic, ": ", why));
+        absl::StrCat("kernel '", kernel.name, "': ", call.name, ": ", why));
   };
-  if (call.args.size() != static_cast<size_t>(kTmaLoad2dArgs)) {
-    return refuse(absl::StrCat("takes ", kTmaLoad2dArgs, " arguments, not ", call.args.size()));
+  const int rank = TmaLoadRank(call);
+  if (rank == 0) return refuse("is not a TMA load");
+  const size_t num_args = kTmaLoadFixedArgs + rank;
+  if (call.args.size() != num_args) {
+    return refuse(absl::StrCat("takes ", num_args, " arguments, not ", call.args.size()));
   }
   const BufferLoad* tensor = As<BufferLoad>(call.args[1]);
   if (tensor == nullptr) return refuse("argument 1 must name a global tensor (an element load)");
@@ -51,11 +67,11 @@ absl::StatusOr<TensorMapUse> TensorMapOf(const Call& call, const KernelNode& ker
   if (param == kernel.params.end() || buffer->scope != MemoryScope::kGlobal) {
     return refuse(absl::StrCat("'", buffer->name, "' is not a buffer parameter of the kernel"));
   }
-  if (buffer->rank() != 2 || buffer->layout || !buffer->strides.empty()) {
-    return refuse(absl::StrCat("'", buffer->name, "' is not a dense 2-D tensor"));
+  if (buffer->rank() != rank || buffer->layout || !buffer->strides.empty()) {
+    return refuse(absl::StrCat("'", buffer->name, "' is not a dense tensor of rank ", rank));
   }
-  std::optional<int64_t> rows = AsConstInt(call.args[5]);
-  std::optional<int64_t> cols = AsConstInt(call.args[6]);
+  std::optional<int64_t> rows = AsConstInt(call.args[num_args - 2]);
+  std::optional<int64_t> cols = AsConstInt(call.args[num_args - 1]);
   const int64_t bytes = buffer->dtype.bits() / 8;
   if (bytes == 0 || buffer->dtype.lanes() != 1) {
     return refuse(absl::StrCat("'", buffer->name, "' has elements of less than a byte"));
@@ -68,6 +84,7 @@ absl::StatusOr<TensorMapUse> TensorMapOf(const Call& call, const KernelNode& ker
   }
   TensorMapUse use;
   use.param = static_cast<int>(param - kernel.params.begin());
+  use.rank = rank;
   use.element = buffer->dtype.scalar();
   use.box_rows = *rows;
   use.box_cols = kTmaSwizzleBytes / bytes;

@@ -59,7 +59,7 @@ class WarpSpecializeNvrtcTest : public ::testing::Test {
 TEST_F(WarpSpecializeNvrtcTest, TheProducerWarpgroupSynchronizesThroughMbarriers) {
   absl::StatusOr<std::string> source = Source("cuda:sm_90a");
   ASSERT_TRUE(source.ok()) << source.status();
-  EXPECT_TRUE(absl::StrContains(*source, "__launch_bounds__(384)")) << *source;
+  EXPECT_TRUE(absl::StrContains(*source, "__launch_bounds__(384, 1)")) << *source;
   EXPECT_TRUE(absl::StrContains(*source, "if (tx >= 256) {")) << *source;
   EXPECT_TRUE(absl::StrContains(*source, "float* C, const __grid_constant__ tl::TensorMap "
                                          "tl_tensor_map_0, const __grid_constant__ "

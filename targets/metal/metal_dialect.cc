@@ -121,9 +121,10 @@ class Metal final : public c_source::Dialect {
     return absl::StrCat("static_cast<", ValueType(to), ">");
   }
 
-  std::string KernelOpen(const std::string& name, int64_t threads,
+  std::string KernelOpen(const KernelNode& kernel, int64_t threads,
                          const std::string& params) const override {
-    return absl::StrCat("[[max_total_threads_per_threadgroup(", threads, ")]] kernel void ", name,
+    return absl::StrCat("[[max_total_threads_per_threadgroup(", threads, ")]] kernel void ",
+                        kernel.name,
                         "(", params, ") {");
   }
   std::string BufferParam(ScalarType element, const std::string& name, int index) const override {

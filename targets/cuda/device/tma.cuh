@@ -25,17 +25,54 @@ __device__ __forceinline__ void mbarrier_arrive_expect_tx(long long* barrier, in
       : "memory");
 }
 
-// Loads the ROWS x COLS tile whose first element is (row, col) of the 2-D tensor `map`
-// describes into `dst`, as core-matrix-tiles lays out an operand tile of rows of whole 128
-// bytes: [COLS / W][ROWS][W] with W = 128 / sizeof(T) elements, each 16-byte chunk c of a row
-// r at chunk c ^ (r % 8). That is the TMA's 128-byte swizzle when every box is W x ROWS and
-// lands 1024-byte aligned, so the tile takes one copy per atom column. Elements outside the
-// tensor arrive as zeros; each copy counts its whole box on `barrier`.
-template <int ROWS, int COLS, typename T>
-__device__ __forceinline__ void tma_load_2d(const TensorMap* map, T* dst, long long* barrier,
-                                            int row, int col) {
+// One box copy: `coords` are the box's first element, innermost dimension first (the
+// tensor's rank is N).
+template <int N>
+__device__ __forceinline__ void tma_copy_box(unsigned target, unsigned long long tensor,
+                                             unsigned bar, const int (&coords)[N]) {
+  static_assert(N >= 2 && N <= 5, "a tensor map has rank 2 to 5");
+  if constexpr (N == 2) {
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+        " [%0], [%1, {%2, %3}], [%4];\n" ::"r"(target),
+        "l"(tensor), "r"(coords[0]), "r"(coords[1]), "r"(bar)
+        : "memory");
+  } else if constexpr (N == 3) {
+    asm volatile(
+        "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes"
+        " [%0], [%1, {%2, %3, %4}], [%5];\n" ::"r"(target),
+        "l"(tensor), "r"(coords[0]), "r"(coords[1]), "r"(coords[2]), "r"(bar)
+        : "memory");
+  } else if constexpr (N == 4) {
+    asm volatile(
+        "cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::complete_tx::bytes"
+        " [%0], [%1, {%2, %3, %4, %5}], [%6];\n" ::"r"(target),
+        "l"(tensor), "r"(coords[0]), "r"(coords[1]), "r"(coords[2]), "r"(coords[3]), "r"(bar)
+        : "memory");
+  } else {
+    asm volatile(
+        "cp.async.bulk.tensor.5d.shared::cluster.global.mbarrier::complete_tx::bytes"
+        " [%0], [%1, {%2, %3, %4, %5, %6}], [%7];\n" ::"r"(target),
+        "l"(tensor), "r"(coords[0]), "r"(coords[1]), "r"(coords[2]), "r"(coords[3]),
+        "r"(coords[4]), "r"(bar)
+        : "memory");
+  }
+}
+
+// Loads the ROWS x COLS tile whose first element is (row, col) of the last two dimensions of
+// the tensor `map` describes, at `outer` in its leading dimensions (outermost first), into
+// `dst`, as core-matrix-tiles lays out an operand tile of rows of whole 128 bytes:
+// [COLS / W][ROWS][W] with W = 128 / sizeof(T) elements, each 16-byte chunk c of a row r at
+// chunk c ^ (r % 8). That is the TMA's 128-byte swizzle when every box is W x ROWS (x 1 in
+// each leading dimension) and lands 1024-byte aligned, so the tile takes one copy per atom
+// column. Elements outside the tensor arrive as zeros; each copy counts its whole box on
+// `barrier`.
+template <int ROWS, int COLS, int OUTER, typename T>
+__device__ __forceinline__ void tma_load_tile(const TensorMap* map, T* dst, long long* barrier,
+                                              const int (&outer)[OUTER > 0 ? OUTER : 1],
+                                              int row, int col) {
 #if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  static_assert(ROWS < 0, "tl::tma_load_2d needs sm_90a");
+  static_assert(ROWS < 0, "tl::tma_load needs sm_90a");
 #endif
   constexpr int kAtom = 128 / static_cast<int>(sizeof(T));
   static_assert(COLS % kAtom == 0 && ROWS % 8 == 0 && ROWS <= 256,
@@ -45,12 +82,38 @@ __device__ __forceinline__ void tma_load_2d(const TensorMap* map, T* dst, long l
 #pragma unroll
   for (int atom = 0; atom < COLS / kAtom; ++atom) {
     const unsigned target = static_cast<unsigned>(__cvta_generic_to_shared(dst + atom * ROWS * kAtom));
-    asm volatile(
-        "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
-        " [%0], [%1, {%2, %3}], [%4];\n" ::"r"(target),
-        "l"(tensor), "r"(col + atom * kAtom), "r"(row), "r"(bar)
-        : "memory");
+    int coords[OUTER + 2];
+    coords[0] = col + atom * kAtom;
+    coords[1] = row;
+#pragma unroll
+    for (int d = 0; d < OUTER; ++d) coords[2 + d] = outer[OUTER - 1 - d];
+    tma_copy_box<OUTER + 2>(target, tensor, bar, coords);
   }
+}
+
+template <int ROWS, int COLS, typename T>
+__device__ __forceinline__ void tma_load_2d(const TensorMap* map, T* dst, long long* barrier,
+                                            int row, int col) {
+  const int none[1] = {0};
+  tma_load_tile<ROWS, COLS, 0>(map, dst, barrier, none, row, col);
+}
+template <int ROWS, int COLS, typename T>
+__device__ __forceinline__ void tma_load_3d(const TensorMap* map, T* dst, long long* barrier,
+                                            int c0, int row, int col) {
+  const int outer[1] = {c0};
+  tma_load_tile<ROWS, COLS, 1>(map, dst, barrier, outer, row, col);
+}
+template <int ROWS, int COLS, typename T>
+__device__ __forceinline__ void tma_load_4d(const TensorMap* map, T* dst, long long* barrier,
+                                            int c0, int c1, int row, int col) {
+  const int outer[2] = {c0, c1};
+  tma_load_tile<ROWS, COLS, 2>(map, dst, barrier, outer, row, col);
+}
+template <int ROWS, int COLS, typename T>
+__device__ __forceinline__ void tma_load_5d(const TensorMap* map, T* dst, long long* barrier,
+                                            int c0, int c1, int c2, int row, int col) {
+  const int outer[3] = {c0, c1, c2};
+  tma_load_tile<ROWS, COLS, 3>(map, dst, barrier, outer, row, col);
 }
 
 }  // namespace tl

@@ -159,7 +159,11 @@ class TmaDestinationChecker : public IRVisitor {
  protected:
   void VisitCall(const Call& node) override {
     IRVisitor::VisitCall(node);
-    if (error || node.name != tile_ir::cuda::kTmaLoad2dIntrinsic || node.args.size() != 7) return;
+    const int tensor_rank = tile_ir::cuda::TmaLoadRank(node);
+    if (error || tensor_rank == 0 ||
+        node.args.size() != static_cast<size_t>(tile_ir::cuda::kTmaLoadFixedArgs + tensor_rank)) {
+      return;
+    }
     const BufferLoad* dst = As<BufferLoad>(node.args[0]);
     if (dst == nullptr) return;  // the emitter names it
     const BufferNode& buffer = *dst->buffer;
@@ -167,8 +171,9 @@ class TmaDestinationChecker : public IRVisitor {
     std::optional<int64_t> rows = rank >= 2 ? AsConstInt(buffer.shape[rank - 2]) : std::nullopt;
     std::optional<int64_t> cols = rank >= 2 ? AsConstInt(buffer.shape[rank - 1]) : std::nullopt;
     const bool swizzled = cols && SwizzledCoreMatrixTile(*cols * buffer.dtype.bits() / 8);
-    if (!operands_.contains(&buffer) || !swizzled || rows != AsConstInt(node.args[5]) ||
-        cols != AsConstInt(node.args[6])) {
+    const size_t last = node.args.size() - 1;
+    if (!operands_.contains(&buffer) || !swizzled || rows != AsConstInt(node.args[last - 1]) ||
+        cols != AsConstInt(node.args[last])) {
       error = absl::StrCat("core-matrix-tiles: ", node.name, " writes shared buffer '",
                            buffer.name,
                            "' in 128-byte swizzle atoms of its whole tile, but the buffer is not "

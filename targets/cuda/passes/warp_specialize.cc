@@ -136,6 +136,47 @@ class SwizzledWgmmaOperandUses : public IRVisitor {
   const CudaTargetInfo& cuda_;
 };
 
+// ptxas allocates a kernel's code at an even share of the register file per thread, 65536 /
+// threads; setmaxnreg moves physical registers between the roles at run time but does not
+// raise that allocation (seen on the H200, run 15: the consumers of a split attention kernel
+// named no register above 168, against 249 unsplit). Beside a producer warpgroup, the
+// consumers' fragments must leave room for addresses and temporaries in that share, or the
+// split costs more than it saves (attention 128 x 128: 385 against 450 TFLOP/s unsplit).
+constexpr int64_t kRegisterFile = 65536;
+constexpr int64_t kRegistersBesideFragments = 32;
+
+std::string RegistersWhyNot(const KernelNode& kernel) {
+  const int64_t threads = kernel.launch.threads[0];
+  int64_t fragment_registers = 0;  // 32-bit registers per consumer thread
+  class Fragments : public IRVisitor {
+   public:
+    using IRVisitor::Visit;
+    std::vector<const BufferNode*> buffers;
+
+   protected:
+    void VisitAllocate(const Allocate& node) override {
+      if (node.buffer->scope == MemoryScope::kFragment) buffers.push_back(node.buffer.get());
+      IRVisitor::VisitAllocate(node);
+    }
+  } fragments;
+  fragments.Visit(kernel.body);
+  for (const BufferNode* buffer : fragments.buffers) {
+    int64_t bits = buffer->dtype.bits() * buffer->dtype.lanes();
+    for (const Expr& extent : buffer->shape) {
+      std::optional<int64_t> size = AsConstInt(extent);
+      if (!size) return "";  // sized at run time: the lowering decides, not this estimate
+      bits *= *size;
+    }
+    fragment_registers += std::max<int64_t>(1, (bits / 32 + threads - 1) / threads);
+  }
+  const int64_t share = kRegisterFile / (threads + kProducerThreads) / 8 * 8;
+  if (fragment_registers + kRegistersBesideFragments <= share) return "";
+  return absl::StrCat("its fragments take ", fragment_registers,
+                      " registers per consumer thread; beside a producer warpgroup each thread's "
+                      "code is allocated ", share, ", which leaves fewer than the ",
+                      kRegistersBesideFragments, " its addresses and temporaries need");
+}
+
 // The split of one kernel, or the reason it cannot be split.
 class Splitter {
  public:
@@ -147,16 +188,21 @@ class Splitter {
 
  private:
   std::string Check(const For& loop, const std::vector<Stmt>& top);
-  // Why the copies cannot all be TMA loads, or empty with tma_bytes_ set.
+  // Why the copies cannot all be TMA loads, or empty with group_bytes_ set.
   std::string TmaWhyNot();
   Stmt TmaLoad(const Copy& copy, Expr barrier) const;
   Stmt Emit(const For& loop, const std::vector<Stmt>& top, size_t loop_index);
 
   const Kernel& kernel_;
   const CudaTargetInfo* cuda_;
-  int64_t tma_bytes_ = 0;
   passes::FreshNames names_;
+  // The copies, in body order, and the group of each: adjacent copies of the body share one
+  // mbarrier per slot, which the consumers wait for before the first statement that reads
+  // one of the group's tiles.
   std::vector<Stmt> producers_;
+  std::vector<size_t> group_of_;
+  std::vector<int64_t> group_bytes_;  // what each group's loads deliver (TmaWhyNot)
+  std::vector<size_t> group_first_use_;  // index into consumers_
   std::vector<Stmt> consumers_;
   BufferMap staged_;
 };
@@ -217,6 +263,7 @@ std::string Splitter::Check(const For& loop, const std::vector<Stmt>& top) {
            "split)";
   }
   if (!kernel.launch.cluster.empty()) return "it runs in thread-block clusters";
+  if (std::string why = RegistersWhyNot(kernel); !why.empty()) return why;
   const std::vector<int>& order = loop.pipeline.order;
   for (size_t i = 0; i < order.size(); ++i) {
     if (order[i] != static_cast<int>(i)) return "its pipeline has an explicit issue order";
@@ -224,22 +271,44 @@ std::string Splitter::Check(const For& loop, const std::vector<Stmt>& top) {
   std::vector<Stmt> body = passes::LoopBodyStmts(loop);
   const std::vector<int>& stage = loop.pipeline.stage;
   if (!stage.empty() && stage.size() != body.size()) return "its stage list does not fit its body";
-  size_t first_consumer = 0;
-  while (first_consumer < body.size() && passes::IsGlobalToSharedCopy(body[first_consumer]) &&
-         (stage.empty() || stage[first_consumer] == 0)) {
-    ++first_consumer;
+  // The copies the schedule issues ahead (stage 0; without a schedule, the body's leading
+  // copies) go to the producer; every other statement must run at the last stage, since the
+  // consumers run one iteration at a time.
+  bool previous_was_copy = false;
+  Uses used_before;  // by the consumer statements so far
+  for (size_t i = 0; i < body.size(); ++i) {
+    const bool copy = passes::IsGlobalToSharedCopy(body[i]) &&
+                      (stage.empty() ? consumers_.empty() : stage[i] == 0);
+    if (copy) {
+      const BufferNode* dst = As<Copy>(body[i])->dst.buffer.get();
+      if (used_before.buffers.contains(dst)) {
+        // Waiting for this iteration's tile there would read it before it is copied.
+        return absl::StrCat("its body uses '", dst->name, "' before the copy that fills it");
+      }
+      if (!previous_was_copy) group_bytes_.push_back(0);
+      producers_.push_back(body[i]);
+      group_of_.push_back(group_bytes_.size() - 1);
+    } else if (!stage.empty() && stage[i] != stages - 1) {
+      return stage[i] == 0 ? "a statement other than a copy from global into shared memory is "
+                             "scheduled at stage 0"
+                           : "a statement of its body is scheduled at an intermediate stage";
+    } else {
+      consumers_.push_back(body[i]);
+      used_before.Visit(body[i]);
+    }
+    previous_was_copy = copy;
   }
-  if (first_consumer == 0) {
-    return "its body does not start with copies from global into shared memory";
-  }
-  if (first_consumer == body.size()) return "nothing in its body uses the copies";
-  for (size_t i = first_consumer; i < body.size(); ++i) {
-    if (!stage.empty() && stage[i] != stages - 1) {
-      return "a statement after the copies is scheduled at an intermediate stage";
+  if (producers_.empty()) return "its body has no copies from global into shared memory";
+  if (consumers_.empty()) return "nothing in its body uses the copies";
+  group_first_use_.assign(group_bytes_.size(), consumers_.size());
+  for (size_t c = consumers_.size(); c-- > 0;) {
+    Uses uses = UsesOf(consumers_[c]);
+    for (size_t p = 0; p < producers_.size(); ++p) {
+      if (uses.buffers.contains(As<Copy>(producers_[p])->dst.buffer.get())) {
+        group_first_use_[group_of_[p]] = c;
+      }
     }
   }
-  producers_.assign(body.begin(), body.begin() + first_consumer);
-  consumers_.assign(body.begin() + first_consumer, body.end());
 
   BufferAccesses consumed;
   for (const Stmt& s : consumers_) CollectAccesses(s, &consumed);
@@ -251,20 +320,6 @@ std::string Splitter::Check(const For& loop, const std::vector<Stmt>& top) {
   for (const Stmt& s : top) {
     if (const Let* let = As<Let>(s); let != nullptr && !IsPureLet(s)) {
       consumer_only.insert(let->var.get());
-    }
-  }
-  // insert-barriers cannot order shared memory that threads exchange inside a branch on the
-  // role (it sees a thread-dependent branch), so the consumers may only read shared tiles.
-  BufferAccesses outside;
-  for (const Stmt& s : top) {
-    if (As<For>(s) != &loop) CollectAccesses(s, &outside);
-  }
-  for (const BufferAccesses* accesses : {&consumed, &outside}) {
-    for (const BufferNode* written : accesses->writes) {
-      if (written->scope == MemoryScope::kShared) {
-        return absl::StrCat("the compute warps write shared '", written->name,
-                            "', which no block barrier could order inside their branch");
-      }
     }
   }
   for (const Stmt& s : producers_) {
@@ -295,9 +350,8 @@ std::string Splitter::TmaWhyNot() {
   passes::Divisibility divisibility;
   divisibility.AddRequirements(*kernel_);
   divisibility.Visit(kernel_->body);
-  int64_t bytes = 0;
-  for (const Stmt& s : producers_) {
-    const Copy& copy = *As<Copy>(s);
+  for (size_t p = 0; p < producers_.size(); ++p) {
+    const Copy& copy = *As<Copy>(producers_[p]);
     const BufferNode& src = *copy.src.buffer;
     const BufferNode& dst = *copy.dst.buffer;
     auto refuse = [&](absl::string_view why) {
@@ -306,18 +360,24 @@ std::string Splitter::TmaWhyNot() {
     const bool is_param =
         std::any_of(kernel_->params.begin(), kernel_->params.end(),
                     [&](const Param& p) { return p.buffer.get() == &src; });
-    if (!is_param || src.scope != MemoryScope::kGlobal || src.rank() != 2 || src.layout ||
-        !src.strides.empty()) {
-      return refuse("does not read a dense 2-D tensor parameter");
+    const int rank = static_cast<int>(src.rank());
+    if (!is_param || src.scope != MemoryScope::kGlobal || rank < kTmaMinRank ||
+        rank > kTmaMaxRank || src.layout || !src.strides.empty()) {
+      return refuse(absl::StrCat("does not read a dense tensor parameter of rank ", kTmaMinRank,
+                                 " to ", kTmaMaxRank));
     }
     if (src.dtype != dst.dtype) return refuse("converts its elements");
     const int64_t element = src.dtype.bits() / 8;
     if (element == 0 || src.dtype.lanes() != 1) return refuse("moves sub-byte elements");
     std::optional<int64_t> rows = dst.rank() == 2 ? AsConstInt(dst.shape[0]) : std::nullopt;
     std::optional<int64_t> cols = dst.rank() == 2 ? AsConstInt(dst.shape[1]) : std::nullopt;
-    if (!rows || !cols || AsConstInt(copy.src.ranges[0].extent) != rows ||
-        AsConstInt(copy.src.ranges[1].extent) != cols) {
-      return refuse("is not a constant 2-D tile of the same shape as its source region");
+    const std::vector<Range>& ranges = copy.src.ranges;
+    bool one_matrix = true;  // one element of each leading dimension
+    for (int d = 0; d + 2 < rank; ++d) one_matrix &= AsConstInt(ranges[d].extent) == 1;
+    if (!rows || !cols || !one_matrix || AsConstInt(ranges[rank - 2].extent) != rows ||
+        AsConstInt(ranges[rank - 1].extent) != cols) {
+      return refuse("is not a constant 2-D tile of the same shape as the last two dimensions "
+                    "of its source region");
     }
     if (*rows % 8 != 0 || *rows > kTmaMaxBoxRows ||
         !passes::SwizzledCoreMatrixTile(*cols * element)) {
@@ -325,7 +385,8 @@ std::string Splitter::TmaWhyNot() {
                                  " tile: a TMA tile here is at most ", kTmaMaxBoxRows,
                                  " rows of whole ", kTmaSwizzleBytes, "-byte rows"));
     }
-    if (divisibility.Of(src.shape[1]) * element % 16 != 0) {
+    // The other dimensions' pitches are multiples of the rows'.
+    if (divisibility.Of(src.shape[rank - 1]) * element % 16 != 0) {
       return refuse(absl::StrCat("reads rows of '", src.name,
                                  "' whose pitch is not proved a multiple of 16 bytes (constant "
                                  "shapes or a `require` line prove it)"));
@@ -339,30 +400,36 @@ std::string Splitter::TmaWhyNot() {
     if (uses == 0 || operand_uses.count != uses) {
       return refuse("fills a tile that is read otherwise than as a swizzled wgmma operand");
     }
-    bytes += *rows * *cols * element;
+    group_bytes_[group_of_[p]] += *rows * *cols * element;
   }
-  tma_bytes_ = bytes;
   return "";
 }
 
-// cuda.tma_load_2d(dst[0, 0], src[0, 0], barrier, row, col, ROWS, COLS) for the copy (the
-// caller's rewrite gives dst its slot and the row and column their iteration).
+// cuda.tma_load_<rank>d(dst[0, 0], src[0, ...], barrier, <region's first element>, ROWS,
+// COLS) for the copy (the caller's rewrite gives dst its slot and the coordinates their
+// iteration).
 Stmt Splitter::TmaLoad(const Copy& copy, Expr barrier) const {
   const Buffer& dst = copy.dst.buffer;
   const Buffer& src = copy.src.buffer;
   DataType index = copy.src.ranges[0].min->dtype();
-  return CallStmt(kTmaLoad2dIntrinsic,
-                  {BufferLoad::Make(dst, {Int(0, index), Int(0, index)}),
-                   BufferLoad::Make(src, {Int(0, index), Int(0, index)}), std::move(barrier),
-                   copy.src.ranges[0].min, copy.src.ranges[1].min, dst->shape[0], dst->shape[1]});
+  std::vector<Expr> origin(src->rank(), Int(0, index));
+  std::vector<Expr> args = {BufferLoad::Make(dst, {Int(0, index), Int(0, index)}),
+                            BufferLoad::Make(src, std::move(origin)), std::move(barrier)};
+  for (const Range& range : copy.src.ranges) args.push_back(range.min);
+  args.push_back(dst->shape[0]);
+  args.push_back(dst->shape[1]);
+  return CallStmt(TmaLoadIntrinsic(static_cast<int>(src->rank())), std::move(args));
 }
 
 Stmt Splitter::Emit(const For& loop, const std::vector<Stmt>& top, size_t loop_index) {
   const int stages = loop.pipeline.num_stages;
   const int64_t threads = kernel_->launch.threads[0];
   const DataType type = loop.var->dtype();
-  Buffer full = BufferNode::Make(names_.Fresh("ws_full"), kI64, {Int(stages)},
-                                 MemoryScope::kShared);
+  std::vector<Buffer> full;  // one mbarrier per slot for each group of copies
+  for (size_t g = 0; g < group_bytes_.size(); ++g) {
+    full.push_back(BufferNode::Make(names_.Fresh("ws_full"), kI64, {Int(stages)},
+                                    MemoryScope::kShared));
+  }
   Buffer empty = BufferNode::Make(names_.Fresh("ws_empty"), kI64, {Int(stages)},
                                   MemoryScope::kShared);
   auto slot_and_parity = [&](const Expr& k, bool producer) {
@@ -380,21 +447,32 @@ Stmt Splitter::Emit(const For& loop, const std::vector<Stmt>& top, size_t loop_i
       "cuda.mbarrier_wait_parity", {BufferLoad::Make(empty, {p_slot}), p_parity})};
   passes::IterationRewriter producer_rewriter(staged_, p_slot, {{loop.var.get(), k_producer}},
                                               nullptr);
-  // One thread: the bytes the slot's phase waits for, then the loads that deliver them.
-  Expr full_slot = BufferLoad::Make(full, {p_slot});
-  producer_body.push_back(CallStmt("cuda.mbarrier_arrive_expect_tx", {full_slot, Int(tma_bytes_)}));
-  for (const Stmt& s : producers_) {
-    producer_body.push_back(producer_rewriter.Mutate(TmaLoad(*As<Copy>(s), full_slot)));
+  // One thread: per group, the bytes the slot's phase waits for, then the loads that deliver
+  // them.
+  for (size_t p = 0; p < producers_.size(); ++p) {
+    Expr full_slot = BufferLoad::Make(full[group_of_[p]], {p_slot});
+    if (p == 0 || group_of_[p] != group_of_[p - 1]) {
+      producer_body.push_back(CallStmt("cuda.mbarrier_arrive_expect_tx",
+                                       {full_slot, Int(group_bytes_[group_of_[p]])}));
+    }
+    producer_body.push_back(producer_rewriter.Mutate(TmaLoad(*As<Copy>(producers_[p]), full_slot)));
   }
   Stmt producer = If::Make(Call::Make(kBool, kProducerLeaderMarker, {}),
                            For::Make(k_producer, loop.min, loop.extent, ForKind::kSerial,
                                      Seq::Make(std::move(producer_body)), loop.loc()));
 
+  // The consumers wait for a group's slot before its first reader.
   auto [c_slot, c_parity] = slot_and_parity(loop.var, /*producer=*/false);
-  std::vector<Stmt> consumer_body = {
-      CallStmt("cuda.mbarrier_wait_parity", {BufferLoad::Make(full, {c_slot}), c_parity})};
+  std::vector<Stmt> consumer_body;
   passes::IterationRewriter consumer_rewriter(staged_, c_slot, {}, nullptr);
-  for (const Stmt& s : consumers_) consumer_body.push_back(consumer_rewriter.Mutate(s));
+  for (size_t c = 0; c < consumers_.size(); ++c) {
+    for (size_t g = 0; g < group_bytes_.size(); ++g) {
+      if (group_first_use_[g] != c) continue;
+      consumer_body.push_back(CallStmt("cuda.mbarrier_wait_parity",
+                                       {BufferLoad::Make(full[g], {c_slot}), c_parity}));
+    }
+    consumer_body.push_back(consumer_rewriter.Mutate(consumers_[c]));
+  }
   consumer_body.push_back(CallStmt("cuda.mbarrier_arrive", {BufferLoad::Make(empty, {c_slot})}));
 
   // Declarations and pure lets stay in front of the split for both roles; every other
@@ -411,11 +489,13 @@ Stmt Splitter::Emit(const For& loop, const std::vector<Stmt>& top, size_t loop_i
       consumer.push_back(top[i]);
     }
   }
-  front.push_back(Allocate::Make(full));
+  for (const Buffer& f : full) front.push_back(Allocate::Make(f));
   front.push_back(Allocate::Make(empty));
   for (int s = 0; s < stages; ++s) {
     // A slot's phase: the leader's one arrival and the bytes of its loads.
-    front.push_back(CallStmt("cuda.mbarrier_init", {BufferLoad::Make(full, {Int(s)}), Int(1)}));
+    for (const Buffer& f : full) {
+      front.push_back(CallStmt("cuda.mbarrier_init", {BufferLoad::Make(f, {Int(s)}), Int(1)}));
+    }
     front.push_back(CallStmt("cuda.mbarrier_init",
                              {BufferLoad::Make(empty, {Int(s)}), Int(threads)}));
   }
@@ -435,11 +515,13 @@ void RegisterWarpSpecializationIntrinsics() {
     marker.result = IntrinsicInfo::ResultType::kFixed;
     marker.fixed_result = kBool;
     marker.pure = false;  // never folded or moved: warp-roles finds it where it was put
+    marker.partitions_threads = true;  // the roles' arms run concurrently
     marker.description =
         "true in the producer warpgroup of a warp-specialized kernel (a marker that "
         "warp-roles replaces with a thread-index test)";
     RegisterIntrinsic(marker);
     marker.name = kProducerLeaderMarker;
+    marker.partitions_threads = false;  // one thread of the producer's arm
     marker.description =
         "true in one thread of the producer warpgroup, the one that issues its TMA loads (a "
         "marker that warp-roles replaces with a thread-index test)";

@@ -5,14 +5,18 @@
 //
 // It runs on tile-level IR, after layout-inference and pipeline-planning and before
 // inject-software-pipeline, on a kernel whose body holds one pipelined loop at its top level
-// whose body starts with the copies from global into shared memory that the loop's schedule
-// issues ahead (stage 0) and goes on with the statements that use them, on two or more
-// consumer warpgroups (one would lose half its blocks per SM to the producer's registers).
-// Each copy must be
-// able to be a TMA load: a constant tile of at most 256 rows (a multiple of 8) of whole 128
-// bytes, from a dense 2-D tensor parameter whose row pitch is proved a multiple of 16 bytes,
-// read only as a 128-byte swizzled wgmma operand (the order the TMA's 128-byte swizzle
-// writes). The kernel becomes:
+// whose schedule issues its copies from global into shared memory ahead (stage 0, anywhere in
+// the body, each before any use of its tile) and every other statement at the last stage, on
+// two or more consumer warpgroups (one would lose half its blocks per SM to the producer's
+// registers) whose fragments leave 32 registers per thread of the even share ptxas allocates
+// (65536 / (T + 128): setmaxnreg does not raise it; attention at 128 x 128 is declined so). Each copy must be able to be a TMA load: a constant tile of at most 256 rows (a
+// multiple of 8) of whole 128 bytes, from one matrix of a dense tensor parameter of rank 2 to
+// 5 (the last two dimensions; one element of each other) whose row pitch is proved a multiple
+// of 16 bytes, read only as a 128-byte swizzled wgmma operand (the order the TMA's 128-byte
+// swizzle writes). Adjacent copies form a group with one mbarrier per slot (a gemm's A and B:
+// one group; attention's K and V, copied before Q K^T and before P V: two). The consumers may
+// use shared memory of their own (a staged epilogue): insert-barriers orders it inside their
+// arm, the marker being `partitions_threads`. The kernel becomes (one group shown):
 //
 //   alloc <the copies' tiles, each with a leading stage dimension of num_stages slots>;
 //   alloc ws_full: shared i64[S]; alloc ws_empty: shared i64[S];  // mbarriers, one per slot
@@ -29,8 +33,8 @@
 //   } else {
 //     <the kernel's other statements before the loop>
 //     for k ... serial {
-//       eval cuda.mbarrier_wait_parity(ws_full[slot], round % 2);    // slot filled
-//       <the loop's other statements, on tile[slot]>
+//       <the loop's other statements, on tile[slot], each group's wait for its slot
+//        eval cuda.mbarrier_wait_parity(ws_full[slot], round % 2) before its first reader>
 //       eval cuda.mbarrier_arrive(ws_empty[slot]);                    // slot read
 //     }
 //     <the kernel's statements after the loop>
