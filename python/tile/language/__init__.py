@@ -27,6 +27,8 @@ as the same canonical text as the C++ DSL's. Names come from the Python
 variables they are bound to. What the IR cannot express is refused with a
 NotImplementedError (unsupported.py)."""
 
+import builtins as _builtins
+
 from tile.language import unsupported as _unsupported
 from tile.language.allocations import alloc_fragment, alloc_local, alloc_shared
 from tile.language.control import (Else, If, Kernel, Parallel, Pipelined, serial, unroll,
@@ -94,7 +96,7 @@ def Cast(dtype, value):
 def _intrinsic(name):
     def call(*args):
         return _expr.call(name, *args)
-    call.__name__ = name
+    call.__name__ = call.__qualname__ = name
     call.__doc__ = f"The {name} intrinsic (tile_ir/intrinsics.h), element by element."
     return call
 
@@ -102,3 +104,15 @@ def _intrinsic(name):
 for _name in _expr.INTRINSICS:
     globals()[_name] = _intrinsic(_name)
 del _name
+
+# `from tile.language import *` leaves Python's own print, max, min, abs, pow and bool
+# alone; T.max and the rest are there through the module.
+__all__ = [name for name in [
+    "And", "Buffer", "Cast", "DType", "Else", "Expr", "GemmWarpPolicy", "If", "Kernel", "Not",
+    "Or", "Parallel", "Pipelined", "PrimFunc", "Tensor", "alloc_fragment", "alloc_local",
+    "alloc_shared", "atomic_add", "cast", "ceildiv", "clear", "copy", "cumsum", "dynamic",
+    "fill", "floordiv", "floormod", "gemm", "if_then_else", "infinity", "literal_of", "max",
+    "min", "prim_func", "reduce_absmax", "reduce_max", "reduce_min", "reduce_sum", "serial",
+    "symbolic", "truncdiv", "truncmod", "unroll", "use_swizzle", "vectorized",
+] + sorted(_DTYPES) + sorted(_expr.INTRINSICS) + sorted(_unsupported.REFUSED)
+           if not hasattr(_builtins, name)]

@@ -61,7 +61,7 @@ class Kernel:
         builder = self.builder
         builder.kernel_open = False
         builder.kernel_done = True
-        if exc_type is None and len(builder.blocks) != 1:
+        if exc_type is None and len(builder.blocks) != 1 and not builder.errors:
             builder.errors.append(f"{self.site}: in kernel '{builder.name}': T.Kernel: the "
                                   "block ended inside an open loop or branch (a return or "
                                   "break out of it?)")
