@@ -306,3 +306,50 @@ def test_what_only_the_verifier_sees_names_the_python_line():
                 for i in T.Parallel(64):
                     a = T.alloc_fragment((64,), "float32")
                 a[0] = 1.0
+
+
+def test_launch_errors():
+    with pytest.raises(ValueError, match=at(r"in kernel 'k': T.Kernel: threads must be 1 to 3 "
+                                            r"positive Python ints, not 0")):
+        @T.prim_func
+        def k(A: T.Tensor((M,), "float32")):
+            with T.Kernel(1, threads=0):
+                pass
+    with pytest.raises(ValueError, match=at(r"in kernel 'k2': T.Kernel: a kernel has one "
+                                            r"T.Kernel block")):
+        @T.prim_func
+        def k2(A: T.Tensor((M,), "float32")):
+            with T.Kernel(1):
+                pass
+            with T.Kernel(1):
+                pass
+    with pytest.raises(TypeError, match=at(r"in kernel 'k3': T.Kernel: grid axis 0 is f32, not "
+                                           r"an integer")):
+        @T.prim_func
+        def k3(A: T.Tensor((M,), "float32")):
+            with T.Kernel(2.5):
+                pass
+
+
+def test_tile_operation_operands():
+    with pytest.raises(TypeError, match=at(r"in kernel 'k': T.fill: expected a buffer or a "
+                                           r"region of one .*, got list")):
+        @T.prim_func
+        def k(A: T.Tensor((M,), "float32")):
+            with T.Kernel(1):
+                T.fill([0.0] * 4, 1.0)
+    with pytest.raises(ValueError, match=at(r"in kernel 'k2': T.reduce_max: dim 2 is not a "
+                                            r"dimension of the rank-2 source S")):
+        @T.prim_func
+        def k2(A: T.Tensor((M,), "float32")):
+            with T.Kernel(1):
+                S = T.alloc_fragment((16, 16), "float32")
+                m = T.alloc_fragment((16,), "float32")
+                T.reduce_max(S, m, dim=2)
+    with pytest.raises(TypeError, match=at(r"in kernel 'k3': T.fill: the value is f32 but S "
+                                           r"holds i32")):
+        @T.prim_func
+        def k3(A: T.Tensor((M,), "float32")):
+            with T.Kernel(1):
+                S = T.alloc_fragment((16,), "int32")
+                T.fill(S, 0.5)

@@ -38,11 +38,11 @@ from tile.language.dtypes import DType
 from tile.language.expr import Expr, cast, infinity, literal_of
 from tile.language.expr import select as if_then_else
 from tile.language.prim_func import PrimFunc, Tensor, dynamic, prim_func, symbolic
-from tile.language.prim_func import Buffer_ as Buffer
 from tile.language.tile_ops import (GemmWarpPolicy, atomic_add, clear, copy, cumsum, fill, gemm,
                                     reduce_absmax, reduce_max, reduce_min, reduce_sum)
 from tile.language import expr as _expr
 
+Buffer = Tensor  # TileLang's older spelling of the annotation
 globals().update(_DTYPES)  # T.float16, T.float32, T.int32, T.bool, ...
 globals().update({name: getattr(_unsupported, name) for name in _unsupported.REFUSED})
 

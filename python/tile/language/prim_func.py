@@ -9,6 +9,7 @@ import keyword
 import numbers
 import re
 
+import tile
 from tile.language import _where, dtypes
 from tile.language import expr as expr_module
 from tile.language._proto import pb
@@ -57,9 +58,6 @@ class Tensor:
                                  "use positive ints and T.symbolic dims")
 
 
-Buffer_ = Tensor  # TileLang's older spelling, T.Buffer
-
-
 class PrimFunc:
     """A traced kernel: `.proto` (tile_ir.v1.Module), `.module` (a verified tile.Module),
     `.compile(target)` (a tile.Kernel); calling it runs it on the CPU target."""
@@ -86,7 +84,6 @@ class PrimFunc:
                            loc=self.site.proto())
         self.proto = pb.Module(ir_version=builder.ir_version, producer=PRODUCER,
                                producer_version=PRODUCER_VERSION, kernels=[kernel])
-        import tile  # the package over libtile; here, so tracing alone needs no library
         self.module = tile.load(self.proto.SerializeToString(), name=self.site.file,
                                 format="proto")
         self._compiled = {}
@@ -139,7 +136,6 @@ class PrimFunc:
 
     def compile(self, target="cpu"):
         if target not in self._compiled:
-            import tile
             self._compiled[target] = tile.compile(self.module, kernel=self.name, target=target)
         return self._compiled[target]
 
