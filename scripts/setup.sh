@@ -18,6 +18,9 @@ PACKAGES=(
   # The Python package's tests (//python:tile_pytest): numpy arrays over DLPack.
   python3-numpy
   python3-pytest
+  # tile.language builds modules as tile_ir.v1 messages (//python:language_pytest);
+  # 3.21, like protoc, which generates its tile_ir_pb2.py.
+  python3-protobuf
   # libcrypto's SHA-256 for the kernel cache (runtime/jit/sha256.cc).
   libssl-dev
   # HIP: hipcc compiles emitted HIP C++ to gfx90a/gfx940 code objects offline

@@ -75,8 +75,10 @@ class Kernel:
 
 
 def compile(module, kernel=None, target="cpu"):  # pylint: disable=redefined-builtin
-    """Compiles one kernel of `module` (the only one when `kernel` is None) for
-    `target` ("cpu", "cuda", "cuda:sm_90a") through the kernel cache."""
+    """Compiles one kernel of `module` (a tile.Module, or a tile.language
+    @T.prim_func; the only kernel when `kernel` is None) for `target` ("cpu",
+    "cuda", "cuda:sm_90a") through the kernel cache."""
+    module = getattr(module, "module", module)  # a PrimFunc holds its tile.Module
     if kernel is None:
         names = module.kernels
         if len(names) != 1:

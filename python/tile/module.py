@@ -5,7 +5,9 @@ import os
 
 from tile._lib import check, lib
 
-_FORMAT_AUTO = 0
+# tile_format of capi/tile.h. Bytes of a protobuf module need not hold a NUL
+# byte, so a producer that has them names the format rather than trusting AUTO.
+_FORMATS = {"auto": 0, "text": 1, "proto": 2, "json": 3}
 
 
 class Module:
@@ -30,19 +32,22 @@ class Module:
         return f"<tile.Module {self.source}: {', '.join(self.kernels)}>"
 
 
-def load(path_or_text, name=None):
+def load(path_or_text, name=None, format="auto"):  # pylint: disable=redefined-builtin
     """A module from a file (.tile, .tilepb, .json), or from the module itself:
     str text or JSON, bytes in any form. `name` names a string's source in
-    error messages."""
+    error messages; `format` ("auto", "text", "proto", "json") says what a
+    string or bytes hold (files go by their extension)."""
+    if format not in _FORMATS:
+        raise ValueError(f"tile.load: format is one of {', '.join(_FORMATS)}, not {format!r}")
     handle = ctypes.c_void_p()
     if isinstance(path_or_text, os.PathLike) or (
-            isinstance(path_or_text, str) and "\n" not in path_or_text
+            isinstance(path_or_text, str) and format == "auto" and "\n" not in path_or_text
             and not path_or_text.lstrip().startswith("{")):
         path = os.fspath(path_or_text)
         check(lib.tile_module_load_file(path.encode(), ctypes.byref(handle)))
         return Module(handle, path)
     data = path_or_text.encode() if isinstance(path_or_text, str) else bytes(path_or_text)
     source = name or "<string>"
-    check(lib.tile_module_load_string(data, len(data), _FORMAT_AUTO, source.encode(),
+    check(lib.tile_module_load_string(data, len(data), _FORMATS[format], source.encode(),
                                       ctypes.byref(handle)))
     return Module(handle, source)

@@ -1,0 +1,36 @@
+"""The tile_ir.v1 message classes this language builds modules from.
+
+tile_ir_pb2 is generated from tile_ir/proto/tile_ir.proto at build time
+(//python:tile_ir_pb2, the system protoc), never committed, so it cannot drift
+from the schema. In Bazel's runfiles it sits beside this package's sources; in
+a clone it is under bazel-bin/python/tile/."""
+
+import importlib.util
+import os
+
+try:
+    import google.protobuf  # noqa: F401  (checked first: its absence is the likelier fault)
+except ImportError as error:
+    raise ImportError("tile.language needs protobuf for Python 3.21: apt-get install "
+                      "python3-protobuf (scripts/setup.sh installs it)") from error
+
+
+def _load():
+    try:
+        from tile import tile_ir_pb2
+        return tile_ir_pb2
+    except ImportError:
+        pass
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    clone = os.path.dirname(os.path.dirname(package))
+    path = os.path.join(clone, "bazel-bin", "python", "tile", "tile_ir_pb2.py")
+    if not os.path.exists(path):
+        raise ImportError(f"tile.language: the generated {path} is missing; build it with "
+                          "'bazel build -c opt //capi:libtile.so //python:tile_ir_pb2' in the clone")
+    spec = importlib.util.spec_from_file_location("tile.tile_ir_pb2", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+pb = _load()

@@ -1,0 +1,55 @@
+"""Buffers allocated in a kernel: T.alloc_shared (per block), T.alloc_fragment
+(a register tile spread over the block's threads), T.alloc_local (per thread).
+Each is named after the Python variable it is assigned to."""
+
+import numbers
+
+from tile.language import _where, dtypes, source_names
+from tile.language import expr as expr_module
+from tile.language._proto import pb
+from tile.language.buffers import Buffer
+from tile.language.builder import statement_site
+
+
+def _alloc(what, scope, shape, dtype, name):
+    builder, site = statement_site(what)
+    dtype = dtypes.parse(dtype, f"{site}: in kernel '{builder.name}': {what}")
+    entries = list(shape) if isinstance(shape, (list, tuple)) else [shape]
+    if not entries:
+        raise builder.fail(ValueError, what, "the shape has no dimensions")
+    extents = []
+    for d, entry in enumerate(entries):
+        if isinstance(entry, numbers.Integral) and not isinstance(entry, bool):
+            if entry < 1:
+                raise builder.fail(ValueError, what, f"dimension {d} of the shape is {entry}; "
+                                   "extents are positive")
+            extents.append(expr_module.literal(int(entry)))
+            continue
+        if not isinstance(entry, expr_module.Expr) or not entry.dtype.is_int:
+            raise builder.fail(TypeError, what, f"dimension {d} of the shape is {entry!r}, "
+                               "not an integer")
+        # Shared memory is sized when the kernel is compiled; a register tile may follow a
+        # kernel dim (a whole row), compiled in at each launch's value (capi/tile.h).
+        moving = sorted(v.name for v in entry.vars if v.kind != "dim")
+        if scope == "shared" or moving:
+            because = (f"it uses {', '.join(moving)}, which changes within a launch" if moving
+                       else "shared memory is sized when the kernel is compiled")
+            raise builder.fail(ValueError, what, f"dimension {d} of the shape is not a "
+                               f"constant: {because}; use a Python int")
+        extents.append(builder.use(entry, what))
+    base = name or source_names.assigned_name(_where.user_frame()) or scope
+    buffer = Buffer(builder.fresh_name(base), dtype, extents, scope, builder, site)
+    builder.append(pb.Stmt(allocate=pb.Allocate(buffer=buffer.decl()), loc=site.proto()))
+    return buffer
+
+
+def alloc_shared(shape, dtype, name=None):
+    return _alloc("T.alloc_shared", "shared", shape, dtype, name)
+
+
+def alloc_fragment(shape, dtype, name=None):
+    return _alloc("T.alloc_fragment", "fragment", shape, dtype, name)
+
+
+def alloc_local(shape, dtype, name=None):
+    return _alloc("T.alloc_local", "local", shape, dtype, name)

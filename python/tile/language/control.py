@@ -1,0 +1,233 @@
+"""The launch and the control flow of a kernel: `with T.Kernel(...) as (bx, by)`,
+loops (`for k in T.Pipelined(...)`, `for i, j in T.Parallel(...)`, T.serial,
+T.unroll, T.vectorized) and branches (`with T.If(c):`, `with T.Else():`).
+
+A kernel is traced: its Python function runs once, so each loop's body runs
+once, between two steps of the loop's generator, which open and close the
+block the body appends to."""
+
+from tile.language import _where, dtypes, linear, source_names
+from tile.language import expr as expr_module
+from tile.language._proto import pb
+from tile.language.builder import current, statement_site
+
+
+class Kernel:
+    """The launch: a grid of blocks (x first; ints or expressions such as
+    T.ceildiv(N, 128)) and the threads of each block. Entering it gives the
+    block indices, one per grid axis."""
+
+    def __init__(self, *blocks, threads=128, cluster_dims=None, prelude=None):
+        what = "T.Kernel"
+        self.builder = builder = current(what)
+        self.site = _where.here()
+        if prelude is not None:
+            raise builder.fail(NotImplementedError, what, "prelude: the IR has no "
+                               "statements outside the kernel body")
+        if builder.launch is not None or builder.kernel_open:
+            raise builder.fail(ValueError, what, "a kernel has one T.Kernel block, and this "
+                               f"one already had one at {builder.launch_site}")
+        if not 1 <= len(blocks) <= 3:
+            raise builder.fail(ValueError, what, f"the grid has 1 to 3 axes, not {len(blocks)}")
+        self.threads = _extents(builder, what, "threads", threads)
+        self.cluster = [] if cluster_dims is None else _extents(builder, what, "cluster_dims",
+                                                                cluster_dims)
+        self.extents = []
+        for axis, extent in enumerate(blocks):
+            extent = expr_module.typed(expr_module.as_expr(extent, what), dtypes.int32)
+            if not extent.dtype.is_int:
+                raise builder.fail(TypeError, what, f"grid axis {axis} is "
+                                   f"{extent.dtype.ir_name}, not an integer")
+            if extent.dtype != dtypes.int32:  # block indices are i32, as in the C++ DSL
+                extent = expr_module.cast(extent, dtypes.int32)
+            self.extents.append(builder.use(extent, what))
+        names = source_names.with_targets(_where.user_frame()) or []
+        if len(names) != len(blocks):
+            names = ["bx", "by", "bz"][:len(blocks)]
+        self.names = names
+
+    def __enter__(self):
+        builder = self.builder
+        self.vars = [expr_module.Var(builder.fresh_name(name), dtypes.int32, "grid", builder,
+                                     self.site) for name in self.names]
+        builder.launch = pb.Launch(
+            grid=[pb.GridAxis(var=v.decl(), extent=e.node) for v, e in zip(self.vars, self.extents)],
+            threads=self.threads, cluster=self.cluster)
+        builder.launch_site = self.site
+        builder.kernel_open = True
+        return self.vars[0] if len(self.vars) == 1 else tuple(self.vars)
+
+    def __exit__(self, exc_type, exc, traceback):
+        builder = self.builder
+        builder.kernel_open = False
+        builder.kernel_done = True
+        if exc_type is None and len(builder.blocks) != 1 and not builder.errors:
+            builder.errors.append(f"{self.site}: in kernel '{builder.name}': T.Kernel: the "
+                                  "block ended inside an open loop or branch (a return or "
+                                  "break out of it?)")
+        return False
+
+
+def _extents(builder, what, role, value):
+    values = list(value) if isinstance(value, (list, tuple)) else [value]
+    if not 1 <= len(values) <= 3 or not all(isinstance(v, int) and v > 0 for v in values):
+        raise builder.fail(ValueError, what, f"{role} must be 1 to 3 positive Python ints, "
+                           f"not {value!r}")
+    return values
+
+
+def use_swizzle(panel_size, order="row", enable=True):
+    """Block rasterization for L2 reuse: blocks walk panels of panel_size rows (or columns)."""
+    what = "T.use_swizzle"
+    builder, _ = statement_site(what)
+    orders = {"row": pb.SWIZZLE_ORDER_ROW_MAJOR, "col": pb.SWIZZLE_ORDER_COLUMN_MAJOR,
+              "column": pb.SWIZZLE_ORDER_COLUMN_MAJOR}
+    if order not in orders:
+        raise builder.fail(ValueError, what, f"order is 'row' or 'col', not {order!r}")
+    if not isinstance(panel_size, int) or panel_size < 1:
+        raise builder.fail(ValueError, what, f"panel_size must be a positive int, not "
+                           f"{panel_size!r}")
+    if enable:
+        builder.launch.swizzle.CopyFrom(pb.BlockSwizzle(panel_size=panel_size,
+                                                        order=orders[order]))
+
+
+class _LoopNest:
+    """Loops nested outermost first, one per (min, extent) of `ranges`."""
+
+    def __init__(self, what, kind, ranges, hints, pipeline=None):
+        self.what, self.kind, self.pipeline = what, kind, pipeline
+        self.builder, self.site = statement_site(what)
+        names = source_names.loop_targets(_where.user_frame())
+        self.names = names if names and len(names) == len(ranges) else hints[:len(ranges)]
+        self.ranges = ranges
+
+    def __iter__(self):
+        builder, loops = self.builder, []
+        for name, (low, extent) in zip(self.names, self.ranges):
+            low = expr_module.as_expr(low, self.what)
+            extent = expr_module.as_expr(extent, self.what)
+            # Loop variables take the type of the extent (i64 extents give i64 loops).
+            dtype = extent.dtype if extent.dtype.is_int and not extent.weak else dtypes.int32
+            low, extent = expr_module.typed(low, dtype), expr_module.typed(extent, dtype)
+            for role, e in (("start", low), ("extent", extent)):
+                if e.dtype != dtype:
+                    raise builder.fail(TypeError, self.what, f"the {role} is "
+                                       f"{e.dtype.ir_name}, not {dtype.ir_name}")
+                builder.use(e, self.what)
+            var = expr_module.Var(builder.fresh_name(name), dtype, "loop", builder, self.site)
+            loops.append((var, low, extent))
+            builder.open_block()
+        depth = len(builder.blocks)
+        try:
+            yield loops[0][0] if len(loops) == 1 else tuple(v for v, _, _ in loops)
+        except GeneratorExit:
+            builder.errors.append(f"{self.site}: in kernel '{builder.name}': {self.what}: the "
+                                  "loop body was left early (break or return); a kernel is "
+                                  "traced once, so every loop body runs to its end")
+            raise
+        if len(builder.blocks) != depth:
+            builder.errors.append(f"{self.site}: in kernel '{builder.name}': {self.what}: the "
+                                  "loop body ended inside an open loop or branch")
+            return
+        for var, low, extent in reversed(loops):
+            loop = pb.For(var=var.decl(), min=low.node, extent=extent.node, kind=self.kind,
+                          body=builder.close_block())
+            if self.pipeline is not None:
+                loop.pipeline.CopyFrom(self.pipeline)
+            builder.append(pb.Stmt(**{"for": loop}, loc=self.site.proto()))
+
+
+def _range(what, start, stop, step):
+    if step not in (None, 1):
+        builder = current(what)
+        raise builder.fail(NotImplementedError, what, f"step {step!r}: the IR's loops "
+                           "count by one (For has min and extent only); scale the variable")
+    if stop is None:
+        return 0, start
+    start, stop = expr_module.as_expr(start, what), expr_module.as_expr(stop, what)
+    start, stop = expr_module.unify(start, stop)
+    return start, linear.extent_between(start, stop)
+
+
+def Parallel(*extents, coalesced_width=None):
+    """Element-wise loops over a tile; layout inference maps them to threads."""
+    what = "T.Parallel"
+    if coalesced_width is not None:
+        raise current(what).fail(NotImplementedError, what, "coalesced_width: the IR leaves "
+                                 "vector widths to the vectorize pass")
+    return _LoopNest(what, pb.FOR_KIND_PARALLEL, [(0, e) for e in extents], ["i", "j", "k"])
+
+
+def Pipelined(start, stop=None, num_stages=0, order=None, stage=None, sync=None, group=None):
+    """A software-pipelined loop: the copies of later iterations overlap this one's compute."""
+    what = "T.Pipelined"
+    if sync is not None or group is not None:
+        raise current(what).fail(NotImplementedError, what, "sync and group: the IR's "
+                                 "PipelineInfo has num_stages, order and stage only")
+    if not isinstance(num_stages, int) or num_stages < 0:
+        raise current(what).fail(ValueError, what, f"num_stages must be an int of at least 0, "
+                                 f"not {num_stages!r}")
+    info = pb.PipelineInfo(num_stages=num_stages, order=list(order or []),
+                           stage=list(stage or []))
+    return _LoopNest(what, pb.FOR_KIND_PIPELINED, [_range(what, start, stop, None)], ["k"], info)
+
+
+def serial(start, stop=None, step=None):
+    return _LoopNest("T.serial", pb.FOR_KIND_SERIAL, [_range("T.serial", start, stop, step)],
+                     ["s"])
+
+
+def unroll(start, stop=None, step=None):
+    return _LoopNest("T.unroll", pb.FOR_KIND_UNROLLED, [_range("T.unroll", start, stop, step)],
+                     ["u"])
+
+
+def vectorized(start, stop=None):
+    return _LoopNest("T.vectorized", pb.FOR_KIND_VECTORIZED,
+                     [_range("T.vectorized", start, stop, None)], ["v"])
+
+
+class If:
+    """`with T.If(cond):` a branch; Python's own `if` cannot branch on kernel values."""
+
+    def __init__(self, cond):
+        what = "T.If"
+        self.builder, self.site = statement_site(what)
+        cond = expr_module.typed(expr_module.as_expr(cond, what), dtypes.bool_)
+        if cond.dtype.kind != "bool":
+            raise self.builder.fail(TypeError, what, f"the condition is {cond.dtype.ir_name}, "
+                                    "not bool")
+        self.cond = self.builder.use(cond, what)
+
+    def __enter__(self):
+        self.builder.open_block()
+
+    def __exit__(self, exc_type, exc, traceback):
+        if exc_type is None:
+            branch = pb.If(cond=self.cond.node, then_body=self.builder.close_block())
+            self.builder.append(pb.Stmt(**{"if": branch}, loc=self.site.proto()))
+        return False
+
+
+class Else:
+    """`with T.Else():` right after a `with T.If(...)` block."""
+
+    def __init__(self):
+        what = "T.Else"
+        self.builder, self.site = statement_site(what)
+        block = self.builder.blocks[-1]
+        last = block[-1] if block else None
+        if last is None or last.WhichOneof("node") != "if" or getattr(last, "if").HasField(
+                "else_body"):
+            raise self.builder.fail(ValueError, what, "must follow a `with T.If(...)` block "
+                                    "directly")
+        self.branch = getattr(last, "if")
+
+    def __enter__(self):
+        self.builder.open_block()
+
+    def __exit__(self, exc_type, exc, traceback):
+        if exc_type is None:
+            self.branch.else_body.CopyFrom(self.builder.close_block())
+        return False

@@ -1,0 +1,171 @@
+"""The tile operations, named and ordered as in TileLang, each one tile_ir.v1
+statement: T.copy -> Copy, T.gemm -> Gemm, T.fill / T.clear -> Fill,
+T.reduce_* -> Reduce, T.atomic_add -> AtomicAdd (or the atomic_add_at
+intrinsic for one element), T.cumsum -> Cumsum."""
+
+import numbers
+
+from tile.language import buffers
+from tile.language import expr as expr_module
+from tile.language._proto import pb
+from tile.language.builder import statement_site
+
+
+class GemmWarpPolicy:
+    """How the warps of a block split a gemm's output tile (tile_ir.v1.WarpPolicy)."""
+    Square = pb.WARP_POLICY_SQUARE
+    FullRow = pb.WARP_POLICY_FULL_ROW
+    FullCol = pb.WARP_POLICY_FULL_COL
+
+
+def _is_point(tile):
+    return isinstance(tile, buffers.Access) and tile.is_point
+
+
+def _without_ones(extents):
+    return [e for e in extents if e != 1]
+
+
+def copy(src, dst):
+    """dst = src between any two scopes; a point (A[by * 128, k * 32]) takes its extents
+    from the other operand. Extents must agree, unit dimensions aside."""
+    what = "T.copy"
+    builder, site = statement_site(what)
+    if _is_point(src) and _is_point(dst):
+        raise builder.fail(ValueError, what, "both operands are single points; give one of "
+                           "them a size (a whole buffer, or a region with slices)")
+    src_region, src_extents = buffers.region(builder, src, dst, what)
+    dst_region, dst_extents = buffers.region(builder, dst, src, what)
+    if None not in src_extents + dst_extents and \
+            _without_ones(src_extents) != _without_ones(dst_extents):
+        raise builder.fail(ValueError, what, f"the source {buffers.region_text(src)} is "
+                           f"{src_extents} but the destination {buffers.region_text(dst)} is "
+                           f"{dst_extents} (extents must agree, unit dimensions aside)")
+    builder.append(pb.Stmt(copy=pb.Copy(src=src_region, dst=dst_region), loc=site.proto()))
+
+
+def _matrix(builder, what, role, tile, extents):
+    while len(extents) > 2 and extents[0] == 1:
+        extents = extents[1:]
+    if len(extents) != 2:
+        raise builder.fail(ValueError, what, f"{role} ({buffers.region_text(tile)}) must be a "
+                           f"2-D tile, leading unit dimensions aside, but is {extents}")
+    return extents
+
+
+def gemm(A, B, C, transpose_A=False, transpose_B=False, policy=GemmWarpPolicy.Square,
+         clear_accum=False, k_pack=1, wg_wait=0):
+    """C (+)= op(A) @ op(B), op transposing where asked. C is the accumulator: a fragment
+    whose dtype is the accumulation precision (float32 for float16 inputs, say)."""
+    what = "T.gemm"
+    builder, site = statement_site(what)
+    if k_pack != 1 or wg_wait != 0:
+        raise builder.fail(NotImplementedError, what, "k_pack and wg_wait: the IR's Gemm "
+                           "has no such fields; the target chooses the instruction shape "
+                           "and when to wait")
+    if policy not in (GemmWarpPolicy.Square, GemmWarpPolicy.FullRow, GemmWarpPolicy.FullCol):
+        raise builder.fail(ValueError, what, f"policy must be a T.GemmWarpPolicy, not "
+                           f"{policy!r}")
+    regions, matrices = [], []
+    for role, tile, scopes in (("A", A, ("shared", "fragment")), ("B", B, ("shared", "fragment")),
+                               ("C", C, ("fragment", "local"))):
+        region, extents = buffers.region(builder, tile, None, what)
+        buffer = tile if isinstance(tile, buffers.Buffer) else tile.buffer
+        if buffer.scope not in scopes:
+            raise builder.fail(ValueError, what, f"{role} '{buffer.name}' is in {buffer.scope} "
+                               f"memory; it must be in {' or '.join(scopes)} memory (copy it "
+                               "there with T.copy)")
+        regions.append(region)
+        matrices.append(_matrix(builder, what, role, tile, extents))
+    a, b, c = matrices
+    m, k_a = (a[1], a[0]) if transpose_A else (a[0], a[1])
+    k_b, n = (b[1], b[0]) if transpose_B else (b[0], b[1])
+    flags = f"transpose_A={bool(transpose_A)}, transpose_B={bool(transpose_B)}"
+    for name, first, first_role, second, second_role in (
+            ("K", k_a, "A", k_b, "B"), ("M", m, "A", c[0], "C"), ("N", n, "B", c[1], "C")):
+        if first is not None and second is not None and first != second:
+            raise builder.fail(ValueError, what, f"shapes disagree: A is {a}, B is {b}, C is "
+                               f"{c} ({flags}), so {name} is {first} in {first_role} but "
+                               f"{second} in {second_role}")
+    builder.append(pb.Stmt(gemm=pb.Gemm(a=regions[0], b=regions[1], c=regions[2],
+                                        transpose_a=bool(transpose_A),
+                                        transpose_b=bool(transpose_B), policy=policy,
+                                        clear_accum=bool(clear_accum)), loc=site.proto()))
+
+
+def fill(buffer, value):
+    what = "T.fill"
+    builder, site = statement_site(what)
+    region, _ = buffers.region(builder, buffer, None, what)
+    dtype = (buffer if isinstance(buffer, buffers.Buffer) else buffer.buffer).dtype
+    value = expr_module.typed(expr_module.as_expr(value, what), dtype)
+    if value.dtype != dtype:
+        raise builder.fail(TypeError, what, f"the value is {value.dtype.ir_name} but "
+                           f"{buffers.region_text(buffer)} holds {dtype.ir_name}")
+    builder.use(value, what)
+    builder.append(pb.Stmt(fill=pb.Fill(dst=region, value=value.node), loc=site.proto()))
+
+
+def clear(buffer):
+    """fill with zero."""
+    fill(buffer, 0)
+
+
+def _reduce(kind, name):
+    def reduce(buffer, out, dim=-1, clear=True):
+        what = f"T.{name}"
+        builder, site = statement_site(what)
+        src, src_extents = buffers.region(builder, buffer, None, what)
+        dst, _ = buffers.region(builder, out, None, what)
+        rank = len(src_extents)
+        if not isinstance(dim, numbers.Integral) or not -rank <= dim < rank:
+            raise builder.fail(ValueError, what, f"dim {dim!r} is not a dimension of the "
+                               f"rank-{rank} source {buffers.region_text(buffer)}")
+        builder.append(pb.Stmt(reduce=pb.Reduce(kind=kind, src=src, dst=dst, dim=int(dim) % rank,
+                                                clear=bool(clear)), loc=site.proto()))
+    reduce.__name__ = name
+    reduce.__doc__ = (f"Reduces buffer over `dim` into out ({name[7:]}); with clear=False "
+                      "out's old value joins the reduction.")
+    return reduce
+
+
+reduce_sum = _reduce(pb.REDUCE_KIND_SUM, "reduce_sum")
+reduce_max = _reduce(pb.REDUCE_KIND_MAX, "reduce_max")
+reduce_min = _reduce(pb.REDUCE_KIND_MIN, "reduce_min")
+reduce_absmax = _reduce(pb.REDUCE_KIND_ABS_MAX, "reduce_absmax")
+
+
+def atomic_add(dst, value):
+    """dst += value atomically (TileLang's argument order): a tile into a region of global
+    or shared memory, or one number into one element."""
+    what = "T.atomic_add"
+    builder, site = statement_site(what)
+    if _is_point(dst) and not isinstance(value, (buffers.Buffer, buffers.Access)):
+        element = dst._load()
+        value = expr_module.typed(expr_module.as_expr(value, what), dst.buffer.dtype)
+        if value.dtype != dst.buffer.dtype:
+            raise builder.fail(TypeError, what, f"the value is {value.dtype.ir_name} but "
+                               f"'{dst.buffer.name}' holds {dst.buffer.dtype.ir_name}")
+        builder.use(value, what)
+        call = pb.Call(dtype=pb.DataType(scalar=pb.SCALAR_TYPE_VOID), name="atomic_add_at",
+                       args=[element.node, value.node])
+        builder.append(pb.Stmt(evaluate=pb.Evaluate(value=pb.Expr(call=call)), loc=site.proto()))
+        return
+    src_region, _ = buffers.region(builder, value, dst, what)
+    dst_region, _ = buffers.region(builder, dst, value, what)
+    builder.append(pb.Stmt(atomic_add=pb.AtomicAdd(src=src_region, dst=dst_region),
+                           loc=site.proto()))
+
+
+def cumsum(src, dst=None, dim=0, reverse=False):
+    """Inclusive prefix sum of src along dim into dst (src itself when dst is None)."""
+    what = "T.cumsum"
+    builder, site = statement_site(what)
+    src_region, extents = buffers.region(builder, src, None, what)
+    dst_region, _ = buffers.region(builder, src if dst is None else dst, None, what)
+    rank = len(extents)
+    if not isinstance(dim, numbers.Integral) or not -rank <= dim < rank:
+        raise builder.fail(ValueError, what, f"dim {dim!r} is not a dimension of the rank-"
+                           f"{rank} source {buffers.region_text(src)}")
+    builder.append(pb.Stmt(cumsum=pb.Cumsum(src=src_region, dst=dst_region, dim=int(dim) % rank,
+                                            reverse=bool(reverse)), loc=site.proto()))

@@ -1,0 +1,32 @@
+"""TileLang constructs that tile_ir.v1 cannot express, each refused with a
+NotImplementedError that says what the IR lacks, rather than approximated."""
+
+from tile.language import _where
+
+
+def _refuse(name, reason):
+    def refuse(*args, **kwargs):
+        raise NotImplementedError(f"{_where.here()}: T.{name}: {reason}")
+    refuse.__name__ = name
+    refuse.__doc__ = f"Not available: {reason}."
+    return refuse
+
+
+REFUSED = {
+    "reduce_abssum": "the IR's ReduceKind has SUM, MAX, MIN and ABS_MAX only",
+    "reduce_prod": "the IR's ReduceKind has SUM, MAX, MIN and ABS_MAX only",
+    "atomic_max": "the IR has atomic addition only (AtomicAdd, atomic_add_at)",
+    "atomic_min": "the IR has atomic addition only (AtomicAdd, atomic_add_at)",
+    "alloc_barrier": "the IR has no barrier objects; targets place their own mbarriers",
+    "barrier_wait": "the IR has no barrier objects; targets place their own mbarriers",
+    "barrier_arrive": "the IR has no barrier objects; targets place their own mbarriers",
+    "reshape": "the IR has no buffer views: a buffer is declared with one shape",
+    "view": "the IR has no buffer views: a buffer is declared with one shape",
+    "print": "the IR has no printing statement",
+    "call_extern": "the IR calls only the intrinsics registered in tile_ir/intrinsics.h",
+    "annotate_layout": "not in tile.language yet, though the IR has layouts "
+                       "(the C++ DSL's annotate_layout writes them)",
+    "alloc_var": "not in tile.language yet; use x = T.alloc_local([1], dtype) and x[0]",
+}
+
+globals().update({name: _refuse(name, reason) for name, reason in REFUSED.items()})
