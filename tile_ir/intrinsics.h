@@ -50,16 +50,6 @@ struct IntrinsicInfo {
   // returns; the other loads are read when the call issues. Barrier insertion orders the
   // issue after earlier accesses and the landing at the async_wait.
   bool async_copy = false;
-  // The arguments (indices into the call's arguments) that are BufferLoads naming the first
-  // element of a shared matrix tile that the call reads in core-matrix order: the
-  // core-matrix-tiles pass re-lays each such buffer [..., R, C] as [..., C / E, R, E], E being
-  // the elements of 16 bytes, and rewrites every access of it (targets/cuda/passes/core_matrix_tiles.h).
-  std::vector<int> core_matrix_operands;
-  // With core_matrix_operands: the intrinsic (void, no arguments) that orders this thread's
-  // ordinary stores to those tiles before the call's reads (a proxy fence where the matrix
-  // unit reads shared memory outside the ordinary path); core-matrix-tiles calls it after each
-  // statement that stores to such a tile. Empty: none is needed.
-  std::string core_matrix_fence;
   // A bool condition that splits the block's threads into two groups that each run one arm
   // of the branch it guards, concurrently, for the rest of the kernel (a warp-specialized
   // kernel's roles). Each arm is ordered as a block of its own: barrier insertion orders the

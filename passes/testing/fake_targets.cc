@@ -15,7 +15,14 @@
 namespace tile_ir::passes::testing {
 namespace {
 
-// The buffers calls name at their intrinsic's core_matrix_operands positions.
+// test-gpu's matrix instructions and the arguments they read as matrix tiles (the tiles
+// test-gpu aligns, as CUDA aligns wgmma's operands).
+std::vector<int> MatrixOperandsOf(std::string_view intrinsic) {
+  if (intrinsic == "test_gpu.mm" || intrinsic == "test_gpu.tile_mm") return {0, 1};
+  return {};
+}
+
+// The buffers calls name at their intrinsic's matrix operand positions.
 class CoreMatrixOperands : public IRVisitor {
  public:
   using IRVisitor::Visit;
@@ -24,9 +31,7 @@ class CoreMatrixOperands : public IRVisitor {
  protected:
   void VisitCall(const Call& node) override {
     IRVisitor::VisitCall(node);
-    const IntrinsicInfo* info = FindIntrinsic(node.name);
-    if (info == nullptr) return;
-    for (int arg : info->core_matrix_operands) {
+    for (int arg : MatrixOperandsOf(node.name)) {
       if (arg < 0 || static_cast<size_t>(arg) >= node.args.size()) continue;
       const BufferLoad* load = As<BufferLoad>(node.args[arg]);
       if (load != nullptr &&
@@ -139,8 +144,6 @@ void RegisterFakeIntrinsics() {
   mm.num_args = 3;
   mm.result = IntrinsicInfo::ResultType::kVoid;
   mm.pure = false;
-  mm.core_matrix_operands = {0, 1};
-  mm.core_matrix_fence = "test_gpu.fence";
   mm.description = "test-gpu's matrix instruction, reading its first two tiles as core matrices";
   RegisterIntrinsic(std::move(mm));
   IntrinsicInfo fence;

@@ -29,7 +29,8 @@ absl::StatusOr<std::shared_ptr<const TargetInfo>> FindFakeTarget(std::string_vie
 // Registers the test targets' intrinsics; safe to call more than once:
 // `eval test_gpu.async_copy(dst, src, bytes)`, test-gpu's asynchronous copy;
 // `eval test_gpu.mm(A[first], B[first], C[first])`, a matrix instruction that reads A
-// and B as core matrices (for core-matrix-tiles), after `eval test_gpu.fence()`.
+// and B as matrix tiles (test-gpu aligns them; targets/cuda/passes/test_core_matrix_reads.h
+// registers them as core-matrix reads for core-matrix-tiles), after `eval test_gpu.fence()`.
 void RegisterFakeIntrinsics();
 
 }  // namespace tile_ir::passes::testing

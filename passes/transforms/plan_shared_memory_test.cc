@@ -49,7 +49,6 @@ void RegisterTileMm() {
     mm.num_args = 2;
     mm.result = IntrinsicInfo::ResultType::kVoid;
     mm.pure = false;
-    mm.core_matrix_operands = {0, 1};
     RegisterIntrinsic(mm);
     return true;
   }();

@@ -1,6 +1,8 @@
 // The entry file format and the artifact's sections.
 #include "runtime/jit/cache_entry.h"
 
+#include <algorithm>
+
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -19,13 +21,18 @@ absl::StatusOr<size_t> ReadLengthLine(absl::string_view bytes, absl::string_view
   if (bytes.substr(pos, prefix.size()) != prefix) {
     return absl::DataLossError(absl::StrCat("no '", word, "' line at byte ", pos));
   }
-  size_t end = bytes.find('\n', pos);
+  // The line ends after the word (a newline inside it would end it before its length).
+  size_t end = bytes.find('\n', pos + prefix.size());
   if (end == absl::string_view::npos) {
     return absl::DataLossError(absl::StrCat("truncated in the '", word, "' line"));
   }
   size_t length = 0;
   absl::string_view digits = bytes.substr(pos + prefix.size(), end - pos - prefix.size());
-  if (!absl::SimpleAtoi(digits, &length)) {
+  // Decimal digits only, as the writer writes them (SimpleAtoi also takes signs and spaces).
+  const bool decimal = !digits.empty() && std::all_of(digits.begin(), digits.end(), [](char c) {
+    return c >= '0' && c <= '9';
+  });
+  if (!decimal || !absl::SimpleAtoi(digits, &length)) {
     return absl::DataLossError(absl::StrCat("bad length in the '", word, "' line"));
   }
   pos = end + 1;
@@ -103,6 +110,9 @@ absl::StatusOr<std::vector<std::pair<std::string, std::string>>> UnpackSections(
     size_t space = bytes.find(' ', pos);
     if (space == absl::string_view::npos) return absl::DataLossError("bad artifact section header");
     std::string name(bytes.substr(pos, space - pos));
+    if (name.empty() || name.find('\n') != std::string::npos) {
+      return absl::DataLossError(absl::StrCat("bad artifact section name at byte ", pos));
+    }
     absl::StatusOr<size_t> size = ReadLengthLine(bytes, name, pos);
     if (!size.ok()) return size.status();
     if (bytes.size() - pos < *size) {

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 
 namespace tile_ir::runtime::jit {
@@ -70,6 +71,23 @@ TEST(CacheEntryTest, SectionsRoundTrip) {
   ASSERT_EQ(sections->size(), 2u);
   EXPECT_EQ((*sections)[1].second, std::string("\x7f" "ELF\0", 5));
   EXPECT_FALSE(UnpackSections(packed.substr(0, packed.size() - 1)).ok());
+}
+
+// Found by the fuzz campaign of 2026-12-03 (fuzz/corpus/cache_entry/): a section name holding
+// a newline made the length line end inside the name, so a repacked artifact read otherwise.
+// Names with newlines, and lengths that are not plain decimal digits, are damage.
+TEST(CacheEntryTest, SectionHeadersAreReadAsTheyAreWritten) {
+  EXPECT_FALSE(UnpackSections("\n\n 1\nx").ok());
+  EXPECT_FALSE(UnpackSections("a\nb 1\nx").ok());
+  EXPECT_FALSE(UnpackSections(" 1\nx").ok());
+  for (const char* length : {"+1", " 1", "1 ", "-1", "0x1", ""}) {
+    SCOPED_TRACE(length);
+    EXPECT_FALSE(UnpackSections(absl::StrCat("lowered ", length, "\nx")).ok());
+  }
+  auto sections = UnpackSections("lowered 1\nxobject 0\n");
+  ASSERT_TRUE(sections.ok()) << sections.status();
+  ASSERT_EQ(sections->size(), 2u);
+  EXPECT_EQ(UnpackSections(PackSections(*sections)).value(), *sections);
 }
 
 }  // namespace

@@ -3,7 +3,7 @@
 // tl::gemm_wgmma (targets/cuda/device/gemm_wgmma.cuh): wgmma.mma_async.m64nNk16 reading both
 // operands through shared-memory descriptors. The operand tiles are read in core-matrix order,
 // which the core-matrix-tiles pass gives them after lowering (the call registers its operand
-// arguments as IntrinsicInfo::core_matrix_operands). The accumulator layout given here is the
+// arguments as CoreMatrixReads::operands, targets/cuda/intrinsics.h). The accumulator layout given here is the
 // register order of that template, element for element.
 #ifndef TARGETS_CUDA_GEMM_WGMMA_H_
 #define TARGETS_CUDA_GEMM_WGMMA_H_

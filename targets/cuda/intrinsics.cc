@@ -21,6 +21,16 @@ Table& GetTable() {
   return *table;
 }
 
+struct CoreMatrixTable {
+  std::mutex mu;
+  std::map<std::string, CoreMatrixReads, std::less<>> by_name;
+};
+
+CoreMatrixTable& GetCoreMatrixTable() {
+  static CoreMatrixTable* table = new CoreMatrixTable;
+  return *table;
+}
+
 }  // namespace
 
 absl::Status RegisterCudaIntrinsic(std::string name, int num_args, int num_template_args,
@@ -53,8 +63,6 @@ absl::Status RegisterCudaIntrinsic(std::string name, int num_args, int num_templ
   info.result = IntrinsicInfo::ResultType::kVoid;
   info.pure = false;
   info.async_copy = async_copy;
-  info.core_matrix_operands = std::move(core_matrix_operands);
-  info.core_matrix_fence = std::move(core_matrix_fence);
   info.description = description;
   if (!RegisterIntrinsic(std::move(info))) {
     return absl::AlreadyExistsError(
@@ -62,7 +70,33 @@ absl::Status RegisterCudaIntrinsic(std::string name, int num_args, int num_templ
   }
   table.by_name.emplace(name,
                         CudaIntrinsic{name, num_args, num_template_args, std::move(description)});
+  if (!core_matrix_operands.empty()) {
+    return RegisterCoreMatrixReads(
+        name, CoreMatrixReads{std::move(core_matrix_operands), std::move(core_matrix_fence)});
+  }
   return absl::OkStatus();
+}
+
+absl::Status RegisterCoreMatrixReads(std::string name, CoreMatrixReads reads) {
+  CoreMatrixTable& table = GetCoreMatrixTable();
+  std::lock_guard<std::mutex> lock(table.mu);
+  auto it = table.by_name.find(name);
+  if (it != table.by_name.end()) {
+    if (it->second.operands == reads.operands && it->second.fence == reads.fence) {
+      return absl::OkStatus();
+    }
+    return absl::AlreadyExistsError(absl::StrCat(
+        "intrinsic '", name, "' is already registered as reading other core-matrix operands"));
+  }
+  table.by_name.emplace(std::move(name), std::move(reads));
+  return absl::OkStatus();
+}
+
+const CoreMatrixReads* FindCoreMatrixReads(std::string_view name) {
+  CoreMatrixTable& table = GetCoreMatrixTable();
+  std::lock_guard<std::mutex> lock(table.mu);
+  auto it = table.by_name.find(name);
+  return it == table.by_name.end() ? nullptr : &it->second;
 }
 
 const CudaIntrinsic* FindCudaIntrinsic(std::string_view name) {

@@ -38,10 +38,8 @@ struct CudaIntrinsic {
 // arities is OK (so registration may run in every caller); different
 // arities, a name another component registered, or num_template_args outside
 // [0, num_args] are errors. `async_copy` marks an asynchronous copy for barrier
-// insertion (IntrinsicInfo::async_copy); `core_matrix_operands` lists the arguments naming
-// shared tiles the call reads in core-matrix order and `core_matrix_fence` the intrinsic that
-// orders ordinary stores to them before the call (IntrinsicInfo::core_matrix_operands and
-// core_matrix_fence).
+// insertion (IntrinsicInfo::async_copy); `core_matrix_operands` and `core_matrix_fence`, when
+// given, are registered as its CoreMatrixReads.
 absl::Status RegisterCudaIntrinsic(std::string name, int num_args, int num_template_args,
                                    std::string description, bool async_copy = false,
                                    std::vector<int> core_matrix_operands = {},
@@ -49,6 +47,27 @@ absl::Status RegisterCudaIntrinsic(std::string name, int num_args, int num_templ
 
 // The registered intrinsic, or nullptr.
 const CudaIntrinsic* FindCudaIntrinsic(std::string_view name);
+
+// How an intrinsic reads shared tiles as the core matrices of PTX's matrix instructions
+// (wgmma), which core-matrix-tiles (targets/cuda/passes/core_matrix_tiles.h) lays out for it.
+struct CoreMatrixReads {
+  // The arguments (indices into the call's arguments) that are BufferLoads naming the first
+  // element of a shared matrix tile the call reads in core-matrix order: core-matrix-tiles
+  // re-lays each such buffer [..., R, C] as [..., C / E, R, E], E being the elements of 16
+  // bytes, and rewrites every access of it.
+  std::vector<int> operands;
+  // The intrinsic (void, no arguments) that orders this thread's ordinary stores to those
+  // tiles before the call's reads (a proxy fence, as wgmma reads shared memory outside the
+  // ordinary path); core-matrix-tiles calls it after each statement that stores to such a
+  // tile. Empty: none is needed.
+  std::string fence;
+};
+
+// Records that calls of the intrinsic `name` (any registered intrinsic: the test targets'
+// too) read core matrices so (the same again is OK; different reads are an error).
+absl::Status RegisterCoreMatrixReads(std::string name, CoreMatrixReads reads);
+// nullptr for an intrinsic that reads no core matrices.
+const CoreMatrixReads* FindCoreMatrixReads(std::string_view name);
 
 // Registers the intrinsics of the device library itself (safe to call again):
 //   cuda.cp_async_16(dst, src, pred), cuda.cp_async_8(...), cuda.cp_async_4(...):

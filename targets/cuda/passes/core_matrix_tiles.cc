@@ -1,5 +1,6 @@
 // Core-matrix order for the shared operand tiles of matrix instructions: finds the buffers the
-// intrinsics' core_matrix_operands name, checks how else they are used, and rewrites them.
+// intrinsics' CoreMatrixReads name (targets/cuda/intrinsics.h), checks how else they are used,
+// and rewrites them.
 #include "targets/cuda/passes/core_matrix_tiles.h"
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "passes/analysis/divisibility.h"
+#include "targets/cuda/intrinsics.h"
 #include "targets/cuda/tensor_maps.h"
 #include "tile_ir/intrinsics.h"
 #include "tile_ir/mutator.h"
@@ -23,9 +25,9 @@ namespace {
 constexpr int64_t kChunkBytes = 16;
 constexpr int64_t kCoreMatrixRows = 8;
 
-bool IsOperandPosition(const IntrinsicInfo& info, size_t arg) {
-  return std::find(info.core_matrix_operands.begin(), info.core_matrix_operands.end(),
-                   static_cast<int>(arg)) != info.core_matrix_operands.end();
+bool IsOperandPosition(const tile_ir::cuda::CoreMatrixReads& reads, size_t arg) {
+  return std::find(reads.operands.begin(), reads.operands.end(), static_cast<int>(arg)) !=
+         reads.operands.end();
 }
 
 // The buffers named at core-matrix operand positions.
@@ -33,19 +35,19 @@ class OperandFinder : public IRVisitor {
  public:
   using IRVisitor::Visit;
   absl::flat_hash_map<const BufferNode*, Buffer> operands;
-  // The core_matrix_fence of the calls found, each once.
+  // The CoreMatrixReads::fence of the calls found, each once.
   std::vector<std::string> fences;
 
  protected:
   void VisitCall(const Call& node) override {
     IRVisitor::VisitCall(node);
-    const IntrinsicInfo* info = FindIntrinsic(node.name);
+    const tile_ir::cuda::CoreMatrixReads* info = tile_ir::cuda::FindCoreMatrixReads(node.name);
     if (info == nullptr) return;
-    if (!info->core_matrix_operands.empty() && !info->core_matrix_fence.empty() &&
-        std::find(fences.begin(), fences.end(), info->core_matrix_fence) == fences.end()) {
-      fences.push_back(info->core_matrix_fence);
+    if (!info->fence.empty() &&
+        std::find(fences.begin(), fences.end(), info->fence) == fences.end()) {
+      fences.push_back(info->fence);
     }
-    for (int arg : info->core_matrix_operands) {
+    for (int arg : info->operands) {
       if (arg < 0 || static_cast<size_t>(arg) >= node.args.size()) continue;
       if (const BufferLoad* load = As<BufferLoad>(node.args[arg])) {
         operands.emplace(load->buffer.get(), load->buffer);
@@ -67,8 +69,7 @@ class Contents : public IRVisitor {
  protected:
   void VisitCall(const Call& node) override {
     IRVisitor::VisitCall(node);
-    const IntrinsicInfo* info = FindIntrinsic(node.name);
-    if (info != nullptr && !info->core_matrix_operands.empty()) calls_operands = true;
+    if (tile_ir::cuda::FindCoreMatrixReads(node.name) != nullptr) calls_operands = true;
   }
   void VisitStore(const Store& node) override {
     IRVisitor::VisitStore(node);
@@ -129,11 +130,12 @@ class UseChecker : public IRVisitor {
     IRVisitor::VisitCall(node);
     if (error) return;
     const IntrinsicInfo* info = FindIntrinsic(node.name);
+    const tile_ir::cuda::CoreMatrixReads* reads = tile_ir::cuda::FindCoreMatrixReads(node.name);
     for (size_t i = 0; i < node.args.size(); ++i) {
       const BufferLoad* load = As<BufferLoad>(node.args[i]);
       if (load == nullptr || !operands_.contains(load->buffer.get())) continue;
-      bool ok = info != nullptr &&
-                (info->pure || IsOperandPosition(*info, i) || (info->async_copy && i == 0));
+      bool ok = info != nullptr && (info->pure || (reads && IsOperandPosition(*reads, i)) ||
+                                    (info->async_copy && i == 0));
       if (!ok) {
         error = absl::StrCat("shared buffer '", load->buffer->name,
                              "' is read in core-matrix order, but argument ", i, " of call '",

@@ -14,7 +14,7 @@
 namespace tile_ir::passes {
 
 // The buffers to re-lay are those named by the arguments listed in the
-// IntrinsicInfo::core_matrix_operands of the intrinsics the kernel calls (a target's gemm
+// CoreMatrixReads (targets/cuda/intrinsics.h) of the intrinsics the kernel calls (a target's gemm
 // registers them). Each is a shared buffer of constant shape [..., R, C] (dense, or with the
 // row padding of pad-shared-rows, which is dropped); R must be a multiple of 8 and C of
 // E = 16 bytes / element. It gets one of two layouts, by its shape alone
@@ -41,7 +41,7 @@ namespace tile_ir::passes {
 //    as the destination (first argument) of an asynchronous copy (aligned, at most 16
 //    bytes: TargetInfo::AsyncCopy), and in pure calls (values); any other call, which would
 //    take the element's address, is an error, as is any other access the rules cannot map.
-// Ordinary stores to an operand tile are followed by the calls' IntrinsicInfo::core_matrix_fence
+// Ordinary stores to an operand tile are followed by the calls' CoreMatrixReads::fence
 // (when they name one): once after each statement that stores to such a tile and calls none
 // of the matrix instructions, in the innermost sequence holding it, so that the barrier that
 // insert-barriers puts before the matrix instruction comes after the fence. Asynchronous

@@ -6,6 +6,7 @@
 #include "gtest/gtest.h"
 #include "passes/testing/fake_targets.h"
 #include "passes/testing/ir_test_util.h"
+#include "targets/cuda/passes/test_core_matrix_reads.h"
 #include "tile_ir/intrinsics.h"
 #include "tile_ir/printer.h"
 
@@ -20,7 +21,7 @@ using testing::PrintVerified;
 void RegisterTestIntrinsics() {
   static std::once_flag once;
   std::call_once(once, [] {
-    testing::RegisterFakeIntrinsics();
+    ::tile_ir::cuda::testing::RegisterTestCoreMatrixReads();
     IntrinsicInfo addr;
     addr.name = "test_gpu.addr";
     addr.num_args = 1;
