@@ -1,6 +1,8 @@
 // Staged tiles and the rewriting of one pipeline iteration onto them.
 #include "passes/analysis/software_pipeline_stages.h"
 
+#include <optional>
+
 #include <string>
 #include <utility>
 #include <vector>
@@ -131,6 +133,24 @@ VarRef IterationRewriter::Rename(const VarRef& var) {
   VarRef fresh = Var::Make(rename_->Fresh(var->name), var->dtype());
   vars_[var.get()] = fresh;
   return fresh;
+}
+
+bool IsFullRegion(const Region& region) {
+  for (size_t d = 0; d < region.ranges.size(); ++d) {
+    std::optional<int64_t> size = AsConstInt(region.buffer->shape[d]);
+    if (AsConstInt(region.ranges[d].min) != 0) return false;
+    if (region.ranges[d].extent != region.buffer->shape[d] &&
+        (!size || AsConstInt(region.ranges[d].extent) != *size)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+Stmt AllocationRestager::MutateAllocate(const Allocate& node, const Stmt& self) {
+  auto it = staged_.find(node.buffer.get());
+  // The old offset no longer fits the bigger buffer: plan-shared-memory places it again.
+  return it == staged_.end() ? self : Allocate::Make(it->second, node.loc());
 }
 
 }  // namespace tile_ir::passes

@@ -21,6 +21,22 @@ using VarSubst = absl::flat_hash_map<const Var*, Expr>;
 // slot reaches; a layout, if any, a leading input mapped to a leading output.
 Buffer StagedBuffer(const Buffer& buffer, int stages);
 
+// Whether a region covers its whole buffer (a copy that fills a tile, which may be staged).
+bool IsFullRegion(const Region& region);
+
+// Declares each staged buffer (keyed by the original) in place of the original.
+class AllocationRestager : public IRMutator {
+ public:
+  explicit AllocationRestager(const BufferMap& staged) : staged_(staged) {}
+  using IRMutator::Mutate;
+
+ protected:
+  Stmt MutateAllocate(const Allocate& node, const Stmt& self) override;
+
+ private:
+  const BufferMap& staged_;
+};
+
 // One iteration's copy of statements: loop variables substituted, staged buffers indexed
 // with the iteration's slot, and (for a second copy of a body) declarations renamed.
 // Loads, stores, copies, gemms and fills of staged buffers gain the slot index (a region

@@ -28,18 +28,6 @@ Stmt AsyncWait(int64_t pending) {
   return Evaluate::Make(Call::Make(kVoid, "async_wait", {Int(pending)}));
 }
 
-bool IsFullRegion(const Region& region) {
-  for (size_t d = 0; d < region.ranges.size(); ++d) {
-    std::optional<int64_t> size = AsConstInt(region.buffer->shape[d]);
-    if (AsConstInt(region.ranges[d].min) != 0) return false;
-    if (region.ranges[d].extent != region.buffer->shape[d] &&
-        (!size || AsConstInt(region.ranges[d].extent) != *size)) {
-      return false;
-    }
-  }
-  return true;
-}
-
 // What a subtree uses and declares.
 class LoopFacts : public IRVisitor {
  public:
@@ -275,22 +263,6 @@ Stmt PipelineInjector::Emit(const For& loop, const Schedule& schedule) {
   for (const auto& [old, staged] : schedule.staged) staged_[old] = staged;
   return Seq::Make(std::move(out), loop.loc());
 }
-
-// Declares each staged buffer in place of the original.
-class AllocationRestager : public IRMutator {
- public:
-  explicit AllocationRestager(const BufferMap& staged) : staged_(staged) {}
-
- protected:
-  Stmt MutateAllocate(const Allocate& node, const Stmt& self) override {
-    auto it = staged_.find(node.buffer.get());
-    // The old offset no longer fits the bigger buffer: plan-shared-memory places it again.
-    return it == staged_.end() ? self : Allocate::Make(it->second, node.loc());
-  }
-
- private:
-  const BufferMap& staged_;
-};
 
 }  // namespace
 

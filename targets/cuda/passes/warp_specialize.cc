@@ -40,18 +40,6 @@ Stmt CallStmt(std::string name, std::vector<Expr> args) {
   return Evaluate::Make(Call::Make(kVoid, std::move(name), std::move(args)));
 }
 
-bool IsFullRegion(const Region& region) {
-  for (size_t d = 0; d < region.ranges.size(); ++d) {
-    std::optional<int64_t> size = AsConstInt(region.buffer->shape[d]);
-    if (AsConstInt(region.ranges[d].min) != 0) return false;
-    if (region.ranges[d].extent != region.buffer->shape[d] &&
-        (!size || AsConstInt(region.ranges[d].extent) != *size)) {
-      return false;
-    }
-  }
-  return true;
-}
-
 // How often each buffer is named, and the variables an expression or statement mentions.
 class Uses : public IRVisitor {
  public:
@@ -94,21 +82,6 @@ std::vector<Stmt> StmtsOf(const Stmt& body) {
   if (const Seq* seq = As<Seq>(body)) return seq->stmts;
   return {body};
 }
-
-// Replaces each staged buffer's declaration by its staged version.
-class AllocationRestager : public IRMutator {
- public:
-  explicit AllocationRestager(const BufferMap& staged) : staged_(staged) {}
-
- protected:
-  Stmt MutateAllocate(const Allocate& node, const Stmt& self) override {
-    auto it = staged_.find(node.buffer.get());
-    return it == staged_.end() ? self : Allocate::Make(it->second, node.loc());
-  }
-
- private:
-  const BufferMap& staged_;
-};
 
 // Counts the regions of gemms that read a buffer as a shared operand of a wgmma the target
 // will lower them to, with the tile 128-byte swizzled (the order a TMA load writes).
@@ -325,7 +298,9 @@ std::string Splitter::Check(const For& loop, const std::vector<Stmt>& top) {
   for (const Stmt& s : producers_) {
     const Copy& copy = *As<Copy>(s);
     const BufferNode* dst = copy.dst.buffer.get();
-    if (!IsFullRegion(copy.dst)) return absl::StrCat("copy into '", dst->name, "' fills part of it");
+    if (!passes::IsFullRegion(copy.dst)) {
+      return absl::StrCat("copy into '", dst->name, "' fills part of it");
+    }
     if (staged_.contains(dst)) return absl::StrCat("two copies fill '", dst->name, "'");
     if (consumed.writes.contains(dst) || consumed.writes.contains(copy.src.buffer.get())) {
       return absl::StrCat("the loop writes what the copy into '", dst->name, "' reads or fills");
@@ -501,7 +476,8 @@ Stmt Splitter::Emit(const For& loop, const std::vector<Stmt>& top, size_t loop_i
   }
   front.push_back(If::Make(Call::Make(kBool, kProducerWarpsMarker, {}), std::move(producer),
                            Seq::Make(std::move(consumer)), loop.loc()));
-  return AllocationRestager(staged_).Mutate(Seq::Make(std::move(front), kernel_->body->loc()));
+  return passes::AllocationRestager(staged_).Mutate(
+      Seq::Make(std::move(front), kernel_->body->loc()));
 }
 
 }  // namespace
