@@ -217,8 +217,10 @@ class Binder {
     }
     if (absl::Status status = CheckStrides(i, param, t); !status.ok()) return status;
 
-    char* data = static_cast<char*>(t.data) + t.byte_offset;
     if (t.data == nullptr && has_elements) return ArgError(i, param, "the tensor has no data");
+    // An empty tensor may have no data; its byte offset then points nowhere (and adding it to
+    // a null pointer would be undefined).
+    char* data = t.data == nullptr ? nullptr : static_cast<char*>(t.data) + t.byte_offset;
     int64_t alignment = std::max<int64_t>(min_alignment_, std::max(1, buffer.dtype.bits() / 8));
     if (reinterpret_cast<uintptr_t>(data) % static_cast<uintptr_t>(alignment) != 0) {
       return ArgError(

@@ -287,6 +287,21 @@ TEST_F(BindArgumentsTest, HugeTensorWithoutData) {
             "kernel 'wide': argument 1 ('A'): the tensor has no data");
 }
 
+// Found by the fuzz campaign of 2026-12-03 (fuzz/corpus/kernel_args/): an empty tensor
+// without data but with a byte offset had the offset added to its null pointer.
+TEST_F(BindArgumentsTest, EmptyTensorWithoutDataIgnoresItsOffset) {
+  DLTensor* a = Tensor(kF32, {1, 1});
+  int64_t shape[] = {0, 5};
+  a->shape = shape;
+  a->data = nullptr;
+  a->byte_offset = 98351252202867;
+  absl::StatusOr<BoundArgs> bound =
+      BindArguments(Kernel("wide"), {KernelArg::Tensor(a)}, kDLCPU, 1);
+  ASSERT_TRUE(bound.ok()) << bound.status();
+  EXPECT_EQ(bound->data[0], nullptr);
+  EXPECT_EQ(bound->dims, (std::vector<int64_t>{0, 5}));
+}
+
 TEST_F(BindArgumentsTest, Scalars) {
   std::vector<KernelArg> args = ScaledArgs();
   args[2] = KernelArg::Tensor(Tensor(kF32, {1}));
