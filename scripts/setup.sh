@@ -21,6 +21,9 @@ PACKAGES=(
   # tile.language builds modules as tile_ir.v1 messages (//python:language_pytest);
   # 3.21, like protoc, which generates its tile_ir_pb2.py.
   python3-protobuf
+  # The Java producer (//producers/java:scale_add_java_test): protobuf.jar, 3.21 like
+  # protoc, which generates its classes (javac comes with bazel-bootstrap's JDK).
+  libprotobuf-java
   # libcrypto's SHA-256 for the kernel cache (runtime/jit/sha256.cc).
   libssl-dev
   # HIP: hipcc compiles emitted HIP C++ to gfx90a/gfx940 code objects offline
