@@ -39,6 +39,18 @@ TEST(VerifierRegionTest, RegionMustLieInsideConstantShape) {
                           "destination region [-1, 3) of 'A_s' exceeds dimension 0 of size 128"));
 }
 
+// Found by the fuzz campaign of 2026-12-03 (fuzz/corpus/cpu_pipeline/): a shared buffer of a
+// huge negative constant size made `size - min` overflow. Any region exceeds it, reported
+// without arithmetic that overflows (UBSan in the fuzz build).
+TEST(VerifierRegionTest, NegativeConstantSizeIsExceededWithoutOverflow) {
+  Buffer tile = Fragment("T_s", kF16, {-8647312868561188258, 4}, MemoryScope::kShared);
+  Stmt fill = Fill::Make(ConstRegion(tile, {{8087377393014771774, 1}, {0, 4}}), Float(0.0, kF16),
+                         kUserLoc);
+  std::vector<Diagnostic> diagnostics = VerifyKernel(*GemmParts().WithBody({fill}));
+  EXPECT_NE(DiagnosticsText(diagnostics).find("exceeds dimension 0"), std::string::npos)
+      << DiagnosticsText(diagnostics);
+}
+
 // What --static-shapes makes of a K tile of 32 over a K of 20: the copy reads columns [0, 32)
 // of a tensor of 20, a ragged edge whose accesses bound predication masks. It verifies as it
 // did with K symbolic; the shared tile it fills must still hold the region.

@@ -114,7 +114,9 @@ bool KernelVerifier::CheckRegion(const Region& region, absl::string_view role, c
     std::optional<int64_t> min = has_min ? AsConstInt(range.min) : std::nullopt;
     std::optional<int64_t> size = buffer.shape[d] ? AsConstInt(buffer.shape[d]) : std::nullopt;
     if (!min || !extent || !size) continue;
-    if (*min < 0 || *extent > *size - *min) {
+    // min >= 0 and extent > 0 here; `size - min` is taken only when it cannot overflow (a
+    // negative constant size, which the buffer's own check reports, is exceeded by any region).
+    if (*min < 0 || *min > *size || *extent > *size - *min) {
       sink_.Report(site,
                    absl::StrCat(role, " region [", *min, ", ", RangeEnd(*min, *extent), ") of '",
                                 buffer.name, "' exceeds dimension ", d, " of size ", *size));
