@@ -20,7 +20,6 @@ namespace {
 // bar.sync 0 is __syncthreads; the roles take the next two.
 constexpr int kConsumerBarrier = 1;
 constexpr int kProducerBarrier = 2;
-constexpr int64_t kRegisterFile = 65536;
 
 Expr Op(BinaryOp op, Expr a, Expr b) { return Binary::Make(op, std::move(a), std::move(b)); }
 Stmt CallStmt(std::string name, std::vector<Expr> args) {

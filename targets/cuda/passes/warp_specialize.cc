@@ -115,7 +115,6 @@ class SwizzledWgmmaOperandUses : public IRVisitor {
 // named no register above 168, against 249 unsplit). Beside a producer warpgroup, the
 // consumers' fragments must leave room for addresses and temporaries in that share, or the
 // split costs more than it saves (attention 128 x 128: 385 against 450 TFLOP/s unsplit).
-constexpr int64_t kRegisterFile = 65536;
 constexpr int64_t kRegistersBesideFragments = 32;
 
 std::string RegistersWhyNot(const KernelNode& kernel) {

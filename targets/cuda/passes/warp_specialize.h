@@ -48,6 +48,7 @@
 #ifndef TARGETS_CUDA_PASSES_WARP_SPECIALIZE_H_
 #define TARGETS_CUDA_PASSES_WARP_SPECIALIZE_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -63,6 +64,8 @@ inline constexpr char kProducerWarpsMarker[] = "cuda.producer_warps";
 inline constexpr char kProducerLeaderMarker[] = "cuda.producer_leader";
 // Threads of the producer role: one warpgroup, the unit setmaxnreg reallocates.
 inline constexpr int kProducerThreads = 128;
+// 32-bit registers per SM (sm_90a), which the roles' register counts divide.
+inline constexpr int64_t kRegisterFile = 65536;
 
 // Registers the intrinsics the warp-specialized kernels call (idempotent).
 void RegisterWarpSpecializationIntrinsics();
