@@ -29,6 +29,9 @@ Registry& GetRegistry() {
     std::vector<IntrinsicInfo> builtins = {
         Math("exp", 1, "e raised to x"),
         Math("exp2", 1, "2 raised to x"),
+        // exp2 without its care for results below the smallest normal number: GPUs compute
+        // it with their exp2 instruction alone, where exp2 adds a range fix-up around it.
+        Math("exp2_ftz", 1, "2 raised to x; a result below the smallest normal may be 0"),
         Math("log", 1, "natural logarithm"),
         Math("log2", 1, "base-2 logarithm"),
         Math("sqrt", 1, "square root"),

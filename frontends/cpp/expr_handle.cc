@@ -95,6 +95,7 @@ E cast(DataType dtype, E value) {
 
 E exp(E x) { return MakeCall("exp", {x}); }
 E exp2(E x) { return MakeCall("exp2", {x}); }
+E exp2_ftz(E x) { return MakeCall("exp2_ftz", {x}); }
 E log(E x) { return MakeCall("log", {x}); }
 E log2(E x) { return MakeCall("log2", {x}); }
 E sqrt(E x) { return MakeCall("sqrt", {x}); }

@@ -62,6 +62,8 @@ E cast(DataType dtype, E value);
 // Element-wise math intrinsics (tile_ir/intrinsics.h).
 E exp(E x);
 E exp2(E x);
+// 2^x where a result below the smallest normal number may be zero (one GPU instruction).
+E exp2_ftz(E x);
 E log(E x);
 E log2(E x);
 E sqrt(E x);

@@ -17,8 +17,8 @@ namespace {
 // The IR's math intrinsics (tile_ir/intrinsics.h) that dialects map to functions.
 bool IsMathIntrinsic(const std::string& name) {
   static const auto* names = new absl::flat_hash_set<std::string>{
-      "exp", "exp2", "log",   "log2", "sqrt", "rsqrt", "tanh", "erf",
-      "sin", "cos",  "floor", "ceil", "pow",  "fma",   "abs"};
+      "exp", "exp2",  "exp2_ftz", "log", "log2", "sqrt", "rsqrt", "tanh",
+      "erf", "sin",   "cos",      "floor", "ceil", "pow",  "fma",   "abs"};
   return names->contains(name);
 }
 

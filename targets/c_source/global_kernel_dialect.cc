@@ -13,7 +13,8 @@ const char* F32Function(const std::string& name) {
   static const auto* functions = new absl::flat_hash_map<std::string, const char*>{
       {"exp", "expf"},     {"exp2", "exp2f"}, {"log", "logf"}, {"log2", "log2f"}, {"sqrt", "sqrtf"},
       {"rsqrt", "rsqrtf"}, {"tanh", "tanhf"}, {"erf", "erff"}, {"sin", "sinf"},   {"cos", "cosf"},
-      {"floor", "floorf"}, {"ceil", "ceilf"}, {"pow", "powf"}, {"fma", "fmaf"},   {"abs", "fabsf"}};
+      {"floor", "floorf"}, {"ceil", "ceilf"}, {"pow", "powf"}, {"fma", "fmaf"},   {"abs", "fabsf"},
+      {"exp2_ftz", "tl::exp2_ftz"}};
   auto it = functions->find(name);
   return it == functions->end() ? nullptr : it->second;
 }
@@ -78,6 +79,7 @@ std::optional<std::string> GlobalKernelDialect::MathFunction(const std::string& 
   const char* f32 = F32Function(name);
   if (f32 == nullptr) return std::nullopt;
   if (type == ScalarType::kF32) return std::string(f32);
+  if (name == "exp2_ftz") return "tl::exp2_ftz";  // of every type: the device library has it
   if (type == ScalarType::kF64) return name == "abs" ? "fabs" : name;
   if (HasNarrowMath(type)) return "tl::" + name;
   return std::nullopt;

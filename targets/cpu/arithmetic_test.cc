@@ -212,7 +212,7 @@ TEST_F(ArithmeticTest, MathIntrinsics) {
   ASSERT_NE(narrow, nullptr);
   std::vector<float> x = {0.25f, 0.5f, 1.0f, 1.5f, 2.0f, 3.75f, 10.0f, 0.001f, 7.5f};
   int32_t n = static_cast<int32_t>(x.size());
-  std::vector<float> out(15 * n);
+  std::vector<float> out(16 * n);
   RunGrid(f32, {x.data(), out.data(), &n}, 1);
   using Fn = double (*)(double);
   std::vector<Fn> reference = {
@@ -223,8 +223,8 @@ TEST_F(ArithmeticTest, MathIntrinsics) {
       [](double v) { return std::sin(v); },      [](double v) { return std::cos(v); },
       [](double v) { return std::floor(v); },    [](double v) { return std::ceil(v); },
       [](double v) { return std::pow(v, 1.5); }, [](double v) { return v * v - 1; },
-      [](double v) { return std::fabs(v); }};
-  for (int f = 0; f < 15; ++f) {
+      [](double v) { return std::fabs(v); },     [](double v) { return std::exp2(v); }};
+  for (int f = 0; f < 16; ++f) {
     for (int i = 0; i < n; ++i) {
       double expected = reference[f](x[i]);
       EXPECT_NEAR(out[f * n + i], expected, 1e-6 * std::max(1.0, std::fabs(expected)))

@@ -19,6 +19,7 @@ namespace {
 const absl::flat_hash_map<std::string, llvm::Intrinsic::ID>& LlvmMathIntrinsics() {
   static const auto* table = new absl::flat_hash_map<std::string, llvm::Intrinsic::ID>{
       {"exp", llvm::Intrinsic::exp},   {"exp2", llvm::Intrinsic::exp2},
+      {"exp2_ftz", llvm::Intrinsic::exp2},
       {"log", llvm::Intrinsic::log},   {"log2", llvm::Intrinsic::log2},
       {"sqrt", llvm::Intrinsic::sqrt}, {"sin", llvm::Intrinsic::sin},
       {"cos", llvm::Intrinsic::cos},   {"floor", llvm::Intrinsic::floor},

@@ -71,6 +71,23 @@ kernel literals(F: f32[4], D: f64[2], H: f16[2], L: i64[2], U: u8[2]) grid(bx: 1
   ExpectLine(source, "U[0] = static_cast<unsigned char>(255);");
 }
 
+// exp2_ftz is the device library's one-instruction exp2 for every float type (device/math.cuh);
+// exp2 stays CUDA's exp2f.
+TEST(CudaCodegenTest, FlushingExp2) {
+  absl::StatusOr<std::string> source = Emit(R"(
+kernel exps(F: f32[2], D: f64[1], H: f16[1]) grid(bx: 1) threads(1) {
+  F[0] = exp2_ftz(F[0]);
+  F[1] = exp2(F[1]);
+  D[0] = exp2_ftz(D[0]);
+  H[0] = exp2_ftz(H[0]);
+}
+)");
+  ExpectLine(source, "F[0] = tl::exp2_ftz(F[0]);");
+  ExpectLine(source, "F[1] = exp2f(F[1]);");
+  ExpectLine(source, "D[0] = tl::exp2_ftz(D[0]);");
+  ExpectLine(source, "H[0] = tl::exp2_ftz(H[0]);");
+}
+
 TEST(CudaCodegenTest, Casts) {
   absl::StatusOr<std::string> source = Emit(R"(
 kernel casts(F: f32[2], I8: i8[2], H: f16[2], B: bf16[2], Flags: bool[2], E: f8e5m2[2], N: i32)

@@ -161,11 +161,13 @@ class Metal final : public c_source::Dialect {
   std::string AlignedArrayPrefix() const override { return ""; }
 
   std::optional<std::string> MathFunction(const std::string& name, ScalarType type) const override {
-    if (type == ScalarType::kBF16) return "tl::" + name;
+    // exp2_ftz may flush subnormal results and need not: Metal's exp2 is one.
+    const std::string function = name == "exp2_ftz" ? "exp2" : name;
+    if (type == ScalarType::kBF16) return "tl::" + function;
     if (type != ScalarType::kF32 && type != ScalarType::kF16) return std::nullopt;
     if (name == "erf") return "tl::erf";
     if (name == "abs") return "fabs";
-    return name;  // metal::exp, exp2, ..., overloaded for float and half
+    return function;  // metal::exp, exp2, ..., overloaded for float and half
   }
 
   std::optional<CExpr> EmitTargetCall(const Call& node, CallContext& context) const override {

@@ -281,7 +281,7 @@ def infinity(dtype):
 
 # Element-wise intrinsics of tile_ir/intrinsics.h: name -> (arguments, float only).
 INTRINSICS = {
-    "exp": (1, True), "exp2": (1, True), "log": (1, True), "log2": (1, True),
+    "exp": (1, True), "exp2": (1, True), "exp2_ftz": (1, True), "log": (1, True), "log2": (1, True),
     "sqrt": (1, True), "rsqrt": (1, True), "tanh": (1, True), "erf": (1, True),
     "sin": (1, True), "cos": (1, True), "floor": (1, True), "ceil": (1, True),
     "pow": (2, True), "fma": (3, True), "abs": (1, False),

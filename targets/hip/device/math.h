@@ -33,6 +33,11 @@ TL_NARROW_FLOAT_UNARY(sin, sinf)
 TL_NARROW_FLOAT_UNARY(cos, cosf)
 TL_NARROW_FLOAT_UNARY(floor, floorf)
 TL_NARROW_FLOAT_UNARY(ceil, ceilf)
+// exp2_ftz (tile_ir/intrinsics.cc) may flush results below the smallest normal to zero; it
+// need not, and here it is exp2f.
+__device__ __forceinline__ float exp2_ftz(float x) { return exp2f(x); }
+__device__ __forceinline__ double exp2_ftz(double x) { return ::exp2(x); }
+TL_NARROW_FLOAT_UNARY(exp2_ftz, exp2_ftz)
 #undef TL_NARROW_FLOAT_UNARY
 
 template <typename T>
