@@ -295,15 +295,6 @@ Stmt RoleBinder::Consumer(const Stmt& branch) {
 
 }  // namespace
 
-std::pair<int, int> RoleRegisters(int64_t consumer_threads) {
-  // The producer needs few: addresses and a loop. CUTLASS and FlashAttention-3 give it 40
-  // beside two consumer warpgroups, 32 beside three, 24 beside more.
-  const int producer = consumer_threads <= 256 ? 40 : consumer_threads <= 384 ? 32 : 24;
-  int64_t consumer = (kRegisterFile - int64_t{kProducerThreads} * producer) / consumer_threads;
-  consumer = std::min<int64_t>(consumer / 8 * 8, 256);  // setmaxnreg takes multiples of 8
-  return {producer, static_cast<int>(consumer)};
-}
-
 absl::StatusOr<Kernel> BindWarpRoles(const Kernel& kernel) {
   const For* threads = As<For>(kernel->body);
   if (const Seq* seq = As<Seq>(kernel->body); seq != nullptr && seq->stmts.size() == 1) {

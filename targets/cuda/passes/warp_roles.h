@@ -30,10 +30,6 @@
 
 namespace tile_ir::cuda {
 
-// Registers per thread that setmaxnreg gives each role of a kernel with `consumer_threads`
-// (a multiple of 128, at least 256) beside one producer warpgroup: {producer, consumer}.
-std::pair<int, int> RoleRegisters(int64_t consumer_threads);
-
 absl::StatusOr<Kernel> BindWarpRoles(const Kernel& kernel);
 
 // The pass: `warp-roles`.

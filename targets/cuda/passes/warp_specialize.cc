@@ -109,12 +109,11 @@ class SwizzledWgmmaOperandUses : public IRVisitor {
   const CudaTargetInfo& cuda_;
 };
 
-// ptxas allocates a kernel's code at an even share of the register file per thread, 65536 /
-// threads; setmaxnreg moves physical registers between the roles at run time but does not
-// raise that allocation (seen on the H200, run 15: the consumers of a split attention kernel
-// named no register above 168, against 249 unsplit). Beside a producer warpgroup, the
-// consumers' fragments must leave room for addresses and temporaries in that share, or the
-// split costs more than it saves (attention 128 x 128: 385 against 450 TFLOP/s unsplit).
+// ptxas allocates the code after a setmaxnreg at that instruction's count: the kernel's entry
+// count is the even share, 65536 / threads, but the consumers' region may name registers
+// above it (H200, run 16: the split attention kernel's consumers name R168 in a 168-register
+// kernel). So the consumers' fragments must leave room for addresses and temporaries in the
+// count warp-roles gives them, or they spill.
 constexpr int64_t kRegistersBesideFragments = 32;
 
 std::string RegistersWhyNot(const KernelNode& kernel) {
@@ -141,12 +140,12 @@ std::string RegistersWhyNot(const KernelNode& kernel) {
     }
     fragment_registers += std::max<int64_t>(1, (bits / 32 + threads - 1) / threads);
   }
-  const int64_t share = kRegisterFile / (threads + kProducerThreads) / 8 * 8;
-  if (fragment_registers + kRegistersBesideFragments <= share) return "";
+  const int64_t consumer_registers = RoleRegisters(threads).second;
+  if (fragment_registers + kRegistersBesideFragments <= consumer_registers) return "";
   return absl::StrCat("its fragments take ", fragment_registers,
-                      " registers per consumer thread; beside a producer warpgroup each thread's "
-                      "code is allocated ", share, ", which leaves fewer than the ",
-                      kRegistersBesideFragments, " its addresses and temporaries need");
+                      " registers per consumer thread; beside a producer warpgroup the consumers "
+                      "get ", consumer_registers, ", which leaves fewer than the ",
+                      kRegistersBesideFragments, " their addresses and temporaries need");
 }
 
 // The split of one kernel, or the reason it cannot be split.
@@ -480,6 +479,15 @@ Stmt Splitter::Emit(const For& loop, const std::vector<Stmt>& top, size_t loop_i
 }
 
 }  // namespace
+
+std::pair<int, int> RoleRegisters(int64_t consumer_threads) {
+  // The producer needs few: addresses and a loop. CUTLASS and FlashAttention-3 give it 40
+  // beside two consumer warpgroups, 32 beside three, 24 beside more.
+  const int producer = consumer_threads <= 256 ? 40 : consumer_threads <= 384 ? 32 : 24;
+  int64_t consumer = (kRegisterFile - int64_t{kProducerThreads} * producer) / consumer_threads;
+  consumer = std::min<int64_t>(consumer / 8 * 8, 256);  // setmaxnreg takes multiples of 8
+  return {producer, static_cast<int>(consumer)};
+}
 
 void RegisterWarpSpecializationIntrinsics() {
   static std::once_flag once;

@@ -8,8 +8,9 @@
 // whose schedule issues its copies from global into shared memory ahead (stage 0, anywhere in
 // the body, each before any use of its tile) and every other statement at the last stage, on
 // two or more consumer warpgroups (one would lose half its blocks per SM to the producer's
-// registers) whose fragments leave 32 registers per thread of the even share ptxas allocates
-// (65536 / (T + 128): setmaxnreg does not raise it; attention at 128 x 128 is declined so). Each copy must be able to be a TMA load: a constant tile of at most 256 rows (a
+// registers) whose fragments leave 32 registers per thread of the count setmaxnreg gives the
+// consumers (RoleRegisters; ptxas allocates their code at it, above the kernel's entry count:
+// H200 run 16). Each copy must be able to be a TMA load: a constant tile of at most 256 rows (a
 // multiple of 8) of whole 128 bytes, from one matrix of a dense tensor parameter of rank 2 to
 // 5 (the last two dimensions; one element of each other) whose row pitch is proved a multiple
 // of 16 bytes, read only as a 128-byte swizzled wgmma operand (the order the TMA's 128-byte
@@ -49,6 +50,7 @@
 #define TARGETS_CUDA_PASSES_WARP_SPECIALIZE_H_
 
 #include <cstdint>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -66,6 +68,10 @@ inline constexpr char kProducerLeaderMarker[] = "cuda.producer_leader";
 inline constexpr int kProducerThreads = 128;
 // 32-bit registers per SM (sm_90a), which the roles' register counts divide.
 inline constexpr int64_t kRegisterFile = 65536;
+
+// Registers per thread that setmaxnreg gives each role of a kernel with `consumer_threads`
+// (a multiple of 128, at least 256) beside one producer warpgroup: {producer, consumer}.
+std::pair<int, int> RoleRegisters(int64_t consumer_threads);
 
 // Registers the intrinsics the warp-specialized kernels call (idempotent).
 void RegisterWarpSpecializationIntrinsics();
