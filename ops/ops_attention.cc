@@ -22,7 +22,7 @@ using dsl::ceildiv;
 using dsl::clear;
 using dsl::copy;
 using dsl::E;
-using dsl::exp2;
+using dsl::exp2_ftz;
 using dsl::fill;
 using dsl::gemm;
 using dsl::KernelBuilder;
@@ -65,7 +65,10 @@ absl::StatusOr<Kernel> BuildFlashAttention(const std::string& name, int dim, boo
   Tensor rescale = alloc_fragment("rescale", {kBlockM}, kF32);
   Tensor tile_sum = alloc_fragment("tile_sum", {kBlockM}, kF32);
   Tensor row_sum = alloc_fragment("row_sum", {kBlockM}, kF32);
-  // softmax(q.k / sqrt(dim)) through exp2: fold log2(e) into the score scale.
+  // softmax(q.k / sqrt(dim)) through exp2: fold log2(e) into the score scale. exp2_ftz, since
+  // a probability below 2^-126 adds nothing to a row sum of at least 1, and the flushing form
+  // is one instruction where exp2 is five on CUDA (H200, run 16: the warp-specialized b128
+  // kernel runs 571 TFLOP/s with it, 387 with exp2).
   const double scale = std::numbers::log2e / std::sqrt(static_cast<double>(dim));
 
   copy(Q.tile({bz, by, bx * kBlockM, 0}), Q_s);
@@ -88,10 +91,10 @@ absl::StatusOr<Kernel> BuildFlashAttention(const std::string& name, int dim, boo
     copy(row_max, prev_max);
     reduce_max(S, row_max, 1, /*clear=*/false);
     // Key 0 is visible to every query, so row_max is finite after the first tile.
-    parallel(kBlockM, [&](E i) { rescale(i) = exp2(prev_max(i) * scale - row_max(i) * scale); });
+    parallel(kBlockM, [&](E i) { rescale(i) = exp2_ftz(prev_max(i) * scale - row_max(i) * scale); });
     parallel(kBlockM, dim, [&](E i, E j) { acc_o(i, j) = acc_o(i, j) * rescale(i); });
     parallel(kBlockM, kBlockN,
-             [&](E i, E j) { S(i, j) = exp2(S(i, j) * scale - row_max(i) * scale); });
+             [&](E i, E j) { S(i, j) = exp2_ftz(S(i, j) * scale - row_max(i) * scale); });
     reduce_sum(S, tile_sum, 1);
     parallel(kBlockM, [&](E i) { row_sum(i) = row_sum(i) * rescale(i) + tile_sum(i); });
     parallel(kBlockM, kBlockN, [&](E i, E j) { P(i, j) = cast(kF16, S(i, j)); });
