@@ -66,6 +66,11 @@ Stmt Seq::Make(std::vector<Stmt> stmts, SourceLoc loc) {
   return std::make_shared<const Seq>(std::move(stmts), std::move(loc));
 }
 
+std::vector<Stmt> Seq::StmtsOf(const Stmt& stmt) {
+  if (const Seq* seq = As<Seq>(stmt)) return seq->stmts;
+  return {stmt};
+}
+
 Stmt For::Make(VarRef var, Expr min, Expr extent, ForKind kind, Stmt body, SourceLoc loc,
                PipelineInfo pipeline, ThreadAxis thread_axis) {
   return std::make_shared<const For>(std::move(var), std::move(min), std::move(extent), kind,
@@ -97,6 +102,10 @@ Stmt Barrier::Make(BarrierScope scope, SourceLoc loc) {
 
 Stmt Evaluate::Make(Expr value, SourceLoc loc) {
   return std::make_shared<const Evaluate>(std::move(value), std::move(loc));
+}
+
+Stmt Evaluate::MakeVoidCall(std::string name, std::vector<Expr> args, SourceLoc loc) {
+  return Make(Call::Make(kVoid, std::move(name), std::move(args)), std::move(loc));
 }
 
 Stmt Copy::Make(Region src, Region dst, SourceLoc loc) {

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -55,6 +56,8 @@ class Seq final : public StmtNode {
   static constexpr StmtKind kKind = StmtKind::kSeq;
   Seq(std::vector<Stmt> stmts, SourceLoc loc) : StmtNode(kKind, std::move(loc)), stmts(std::move(stmts)) {}
   static Stmt Make(std::vector<Stmt> stmts, SourceLoc loc = {});
+  // A Seq's statements, or the one statement that is not a Seq.
+  static std::vector<Stmt> StmtsOf(const Stmt& stmt);
   const std::vector<Stmt> stmts;
 };
 
@@ -178,6 +181,8 @@ class Evaluate final : public StmtNode {
   static constexpr StmtKind kKind = StmtKind::kEvaluate;
   Evaluate(Expr value, SourceLoc loc) : StmtNode(kKind, std::move(loc)), value(std::move(value)) {}
   static Stmt Make(Expr value, SourceLoc loc = {});
+  // The call of a void intrinsic, as a statement.
+  static Stmt MakeVoidCall(std::string name, std::vector<Expr> args, SourceLoc loc = {});
   const Expr value;
 };
 

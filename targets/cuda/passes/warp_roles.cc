@@ -22,9 +22,6 @@ constexpr int kConsumerBarrier = 1;
 constexpr int kProducerBarrier = 2;
 
 Expr Op(BinaryOp op, Expr a, Expr b) { return Binary::Make(op, std::move(a), std::move(b)); }
-Stmt CallStmt(std::string name, std::vector<Expr> args) {
-  return Evaluate::Make(Call::Make(kVoid, std::move(name), std::move(args)));
-}
 
 const Call* EvaluatedCall(const Stmt& s) {
   const Evaluate* eval = As<Evaluate>(s);
@@ -44,11 +41,6 @@ bool IsProducerMarker(const Expr& e) {
 bool IsLeaderMarker(const Expr& e) {
   const Call* call = As<Call>(e);
   return call != nullptr && call->name == kProducerLeaderMarker;
-}
-
-std::vector<Stmt> StmtsOf(const Stmt& body) {
-  if (const Seq* seq = As<Seq>(body)) return seq->stmts;
-  return {body};
 }
 
 // Replaces variables by expressions.
@@ -132,7 +124,7 @@ absl::StatusOr<Kernel> RoleBinder::Run(const For& thread_loop, int64_t consumers
   std::vector<Stmt> inits;
   bool split = false;
   absl::flat_hash_set<const Var*> thread_dependent = {tx_.get()};
-  for (const Stmt& s : StmtsOf(thread_loop.body)) {
+  for (const Stmt& s : Seq::StmtsOf(thread_loop.body)) {
     if (IsCallTo(s, "cuda.mbarrier_init")) {
       if (inits.empty()) out.push_back(nullptr);  // where the initialization goes
       inits.push_back(s);
@@ -171,7 +163,7 @@ absl::StatusOr<Kernel> RoleBinder::Run(const For& thread_loop, int64_t consumers
       spliced.push_back(std::move(s));
       continue;
     }
-    inits.push_back(CallStmt("cuda.fence_barrier_init", {}));
+    inits.push_back(Evaluate::MakeVoidCall("cuda.fence_barrier_init", {}));
     spliced.push_back(If::Make(Op(BinaryOp::kEq, tx_, Int(0, tx_->dtype())), Seq::Make(inits)));
     spliced.push_back(Barrier::Make(BarrierScope::kBlock));
   }
@@ -198,12 +190,13 @@ absl::StatusOr<Stmt> RoleBinder::Producer(const Stmt& branch) {
   }
   std::vector<Stmt> out;
   if (consumers_ >= 2 * kProducerThreads) {
-    out.push_back(CallStmt("cuda.setmaxnreg_dec", {Int(RoleRegisters(consumers_).first)}));
+    out.push_back(
+        Evaluate::MakeVoidCall("cuda.setmaxnreg_dec", {Int(RoleRegisters(consumers_).first)}));
   }
-  Stmt producer_barrier =
-      CallStmt("cuda.named_barrier_sync", {Int(kProducerBarrier), Int(kProducerThreads)});
+  Stmt producer_barrier = Evaluate::MakeVoidCall("cuda.named_barrier_sync",
+                                                 {Int(kProducerBarrier), Int(kProducerThreads)});
   Substitute renumber(tx_.get(), Op(BinaryOp::kSub, tx_, Int(consumers_, tx_->dtype())));
-  for (const Stmt& s : StmtsOf(branch)) {
+  for (const Stmt& s : Seq::StmtsOf(branch)) {
     const If* leader = As<If>(s);
     if (leader != nullptr && IsLeaderMarker(leader->cond)) {
       // TMA loads: the first producer thread issues them all, nothing to renumber.
@@ -248,7 +241,7 @@ bool Names(const Stmt& s, const BufferNode* buffer) {
 // Nullopt for a loop of another shape.
 std::optional<Stmt> KeepOneGroupInFlight(const For& loop) {
   if (loop.for_kind != ForKind::kSerial) return std::nullopt;
-  std::vector<Stmt> body = StmtsOf(loop.body);
+  std::vector<Stmt> body = Seq::StmtsOf(loop.body);
   if (body.size() < 3 || !IsCallTo(body.front(), "cuda.mbarrier_wait_parity") ||
       !IsCallTo(body.back(), "cuda.mbarrier_arrive") ||
       !IsCallTo(body[body.size() - 2], kGemmWgmmaIntrinsic)) {
@@ -267,25 +260,25 @@ std::optional<Stmt> KeepOneGroupInFlight(const For& loop) {
   const DataType type = loop.var->dtype();
   Stmt previous_release = Substitute(loop.var.get(), Op(BinaryOp::kSub, loop.var, Int(1, type)))
                               .Mutate(body.back());
-  body[body.size() - 2] = CallStmt(kGemmWgmmaAsyncIntrinsic, gemm.args);
+  body[body.size() - 2] = Evaluate::MakeVoidCall(kGemmWgmmaAsyncIntrinsic, gemm.args);
   body.back() = If::Make(Op(BinaryOp::kGt, loop.var, loop.min), previous_release);
-  return Seq::Make({For::Make(loop.var, loop.min, loop.extent, loop.for_kind,
-                              Seq::Make(std::move(body)), loop.loc(), loop.pipeline,
-                              loop.thread_axis),
-                    CallStmt(kWgmmaWaitIntrinsic,
-                             {gemm.args[2], Int(0), Int(*registers)})},
-                   loop.loc());
+  return Seq::Make(
+      {For::Make(loop.var, loop.min, loop.extent, loop.for_kind, Seq::Make(std::move(body)),
+                 loop.loc(), loop.pipeline, loop.thread_axis),
+       Evaluate::MakeVoidCall(kWgmmaWaitIntrinsic, {gemm.args[2], Int(0), Int(*registers)})},
+      loop.loc());
 }
 
 Stmt RoleBinder::Consumer(const Stmt& branch) {
   std::vector<Stmt> out;
   if (consumers_ >= 2 * kProducerThreads) {
-    out.push_back(CallStmt("cuda.setmaxnreg_inc", {Int(RoleRegisters(consumers_).second)}));
+    out.push_back(
+        Evaluate::MakeVoidCall("cuda.setmaxnreg_inc", {Int(RoleRegisters(consumers_).second)}));
   }
-  Stmt rewritten = BarrierRewriter(CallStmt("cuda.named_barrier_sync",
-                                             {Int(kConsumerBarrier), Int(consumers_)}))
+  Stmt rewritten = BarrierRewriter(Evaluate::MakeVoidCall("cuda.named_barrier_sync",
+                                                          {Int(kConsumerBarrier), Int(consumers_)}))
                        .Mutate(branch);
-  for (const Stmt& s : StmtsOf(rewritten)) {
+  for (const Stmt& s : Seq::StmtsOf(rewritten)) {
     const For* loop = As<For>(s);
     std::optional<Stmt> overlapped = loop != nullptr ? KeepOneGroupInFlight(*loop) : std::nullopt;
     out.push_back(overlapped ? *overlapped : s);

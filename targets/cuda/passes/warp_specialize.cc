@@ -36,9 +36,6 @@ using passes::CollectAccesses;
 
 Expr Simplified(const Expr& e) { return arith::ExprSimplifier().Simplify(e); }
 Expr Op(BinaryOp op, Expr a, Expr b) { return Binary::Make(op, std::move(a), std::move(b)); }
-Stmt CallStmt(std::string name, std::vector<Expr> args) {
-  return Evaluate::Make(Call::Make(kVoid, std::move(name), std::move(args)));
-}
 
 // How often each buffer is named, and the variables an expression or statement mentions.
 class Uses : public IRVisitor {
@@ -76,11 +73,6 @@ bool IsPureLet(const Stmt& stmt) {
   PureScalar check;
   check.Visit(let->value);
   return check.pure;
-}
-
-std::vector<Stmt> StmtsOf(const Stmt& body) {
-  if (const Seq* seq = As<Seq>(body)) return seq->stmts;
-  return {body};
 }
 
 // Counts the regions of gemms that read a buffer as a shared operand of a wgmma the target
@@ -180,7 +172,7 @@ class Splitter {
 
 std::string Splitter::Run(Kernel* result) {
   const KernelNode& kernel = *kernel_;
-  std::vector<Stmt> top = StmtsOf(kernel.body);
+  std::vector<Stmt> top = Seq::StmtsOf(kernel.body);
   std::optional<size_t> loop_index;
   int pipelined = 0;
   for (size_t i = 0; i < top.size(); ++i) {
@@ -391,7 +383,7 @@ Stmt Splitter::TmaLoad(const Copy& copy, Expr barrier) const {
   for (const Range& range : copy.src.ranges) args.push_back(range.min);
   args.push_back(dst->shape[0]);
   args.push_back(dst->shape[1]);
-  return CallStmt(TmaLoadIntrinsic(static_cast<int>(src->rank())), std::move(args));
+  return Evaluate::MakeVoidCall(TmaLoadIntrinsic(static_cast<int>(src->rank())), std::move(args));
 }
 
 Stmt Splitter::Emit(const For& loop, const std::vector<Stmt>& top, size_t loop_index) {
@@ -416,7 +408,7 @@ Stmt Splitter::Emit(const For& loop, const std::vector<Stmt>& top, size_t loop_i
   // The producer: its own loop variable, so that each loop declares its own.
   VarRef k_producer = Var::Make(names_.Fresh(loop.var->name + "_producer"), type);
   auto [p_slot, p_parity] = slot_and_parity(k_producer, /*producer=*/true);
-  std::vector<Stmt> producer_body = {CallStmt(
+  std::vector<Stmt> producer_body = {Evaluate::MakeVoidCall(
       "cuda.mbarrier_wait_parity", {BufferLoad::Make(empty, {p_slot}), p_parity})};
   passes::IterationRewriter producer_rewriter(staged_, p_slot, {{loop.var.get(), k_producer}},
                                               nullptr);
@@ -425,8 +417,8 @@ Stmt Splitter::Emit(const For& loop, const std::vector<Stmt>& top, size_t loop_i
   for (size_t p = 0; p < producers_.size(); ++p) {
     Expr full_slot = BufferLoad::Make(full[group_of_[p]], {p_slot});
     if (p == 0 || group_of_[p] != group_of_[p - 1]) {
-      producer_body.push_back(CallStmt("cuda.mbarrier_arrive_expect_tx",
-                                       {full_slot, Int(group_bytes_[group_of_[p]])}));
+      producer_body.push_back(Evaluate::MakeVoidCall("cuda.mbarrier_arrive_expect_tx",
+                                                     {full_slot, Int(group_bytes_[group_of_[p]])}));
     }
     producer_body.push_back(producer_rewriter.Mutate(TmaLoad(*As<Copy>(producers_[p]), full_slot)));
   }
@@ -441,12 +433,13 @@ Stmt Splitter::Emit(const For& loop, const std::vector<Stmt>& top, size_t loop_i
   for (size_t c = 0; c < consumers_.size(); ++c) {
     for (size_t g = 0; g < group_bytes_.size(); ++g) {
       if (group_first_use_[g] != c) continue;
-      consumer_body.push_back(CallStmt("cuda.mbarrier_wait_parity",
-                                       {BufferLoad::Make(full[g], {c_slot}), c_parity}));
+      consumer_body.push_back(Evaluate::MakeVoidCall(
+          "cuda.mbarrier_wait_parity", {BufferLoad::Make(full[g], {c_slot}), c_parity}));
     }
     consumer_body.push_back(consumer_rewriter.Mutate(consumers_[c]));
   }
-  consumer_body.push_back(CallStmt("cuda.mbarrier_arrive", {BufferLoad::Make(empty, {c_slot})}));
+  consumer_body.push_back(
+      Evaluate::MakeVoidCall("cuda.mbarrier_arrive", {BufferLoad::Make(empty, {c_slot})}));
 
   // Declarations and pure lets stay in front of the split for both roles; every other
   // statement outside the loop is the consumers'.
@@ -467,10 +460,11 @@ Stmt Splitter::Emit(const For& loop, const std::vector<Stmt>& top, size_t loop_i
   for (int s = 0; s < stages; ++s) {
     // A slot's phase: the leader's one arrival and the bytes of its loads.
     for (const Buffer& f : full) {
-      front.push_back(CallStmt("cuda.mbarrier_init", {BufferLoad::Make(f, {Int(s)}), Int(1)}));
+      front.push_back(
+          Evaluate::MakeVoidCall("cuda.mbarrier_init", {BufferLoad::Make(f, {Int(s)}), Int(1)}));
     }
-    front.push_back(CallStmt("cuda.mbarrier_init",
-                             {BufferLoad::Make(empty, {Int(s)}), Int(threads)}));
+    front.push_back(Evaluate::MakeVoidCall("cuda.mbarrier_init",
+                                           {BufferLoad::Make(empty, {Int(s)}), Int(threads)}));
   }
   front.push_back(If::Make(Call::Make(kBool, kProducerWarpsMarker, {}), std::move(producer),
                            Seq::Make(std::move(consumer)), loop.loc()));
