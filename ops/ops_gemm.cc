@@ -25,6 +25,9 @@ using dsl::Tensor;
 struct GemmConfig {
   std::string name;
   DataType in_dtype;
+  // C's type: the f32 accumulators as they are, or rounded to the inputs' 16-bit type in the
+  // store (what cuBLAS, TileLang's example and torch.matmul write).
+  DataType out_dtype = kF32;
   bool transpose_a = false;  // A stored [K, M]
   bool transpose_b = false;  // B stored [N, K]
   bool batched = false;      // a leading BATCH dimension on A, B and C, in grid z
@@ -52,7 +55,7 @@ absl::StatusOr<Kernel> BuildGemm(const GemmConfig& cfg) {
   };
   Tensor A = k.Param("A", cfg.in_dtype, cfg.transpose_a ? shape(K, M) : shape(M, K));
   Tensor B = k.Param("B", cfg.in_dtype, cfg.transpose_b ? shape(N, K) : shape(K, N));
-  Tensor C = k.Param("C", kF32, shape(M, N));
+  Tensor C = k.Param("C", cfg.out_dtype, shape(M, N));
   std::vector<E> grid = {ceildiv(N, cfg.block_n), ceildiv(M, cfg.block_m)};
   if (cfg.batched) grid.push_back(batch[0]);
   std::vector<E> blocks = k.Launch(grid, {cfg.threads});
@@ -195,15 +198,20 @@ OpCase MakeGemmOp(const GemmConfig& cfg, std::string description, Shapes default
   op.atol = 1e-4;
   op.atol_at = [](const Shapes& d) { return 1e-4 * std::max(1.0, d.at("K") / 333.0); };
   op.rtol = 1e-5;
+  // A 16-bit C adds its store's rounding: at most half an ulp, 2^-(mantissa bits + 1) of the
+  // value (2^-8 for bf16, 2^-11 for f16).
+  if (cfg.out_dtype == kBF16) op.rtol += 0x1p-8;
+  if (cfg.out_dtype == kF16) op.rtol += 0x1p-11;
   const bool batched = cfg.batched;
   const double in_bytes = ElementBytes(cfg.in_dtype);
+  const double out_bytes = ElementBytes(cfg.out_dtype);
   auto batches = [batched](const Shapes& d) { return batched ? double(d.at("BATCH")) : 1.0; };
   op.flops = [batches](const Shapes& d) {
     return 2.0 * batches(d) * d.at("M") * d.at("N") * d.at("K");
   };
-  op.bytes = [batches, in_bytes](const Shapes& d) {
+  op.bytes = [batches, in_bytes, out_bytes](const Shapes& d) {
     double m = d.at("M"), n = d.at("N"), k = d.at("K");
-    return batches(d) * ((m * k + k * n) * in_bytes + m * n * 4.0);
+    return batches(d) * ((m * k + k * n) * in_bytes + m * n * out_bytes);
   };
   return op;
 }
@@ -226,6 +234,16 @@ std::vector<OpCase> GemmOps() {
                            ragged));
   ops.push_back(MakeGemmOp({.name = "gemm_bf16", .in_dtype = kBF16, .block_k = 64},
                            "bf16 GEMM, fp32 accumulation and output; 128x128x64 tiles", square,
+                           ragged));
+  // The same gemms writing C in their inputs' type, as cuBLAS, TileLang's example and
+  // torch.matmul do: the programs the H200 benchmark compares with those peers.
+  ops.push_back(MakeGemmOp({.name = "gemm_f16_to_f16", .in_dtype = kF16, .out_dtype = kF16,
+                            .block_k = 64},
+                           "fp16 GEMM, fp32 accumulation, fp16 output; 128x128x64 tiles", square,
+                           ragged));
+  ops.push_back(MakeGemmOp({.name = "gemm_bf16_to_bf16", .in_dtype = kBF16,
+                            .out_dtype = kBF16, .block_k = 64},
+                           "bf16 GEMM, fp32 accumulation, bf16 output; 128x128x64 tiles", square,
                            ragged));
   ops.push_back(
       MakeGemmOp({.name = "gemm_f16_tn", .in_dtype = kF16, .transpose_b = true, .block_k = 64},
