@@ -64,6 +64,50 @@ std::string Signature(const KernelNode& kernel) {
 using tile_ir::capi::NullArgument;
 using tile_ir::capi::Report;
 
+namespace {
+
+// tile_kernel_launch and tile_kernel_launch_async: the arguments checked and converted, the
+// kernel specialized where it is compiled per call, then launched and waited for, or enqueued
+// on `stream`.
+tile_status LaunchKernel(const char* function, tile_kernel* kernel, const tile_arg* args,
+                         size_t num_args, bool wait, void* stream) {
+  if (kernel == nullptr) return NullArgument(function, "kernel");
+  if (args == nullptr && num_args > 0) return NullArgument(function, "args");
+  std::vector<tile_ir::runtime::KernelArg> converted;
+  converted.reserve(num_args);
+  for (size_t i = 0; i < num_args; ++i) {
+    const tile_arg& arg = args[i];
+    if (arg.kind == TILE_ARG_SCALAR) {
+      converted.push_back(tile_ir::runtime::KernelArg::Scalar(arg.scalar));
+      continue;
+    }
+    if (arg.kind != TILE_ARG_TENSOR) {
+      return Report(absl::InvalidArgumentError(
+          absl::StrCat("kernel '", kernel->name, "': argument ", i + 1, " has the unknown kind ",
+                       static_cast<int>(arg.kind))));
+    }
+    if (arg.tensor == nullptr) {
+      return Report(
+          absl::InvalidArgumentError(absl::StrCat("kernel '", kernel->name, "': argument ", i + 1,
+                                                  " is a tensor argument whose tensor is NULL")));
+    }
+    converted.push_back(tile_ir::runtime::KernelArg::Tensor(arg.tensor));
+  }
+  tile_ir::runtime::LoadedKernel* loaded = kernel->loaded;
+  if (kernel->per_call) {
+    absl::StatusOr<tile_ir::runtime::LoadedKernel*> specialized =
+        kernel->per_call->Specialize(converted);
+    if (!specialized.ok()) {
+      return Report(absl::Status(specialized.status().code(),
+                                 absl::StrCat("kernel '", kernel->name, "': ",
+                                              specialized.status().message())));
+    }
+    loaded = *specialized;
+  }
+  return Report(wait ? loaded->Launch(converted) : loaded->LaunchAsync(converted, stream));
+}
+}  // namespace
+
 extern "C" {
 
 tile_status tile_kernel_compile(const tile_module* module, const char* kernel_name,
@@ -151,39 +195,13 @@ int tile_kernel_param_is_buffer(const tile_kernel* kernel, size_t i) {
 }
 
 tile_status tile_kernel_launch(tile_kernel* kernel, const tile_arg* args, size_t num_args) {
-  if (kernel == nullptr) return NullArgument("tile_kernel_launch", "kernel");
-  if (args == nullptr && num_args > 0) return NullArgument("tile_kernel_launch", "args");
-  std::vector<tile_ir::runtime::KernelArg> converted;
-  converted.reserve(num_args);
-  for (size_t i = 0; i < num_args; ++i) {
-    const tile_arg& arg = args[i];
-    if (arg.kind == TILE_ARG_SCALAR) {
-      converted.push_back(tile_ir::runtime::KernelArg::Scalar(arg.scalar));
-      continue;
-    }
-    if (arg.kind != TILE_ARG_TENSOR) {
-      return Report(absl::InvalidArgumentError(
-          absl::StrCat("kernel '", kernel->name, "': argument ", i + 1, " has the unknown kind ",
-                       static_cast<int>(arg.kind))));
-    }
-    if (arg.tensor == nullptr) {
-      return Report(
-          absl::InvalidArgumentError(absl::StrCat("kernel '", kernel->name, "': argument ", i + 1,
-                                                  " is a tensor argument whose tensor is NULL")));
-    }
-    converted.push_back(tile_ir::runtime::KernelArg::Tensor(arg.tensor));
-  }
-  if (kernel->per_call) {
-    absl::StatusOr<tile_ir::runtime::LoadedKernel*> specialized =
-        kernel->per_call->Specialize(converted);
-    if (!specialized.ok()) {
-      return Report(absl::Status(specialized.status().code(),
-                                 absl::StrCat("kernel '", kernel->name, "': ",
-                                              specialized.status().message())));
-    }
-    return Report((*specialized)->Launch(converted));
-  }
-  return Report(kernel->loaded->Launch(converted));
+  return LaunchKernel("tile_kernel_launch", kernel, args, num_args, /*wait=*/true, nullptr);
+}
+
+tile_status tile_kernel_launch_async(tile_kernel* kernel, const tile_arg* args, size_t num_args,
+                                     void* stream) {
+  return LaunchKernel("tile_kernel_launch_async", kernel, args, num_args, /*wait=*/false,
+                      stream);
 }
 
 }  // extern "C"

@@ -26,7 +26,7 @@ extern "C" {
 #endif
 
 #define TILE_API_VERSION_MAJOR 0
-#define TILE_API_VERSION_MINOR 1
+#define TILE_API_VERSION_MINOR 2
 /* 0.1 is 1; 1.2 would be 10002. */
 #define TILE_API_VERSION (TILE_API_VERSION_MAJOR * 10000 + TILE_API_VERSION_MINOR)
 
@@ -132,6 +132,17 @@ static inline tile_arg tile_arg_scalar(double value) {
  * from the shapes, runs the kernel and waits for it. Safe to call from
  * several threads at once. */
 TILE_API tile_status tile_kernel_launch(tile_kernel* kernel, const tile_arg* args, size_t num_args);
+
+/* Since 0.2. The same checks, then the kernel is started on `stream` and the
+ * call returns without waiting: a CUstream of the device's primary context on
+ * CUDA (a framework's current stream, so the launch is ordered with the
+ * framework's own work), NULL for the default stream. An error of the
+ * kernel's execution surfaces at the next synchronization of that stream, as
+ * with any asynchronous launch. The tensors must stay alive until the kernel
+ * has run. On devices whose kernels run on the host (the CPU) `stream` is
+ * ignored and the call returns when the kernel is done. */
+TILE_API tile_status tile_kernel_launch_async(tile_kernel* kernel, const tile_arg* args,
+                                              size_t num_args, void* stream);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -119,6 +119,20 @@ int main(void) {
   }
   CHECK(wrong == 0);
 
+  /* The asynchronous launch: on the CPU it returns with the kernel done, the stream ignored. */
+  for (int i = 0; i < N; ++i) z[i] = NAN;
+  managed_z.dl_tensor = tz;
+  status = tile_kernel_launch_async(kernel, args, 4, NULL);
+  if (status != TILE_OK) fprintf(stderr, "launch_async: %s\n", tile_last_error());
+  CHECK(status == TILE_OK);
+  for (int i = 0; i < N; ++i) {
+    double want = 1.5 * (double)x[i] + (double)y[i];
+    if (!(fabs(z[i] - want) <= 1e-6 + 1e-6 * fabs(want))) {
+      if (wrong++ < 5) fprintf(stderr, "async z[%d] = %g, want %g\n", i, z[i], want);
+    }
+  }
+  CHECK(wrong == 0);
+
   /* A second compile of the same kernel is found in the cache's memory. */
   tile_kernel* again = NULL;
   CHECK(tile_kernel_compile(module, "scale_add", "cpu", &again) == TILE_OK);
@@ -190,6 +204,11 @@ int main(void) {
                "argument 1 is a tensor argument whose tensor is NULL");
   EXPECT_ERROR(tile_kernel_launch(NULL, args, 4), TILE_ERROR_INVALID_ARGUMENT,
                "tile_kernel_launch: kernel is NULL");
+  /* The asynchronous launch checks the same way, before anything starts. */
+  EXPECT_ERROR(tile_kernel_launch_async(kernel, args, 4, NULL), TILE_ERROR_INVALID_ARGUMENT,
+               "argument 1 is a tensor argument whose tensor is NULL");
+  EXPECT_ERROR(tile_kernel_launch_async(NULL, args, 4, NULL), TILE_ERROR_INVALID_ARGUMENT,
+               "tile_kernel_launch_async: kernel is NULL");
 
   /* Bad names and modules. */
   tile_kernel* missing = NULL;

@@ -51,6 +51,12 @@ class LoadedKernel {
   // clock (CUDA events on GPUs). The default times Launch with the host's
   // steady clock.
   virtual absl::StatusOr<double> TimedLaunch(const std::vector<KernelArg>& args);
+  // Checks the arguments and starts the kernel on `stream` without waiting for it, for callers
+  // that order their work by stream (a framework's current stream, through libtile): a CUstream
+  // on CUDA, nullptr for the device's default stream. An error of the kernel's own execution
+  // surfaces at the next synchronization, as with any asynchronous launch. The default, for
+  // devices whose kernels run on the host, is Launch: it returns when the kernel is done.
+  virtual absl::Status LaunchAsync(const std::vector<KernelArg>& args, void* stream);
   // What the device kept of the compilation; none by default.
   virtual std::vector<KernelArtifact> artifacts() const { return {}; }
 };

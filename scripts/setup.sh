@@ -21,6 +21,9 @@ PACKAGES=(
   # tile.language builds modules as tile_ir.v1 messages (//python:language_pytest);
   # 3.21, like protoc, which generates its tile_ir_pb2.py.
   python3-protobuf
+  # The Python package's C call path (python/tile/_launch.c): Python.h, built for the
+  # stable ABI so the one module loads in any Python 3.10 and up.
+  python3-dev
   # The Java producer (//producers/java:scale_add_java_test): protobuf.jar, 3.21 like
   # protoc, which generates its classes (javac comes with bazel-bootstrap's JDK).
   libprotobuf-java

@@ -12,9 +12,24 @@ KERNEL = os.path.join(os.environ.get("TEST_SRCDIR_ROOT", "."), "capi/testdata/sc
 JSON = os.path.join(os.environ.get("TEST_SRCDIR_ROOT", "."), "docs/examples/scale_add.json")
 
 
-@pytest.fixture(scope="module")
-def kernel():
-    return tile.compile(tile.load(KERNEL), kernel="scale_add", target="cpu")
+LAUNCH_EXTENSION = os.path.join(os.environ.get("TEST_SRCDIR_ROOT", "."), "python/_launch.abi3.so")
+
+
+# Every test below runs on both call paths: the C one (tile._launch, built for this test) and
+# the ctypes one it falls back to; their results and messages are the same.
+@pytest.fixture(scope="module", params=["c", "ctypes"])
+def kernel(request):
+    compiled = tile.compile(tile.load(KERNEL), kernel="scale_add", target="cpu")
+    if request.param == "ctypes":
+        compiled._launcher = None
+    assert compiled.call_path == request.param
+    return compiled
+
+
+def test_the_c_call_path_is_loaded_where_it_was_built():
+    assert os.path.exists(LAUNCH_EXTENSION), LAUNCH_EXTENSION
+    compiled = tile.compile(tile.load(KERNEL), kernel="scale_add", target="cpu")
+    assert compiled.call_path == "c"
 
 
 def arrays(n=100, dtype=np.float32):

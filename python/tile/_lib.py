@@ -1,14 +1,18 @@
-"""ctypes declarations of libtile (capi/tile.h) and its errors as exceptions.
+"""ctypes declarations of libtile (capi/tile.h), its errors as exceptions, and
+the C call path (_launch.abi3.so) where it was built.
 
-Pure Python over the C library, so one package serves every Python version
-that can load the .so (Debian's 3.11 here, 3.12 on the GPU machine)."""
+Python over the C library, so one package serves every Python version that can
+load the .so (Debian's 3.11 here, 3.12 on the GPU machine); the call path is
+built for Python's stable ABI for the same reason."""
 
 import ctypes
+import importlib.machinery
+import importlib.util
 import os
 
 from tile import _dlpack
 
-API_VERSION = 1  # TILE_API_VERSION of the header this module declares
+API_VERSION = 2  # TILE_API_VERSION of the header this module declares (0.2)
 
 
 class TileError(Exception):
@@ -83,6 +87,8 @@ def _load():
         "tile_kernel_param_name": (ctypes.c_char_p, [handle, ctypes.c_size_t]),
         "tile_kernel_param_is_buffer": (ctypes.c_int, [handle, ctypes.c_size_t]),
         "tile_kernel_launch": (status, [handle, ctypes.POINTER(TileArg), ctypes.c_size_t]),
+        "tile_kernel_launch_async": (status, [handle, ctypes.POINTER(TileArg), ctypes.c_size_t,
+                                              ctypes.c_void_p]),
     }
     for name, (restype, argtypes) in declarations.items():
         function = getattr(lib, name)
@@ -96,6 +102,28 @@ def _load():
 
 
 lib = _load()
+
+
+def _load_launch_extension():
+    """tile._launch, the C call path: $TILE_LAUNCH_EXTENSION, else the Bazel
+    output beside libtile's (bazel-bin/python/_launch.abi3.so); None when it
+    was not built, and calls take the ctypes path."""
+    path = os.environ.get("TILE_LAUNCH_EXTENSION")
+    if not path:
+        bazel_bin = os.path.dirname(os.path.dirname(os.path.abspath(_library_path())))
+        path = os.path.join(bazel_bin, "python", "_launch.abi3.so")
+    if not os.path.exists(path):
+        return None
+    loader = importlib.machinery.ExtensionFileLoader("tile._launch", path)
+    spec = importlib.util.spec_from_file_location("tile._launch", path, loader=loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+launch_extension = _load_launch_extension()
+LAUNCH_ADDRESS = ctypes.cast(lib.tile_kernel_launch, ctypes.c_void_p).value
+LAUNCH_ASYNC_ADDRESS = ctypes.cast(lib.tile_kernel_launch_async, ctypes.c_void_p).value
 
 
 def check(status):

@@ -4,13 +4,19 @@ import ctypes
 import numbers
 
 from tile import _dlpack
+from tile import _lib
 from tile._lib import TILE_ARG_SCALAR, TILE_ARG_TENSOR, TileArg, check, lib
 
 
 class Kernel:
     """A compiled kernel. Call it with one argument per parameter, in order
     or by name: tensors (anything with __dlpack__) for buffers, numbers for
-    scalars. Dimensions are bound from the tensors' shapes."""
+    scalars. Dimensions are bound from the tensors' shapes.
+
+    Tensors of a framework that publishes DLPack's C exchange table (torch)
+    are read without a capsule and the kernel is enqueued on that framework's
+    current stream, without waiting, as its own operators are; with other
+    tensors (numpy, cupy, jax) the call returns when the kernel is done."""
 
     def __init__(self, handle, module):
         self._handle = handle
@@ -20,11 +26,21 @@ class Kernel:
         count = lib.tile_kernel_num_params(handle)
         self.params = [lib.tile_kernel_param_name(handle, i).decode() for i in range(count)]
         self._is_buffer = [lib.tile_kernel_param_is_buffer(handle, i) == 1 for i in range(count)]
+        extension = _lib.launch_extension
+        self._launcher = None if extension is None else extension.prepare(
+            handle.value, _lib.LAUNCH_ADDRESS, _lib.LAUNCH_ASYNC_ADDRESS, tuple(self.params),
+            bytes(self._is_buffer))
 
     def __del__(self):
+        self._launcher = None  # holds the handle's address: gone first
         if getattr(self, "_handle", None):
             lib.tile_kernel_free(self._handle)
             self._handle = None
+
+    @property
+    def call_path(self):
+        """'c' when calls go through tile._launch, 'ctypes' otherwise."""
+        return "ctypes" if self._launcher is None else "c"
 
     def ir(self):
         """The kernel's canonical text, as compiled."""
@@ -55,7 +71,17 @@ class Kernel:
         return values
 
     def __call__(self, *args, **kwargs):
+        if self._launcher is not None and not kwargs and len(args) == len(self.params):
+            status = _lib.launch_extension.launch(self._launcher, args)
+            if status:
+                check(status)
+            return
         values = self._bind(args, kwargs)
+        if self._launcher is not None:
+            status = _lib.launch_extension.launch(self._launcher, tuple(values))
+            if status:
+                check(status)
+            return
         borrowed = []  # alive until the launch returns
         c_args = (TileArg * len(values))()
         for i, (name, value, is_buffer) in enumerate(zip(self.params, values, self._is_buffer)):

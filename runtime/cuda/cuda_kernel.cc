@@ -242,12 +242,12 @@ absl::StatusOr<CudaLaunch> CudaKernel::Prepare(const std::vector<KernelArg>& arg
   return launch;
 }
 
-absl::Status CudaKernel::Enqueue(const CudaLaunch& launch) const {
+absl::Status CudaKernel::Enqueue(const CudaLaunch& launch, CUstream stream) const {
   absl::Status status =
       context_->Check(context_->api().cuLaunchKernel(
                           function_, launch.grid[0], launch.grid[1], launch.grid[2],
                           launch.block[0], launch.block[1], launch.block[2], launch.shared_bytes,
-                          nullptr, const_cast<void**>(launch.params.data()), nullptr),
+                          stream, const_cast<void**>(launch.params.data()), nullptr),
                       "cuLaunchKernel");
   return status.ok() ? status : Error(status);
 }
@@ -263,6 +263,13 @@ absl::Status CudaKernel::Launch(const std::vector<KernelArg>& args) {
   if (!launch.ok()) return launch.status();
   if (absl::Status status = Enqueue(*launch); !status.ok()) return status;
   return Synchronize();
+}
+
+absl::Status CudaKernel::LaunchAsync(const std::vector<KernelArg>& args, void* stream) {
+  if (absl::Status status = context_->MakeCurrent(); !status.ok()) return status;
+  absl::StatusOr<CudaLaunch> launch = Prepare(args);
+  if (!launch.ok()) return launch.status();
+  return Enqueue(*launch, static_cast<CUstream>(stream));
 }
 
 absl::StatusOr<double> CudaKernel::TimedLaunch(const std::vector<KernelArg>& args) {

@@ -69,15 +69,17 @@ class CudaKernel final : public LoadedKernel {
   // Binds (kDLCUDA tensors, data 16-byte aligned for vector accesses),
   // launches on the default stream, waits and checks for errors.
   absl::Status Launch(const std::vector<KernelArg>& args) override;
+  // Binds and enqueues on `stream` (a CUstream of this context; nullptr: the default stream).
+  absl::Status LaunchAsync(const std::vector<KernelArg>& args, void* stream) override;
   // Launch timed with CUDA events recorded around the kernel.
   absl::StatusOr<double> TimedLaunch(const std::vector<KernelArg>& args) override;
   std::vector<KernelArtifact> artifacts() const override { return image_.artifacts; }
 
   // The binding and layout half of Launch.
   absl::StatusOr<CudaLaunch> Prepare(const std::vector<KernelArg>& args) const;
-  // The launch half: cuLaunchKernel on the default stream, without waiting.
-  // The context must be current on the calling thread.
-  absl::Status Enqueue(const CudaLaunch& launch) const;
+  // The launch half: cuLaunchKernel on `stream` (the default stream when null), without
+  // waiting. The context must be current on the calling thread.
+  absl::Status Enqueue(const CudaLaunch& launch, CUstream stream = nullptr) const;
   // Waits for everything enqueued and names this kernel in any error.
   absl::Status Synchronize() const;
 

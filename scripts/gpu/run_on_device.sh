@@ -9,7 +9,7 @@
 # printed last. Each step has a time limit and the whole run a budget
 # (RUN_BUDGET_S, default 480 s): a step that no longer fits is skipped.
 # Knobs: SANITIZE_OPS, RACECHECK_OPS (entries OP, ragged shapes, or OP:default), SANITIZE_ALL=1, SEED_CASES, SEEDS, BENCH_CASES, SKIP_PEERS=1,
-# SKIP_SUITE=1 (no suite runs), SKIP_MATRIX=1, BENCH_STATIC=0 (bench the dynamic-shape binaries instead of ones specialized with
+# SKIP_SUITE=1 (no suite runs), SKIP_MATRIX=1, SKIP_PYTHON=1 (no Python package run), BENCH_STATIC=0 (bench the dynamic-shape binaries instead of ones specialized with
 # --static-shapes), STATIC_CHECK_CASES (OP:SHAPES checked with --static-shapes). A case may
 # name a config of the operator's space: OP@CONFIG:SHAPES (tile-run --config).
 # See scripts/gpu/README.md.
@@ -143,6 +143,13 @@ BENCH_LOG=$OUT/bench.log
 LAUNCH_LOG=$BENCH_LOG
 step "launch overhead" 60 "$LAUNCH_LOG" "$BIN/launch_overhead_cuda" 10000
 note "$(grep -E '^enqueue' "$LAUNCH_LOG" | awk '{print "enqueue " $NF " us"}')"
+
+# The Python package on torch tensors: GEMM and attention against torch, host time per call.
+if [[ -f $BUNDLE/python/examples/torch_on_gpu.py && ${SKIP_PYTHON:-0} != 1 ]]; then
+  step "python on torch" 180 "$BENCH_LOG" env LD_LIBRARY_PATH="$SYSTEM_LD_LIBRARY_PATH${NVRTC_DIR:+:$NVRTC_DIR}" \
+    bash scripts/gpu/run_python_on_device.sh
+  note "$(grep -E '^python on torch:' "$BENCH_LOG" | tail -1 | cut -c17-)"
+fi
 
 STATIC_FLAG=()
 [[ $BENCH_STATIC == 1 ]] && STATIC_FLAG=(--static-shapes)

@@ -1,0 +1,169 @@
+"""The tile Python package on torch CUDA tensors, on the GPU machine (issue 15).
+
+1. TileLang's GEMM and FlashAttention examples (python/examples), written in
+   tile.language, compiled for "cuda" and run on torch tensors: outputs poisoned
+   with NaN, shapes that do not divide the tiles included, compared with torch in
+   float64 (GEMM) and with torch's SDPA in float32 (attention).
+2. Host time per call from Python with three torch tensors and a cached kernel
+   (a 1024-element add), through tile's C call path and through its ctypes path,
+   beside torch, Triton and CuPy doing the same call in the same process.
+
+Run by scripts/gpu/run_python_on_device.sh (a step of run_on_device.sh); prints a
+table and, last, every result as one JSON line starting "python_call "."""
+
+import json
+import math
+import os
+import sys
+import time
+
+import torch
+
+import tile
+import tile.language as T
+from tile import _lib
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "examples"))
+import flash_attention  # noqa: E402  (python/examples, copied beside this file)
+import gemm  # noqa: E402
+
+RESULTS = {"torch": torch.__version__, "python": sys.version.split()[0], "checks": [],
+           "call_us": {}}
+
+
+def record_check(name, error, tolerance):
+    passed = bool(math.isfinite(error) and error <= tolerance)
+    RESULTS["checks"].append({"name": name, "max_rel_error": error, "tolerance": tolerance,
+                              "passed": passed})
+    print(f"check {name:48s} rel err {error:.3e} (tol {tolerance:.0e}) "
+          f"{'PASS' if passed else 'FAIL'}", flush=True)
+
+
+def relative_error(out, ref):
+    out, ref = out.double(), ref.double()
+    if not torch.isfinite(out).all():
+        return float("inf")
+    return float((out - ref).norm() / ref.norm())
+
+
+def check_gemm(dtype_name, torch_dtype, shapes, config):
+    kernel = gemm.matmul(dtype=dtype_name, name=f"gemm_{dtype_name}", **config).compile("cuda")
+    for (M, N, K) in shapes:
+        a = torch.randn(M, K, device="cuda", dtype=torch_dtype)
+        b = torch.randn(K, N, device="cuda", dtype=torch_dtype)
+        c = torch.full((M, N), float("nan"), device="cuda", dtype=torch.float32)
+        kernel(a, b, c)
+        torch.cuda.synchronize()
+        record_check(f"gemm {dtype_name} {M}x{N}x{K} {config}", relative_error(
+            c, a.double() @ b.double()), 1e-3)
+
+
+def check_attention(batch, heads, seq, dim, causal, config):
+    kernel = flash_attention.flashattn(dim=dim, causal=causal, **config).compile("cuda")
+    q, k, v = (torch.randn(batch, heads, seq, dim, device="cuda", dtype=torch.float16)
+               for _ in range(3))
+    o = torch.full_like(q, float("nan"))
+    kernel(q, k, v, o)
+    torch.cuda.synchronize()
+    ref = torch.nn.functional.scaled_dot_product_attention(q.float(), k.float(), v.float(),
+                                                           is_causal=causal)
+    record_check(f"attention {batch}x{heads}x{seq}x{dim} causal={causal} {config}",
+                 relative_error(o, ref), 2e-3)
+
+
+def add_kernel():
+    N = T.symbolic("N")
+
+    @T.prim_func(name="add_f32")
+    def add(A: T.Tensor((N,), "float32"), B: T.Tensor((N,), "float32"),
+            C: T.Tensor((N,), "float32")):
+        with T.Kernel(T.ceildiv(N, 256), threads=256) as bx:
+            for i in T.Parallel(256):
+                C[bx * 256 + i] = A[bx * 256 + i] + B[bx * 256 + i]
+
+    return add.compile("cuda")
+
+
+def per_call_us(call, calls=20000, repeats=5):
+    """Host time per call: `calls` calls back to back, then one synchronization; the median
+    of `repeats` such runs."""
+    for _ in range(200):
+        call()
+    torch.cuda.synchronize()
+    runs = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for _ in range(calls):
+            call()
+        torch.cuda.synchronize()
+        runs.append((time.perf_counter() - start) / calls * 1e6)
+    return sorted(runs)[len(runs) // 2]
+
+
+def time_calls():
+    a, b = (torch.randn(1024, device="cuda") for _ in range(2))
+    c = torch.full_like(a, float("nan"))
+    kernel = add_kernel()
+    kernel(a, b, c)
+    torch.cuda.synchronize()
+    record_check("add 1024 (the timed kernel)", relative_error(c, a + b), 1e-6)
+    print(f"tile call path: {kernel.call_path}; torch.Tensor has the DLPack C exchange table: "
+          f"{_lib.launch_extension is not None and _lib.launch_extension.has_exchange_api(a)}",
+          flush=True)
+    RESULTS["exchange_api"] = bool(_lib.launch_extension is not None
+                                   and _lib.launch_extension.has_exchange_api(a))
+    timings = RESULTS["call_us"]
+    timings["tile_c_path"] = per_call_us(lambda: kernel(a, b, c))
+    launcher = kernel._launcher
+    kernel._launcher = None
+    timings["tile_ctypes_path"] = per_call_us(lambda: kernel(a, b, c), calls=5000)
+    kernel._launcher = launcher
+    timings["torch_add_out"] = per_call_us(lambda: torch.add(a, b, out=c))
+    try:
+        import triton
+        import triton.language as tl
+
+        @triton.jit
+        def triton_add(x, y, z, n, BLOCK: tl.constexpr):
+            offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+            mask = offsets < n
+            tl.store(z + offsets, tl.load(x + offsets, mask=mask) + tl.load(y + offsets, mask=mask),
+                     mask=mask)
+
+        timings["triton"] = per_call_us(lambda: triton_add[(4,)](a, b, c, 1024, BLOCK=256))
+    except Exception as error:  # noqa: BLE001  (a peer that fails is reported, not fatal)
+        print(f"triton failed: {error}")
+    try:
+        import cupy
+        source = r'''extern "C" __global__ void add(const float* a, const float* b, float* c, int n) {
+          int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) c[i] = a[i] + b[i]; }'''
+        raw = cupy.RawKernel(source, "add")
+        ca, cb, cc = (cupy.asarray(t) for t in (a, b, c))
+        timings["cupy_raw_kernel"] = per_call_us(lambda: raw((4,), (256,), (ca, cb, cc, 1024)))
+    except Exception as error:  # noqa: BLE001
+        print(f"cupy failed: {error}")
+    for name, value in timings.items():
+        print(f"call {name:24s} {value:7.2f} us per call (1024-element add, 3 tensors)")
+
+
+def main():
+    print(f"torch {torch.__version__}, python {RESULTS['python']}, "
+          f"{torch.cuda.get_device_name()}", flush=True)
+    time_calls()
+    config = dict(block_M=128, block_N=256, block_K=64, num_stages=4, threads=256)
+    check_gemm("float16", torch.float16, [(4096, 4096, 4096), (1000, 776, 336)], config)
+    check_gemm("bfloat16", torch.bfloat16, [(1000, 777, 333), (4097, 129, 65)], {})
+    for causal in (False, True):
+        check_attention(4, 8, 1024, 128, causal,
+                        dict(block_M=128, block_N=128, num_stages=2, threads=256))
+        check_attention(2, 3, 1000, 64, causal, {})
+    print("python_call " + json.dumps(RESULTS), flush=True)
+    failed = [c["name"] for c in RESULTS["checks"] if not c["passed"]]
+    print(f"python on torch: {len(RESULTS['checks']) - len(failed)}/{len(RESULTS['checks'])} "
+          f"checks passed; C path {RESULTS['call_us'].get('tile_c_path', float('nan')):.2f} us "
+          "per call", flush=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
