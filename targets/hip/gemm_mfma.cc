@@ -30,9 +30,15 @@ struct MfmaPlan {
 std::optional<MfmaPlan> PlanMfma(const Gemm& gemm, int64_t threads) {
   DataType input = gemm.a.buffer->dtype;
   if (!IsMfmaInput(input) || gemm.b.buffer->dtype != input) return std::nullopt;
-  // The device library reads dense LDS tiles only.
+  // The device library reads dense LDS tiles only. A fragment A is seen as the dense tile
+  // the generic lowering stages it in (MFMA cannot take it from registers as it stands, see
+  // gemm_mfma.h), so that its accumulator keeps this layout and the staged gemm runs here.
   std::optional<passes::GemmOperands> operands =
-      passes::MatchGemmOperands(gemm, /*padded_row_alignment_bytes=*/0);
+      passes::MatchGemmOperands(gemm, [&](const Region& region) {
+        return &region == &gemm.a && region.buffer->scope == MemoryScope::kFragment
+                   ? passes::AsWholeFragmentMatrix(region)
+                   : passes::AsSharedMatrix(region, /*padded_row_alignment_bytes=*/0);
+      });
   if (!operands || operands->k % kMfmaK != 0) return std::nullopt;
   if (threads <= 0 || threads % kWaveSize != 0) return std::nullopt;
   std::optional<std::pair<int64_t, int64_t>> waves = passes::SplitWarps(
@@ -81,7 +87,9 @@ std::optional<Layout> MfmaAccumulatorLayout(const Gemm& gemm, int64_t threads) {
 absl::StatusOr<std::optional<Stmt>> LowerGemmToMfma(const passes::GemmLoweringRequest& request) {
   const Gemm& gemm = *request.gemm;
   std::optional<MfmaPlan> plan = PlanMfma(gemm, passes::LaunchThreads(*request.kernel));
-  if (!plan ||
+  // A fragment A is left to the generic lowering, which stages it in LDS with a remark and
+  // asks again with A there.
+  if (!plan || gemm.a.buffer->scope == MemoryScope::kFragment ||
       !passes::HasFragmentLayout(*gemm.c.buffer, AccumulatorLayout(*plan), plan->m, plan->n)) {
     return std::optional<Stmt>();
   }

@@ -36,7 +36,17 @@ absl::Status RegisterGemmMfmaIntrinsic();
 // multiple of 8; and `threads` is a multiple of 64 whose wavefronts the gemm's
 // policy splits into WARPS_M x WARPS_N with (M / WARPS_M) % 32 == 0 and
 // (N / WARPS_N) % 32 == 0 (square: the split whose wave tile is closest to
-// square; full_row: all waves along M; full_col: all along N).
+// square; full_row: all waves along M; full_col: all along N). A may instead
+// be a whole 2-D 16-bit fragment (attention's P): the generic lowering then
+// stages it in LDS, with a remark, and the staged gemm runs here.
+//
+// MFMA cannot read such an A from registers as it stands: the D operand puts a
+// column of each 32x32 tile in a lane (its rows in the items), while the A
+// operand puts a row of A in a lane (K in the items), so P = cast(S) holds in
+// each lane a column of S where A needs a row. Issuing Q * K^T with its
+// operands swapped, D = (K * Q^T)^T, would give S a row per lane whose items
+// 4s..4s+3 of each tile are the A operand of k-step s; that layout change is
+// left for later (NOTES.md).
 //
 // With WM = M / WARPS_M, WN = N / WARPS_N, TN = WN / 32, element (i, j) lives on
 //   thread   = ((i / WM) * WARPS_N + j / WN) * 64 + j % 32 + 32 * ((i % 32) / 4 % 2)
