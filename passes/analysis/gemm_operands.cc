@@ -47,6 +47,23 @@ std::optional<SharedMatrix> AsSharedMatrix(const Region& region,
   return SharedMatrix{*rows, *cols, *ld};
 }
 
+std::optional<SharedMatrix> AsWholeFragmentMatrix(const Region& region) {
+  const BufferNode& buffer = *region.buffer;
+  if (buffer.scope != MemoryScope::kFragment) return std::nullopt;
+  size_t rank = region.ranges.size();
+  if (rank < 2 || buffer.shape.size() != rank) return std::nullopt;
+  for (size_t d = 0; d < rank; ++d) {
+    std::optional<int64_t> extent = AsConstInt(region.ranges[d].extent);
+    if (!extent || AsConstInt(region.ranges[d].min) != 0 || AsConstInt(buffer.shape[d]) != extent ||
+        (d + 2 < rank && *extent != 1)) {
+      return std::nullopt;
+    }
+  }
+  int64_t rows = *AsConstInt(region.ranges[rank - 2].extent);
+  int64_t cols = *AsConstInt(region.ranges[rank - 1].extent);
+  return SharedMatrix{rows, cols, cols};
+}
+
 std::optional<GemmOperands> MatchGemmOperands(
     const Gemm& gemm, absl::FunctionRef<std::optional<SharedMatrix>(const Region&)> as_matrix) {
   const BufferNode& c = *gemm.c.buffer;

@@ -36,6 +36,12 @@ struct SharedMatrix {
 std::optional<SharedMatrix> AsSharedMatrix(const Region& region,
                                            int64_t padded_row_alignment_bytes);
 
+// `region` as a matrix when it covers a whole fragment of constant shape whose dimensions
+// before the last two have extent 1: rows x cols as the kernel indexes it, `ld` = cols. This
+// is how a register operand (attention's P) is seen, and the dense tile it is staged in when
+// the target cannot read it from registers.
+std::optional<SharedMatrix> AsWholeFragmentMatrix(const Region& region);
+
 // A gemm's output tile M x N, its reduction length K, and its A and B as stored (before the
 // gemm's transpositions).
 struct GemmOperands {

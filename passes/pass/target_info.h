@@ -78,6 +78,16 @@ class TargetInfo {
     return std::nullopt;
   }
 
+  // The fragment layout (thread, register) in which the target's gemm instructions read the A
+  // operand of `gemm` from registers when A is a fragment, or nullopt when they cannot (the
+  // generic lowering then stages A in shared memory). layout-inference gives it to a fragment
+  // A that no accumulator or element-wise statement has laid out already; a fragment laid out
+  // otherwise is read from registers only where its layout coincides with this one.
+  virtual std::optional<Layout> RegisterOperandLayoutForGemm(const Gemm& gemm,
+                                                             const KernelNode& kernel) const {
+    return std::nullopt;
+  }
+
   // The asynchronous form of copying `bytes` contiguous bytes from the element `src` names
   // (global memory) to the element `dst` names (shared memory), both addresses proved
   // aligned to `bytes`: a statement that issues the copy, whose data lands when a later

@@ -93,6 +93,7 @@ class FragmentUses : public IRVisitor {
   std::vector<const BufferNode*> fragments;  // allocated, in program order
   std::vector<const Allocate*> allocations;  // of `fragments`, in the same order
   std::vector<const Gemm*> gemms;            // with a fragment accumulator
+  std::vector<const Gemm*> register_a_gemms;  // with a fragment A operand
   std::vector<Link> links;
 
  protected:
@@ -105,6 +106,7 @@ class FragmentUses : public IRVisitor {
   }
   void VisitGemm(const Gemm& node) override {
     if (IsFragment(node.c.buffer)) gemms.push_back(&node);
+    if (IsFragment(node.a.buffer)) register_a_gemms.push_back(&node);
     IRVisitor::VisitGemm(node);
   }
   void VisitReduce(const Reduce& node) override {
@@ -221,6 +223,7 @@ class LayoutSolver {
     if (threads > 1) {
       if (absl::Status status = AssignGemmLayouts(); !status.ok()) return status;
       Propagate();
+      if (AssignRegisterOperandLayouts()) Propagate();
       for (const Link& link : uses_.links) {
         if (link.dim < 0 || layouts_.contains(link.src) || layouts_.contains(link.dst)) continue;
         // A reduction's rows spread over lanes in vector runs (its destination then follows,
@@ -274,6 +277,23 @@ class LayoutSolver {
       }
     }
     return absl::OkStatus();
+  }
+
+  // A fragment A operand that nothing has laid out yet takes the layout in which the target's
+  // gemm reads it from registers (a tile loaded or computed for the gemm alone); one that an
+  // accumulator's layout reached keeps it (attention's P = cast(S)), and the target reads it
+  // from registers where the two coincide. Whether anything was assigned.
+  bool AssignRegisterOperandLayouts() {
+    bool assigned = false;
+    for (const Gemm* gemm : uses_.register_a_gemms) {
+      const BufferNode* a = gemm->a.buffer.get();
+      if (a->layout || layouts_.contains(a)) continue;
+      std::optional<Layout> layout = target_.RegisterOperandLayoutForGemm(*gemm, kernel_);
+      if (!layout) continue;
+      layouts_.emplace(a, *std::move(layout));
+      assigned = true;
+    }
+    return assigned;
   }
 
   // Spreads layouts along the links until nothing changes.

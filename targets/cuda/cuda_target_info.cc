@@ -138,6 +138,15 @@ std::optional<Layout> CudaTargetInfo::FragmentLayoutForGemm(const Gemm& gemm,
   return MmaAccumulatorLayout(gemm, ThreadsExecutingBlock(kernel.launch));
 }
 
+std::optional<Layout> CudaTargetInfo::RegisterOperandLayoutForGemm(const Gemm& gemm,
+                                                                   const KernelNode& kernel) const {
+  if (std::optional<WgmmaPlan> plan = WgmmaPlanFor(gemm, kernel)) {
+    if (plan->a_in_registers) return WgmmaRegisterALayout(*plan);
+    return std::nullopt;
+  }
+  return MmaRegisterALayout(gemm, ThreadsExecutingBlock(kernel.launch));
+}
+
 absl::StatusOr<std::optional<Stmt>> CudaTargetInfo::LowerGemm(
     const passes::GemmLoweringRequest& request) const {
   if (WgmmaPlanFor(*request.gemm, *request.kernel)) {

@@ -69,6 +69,10 @@ class CudaTargetInfo final : public passes::TargetInfo {
   // One decision (WgmmaPlanFor) serves both hooks, so the layout asked for is the one lowered.
   std::optional<Layout> FragmentLayoutForGemm(const Gemm& gemm,
                                               const KernelNode& kernel) const override;
+  // A fragment A is read from registers by wgmma (WgmmaRegisterALayout) where the gemm takes
+  // wgmma, else by mma.sync (MmaRegisterALayout) where its warps split M only.
+  std::optional<Layout> RegisterOperandLayoutForGemm(const Gemm& gemm,
+                                                     const KernelNode& kernel) const override;
   absl::StatusOr<std::optional<Stmt>> LowerGemm(
       const passes::GemmLoweringRequest& request) const override;
   // The wgmma plan of `gemm`, one of `kernel`'s, on this target, or nullopt when it takes

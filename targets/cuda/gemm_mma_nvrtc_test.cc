@@ -1,7 +1,7 @@
 // The tensor-core gemm through NVRTC: tl::gemm_ss instantiated for every transpose and input
-// type, and the gemm operators of the suite through the whole CUDA pipeline, compiled for
-// sm_80 and sm_90a. Compiling needs no GPU; without NVRTC the compile checks are skipped
-// with the reason.
+// type, tl::gemm_rs (A in registers) for each B orientation, and the gemm and attention
+// operators of the suite through the whole CUDA pipeline, compiled for sm_80 and sm_90a. Compiling
+// needs no GPU; without NVRTC the compile checks are skipped with the reason.
 #include <string>
 
 #include "absl/strings/match.h"
@@ -68,7 +68,8 @@ TEST_P(GemmMmaNvrtcTest, DeviceLibraryInstantiationsCompile) {
   EXPECT_TRUE(absl::StrContains(ptx, "ldmatrix.sync.aligned.m8n8.x4.shared.b16"));
   EXPECT_TRUE(absl::StrContains(ptx, "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16"));
   EXPECT_TRUE(absl::StrContains(ptx, "ldmatrix.sync.aligned.m8n8.x2.shared.b16"));
-  EXPECT_TRUE(absl::StrContains(ptx, "ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16"));
+  EXPECT_TRUE(absl::StrContains(ptx, "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16"));
+  EXPECT_TRUE(absl::StrContains(ptx, "ldmatrix.sync.aligned.m8n8.x2.shared.b16"));
   // The accumulators stay in registers: no local-memory array.
   EXPECT_FALSE(absl::StrContains(ptx, ".local")) << ptx;
   EXPECT_EQ(compiled->registers.size(), 8u) << compiled->log;
@@ -101,6 +102,86 @@ TEST_P(GemmMmaNvrtcTest, GemmOperatorsLowerToGemmSsAndCompile) {
         CompileWithNvrtc(*source, absl::StrCat(c.op, ".cu"), {.arch = arch});
     ASSERT_TRUE(compiled.ok()) << compiled.status() << "\n" << *source;
     EXPECT_TRUE(absl::StrContains(compiled->ptx, "mma.sync.aligned.m16n8k16"));
+  }
+}
+
+// gemm_rs for each input type and B orientation: A is a 16-bit fragment in the accumulator
+// layout of a 64 x 32 tile on 4 warps along M (here filled per thread), B a shared tile of
+// five n8 tiles (so .x4 and .x2 loads), its rows padded.
+constexpr char kRegisterAInstantiations[] = R"(
+#include "tl/gemm_mma.cuh"
+
+template <typename T, bool TRANS_B>
+__device__ void Gemm(const T* a, const T* b, float* c) {
+  __shared__ __align__(16) T b_s[48 * 40];
+  for (int e = threadIdx.x; e < 32 * 40; e += blockDim.x) b_s[e] = b[e];
+  __syncthreads();
+  T a_regs[64 * 32 / 128];
+  for (int r = 0; r < 64 * 32 / 128; ++r) a_regs[r] = a[r * 128 + threadIdx.x];
+  float acc[64 * 40 / 128];
+  tl::gemm_rs<64, 40, 32, 4, 1, false, TRANS_B, true, (TRANS_B ? 32 : 40) + 8>(a_regs, b_s, acc);
+  tl::gemm_rs<64, 40, 32, 4, 1, false, TRANS_B, false, (TRANS_B ? 32 : 40) + 8>(a_regs, b_s, acc);
+  for (int r = 0; r < 64 * 40 / 128; ++r) c[r * 128 + threadIdx.x] = acc[r];
+}
+
+#define GEMM_KERNEL(NAME, T, TB) \
+  extern "C" __global__ void NAME(const T* a, const T* b, float* c) { Gemm<T, TB>(a, b, c); }
+GEMM_KERNEL(f16_n, __half, false)
+GEMM_KERNEL(f16_t, __half, true)
+GEMM_KERNEL(bf16_n, __nv_bfloat16, false)
+GEMM_KERNEL(bf16_t, __nv_bfloat16, true)
+)";
+
+TEST_P(GemmMmaNvrtcTest, RegisterAInstantiationsCompile) {
+  const std::string arch = GetParam();
+  absl::StatusOr<NvrtcOutput> compiled =
+      CompileWithNvrtc(kRegisterAInstantiations, "gemm_rs_instantiations.cu", {.arch = arch});
+  ASSERT_TRUE(compiled.ok()) << compiled.status();
+  const std::string& ptx = compiled->ptx;
+  EXPECT_TRUE(absl::StrContains(ptx, "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"));
+  EXPECT_TRUE(absl::StrContains(ptx, "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"));
+  // A is never loaded from shared memory: only B's ldmatrix (x4 and, for the odd n8 tile, x2).
+  EXPECT_TRUE(absl::StrContains(ptx, "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16"));
+  EXPECT_TRUE(absl::StrContains(ptx, "ldmatrix.sync.aligned.m8n8.x2.shared.b16"));
+  // A's registers and the accumulators stay in registers: no local-memory array.
+  EXPECT_FALSE(absl::StrContains(ptx, ".local")) << ptx;
+  EXPECT_EQ(compiled->registers.size(), 4u) << compiled->log;
+}
+
+// Attention on sm_80: P = cast(S) stays in the registers that hold S, and P * V is one
+// tl::gemm_rs call per loop body (steady state and epilogue) reading P from them. The source
+// stores P nowhere: no staged tile, no shared mirror; the only shared tiles are the operands
+// the program declares.
+TEST_P(GemmMmaNvrtcTest, AttentionTakesPFromRegistersOnSm80) {
+  if (GetParam() != "sm_80") GTEST_SKIP() << "sm_90a reads P through wgmma (gemm_wgmma_nvrtc_test)";
+  struct Case {
+    const char* op;
+    const char* call;  // V's rows padded from 64 (128) to 72 (136) elements
+  };
+  for (const Case& c : {
+           Case{"flash_attn_d64", "tl::gemm_rs<64, 64, 64, 4, 1, false, false, false, 72>(&P[0]"},
+           Case{"flash_attn_d64_causal",
+                "tl::gemm_rs<64, 64, 64, 4, 1, false, false, false, 72>(&P[0]"},
+           Case{"flash_attn_d128",
+                "tl::gemm_rs<64, 128, 64, 4, 1, false, false, false, 136>(&P[0]"},
+           Case{"flash_attn_d128_causal",
+                "tl::gemm_rs<64, 128, 64, 4, 1, false, false, false, 136>(&P[0]"},
+       }) {
+    const char* op = c.op;
+    SCOPED_TRACE(op);
+    absl::StatusOr<std::string> source = testing::SuiteOpCudaSource(op, "sm_80");
+    ASSERT_TRUE(source.ok()) << source.status();
+    EXPECT_TRUE(absl::StrContains(*source, c.call)) << *source;
+    for (const char* staged : {"P_staged", "P_shared", "S_staged", "S_shared"}) {
+      EXPECT_FALSE(absl::StrContains(*source, staged)) << staged << "\n" << *source;
+    }
+    absl::StatusOr<NvrtcOutput> compiled =
+        CompileWithNvrtc(*source, absl::StrCat(op, ".cu"), {.arch = "sm_80"});
+    ASSERT_TRUE(compiled.ok()) << compiled.status() << "\n" << *source;
+    EXPECT_TRUE(
+        absl::StrContains(compiled->ptx, "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"));
+    // P, S and the accumulators are register arrays indexed by constants: no local memory.
+    EXPECT_FALSE(absl::StrContains(compiled->ptx, ".local")) << compiled->ptx;
   }
 }
 

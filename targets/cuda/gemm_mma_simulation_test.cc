@@ -1,12 +1,13 @@
-// Runs the device library's gemm_ss loop (tl::mma::GemmSs in device/gemm_mma.cuh, the code
-// the GPU runs) on the host, one thread per lane, over a model of ldmatrix and
-// mma.sync.m16n8k16 written from the PTX ISA's descriptions, and reads the accumulators
-// through the compiler's layout (MmaAccumulatorLayout). This checks every address, register
-// and fragment position the kernel uses; the tensor cores' arithmetic itself is left to the
-// GPU test (device_tests/). Element values are small integers kept in the 16-bit slots as
-// integers, so the model's products are exact.
+// Runs the device library's gemm_ss and gemm_rs loops (tl::mma::GemmSs and GemmRs in
+// device/gemm_mma.cuh, the code the GPU runs) on the host, one thread per lane, over a model
+// of ldmatrix and mma.sync.m16n8k16 written from the PTX ISA's descriptions, and reads the
+// accumulators through the compiler's layouts (MmaAccumulatorLayout, MmaRegisterALayout).
+// This checks every address, register and fragment position the kernel uses; the tensor
+// cores' arithmetic itself is left to the GPU test (device_tests/). Element values are small
+// integers kept in the 16-bit slots as integers, so the model's products are exact.
 #include <barrier>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <random>
@@ -61,6 +62,9 @@ struct ModelOps {
   static void LdMatrixX2(unsigned (&r)[2], const void* row) {
     Load<TRANS>(r, row);
   }
+
+  // gemm_rs's packing of two 16-bit register elements into one operand register.
+  static unsigned Pack(uint16_t low, uint16_t high) { return low | unsigned{high} << 16; }
 
   // PTX ISA, mma.m16n8k16 with .f16/.bf16 inputs (g = lane / 4, t = lane % 4): a_i, half
   // i % 2 of register i / 2, is row g (+ 8 for i = 2, 3, 6, 7), column 2t + (i & 1) (+ 8 for
@@ -149,6 +153,28 @@ Place At(const Layout& layout, int64_t i, int64_t j) {
           passes::EvaluateInt(layout.outputs[1], env).value_or(-1)};
 }
 
+// Runs `lane_code(thread)` on every lane of `warps` warps, one warp after the other, each lane
+// a host thread meeting the others at the model's collective instructions; `tiles` are the
+// shared tiles ldmatrix may read. A failure names the first misuse the model saw.
+template <typename LaneCode>
+void RunWarps(int warps, std::vector<std::reference_wrapper<std::vector<uint16_t>>> tiles,
+              LaneCode lane_code) {
+  for (int w = 0; w < warps; ++w) {
+    Warp warp;
+    for (std::vector<uint16_t>& tile : tiles) warp.tiles.emplace_back(tile.data(), tile.size());
+    std::vector<std::thread> lanes;
+    for (int lane = 0; lane < 32; ++lane) {
+      lanes.emplace_back([&, lane] {
+        this_warp = &warp;
+        this_lane = lane;
+        lane_code(w * 32 + lane);
+      });
+    }
+    for (std::thread& lane : lanes) lane.join();
+    ASSERT_EQ(warp.error, "") << "warp " << w;
+  }
+}
+
 // The gemm_ss template arguments the compiler picks for `spec` on `threads` threads.
 std::vector<int64_t> CompilerArgs(const GemmSpec& spec, const Layout& layout, int64_t threads) {
   Stmt gemm = MakeGemm(spec, passes::SimplifyLayout(layout, {Int(spec.m), Int(spec.n)}));
@@ -212,23 +238,11 @@ void ExpectGemmSs(WarpPolicy policy) {
     }
   }
 
-  for (int w = 0; w < WARPS_M * WARPS_N; ++w) {
-    Warp warp;
-    warp.tiles = {{a_tile.data(), a_tile.size()}, {b_tile.data(), b_tile.size()}};
-    std::vector<std::thread> lanes;
-    for (int lane = 0; lane < 32; ++lane) {
-      lanes.emplace_back([&, lane] {
-        this_warp = &warp;
-        this_lane = lane;
-        const int thread = w * 32 + lane;
-        tl::mma::GemmSs<M, N, K, WARPS_M, WARPS_N, TRANS_A, TRANS_B, CLEAR, kLda, kLdb, false,
-                        ModelOps>(
-            a_tile.data(), b_tile.data(), regs[thread].data(), thread);
-      });
-    }
-    for (std::thread& lane : lanes) lane.join();
-    ASSERT_EQ(warp.error, "") << "warp " << w;
-  }
+  RunWarps(WARPS_M * WARPS_N, {a_tile, b_tile}, [&](int thread) {
+    tl::mma::GemmSs<M, N, K, WARPS_M, WARPS_N, TRANS_A, TRANS_B, CLEAR, kLda, kLdb, false,
+                    ModelOps>(a_tile.data(), b_tile.data(), regs[thread].data(), thread);
+  });
+  if (::testing::Test::HasFatalFailure()) return;
 
   for (int i = 0; i < M; ++i) {
     for (int j = 0; j < N; ++j) {
@@ -264,6 +278,130 @@ TEST(GemmSsSimulationTest, AnOddNumberOfN8TilesUsesAnX2Load) {
   ExpectGemmSs<32, 48, 32, 1, 2, false, false, false>(WarpPolicy::kSquare);
   ExpectGemmSs<32, 48, 32, 1, 2, true, true, false>(WarpPolicy::kSquare);
   ExpectGemmSs<16, 8, 16, 1, 1, false, true, true>(WarpPolicy::kSquare);
+}
+
+// `gemm P, V_s -> O_l` on warps along M: P a 16-bit fragment [M, K] with `p_layout`, V_s a
+// shared [K, N] tile ([N, K] transposed) whose rows are `pad` elements longer, O_l a fragment
+// f32[M, N] with `o_layout`.
+Stmt MakeRegisterAGemm(int64_t m, int64_t n, int64_t k, bool trans_b, bool clear, int64_t pad,
+                       std::optional<Layout> p_layout = std::nullopt,
+                       std::optional<Layout> o_layout = std::nullopt) {
+  Buffer p = BufferNode::Make("P", kF16, {Int(m), Int(k)}, MemoryScope::kFragment, {},
+                              std::move(p_layout));
+  int64_t v_cols = trans_b ? k : n;
+  Buffer v = BufferNode::Make("V_s", kF16, {Int(trans_b ? n : k), Int(v_cols)},
+                              MemoryScope::kShared, testing::PaddedStrides(v_cols, pad));
+  Buffer o = BufferNode::Make("O_l", kF32, {Int(m), Int(n)}, MemoryScope::kFragment, {},
+                              std::move(o_layout));
+  return Gemm::Make(Region::Full(p), Region::Full(v), Region::Full(o), false, trans_b,
+                    WarpPolicy::kFullRow, clear);
+}
+
+// Attention's two gemms on the host: S = Q * K^T by gemm_ss (M x KV x D, warps along M), P the
+// 16-bit conversion of S in each thread's own registers, O (+)= P * op(V) by gemm_rs (M x N x
+// KV). Checks that the compiler's register-A layout of P is S's accumulator layout, that it
+// lowers to the gemm_rs call with these template arguments, and every element of O.
+template <int M, int N, int D, int KV, int WARPS_M, bool TRANS_B, bool CLEAR, int PAD_B = 0>
+void ExpectGemmRsAfterGemmSs() {
+  constexpr int kThreads = WARPS_M * 32;
+  constexpr int kLdv = (TRANS_B ? KV : N) + PAD_B;
+  SCOPED_TRACE(::testing::Message()
+               << "S " << M << "x" << KV << "x" << D << ", O " << M << "x" << N << " on " << WARPS_M
+               << " warps, trans_b " << TRANS_B << ", clear " << CLEAR << ", pad " << PAD_B);
+  GemmSpec s_spec{
+      .m = M, .n = KV, .k = D, .trans_b = true, .policy = WarpPolicy::kFullRow, .clear = true};
+  std::optional<Layout> s_layout = MmaAccumulatorLayout(*As<Gemm>(MakeGemm(s_spec)), kThreads);
+  Stmt bare = MakeRegisterAGemm(M, N, KV, TRANS_B, CLEAR, PAD_B);
+  std::optional<Layout> p_layout = MmaRegisterALayout(*As<Gemm>(bare), kThreads);
+  std::optional<Layout> o_layout = MmaAccumulatorLayout(*As<Gemm>(bare), kThreads);
+  ASSERT_TRUE(s_layout && p_layout && o_layout);
+  for (int i = 0; i < M; ++i) {
+    for (int j = 0; j < KV; ++j) {
+      Place s = At(*s_layout, i, j);
+      Place p = At(*p_layout, i, j);
+      ASSERT_TRUE(s.thread == p.thread && s.reg == p.reg) << "P[" << i << ", " << j << "]";
+    }
+  }
+  Stmt laid_out = MakeRegisterAGemm(M, N, KV, TRANS_B, CLEAR, PAD_B,
+                                    passes::SimplifyLayout(*p_layout, {Int(M), Int(KV)}),
+                                    passes::SimplifyLayout(*o_layout, {Int(M), Int(N)}));
+  Launch launch;
+  launch.threads = {kThreads};
+  Kernel kernel = KernelNode::Make("k", {}, {}, std::move(launch), laid_out);
+  absl::StatusOr<std::optional<Stmt>> call = LowerGemmToMma({As<Gemm>(laid_out), kernel.get()});
+  ASSERT_TRUE(call.ok() && *call) << call.status();
+  const Call& node = *As<Call>(As<Evaluate>(**call)->value);
+  EXPECT_EQ(node.name, kGemmRsIntrinsic);
+  std::vector<int64_t> args;
+  for (size_t i = 3; i < node.args.size(); ++i) args.push_back(*AsConstInt(node.args[i]));
+  EXPECT_EQ(args, (std::vector<int64_t>{M, N, KV, WARPS_M, 1, false, TRANS_B, CLEAR, kLdv}));
+
+  std::mt19937 random(M * 31 + N * 17 + D + KV * 3 + TRANS_B);
+  std::uniform_int_distribution<int> small(0, 3);
+  std::vector<uint16_t> q_tile(M * D);
+  std::vector<uint16_t> k_tile(KV * D);  // stored [KV][D]: S's B operand, transposed
+  for (uint16_t& x : q_tile) x = small(random);
+  for (uint16_t& x : k_tile) x = small(random);
+  std::vector<int> v(KV * N);  // op(V), row-major
+  for (int& x : v) x = small(random) * 2 + 1;
+  std::vector<uint16_t> v_tile((TRANS_B ? N : KV) * kLdv, 9999);
+  for (int k = 0; k < KV; ++k) {
+    for (int n = 0; n < N; ++n) v_tile[TRANS_B ? n * kLdv + k : k * kLdv + n] = v[k * N + n];
+  }
+  constexpr int kSRegisters = M * KV / kThreads;
+  std::vector<std::vector<float>> s_regs(kThreads, std::vector<float>(kSRegisters, 1e30f));
+  RunWarps(WARPS_M, {q_tile, k_tile}, [&](int thread) {
+    tl::mma::GemmSs<M, KV, D, WARPS_M, 1, false, true, true, D, D, false, ModelOps>(
+        q_tile.data(), k_tile.data(), s_regs[thread].data(), thread);
+  });
+  if (::testing::Test::HasFatalFailure()) return;
+  // P = cast(S), each thread converting the registers it holds (integers: exact).
+  std::vector<std::vector<uint16_t>> p_regs(kThreads, std::vector<uint16_t>(kSRegisters));
+  for (int t = 0; t < kThreads; ++t) {
+    for (int r = 0; r < kSRegisters; ++r) p_regs[t][r] = static_cast<uint16_t>(s_regs[t][r]);
+  }
+  auto initial = [](int i, int j) { return static_cast<float>((i * 5 + j) % 13); };
+  constexpr int kORegisters = M * N / kThreads;
+  std::vector<std::vector<float>> o_regs(kThreads, std::vector<float>(kORegisters, 1e30f));
+  for (int i = 0; !CLEAR && i < M; ++i) {
+    for (int j = 0; j < N; ++j) {
+      Place place = At(*o_layout, i, j);
+      o_regs[place.thread][place.reg] = initial(i, j);
+    }
+  }
+  RunWarps(WARPS_M, {v_tile}, [&](int thread) {
+    tl::mma::GemmRs<M, N, KV, WARPS_M, 1, false, TRANS_B, CLEAR, kLdv, false, ModelOps>(
+        p_regs[thread].data(), v_tile.data(), o_regs[thread].data(), thread);
+  });
+  if (::testing::Test::HasFatalFailure()) return;
+
+  for (int i = 0; i < M; ++i) {
+    for (int j = 0; j < N; ++j) {
+      float want = CLEAR ? 0.0f : initial(i, j);
+      for (int k = 0; k < KV; ++k) {
+        int s = 0;
+        for (int d = 0; d < D; ++d) s += q_tile[i * D + d] * k_tile[k * D + d];
+        want += static_cast<float>(s * v[k * N + j]);
+      }
+      Place place = At(*o_layout, i, j);
+      ASSERT_EQ(o_regs[place.thread][place.reg], want) << "O[" << i << ", " << j << "]";
+    }
+  }
+}
+
+TEST(GemmRsSimulationTest, AttentionTilesTakePFromTheConvertedAccumulator) {
+  // flash_attn_d64's and flash_attn_d128's tiles: 4 warps of 16 rows, V's rows padded.
+  ExpectGemmRsAfterGemmSs<64, 64, 64, 64, 4, false, false, 8>();
+  ExpectGemmRsAfterGemmSs<64, 128, 64, 64, 4, false, false, 8>();
+  // Two m16 tiles per warp, eight warps.
+  ExpectGemmRsAfterGemmSs<128, 64, 32, 64, 4, false, true>();
+  ExpectGemmRsAfterGemmSs<128, 32, 16, 32, 8, false, false>();
+}
+
+TEST(GemmRsSimulationTest, TransposedBAndAnOddNumberOfN8Tiles) {
+  ExpectGemmRsAfterGemmSs<32, 24, 32, 32, 2, true, true>();
+  ExpectGemmRsAfterGemmSs<32, 24, 32, 48, 1, false, false, 8>();
+  ExpectGemmRsAfterGemmSs<16, 8, 16, 16, 1, true, false, 8>();
 }
 
 }  // namespace

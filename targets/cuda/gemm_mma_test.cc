@@ -146,8 +146,13 @@ TEST(MmaAccumulatorLayoutTest, DeclinesOperandsItCannotAddress) {
                    Binary::Make(BinaryOp::kAdd, swizzle.inputs[1], swizzle.inputs[0]), Int(32))};
   EXPECT_FALSE(fits(Region::Full(buffer("A_s", kF16, 128, 32, MemoryScope::kShared, swizzle)),
                     Region::Full(b), Region::Full(c)));
-  EXPECT_FALSE(fits(Region::Full(buffer("A_l", kF16, 128, 32, MemoryScope::kFragment)),
-                    Region::Full(b), Region::Full(c)));
+  EXPECT_TRUE(fits(Region::Full(buffer("A_l", kF16, 128, 32, MemoryScope::kFragment)),
+                   Region::Full(b), Region::Full(c)))
+      << "a fragment A is read from registers or staged, the accumulator alike";
+  EXPECT_FALSE(fits(Region::Full(a),
+                    Region::Full(buffer("B_l", kF16, 32, 128, MemoryScope::kFragment)),
+                    Region::Full(c)))
+      << "a fragment B is staged by the generic FMA path";
   EXPECT_FALSE(fits(Region::Full(a),
                     Region::Full(buffer("B_s", kBF16, 32, 128, MemoryScope::kShared)),
                     Region::Full(c)))
@@ -193,6 +198,81 @@ TEST(LowerGemmToMmaTest, DeclinesAnAccumulatorLaidOutOtherwise) {
   ASSERT_TRUE(call.ok()) << call.status();
   EXPECT_FALSE(*call);
   EXPECT_TRUE(Lowered(spec, 128));
+}
+
+// `gemm A_l, B_s -> C_l` with A_l a 16-bit fragment [M, K] ([K, M] transposed) with `a_layout`,
+// B_s a dense shared [K, N] tile and C_l an f32 fragment [M, N] with `c_layout`.
+Stmt RegisterAGemm(int64_t m, int64_t n, int64_t k, WarpPolicy policy, bool trans_a = false,
+                   std::optional<Layout> a_layout = std::nullopt,
+                   std::optional<Layout> c_layout = std::nullopt) {
+  Buffer a = BufferNode::Make("A_l", kF16, {Int(trans_a ? k : m), Int(trans_a ? m : k)},
+                              MemoryScope::kFragment, {}, std::move(a_layout));
+  Buffer b = BufferNode::Make("B_s", kF16, {Int(k), Int(n)}, MemoryScope::kShared);
+  Buffer c = BufferNode::Make("C_l", kF32, {Int(m), Int(n)}, MemoryScope::kFragment, {},
+                              std::move(c_layout));
+  return Gemm::Make(Region::Full(a), Region::Full(b), Region::Full(c), trans_a, false, policy,
+                    false);
+}
+
+TEST(MmaRegisterALayoutTest, IsTheAccumulatorLayoutOfAnMByKTileOnTheSameWarps) {
+  Stmt gemm = RegisterAGemm(64, 128, 64, WarpPolicy::kFullRow);
+  std::optional<Layout> a = MmaRegisterALayout(*As<Gemm>(gemm), 128);
+  ASSERT_TRUE(a);
+  // PTX ISA, mma.m16n8k16 A fragment: lane 5 of warp 1 holds rows 16 + 1 and 16 + 9 at columns
+  // 2, 3, 10, 11 of each k16 step, a0..a7 in registers 0..7 of the step.
+  EXPECT_EQ(At(*a, 17, 2).thread, 32 + 5);
+  EXPECT_EQ(At(*a, 17, 2).reg, 0);
+  EXPECT_EQ(At(*a, 17, 3).reg, 1);
+  EXPECT_EQ(At(*a, 25, 2).reg, 2);
+  EXPECT_EQ(At(*a, 17, 10).reg, 4);
+  EXPECT_EQ(At(*a, 25, 11).reg, 7);
+  EXPECT_EQ(At(*a, 17, 18).reg, 8) << "the next k16 step follows";
+  // An accumulator of 64 x 64 on the same 4 warps is laid out alike, so a cast of it is the
+  // operand as it stands.
+  std::optional<Layout> accumulator = MmaAccumulatorLayout(
+      *As<Gemm>(MakeGemm({.m = 64, .n = 64, .k = 32, .policy = WarpPolicy::kFullRow})), 128);
+  ASSERT_TRUE(accumulator);
+  for (int64_t i = 0; i < 64; ++i) {
+    for (int64_t j = 0; j < 64; ++j) {
+      ASSERT_EQ(At(*a, i, j).thread, At(*accumulator, i, j).thread) << i << ", " << j;
+      ASSERT_EQ(At(*a, i, j).reg, At(*accumulator, i, j).reg) << i << ", " << j;
+    }
+  }
+}
+
+TEST(MmaRegisterALayoutTest, NoneWhereWarpsSplitNOrATransposed) {
+  // 4 warps, square: 2 x 2 warps, each warp's rows of A would be needed by two warps.
+  Stmt square = RegisterAGemm(64, 64, 64, WarpPolicy::kSquare);
+  EXPECT_FALSE(MmaRegisterALayout(*As<Gemm>(square), 128));
+  EXPECT_TRUE(MmaAccumulatorLayout(*As<Gemm>(square), 128)) << "staged, still on mma.sync";
+  Stmt transposed = RegisterAGemm(64, 64, 64, WarpPolicy::kFullRow, /*trans_a=*/true);
+  EXPECT_FALSE(MmaRegisterALayout(*As<Gemm>(transposed), 128));
+  EXPECT_TRUE(MmaAccumulatorLayout(*As<Gemm>(transposed), 128));
+  // 2 warps on 32 x 32, square: 2 x 1 (16 x 32 tiles) ties 1 x 2; more warps along M wins.
+  EXPECT_TRUE(MmaRegisterALayout(*As<Gemm>(RegisterAGemm(32, 32, 64, WarpPolicy::kSquare)), 64));
+}
+
+TEST(LowerGemmToMmaTest, ReadsARegisterAInItsLayoutAndDeclinesOthers) {
+  Stmt bare = RegisterAGemm(64, 128, 64, WarpPolicy::kFullRow);
+  std::optional<Layout> a = MmaRegisterALayout(*As<Gemm>(bare), 128);
+  std::optional<Layout> c = MmaAccumulatorLayout(*As<Gemm>(bare), 128);
+  ASSERT_TRUE(a && c);
+  Stmt gemm = RegisterAGemm(64, 128, 64, WarpPolicy::kFullRow, false, a, c);
+  Kernel kernel = KernelWith(gemm, 128);
+  absl::StatusOr<std::optional<Stmt>> call = LowerGemmToMma({As<Gemm>(gemm), kernel.get()});
+  ASSERT_TRUE(call.ok() && *call) << call.status();
+  EXPECT_EQ(Print(**call),
+            "eval cuda.gemm_rs(A_l[0, 0], B_s[0, 0], C_l[0, 0], 64, 128, 64, 4, 1, false, false, "
+            "false, 128);\n");
+
+  // A laid out cyclically is not the operand: declined, and the generic lowering stages it.
+  Stmt cyclic = RegisterAGemm(64, 128, 64, WarpPolicy::kFullRow, false,
+                              passes::CyclicLayout({Int(64), Int(64)}, 128), c);
+  Kernel cyclic_kernel = KernelWith(cyclic, 128);
+  absl::StatusOr<std::optional<Stmt>> declined =
+      LowerGemmToMma({As<Gemm>(cyclic), cyclic_kernel.get()});
+  ASSERT_TRUE(declined.ok()) << declined.status();
+  EXPECT_FALSE(*declined);
 }
 
 }  // namespace

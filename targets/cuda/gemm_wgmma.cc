@@ -39,25 +39,6 @@ std::optional<passes::SharedMatrix> AsWholeSharedMatrix(const Region& region) {
   return passes::SharedMatrix{*extents[0], *extents[1], *extents[1]};
 }
 
-// A fragment A operand covering its whole 2-D buffer of constant shape (leading unit dimensions
-// aside): the register operand of wgmma, rows x cols as the kernel indexes it.
-std::optional<passes::SharedMatrix> AsWholeRegisterMatrix(const Region& region) {
-  const BufferNode& buffer = *region.buffer;
-  if (buffer.scope != MemoryScope::kFragment) return std::nullopt;
-  size_t rank = region.ranges.size();
-  if (rank < 2 || buffer.shape.size() != rank) return std::nullopt;
-  for (size_t d = 0; d < rank; ++d) {
-    std::optional<int64_t> extent = AsConstInt(region.ranges[d].extent);
-    if (!extent || AsConstInt(region.ranges[d].min) != 0 || AsConstInt(buffer.shape[d]) != extent ||
-        (d + 2 < rank && *extent != 1)) {
-      return std::nullopt;
-    }
-  }
-  int64_t rows = *AsConstInt(region.ranges[rank - 2].extent);
-  int64_t cols = *AsConstInt(region.ranges[rank - 1].extent);
-  return passes::SharedMatrix{rows, cols, cols};
-}
-
 bool IsWgmmaInput(DataType dtype) { return dtype == kF16 || dtype == kBF16; }
 
 // `b_atom_bytes` > 0: B is N-major and swizzled in atoms of that many bytes per row, so each
@@ -129,9 +110,9 @@ std::optional<WgmmaPlan> PlanWgmma(const Gemm& gemm, int64_t threads) {
   const bool a_in_registers = gemm.a.buffer->scope == MemoryScope::kFragment;
   // A in registers is K-major (not transposed); B is read from shared memory either way.
   if (a_in_registers && gemm.transpose_a) return std::nullopt;
-  std::optional<passes::GemmOperands> operands = passes::MatchGemmOperands(
-      gemm, [&](const Region& region) {
-        return a_in_registers && &region == &gemm.a ? AsWholeRegisterMatrix(region)
+  std::optional<passes::GemmOperands> operands =
+      passes::MatchGemmOperands(gemm, [&](const Region& region) {
+        return a_in_registers && &region == &gemm.a ? passes::AsWholeFragmentMatrix(region)
                                                     : AsWholeSharedMatrix(region);
       });
   if (!operands || operands->k % kWgmmaK != 0) return std::nullopt;

@@ -1,7 +1,8 @@
 // Matrix-core gemm for the HIP target: `gemm A_s, B_s -> C_l` with fp16 or bf16
 // operands in LDS and an fp32 fragment accumulator becomes one call of the
 // device library's tl::gemm_mfma (targets/hip/device/gemm_mfma.h), MFMA
-// 32x32x8 instructions on wavefronts of 64. The accumulator layout given here
+// 32x32x8 instructions on wavefronts of 64; with A a 16-bit fragment laid out
+// as an accumulator, tl::gemm_mfma_rs reads A from registers. The accumulator layout given here
 // is the register order of that template, element for element.
 #ifndef TARGETS_HIP_GEMM_MFMA_H_
 #define TARGETS_HIP_GEMM_MFMA_H_
@@ -24,7 +25,13 @@ namespace tile_ir::hip {
 // &B[start], &C[0]) (targets/c_source/library_call.h).
 inline constexpr char kGemmMfmaIntrinsic[] = "hip.gemm_mfma";
 
-// Registers kGemmMfmaIntrinsic; repeated calls do nothing more.
+// The same with A a 16-bit fragment in registers laid out as MfmaRegisterALayout gives,
+// emitted as tl::gemm_mfma_rs<M, N, K, WARPS_M, 1, false, TRANS_B, CLEAR>(&A[0],
+// &B[start], &C[0]).
+inline constexpr char kGemmMfmaRegisterAIntrinsic[] = "hip.gemm_mfma_rs";
+
+// Registers kGemmMfmaIntrinsic and kGemmMfmaRegisterAIntrinsic; repeated calls
+// do nothing more.
 absl::Status RegisterGemmMfmaIntrinsic();
 
 // The (thread, register) layout of the accumulator of `gemm` on a block of
@@ -36,19 +43,35 @@ absl::Status RegisterGemmMfmaIntrinsic();
 // multiple of 8; and `threads` is a multiple of 64 whose wavefronts the gemm's
 // policy splits into WARPS_M x WARPS_N with (M / WARPS_M) % 32 == 0 and
 // (N / WARPS_N) % 32 == 0 (square: the split whose wave tile is closest to
-// square; full_row: all waves along M; full_col: all along N).
+// square; full_row: all waves along M; full_col: all along N). A may instead
+// be a whole 2-D 16-bit fragment (attention's P): it is read from registers
+// when the waves split M only, A is not transposed and K is a multiple of 32
+// (MfmaRegisterALayout), else staged in LDS by the generic lowering, with a
+// remark; the accumulator's layout is the same either way.
 //
 // With WM = M / WARPS_M, WN = N / WARPS_N, TN = WN / 32, element (i, j) lives on
-//   thread   = ((i / WM) * WARPS_N + j / WN) * 64 + j % 32 + 32 * ((i % 32) / 4 % 2)
-//   register = (((i % WM) / 32) * TN + (j % WN) / 32) * 16 + 4 * ((i % 32) / 8) + i % 4
+//   thread   = ((i / WM) * WARPS_N + j / WN) * 64 + i % 32 + 32 * ((j % 32) / 4 % 2)
+//   register = (((i % WM) / 32) * TN + (j % WN) / 32) * 16 + 4 * ((j % 32) / 8) + j % 4
 // that is, waves in row-major order over the wave grid, each holding its
 // WM x WN tile as 32x32 instruction tiles (row-major), each tile as the ISA's
-// D operand: lane j % 32 + 32 * ((i / 4) % 2), item 4 * (i / 8) + i % 4.
+// D operand of the instruction issued with its operands swapped (D = C^T,
+// device/gemm_mfma.h says why): lane i % 32 + 32 * ((j / 4) % 2), item
+// 4 * (j / 8) + j % 4, so that a lane holds a row in runs of four columns.
 std::optional<Layout> MfmaAccumulatorLayout(const Gemm& gemm, int64_t threads);
 
-// The call of tl::gemm_mfma that implements `request.gemm` when
-// MfmaAccumulatorLayout applies to it and its accumulator has that layout;
-// nullopt otherwise.
+// The layout in which tl::gemm_mfma_rs reads a fragment A of `gemm` on
+// `threads` threads, or nullopt when it cannot: the accumulator layout of an
+// M x K gemm on the same WARPS_M x 1 waves. Items 4s..4s+3 of each of its 32x32
+// tiles are the A operand of k-step s, so a 16-bit tile converted in each thread
+// from such an accumulator (attention's P = cast(S)) is the operand as it
+// stands.
+std::optional<Layout> MfmaRegisterALayout(const Gemm& gemm, int64_t threads);
+
+// The call of tl::gemm_mfma (tl::gemm_mfma_rs for A in registers) that
+// implements `request.gemm` when MfmaAccumulatorLayout applies to it, its
+// accumulator has that layout and a fragment A has MfmaRegisterALayout;
+// nullopt otherwise (a fragment A is then staged in LDS by the generic
+// lowering, which asks again with A there).
 absl::StatusOr<std::optional<Stmt>> LowerGemmToMfma(const passes::GemmLoweringRequest& request);
 
 }  // namespace tile_ir::hip

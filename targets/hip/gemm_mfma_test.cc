@@ -1,8 +1,10 @@
 // Pins the MFMA accumulator layout the compiler gives layout inference against
-// the ISA's lane mapping of v_mfma_f32_32x32x8{f16,bf16_1k} (CDNA2/CDNA3 ISA,
-// AMD's matrix instruction calculator: D[i][j] is in lane j + 32 * ((i / 4) %
-// 2), item 4 * (i / 8) + i % 4), and against the device library's own index
-// helpers (device/gemm_mfma.h compiled as host C++).
+// the ISA's lane mapping of v_mfma_f32_32x32x8{f16,bf16_1k} issued with its
+// operands swapped (CDNA2/CDNA3 ISA, AMD's matrix instruction calculator:
+// D[x][y] is in lane y + 32 * ((x / 4) % 2), item 4 * (x / 8) + x % 4, and D
+// = C^T, so C[i][j] is in lane i + 32 * ((j / 4) % 2), item 4 * (j / 8) + j %
+// 4), and against the device library's own index helpers (device/gemm_mfma.h
+// compiled as host C++).
 #include "targets/hip/gemm_mfma.h"
 
 #include <gtest/gtest.h>
@@ -43,8 +45,8 @@ TEST(GemmMfmaTest, OneTilePerWaveIsTheIsaLaneMapping) {
   for (int64_t i = 0; i < 32; ++i) {
     for (int64_t j = 0; j < 32; ++j) {
       auto [thread, reg] = Place(*layout, i, j);
-      EXPECT_EQ(thread, j + 32 * ((i / 4) % 2)) << i << ", " << j;
-      EXPECT_EQ(reg, 4 * (i / 8) + i % 4) << i << ", " << j;
+      EXPECT_EQ(thread, i + 32 * ((j / 4) % 2)) << i << ", " << j;
+      EXPECT_EQ(reg, 4 * (j / 8) + j % 4) << i << ", " << j;
     }
   }
 }
@@ -65,8 +67,8 @@ TEST(GemmMfmaTest, WavesAndTilesComposeAndMatchTheDeviceLibrary) {
       EXPECT_EQ(Shape::Row(static_cast<int>(thread), static_cast<int>(reg)), i);
       EXPECT_EQ(Shape::Col(static_cast<int>(thread), static_cast<int>(reg)), j);
       // Inside its 32x32 tile, the ISA's mapping.
-      EXPECT_EQ(thread % 64, j % 32 + 32 * ((i % 32) / 4 % 2));
-      EXPECT_EQ(reg % 16, 4 * ((i % 32) / 8) + i % 4);
+      EXPECT_EQ(thread % 64, i % 32 + 32 * ((j % 32) / 4 % 2));
+      EXPECT_EQ(reg % 16, 4 * ((j % 32) / 8) + j % 4);
     }
   }
 }
@@ -90,6 +92,39 @@ TEST(GemmMfmaTest, ShapesMfmaCannotTakeFallBack) {
   EXPECT_FALSE(
       MfmaAccumulatorLayout(*As<Gemm>(MakeGemm(64, 64, 16, kF32)), 64).has_value());  // f32 in
   EXPECT_TRUE(MfmaAccumulatorLayout(*As<Gemm>(MakeGemm(64, 64, 16, kBF16)), 128).has_value());
+}
+
+// gemm A_l, B_s -> C_l with A_l a 16-bit fragment [M, K] ([K, M] transposed).
+Stmt RegisterAGemm(int64_t m, int64_t n, int64_t k, WarpPolicy policy, bool trans_a = false) {
+  Buffer a = BufferNode::Make("A_l", kF16, {Int(trans_a ? k : m), Int(trans_a ? m : k)},
+                              MemoryScope::kFragment);
+  Buffer b = BufferNode::Make("B_s", kF16, {Int(k), Int(n)}, MemoryScope::kShared);
+  Buffer c = BufferNode::Make("C_l", kF32, {Int(m), Int(n)}, MemoryScope::kFragment);
+  return Gemm::Make(Region::Full(a), Region::Full(b), Region::Full(c), trans_a, false, policy,
+                    false);
+}
+
+TEST(GemmMfmaTest, RegisterAIsTheAccumulatorLayoutWhereWavesSplitMOnly) {
+  // 64 x 64 on 2 waves along M: A's items 4s..4s+3 of a tile are k-step s's operand items.
+  std::optional<Layout> a =
+      MfmaRegisterALayout(*As<Gemm>(RegisterAGemm(64, 64, 64, WarpPolicy::kFullRow)), 128);
+  ASSERT_TRUE(a.has_value());
+  for (int64_t i = 0; i < 64; ++i) {
+    for (int64_t k = 0; k < 64; ++k) {
+      auto [thread, reg] = Place(*a, i, k);
+      // ISA SRC operand of the row side: lane i % 32 + 32 * ((k / 4) % 2), item k % 4 of step
+      // (k % 32) / 8 of tile k / 32.
+      EXPECT_EQ(thread, (i / 32) * 64 + i % 32 + 32 * ((k / 4) % 2)) << i << ", " << k;
+      EXPECT_EQ(reg, (k / 32) * 16 + 4 * ((k % 32) / 8) + k % 4) << i << ", " << k;
+    }
+  }
+  // The accumulator layout stays, whether or not A can be read from registers.
+  for (const Stmt& staged : {RegisterAGemm(64, 128, 64, WarpPolicy::kSquare),        // 1 x 2 waves
+                             RegisterAGemm(64, 64, 64, WarpPolicy::kFullRow, true),  // transposed
+                             RegisterAGemm(64, 64, 48, WarpPolicy::kFullRow)}) {     // K % 32
+    EXPECT_FALSE(MfmaRegisterALayout(*As<Gemm>(staged), 128).has_value());
+    EXPECT_TRUE(MfmaAccumulatorLayout(*As<Gemm>(staged), 128).has_value());
+  }
 }
 
 }  // namespace

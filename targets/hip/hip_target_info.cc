@@ -65,6 +65,11 @@ std::optional<Layout> HipTargetInfo::FragmentLayoutForGemm(const Gemm& gemm,
   return MfmaAccumulatorLayout(gemm, ThreadsExecutingBlock(kernel.launch));
 }
 
+std::optional<Layout> HipTargetInfo::RegisterOperandLayoutForGemm(const Gemm& gemm,
+                                                                  const KernelNode& kernel) const {
+  return MfmaRegisterALayout(gemm, ThreadsExecutingBlock(kernel.launch));
+}
+
 absl::StatusOr<std::optional<Stmt>> HipTargetInfo::LowerGemm(
     const passes::GemmLoweringRequest& request) const {
   return LowerGemmToMfma(request);

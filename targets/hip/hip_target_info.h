@@ -47,6 +47,9 @@ class HipTargetInfo final : public passes::TargetInfo {
   // tl::gemm_mfma call for a gemm that has it; other gemms take the FMA path.
   std::optional<Layout> FragmentLayoutForGemm(const Gemm& gemm,
                                               const KernelNode& kernel) const override;
+  // A fragment A is read from registers by tl::gemm_mfma_rs (MfmaRegisterALayout).
+  std::optional<Layout> RegisterOperandLayoutForGemm(const Gemm& gemm,
+                                                     const KernelNode& kernel) const override;
   absl::StatusOr<std::optional<Stmt>> LowerGemm(
       const passes::GemmLoweringRequest& request) const override;
 

@@ -24,9 +24,15 @@ struct SimdPlan {
 std::optional<SimdPlan> PlanSimdgroup(const Gemm& gemm, int64_t threads) {
   DataType input = gemm.a.buffer->dtype;
   if ((input != kF16 && input != kF32) || gemm.b.buffer->dtype != input) return std::nullopt;
-  // The device library reads dense threadgroup tiles only.
+  // The device library reads dense threadgroup tiles only. A fragment A (attention's P) is
+  // seen as the dense tile the generic lowering stages it in: a simdgroup_matrix's per-thread
+  // layout is not documented, so no fragment can be one as it stands.
   std::optional<passes::GemmOperands> operands =
-      passes::MatchGemmOperands(gemm, /*padded_row_alignment_bytes=*/0);
+      passes::MatchGemmOperands(gemm, [&](const Region& region) {
+        return &region == &gemm.a && region.buffer->scope == MemoryScope::kFragment
+                   ? passes::AsWholeFragmentMatrix(region)
+                   : passes::AsSharedMatrix(region, /*padded_row_alignment_bytes=*/0);
+      });
   if (!operands) return std::nullopt;
   SimdPlan plan{operands->m, operands->n, operands->k};
   if (plan.m % kTile != 0 || plan.n % kTile != 0 || plan.k % kTile != 0) return std::nullopt;
@@ -65,7 +71,9 @@ absl::StatusOr<std::optional<Stmt>> LowerGemmToSimdgroup(
   const Gemm& gemm = *request.gemm;
   int64_t threads = passes::LaunchThreads(*request.kernel);
   std::optional<SimdPlan> plan = PlanSimdgroup(gemm, threads);
-  if (!plan ||
+  // A fragment A is left to the generic lowering, which stages it in threadgroup memory with a
+  // remark and asks again with A there.
+  if (!plan || gemm.a.buffer->scope == MemoryScope::kFragment ||
       !passes::HasFragmentLayout(*gemm.c.buffer, CyclicLayout(*plan, threads), plan->m, plan->n)) {
     return std::optional<Stmt>();
   }

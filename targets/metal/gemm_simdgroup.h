@@ -6,7 +6,10 @@
 // accumulator keeps the cyclic layout (element e = i * N + j on thread
 // e % T, register e / T) and passes through an M x N f32 threadgroup tile
 // (`<C>_simd`) during the call; shapes whose tile exceeds kMaxScratchBytes
-// take the generic FMA path instead.
+// take the generic FMA path instead. A 16-bit or f32 fragment A (attention's P)
+// cannot be a simdgroup_matrix operand as it stands for the same reason: the
+// generic lowering stages it in threadgroup memory, with a remark, and the
+// staged gemm runs here.
 #ifndef TARGETS_METAL_GEMM_SIMDGROUP_H_
 #define TARGETS_METAL_GEMM_SIMDGROUP_H_
 

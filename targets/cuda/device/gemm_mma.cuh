@@ -1,8 +1,9 @@
 // Tile GEMM on tensor cores (sm_80 and newer): C (+)= op(A) * op(B) with A and B in shared
-// memory and C in registers, through ldmatrix and mma.sync.aligned.m16n8k16 with fp16 or
-// bf16 inputs and fp32 accumulation. The compiler's fragment layout for C
-// (targets/cuda/gemm_mma.h, MmaAccumulatorLayout) must place every element exactly where
-// this code keeps it; both follow the PTX ISA's m16n8k16 fragment tables:
+// memory (gemm_ss) or A in registers (gemm_rs) and C in registers, through ldmatrix and
+// mma.sync.aligned.m16n8k16 with fp16 or bf16 inputs and fp32 accumulation. The compiler's
+// fragment layouts (targets/cuda/gemm_mma.h: MmaAccumulatorLayout for C, MmaRegisterALayout
+// for a register A) must place every element exactly where this code keeps it; both follow
+// the PTX ISA's m16n8k16 fragment tables:
 //
 //   A (16x16, 4 regs of 2 halves): reg q holds row g + 8 * (q % 2), cols 8 * (q / 2) + 2t + e
 //   B (16x8, 2 regs):              reg q holds rows 8 * q + 2t + e, col g
@@ -87,6 +88,26 @@ struct AccumulatorShape {
   }
 };
 
+// Loads the B fragments of N_TILES n8 tiles at columns n_base.., rows k0.. of op(B).
+// Non-transposed B is loaded with .trans, and the other way round (see the top).
+template <int N_TILES, bool TRANS_B, int LDB, typename Ops, typename TB>
+TL_MMA_DEVICE void LoadB(unsigned (&b)[N_TILES][2], const TB* B, int lane, int n_base, int k0) {
+  TL_MMA_UNROLL
+  for (int ni = 0; ni < N_TILES; ni += 2) {
+    const int n0 = n_base + 8 * ni;
+    if (ni + 1 < N_TILES) {
+      unsigned r[4];
+      Ops::template LdMatrixX4<!TRANS_B>(r, B + BRowOffset<LDB, TRANS_B>(lane, n0, k0, true));
+      b[ni][0] = r[0];
+      b[ni][1] = r[1];
+      b[ni + 1][0] = r[2];
+      b[ni + 1][1] = r[3];
+    } else {
+      Ops::template LdMatrixX2<!TRANS_B>(b[ni], B + BRowOffset<LDB, TRANS_B>(lane, n0, k0, false));
+    }
+  }
+}
+
 // gemm_ss's loop over the instructions of `Ops`: LdMatrixX4<TRANS>(r, row) and
 // LdMatrixX2<TRANS>(r, row) load from the row this lane addresses, Mma<BF16>(c, a, b) is one
 // m16n8k16 step. `thread` is the flat thread index in the block.
@@ -116,23 +137,55 @@ TL_MMA_DEVICE void GemmSs(const TA* A, const TB* B, float* C, int thread) {
       Ops::template LdMatrixX4<TRANS_A>(a[mi],
                                         A + ARowOffset<LDA, TRANS_A>(lane, m_base + 16 * mi, k0));
     }
-    // Non-transposed B is loaded with .trans, and the other way round (see the top).
     unsigned b[Shape::kTilesN][2];
+    LoadB<Shape::kTilesN, TRANS_B, LDB, Ops>(b, B, lane, n_base, k0);
     TL_MMA_UNROLL
-    for (int ni = 0; ni < Shape::kTilesN; ni += 2) {
-      const int n0 = n_base + 8 * ni;
-      if (ni + 1 < Shape::kTilesN) {
-        unsigned r[4];
-        Ops::template LdMatrixX4<!TRANS_B>(r, B + BRowOffset<LDB, TRANS_B>(lane, n0, k0, true));
-        b[ni][0] = r[0];
-        b[ni][1] = r[1];
-        b[ni + 1][0] = r[2];
-        b[ni + 1][1] = r[3];
-      } else {
-        Ops::template LdMatrixX2<!TRANS_B>(b[ni],
-                                           B + BRowOffset<LDB, TRANS_B>(lane, n0, k0, false));
+    for (int mi = 0; mi < Shape::kTilesM; ++mi) {
+      TL_MMA_UNROLL
+      for (int ni = 0; ni < Shape::kTilesN; ++ni) {
+        Ops::template Mma<BF16>(C + Shape::Register(mi, ni, 0), a[mi], b[ni]);
       }
     }
+  }
+}
+
+// gemm_rs's loop: C (+)= A * op(B) with A in registers. A's M x K elements are laid out as
+// the accumulator of an M x K gemm_ss on the same WARPS_M x 1 warps (AccumulatorShape<M, K,
+// WARPS_M, 1>), and the accumulators of two adjacent n8 tiles are, element for element, the A
+// fragment of one k16 step: c0..c3 of tile 2s are a0..a3 (rows g, g + 8 at columns 2t, 2t + 1
+// of the step), c0..c3 of tile 2s + 1 are a4..a7 (columns 8 + 2t, 9 + 2t). So the fragment of
+// step k0 / 16 of m16 tile mi is the eight elements from register Register(mi, k0 / 8, 0) on,
+// packed in pairs (Ops::Pack(low, high)) into the instruction's four registers. This is how
+// an f32 accumulator converted to 16 bits in each thread feeds the next gemm (attention's
+// P = cast(S) before P * V) with no trip through shared memory.
+template <int M, int N, int K, int WARPS_M, int WARPS_N, bool TRANS_A, bool TRANS_B, bool CLEAR,
+          int LDB, bool BF16, typename Ops, typename TA, typename TB>
+TL_MMA_DEVICE void GemmRs(const TA* A, const TB* B, float* C, int thread) {
+  using Shape = AccumulatorShape<M, N, WARPS_M, WARPS_N>;
+  using AShape = AccumulatorShape<M, K, WARPS_M, 1>;
+  static_assert(WARPS_N == 1 && !TRANS_A,
+                "A in registers holds whole rows of each warp's tile (WARPS_N == 1), K-major");
+  static_assert(M % WARPS_M == 0 && Shape::kWarpM % 16 == 0 && N % 8 == 0,
+                "a warp's tile must be a multiple of 16 x 8");
+  static_assert(K % 16 == 0, "K must be a multiple of 16");
+  static_assert(LDB >= (TRANS_B ? K : N), "rows must be at least as long as the tile");
+  const int lane = thread % 32;
+
+  if constexpr (CLEAR) {
+    TL_MMA_UNROLL
+    for (int r = 0; r < Shape::kRegisters; ++r) C[r] = 0.0f;
+  }
+  TL_MMA_UNROLL
+  for (int k0 = 0; k0 < K; k0 += 16) {
+    unsigned a[Shape::kTilesM][4];
+    TL_MMA_UNROLL
+    for (int mi = 0; mi < Shape::kTilesM; ++mi) {
+      const TA* step = A + AShape::Register(mi, k0 / 8, 0);
+      TL_MMA_UNROLL
+      for (int q = 0; q < 4; ++q) a[mi][q] = Ops::Pack(step[2 * q], step[2 * q + 1]);
+    }
+    unsigned b[Shape::kTilesN][2];
+    LoadB<Shape::kTilesN, TRANS_B, LDB, Ops>(b, B, lane, 0, k0);
     TL_MMA_UNROLL
     for (int mi = 0; mi < Shape::kTilesM; ++mi) {
       TL_MMA_UNROLL
@@ -201,6 +254,16 @@ struct DeviceOps {
     }
   }
 
+  // Two 16-bit elements as one 32-bit operand register, `low` in the lower half.
+  static __device__ __forceinline__ unsigned Pack(__half low, __half high) {
+    return static_cast<unsigned>(__half_as_ushort(low)) |
+           (static_cast<unsigned>(__half_as_ushort(high)) << 16);
+  }
+  static __device__ __forceinline__ unsigned Pack(__nv_bfloat16 low, __nv_bfloat16 high) {
+    return static_cast<unsigned>(__bfloat16_as_ushort(low)) |
+           (static_cast<unsigned>(__bfloat16_as_ushort(high)) << 16);
+  }
+
   // c += a * b on one m16n8k16 tile.
   template <bool BF16>
   static __device__ __forceinline__ void Mma(float* c, const unsigned (&a)[4],
@@ -238,6 +301,22 @@ __device__ __forceinline__ void gemm_ss(const TA* A_smem, const TB* B_smem, floa
       static_cast<int>(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
   mma::GemmSs<M, N, K, WARPS_M, WARPS_N, TRANS_A, TRANS_B, CLEAR, LDA, LDB,
               mma::InputKind<TA>::kBf16, mma::DeviceOps>(A_smem, B_smem, C_regs, thread);
+}
+
+// C (+)= A * op(B) with A in registers: A_regs holds the thread's
+// mma::AccumulatorShape<M, K, WARPS_M, 1>::kRegisters 16-bit elements of A, laid out as the
+// accumulator of an M x K gemm_ss on the same warps (mma::GemmRs explains why that is the
+// operand), so a tile converted element by element from such an accumulator is passed as it
+// stands. WARPS_N must be 1 and TRANS_A false; B_smem and LDB are as for gemm_ss.
+template <int M, int N, int K, int WARPS_M, int WARPS_N, bool TRANS_A, bool TRANS_B, bool CLEAR,
+          int LDB, typename TA, typename TB>
+__device__ __forceinline__ void gemm_rs(const TA* A_regs, const TB* B_smem, float* C_regs) {
+  static_assert(mma::InputKind<TA>::kBf16 == mma::InputKind<TB>::kBf16,
+                "A and B must have one element type");
+  const int thread =
+      static_cast<int>(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
+  mma::GemmRs<M, N, K, WARPS_M, WARPS_N, TRANS_A, TRANS_B, CLEAR, LDB, mma::InputKind<TA>::kBf16,
+              mma::DeviceOps>(A_regs, B_smem, C_regs, thread);
 }
 
 }  // namespace tl

@@ -1,24 +1,39 @@
 // Tile GEMM on CDNA matrix cores (gfx90a, gfx940): C (+)= op(A) * op(B) with A
-// and B in LDS (shared memory) and C in registers, through
-// v_mfma_f32_32x32x8f16 / v_mfma_f32_32x32x8bf16_1k (fp16 or bf16 inputs, fp32
-// accumulation) on wavefronts of 64 lanes. The compiler's fragment layout for C
-// (targets/hip/gemm_mfma.h, MfmaAccumulatorLayout) must place every element
-// exactly where this code keeps it; both follow the ISA's lane mapping of the
-// 32x32x8 instructions (CDNA2/CDNA3 ISA guides, AMD's matrix instruction
-// calculator), for lane l and item v of a lane's registers:
+// and B in LDS (shared memory) and C in registers (gemm_mfma), or A in registers
+// (gemm_mfma_rs), through v_mfma_f32_32x32x8f16 / v_mfma_f32_32x32x8bf16_1k
+// (fp16 or bf16 inputs, fp32 accumulation) on wavefronts of 64 lanes. The
+// compiler's fragment layouts (targets/hip/gemm_mfma.h: MfmaAccumulatorLayout,
+// MfmaRegisterALayout) must place every element exactly where this code keeps
+// it; both follow the ISA's lane mapping of the 32x32x8 instructions
+// (CDNA2/CDNA3 ISA guides, AMD's matrix instruction calculator), for lane l and
+// item v of a lane's registers, D = SRC_A * SRC_B + C:
 //
-//   A (32x8, 4 items):   A[l % 32][4 * (l / 32) + v]
-//   B (8x32, 4 items):   B[4 * (l / 32) + v][l % 32]
-//   D (32x32, 16 items): D[8 * (v / 4) + 4 * (l / 32) + v % 4][l % 32]
+//   SRC_A (32x8, 4 items):  SRC_A[l % 32][4 * (l / 32) + v]
+//   SRC_B (8x32, 4 items):  SRC_B[4 * (l / 32) + v][l % 32]
+//   D (32x32, 16 items):    D[8 * (v / 4) + 4 * (l / 32) + v % 4][l % 32]
+//
+// Each 32x32 tile of C is issued with the operands swapped, D = op(B)^T op(A)^T
+// = C^T: SRC_A is the fragment of op(B) (lane l holds column l % 32 of B, K in
+// the items) and SRC_B that of op(A) (lane l holds row l % 32 of A). So a lane
+// holds a row of C, columns 8 * (v / 4) + 4 * (l / 32) + v % 4: runs of four
+// neighbours, and C[i][j] is in lane i % 32 + 32 * ((j / 4) % 2), item
+// 4 * (j / 8) + j % 4. Why swapped: then a 16-bit tile converted in each thread
+// from such an accumulator (attention's P = cast(S)) is SRC_B as it stands:
+// items 4s..4s+3 of a tile are row l % 32 at columns 8s + 4 (l / 32) + 0..3,
+// the A operand of k-step s. (The unswapped D keeps a column per lane.)
 //
 // Everything but the instructions also compiles as host C++, so that a host
-// test checks the index helpers against the compiler's layout.
+// test runs these very loops over a model of the instruction.
 #pragma once
 
 #if defined(__HIPCC__) || defined(__HIP__)
 #define TL_MFMA_HOST_DEVICE __host__ __device__ __forceinline__
+#define TL_MFMA_DEVICE __device__ __forceinline__
+#define TL_MFMA_UNROLL _Pragma("unroll")
 #else
 #define TL_MFMA_HOST_DEVICE inline
+#define TL_MFMA_DEVICE inline
+#define TL_MFMA_UNROLL
 #endif
 
 namespace tl {
@@ -45,13 +60,13 @@ struct AccumulatorShape {
 
   // The C element of register `reg` of the thread with flat index `thread`.
   TL_MFMA_HOST_DEVICE static int Row(int thread, int reg) {
-    const int lane = thread % kWave;
-    const int v = reg % 16;
-    return thread / kWave / WARPS_N * kWaveM + reg / 16 / kTilesN * kTile + 8 * (v / 4) +
-           4 * (lane / 32) + v % 4;
+    return thread / kWave / WARPS_N * kWaveM + reg / 16 / kTilesN * kTile + thread % kWave % 32;
   }
   TL_MFMA_HOST_DEVICE static int Col(int thread, int reg) {
-    return thread / kWave % WARPS_N * kWaveN + reg / 16 % kTilesN * kTile + thread % kWave % 32;
+    const int lane = thread % kWave;
+    const int v = reg % 16;
+    return thread / kWave % WARPS_N * kWaveN + reg / 16 % kTilesN * kTile + 8 * (v / 4) +
+           4 * (lane / 32) + v % 4;
   }
 };
 
@@ -70,6 +85,131 @@ TL_MFMA_HOST_DEVICE int BOffset(int lane, int n0, int k0, int v) {
   return TRANS_B ? n * K + k : k * N + n;
 }
 
+// gemm_mfma's loop over the instructions of `Ops`: Ops::Vector holds an
+// operand's four items and Ops::Accumulator a tile's sixteen (both indexable),
+// Ops::Step(src_a, src_b, c) returns c + src_a * src_b on one 32x32x8 tile.
+// `thread` is the flat thread index in the block; A and B are the operand tiles
+// as 16-bit patterns.
+template <int M, int N, int K, int WARPS_M, int WARPS_N, bool TRANS_A, bool TRANS_B, bool CLEAR,
+          typename Ops, typename Bits>
+TL_MFMA_DEVICE void GemmMfma(const Bits* A, const Bits* B, float* C, int thread) {
+  using Shape = AccumulatorShape<M, N, WARPS_M, WARPS_N>;
+  static_assert(M % WARPS_M == 0 && N % WARPS_N == 0, "the waves must split the tile evenly");
+  static_assert(Shape::kWaveM % kTile == 0 && Shape::kWaveN % kTile == 0,
+                "a wave's tile must be a multiple of 32 x 32");
+  static_assert(K % kStepK == 0, "K must be a multiple of 8");
+  const int lane = thread % kWave;
+  const int m_base = thread / kWave / WARPS_N * Shape::kWaveM;
+  const int n_base = thread / kWave % WARPS_N * Shape::kWaveN;
+
+  typename Ops::Accumulator acc[Shape::kTilesM][Shape::kTilesN];
+  TL_MFMA_UNROLL
+  for (int mi = 0; mi < Shape::kTilesM; ++mi) {
+    TL_MFMA_UNROLL
+    for (int ni = 0; ni < Shape::kTilesN; ++ni) {
+      TL_MFMA_UNROLL
+      for (int v = 0; v < 16; ++v) {
+        acc[mi][ni][v] = CLEAR ? 0.0f : C[(mi * Shape::kTilesN + ni) * 16 + v];
+      }
+    }
+  }
+  TL_MFMA_UNROLL
+  for (int k0 = 0; k0 < K; k0 += kStepK) {
+    typename Ops::Vector a[Shape::kTilesM];
+    typename Ops::Vector b[Shape::kTilesN];
+    TL_MFMA_UNROLL
+    for (int mi = 0; mi < Shape::kTilesM; ++mi) {
+      TL_MFMA_UNROLL
+      for (int v = 0; v < 4; ++v) {
+        a[mi][v] = A[AOffset<M, K, TRANS_A>(lane, m_base + kTile * mi, k0, v)];
+      }
+    }
+    TL_MFMA_UNROLL
+    for (int ni = 0; ni < Shape::kTilesN; ++ni) {
+      TL_MFMA_UNROLL
+      for (int v = 0; v < 4; ++v) {
+        b[ni][v] = B[BOffset<N, K, TRANS_B>(lane, n_base + kTile * ni, k0, v)];
+      }
+    }
+    TL_MFMA_UNROLL
+    for (int mi = 0; mi < Shape::kTilesM; ++mi) {
+      TL_MFMA_UNROLL
+      for (int ni = 0; ni < Shape::kTilesN; ++ni) {
+        acc[mi][ni] = Ops::Step(b[ni], a[mi], acc[mi][ni]);  // swapped: D = C^T (see the top)
+      }
+    }
+  }
+  TL_MFMA_UNROLL
+  for (int mi = 0; mi < Shape::kTilesM; ++mi) {
+    TL_MFMA_UNROLL
+    for (int ni = 0; ni < Shape::kTilesN; ++ni) {
+      TL_MFMA_UNROLL
+      for (int v = 0; v < 16; ++v) C[(mi * Shape::kTilesN + ni) * 16 + v] = acc[mi][ni][v];
+    }
+  }
+}
+
+// gemm_mfma_rs's loop: C (+)= A * op(B) with A's M x K elements in registers,
+// laid out as the accumulator of an M x K gemm_mfma on the same WARPS_M x 1
+// waves (AccumulatorShape<M, K, WARPS_M, 1>). Items 4s..4s+3 of its tile (mi,
+// k0 / 32) are, for k-step s = (k0 % 32) / 8, the four SRC_B items of A (see the
+// top), so A passes as it stands: no exchange between lanes.
+template <int M, int N, int K, int WARPS_M, int WARPS_N, bool TRANS_A, bool TRANS_B, bool CLEAR,
+          typename Ops, typename Bits>
+TL_MFMA_DEVICE void GemmMfmaRs(const Bits* A, const Bits* B, float* C, int thread) {
+  using Shape = AccumulatorShape<M, N, WARPS_M, WARPS_N>;
+  using AShape = AccumulatorShape<M, K, WARPS_M, 1>;
+  static_assert(WARPS_N == 1 && !TRANS_A,
+                "A in registers holds whole rows of each wave's tile (WARPS_N == 1), K-major");
+  static_assert(M % WARPS_M == 0 && Shape::kWaveM % kTile == 0 && N % kTile == 0,
+                "a wave's tile must be a multiple of 32 x 32");
+  static_assert(K % kTile == 0, "K must be a multiple of 32 (whole accumulator tiles of A)");
+  const int lane = thread % kWave;
+
+  typename Ops::Accumulator acc[Shape::kTilesM][Shape::kTilesN];
+  TL_MFMA_UNROLL
+  for (int mi = 0; mi < Shape::kTilesM; ++mi) {
+    TL_MFMA_UNROLL
+    for (int ni = 0; ni < Shape::kTilesN; ++ni) {
+      TL_MFMA_UNROLL
+      for (int v = 0; v < 16; ++v) {
+        acc[mi][ni][v] = CLEAR ? 0.0f : C[(mi * Shape::kTilesN + ni) * 16 + v];
+      }
+    }
+  }
+  TL_MFMA_UNROLL
+  for (int k0 = 0; k0 < K; k0 += kStepK) {
+    typename Ops::Vector a[Shape::kTilesM];
+    typename Ops::Vector b[Shape::kTilesN];
+    TL_MFMA_UNROLL
+    for (int mi = 0; mi < Shape::kTilesM; ++mi) {
+      const Bits* step = A + (mi * AShape::kTilesN + k0 / kTile) * 16 + 4 * (k0 % kTile / kStepK);
+      TL_MFMA_UNROLL
+      for (int v = 0; v < 4; ++v) a[mi][v] = step[v];
+    }
+    TL_MFMA_UNROLL
+    for (int ni = 0; ni < Shape::kTilesN; ++ni) {
+      TL_MFMA_UNROLL
+      for (int v = 0; v < 4; ++v) b[ni][v] = B[BOffset<N, K, TRANS_B>(lane, kTile * ni, k0, v)];
+    }
+    TL_MFMA_UNROLL
+    for (int mi = 0; mi < Shape::kTilesM; ++mi) {
+      TL_MFMA_UNROLL
+      for (int ni = 0; ni < Shape::kTilesN; ++ni) {
+        acc[mi][ni] = Ops::Step(b[ni], a[mi], acc[mi][ni]);
+      }
+    }
+  }
+  TL_MFMA_UNROLL
+  for (int mi = 0; mi < Shape::kTilesM; ++mi) {
+    TL_MFMA_UNROLL
+    for (int ni = 0; ni < Shape::kTilesN; ++ni) {
+      TL_MFMA_UNROLL
+      for (int v = 0; v < 16; ++v) C[(mi * Shape::kTilesN + ni) * 16 + v] = acc[mi][ni][v];
+    }
+  }
+}
+
 }  // namespace mfma
 }  // namespace tl
 
@@ -86,12 +226,14 @@ typedef _Float16 Half4 __attribute__((ext_vector_type(4)));
 typedef short Short4 __attribute__((ext_vector_type(4)));
 typedef float Float16 __attribute__((ext_vector_type(16)));
 
-// The operand vector of an element type and the instruction that takes it.
+// The operand vector of an element type and the instruction that takes it, as
+// the Ops of GemmMfma and GemmMfmaRs.
 template <typename T>
 struct Input;
 template <>
 struct Input<__half> {
   typedef Half4 Vector;
+  typedef Float16 Accumulator;
   typedef _Float16 Bits;
   static __device__ __forceinline__ Float16 Step(Vector a, Vector b, Float16 c) {
     return __builtin_amdgcn_mfma_f32_32x32x8f16(a, b, c, 0, 0, 0);
@@ -100,11 +242,17 @@ struct Input<__half> {
 template <>
 struct Input<hip_bfloat16> {
   typedef Short4 Vector;
+  typedef Float16 Accumulator;
   typedef short Bits;
   static __device__ __forceinline__ Float16 Step(Vector a, Vector b, Float16 c) {
     return __builtin_amdgcn_mfma_f32_32x32x8bf16_1k(a, b, c, 0, 0, 0);
   }
 };
+
+// The flat index that fragment layouts use; hardware forms waves in this order too.
+__device__ __forceinline__ int FlatThread() {
+  return static_cast<int>(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
+}
 
 }  // namespace mfma
 
@@ -116,68 +264,28 @@ struct Input<hip_bfloat16> {
 template <int M, int N, int K, int WARPS_M, int WARPS_N, bool TRANS_A, bool TRANS_B, bool CLEAR,
           typename TA, typename TB>
 __device__ __forceinline__ void gemm_mfma(const TA* A_lds, const TB* B_lds, float* C_regs) {
-  using Shape = mfma::AccumulatorShape<M, N, WARPS_M, WARPS_N>;
+  static_assert(sizeof(TA) == 2 && sizeof(TB) == 2, "A and B must be f16 or bf16");
   using In = mfma::Input<TA>;
   using Bits = typename In::Bits;
-  static_assert(sizeof(TA) == 2 && sizeof(TB) == 2, "A and B must be f16 or bf16");
-  static_assert(M % WARPS_M == 0 && N % WARPS_N == 0, "the waves must split the tile evenly");
-  static_assert(Shape::kWaveM % mfma::kTile == 0 && Shape::kWaveN % mfma::kTile == 0,
-                "a wave's tile must be a multiple of 32 x 32");
-  static_assert(K % mfma::kStepK == 0, "K must be a multiple of 8");
-  // The flat index that fragment layouts use; hardware forms waves in this order too.
-  const int thread =
-      static_cast<int>(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
-  const int lane = thread % mfma::kWave;
-  const int m_base = thread / mfma::kWave / WARPS_N * Shape::kWaveM;
-  const int n_base = thread / mfma::kWave % WARPS_N * Shape::kWaveN;
-  const Bits* A = reinterpret_cast<const Bits*>(A_lds);
-  const Bits* B = reinterpret_cast<const Bits*>(B_lds);
+  mfma::GemmMfma<M, N, K, WARPS_M, WARPS_N, TRANS_A, TRANS_B, CLEAR, In>(
+      reinterpret_cast<const Bits*>(A_lds), reinterpret_cast<const Bits*>(B_lds), C_regs,
+      mfma::FlatThread());
+}
 
-  mfma::Float16 acc[Shape::kTilesM][Shape::kTilesN];
-#pragma unroll
-  for (int mi = 0; mi < Shape::kTilesM; ++mi) {
-#pragma unroll
-    for (int ni = 0; ni < Shape::kTilesN; ++ni) {
-#pragma unroll
-      for (int v = 0; v < 16; ++v) {
-        acc[mi][ni][v] = CLEAR ? 0.0f : C_regs[(mi * Shape::kTilesN + ni) * 16 + v];
-      }
-    }
-  }
-#pragma unroll
-  for (int k0 = 0; k0 < K; k0 += mfma::kStepK) {
-    typename In::Vector a[Shape::kTilesM];
-    typename In::Vector b[Shape::kTilesN];
-#pragma unroll
-    for (int mi = 0; mi < Shape::kTilesM; ++mi) {
-#pragma unroll
-      for (int v = 0; v < 4; ++v) {
-        a[mi][v] = A[mfma::AOffset<M, K, TRANS_A>(lane, m_base + mfma::kTile * mi, k0, v)];
-      }
-    }
-#pragma unroll
-    for (int ni = 0; ni < Shape::kTilesN; ++ni) {
-#pragma unroll
-      for (int v = 0; v < 4; ++v) {
-        b[ni][v] = B[mfma::BOffset<N, K, TRANS_B>(lane, n_base + mfma::kTile * ni, k0, v)];
-      }
-    }
-#pragma unroll
-    for (int mi = 0; mi < Shape::kTilesM; ++mi) {
-#pragma unroll
-      for (int ni = 0; ni < Shape::kTilesN; ++ni) {
-        acc[mi][ni] = In::Step(a[mi], b[ni], acc[mi][ni]);
-      }
-    }
-  }
-#pragma unroll
-  for (int mi = 0; mi < Shape::kTilesM; ++mi) {
-#pragma unroll
-    for (int ni = 0; ni < Shape::kTilesN; ++ni) {
-#pragma unroll
-      for (int v = 0; v < 16; ++v) C_regs[(mi * Shape::kTilesN + ni) * 16 + v] = acc[mi][ni][v];
-    }
-  }
+// C (+)= A * op(B) with A in registers: A_regs holds the thread's
+// mfma::AccumulatorShape<M, K, WARPS_M, 1>::kRegisters 16-bit elements of A,
+// laid out as the accumulator of an M x K gemm_mfma on the same waves, so a tile
+// converted element by element from such an accumulator passes as it stands.
+// WARPS_N must be 1, TRANS_A false and K a multiple of 32; B_lds as for gemm_mfma.
+template <int M, int N, int K, int WARPS_M, int WARPS_N, bool TRANS_A, bool TRANS_B, bool CLEAR,
+          typename TA, typename TB>
+__device__ __forceinline__ void gemm_mfma_rs(const TA* A_regs, const TB* B_lds, float* C_regs) {
+  static_assert(sizeof(TA) == 2 && sizeof(TB) == 2, "A and B must be f16 or bf16");
+  using In = mfma::Input<TA>;
+  using Bits = typename In::Bits;
+  mfma::GemmMfmaRs<M, N, K, WARPS_M, WARPS_N, TRANS_A, TRANS_B, CLEAR, In>(
+      reinterpret_cast<const Bits*>(A_regs), reinterpret_cast<const Bits*>(B_lds), C_regs,
+      mfma::FlatThread());
 }
 
 }  // namespace tl
