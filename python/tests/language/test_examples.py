@@ -1,4 +1,4 @@
-"""The examples (python/examples/, TileLang's GEMM and FlashAttention as a user
+"""The examples (python/examples/, TileLang's GEMM, FlashAttention and MLA decode as a user
 writes them) compile for the CPU and match float64 numpy at shapes that do not
 divide their tiles, with every output element poisoned (NaN) before the call."""
 
@@ -7,6 +7,7 @@ import pytest
 
 import flash_attention
 import gemm
+import mla_decode
 import tile
 
 
@@ -50,3 +51,7 @@ def test_flash_attention_matches_numpy(causal):
 
 def test_flash_attention_short_sequence():
     assert flash_attention.main(batch=1, heads=3, seq=5, causal=True) < 2e-3
+
+
+def test_mla_decode_matches_numpy():
+    assert mla_decode.main(batch=2, seq=100) < 2e-3
