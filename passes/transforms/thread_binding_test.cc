@@ -226,6 +226,54 @@ kernel k(A: f32[10, 10], O: f32[10, 10]) grid(bx: 1) threads(32) {
   for (int k = 0; k < 100; ++k) EXPECT_EQ(o[k], 4.0 * k) << k;
 }
 
+// Found by the gpu_pipelines fuzz target (testdata/passes/thread-binding/cpu.tile on a GPU): a
+// vectorized loop in a parallel nest over a fragment whose owner thread changes along it was
+// guarded as a whole, by a condition naming its own variable before it was defined. The guard
+// now goes inside the loop.
+TEST(ThreadBindingTest, ALoopWhoseElementsChangeThreadIsGuardedInside) {
+  constexpr char kKernel[] = R"(
+kernel k(A: f32[8, 8], O: f32[8, 8]) grid(bx: 1) threads(16) {
+  alloc F: fragment f32[8, 8] layout((i, j) -> ((i * 8 + j) % 16, (i * 8 + j) / 16));
+  for i in 0 +: 8 parallel {
+    for j in 0 +: 8 parallel {
+      F[i, j] = A[i, j] * 2.0;
+    }
+  }
+  for p in 0 +: 8 parallel {
+    for q in 0 +: 8 vectorized {
+      O[p, q] = F[p, q];
+    }
+  }
+})";
+  absl::StatusOr<Module> module = Bound(kKernel, "test-gpu");
+  ASSERT_TRUE(module.ok()) << module.status();
+  EXPECT_THAT(Print(*module), HasSubstr(R"(    for p in 0 +: 8 serial {
+      for q in 0 +: 8 vectorized {
+        if ((p * 8 + q) % 16 == tx) {
+          O[p, q] = F[(p * 8 + q) / 16];
+        }
+      }
+    })"));
+  std::vector<double> o = RunBound(*module, 64, 64);
+  ASSERT_EQ(o.size(), 64u);
+  for (int k = 0; k < 64; ++k) EXPECT_EQ(o[k], 2.0 * k) << k;
+}
+
+// A guard cannot name a thread that the statements it guards compute.
+TEST(ThreadBindingTest, AnOwnerComputedByTheGuardedStatementsIsRefused) {
+  EXPECT_THAT(BindError(R"(
+kernel k(A: f32[8]) grid(bx: 1) threads(4) {
+  alloc F: fragment f32[8] layout((i) -> (i % 4, i / 4));
+  alloc G: fragment f32[8] layout((i) -> (i % 4, i / 4));
+  for i in 0 +: 8 parallel {
+    let k: i32 = cast<i32>(F[i]);
+    G[k % 8] = 1.0;
+  }
+})"),
+              HasSubstr("the thread that holds the fragment element these statements access "
+                        "depends on 'k', which they compute"));
+}
+
 // The 128-byte swizzle of an 8x64 tile (chunk q / 8 of row p goes to chunk q / 8 ^ p % 8):
 // a nest with a swizzled destination is dealt out like any other, and every value lands
 // where the swizzle says.
