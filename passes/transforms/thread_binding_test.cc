@@ -111,6 +111,34 @@ kernel k<N: i32>(A: f32[N, 8], B: f32[64, 8]) grid(bx: 1) threads(32) {
 })"));
 }
 
+// Found by the gpu_pipelines fuzz target (a copy whose region extent is 64_i8): loops that
+// count in i8 were flattened in i8, whose 64 x 64 elements and rounds of 128 threads do not
+// fit. The flat index counts in i32; each loop variable keeps its type.
+TEST(ThreadBindingTest, NarrowLoopsAreDealtOutInI32) {
+  EXPECT_EQ(BoundText(R"(
+kernel k(B: f32[64, 64]) grid(bx: 1) threads(128) {
+  for p: i8 in 0_i8 +: 64_i8 parallel {
+    for q: i8 in 0_i8 +: 64_i8 parallel {
+      B[p, q] = 1.0;
+    }
+  }
+})",
+                      "test-gpu"),
+            Canonical(R"(
+kernel k(B: f32[64, 64]) grid(bx: 1) threads(128) {
+  for tx in 0 +: 128 thread_bound(x) {
+    for r in 0 +: 8 serial {
+      let e: i32 = r * 128 + tx;
+      let p: i8 = cast<i8>(e / 16);
+      let q_run: i32 = e % 16 * 4;
+      for q_lane in 0 +: 4 vectorized {
+        B[p, cast<i8>(q_run + q_lane)] = 1.0;
+      }
+    }
+  }
+})"));
+}
+
 // A guarded store (bound predication's select) would not vectorize: its elements are dealt
 // out one by one, so that neighbouring threads still touch neighbouring elements.
 TEST(ThreadBindingTest, GuardedNestsAreDealtElementByElement) {
