@@ -84,10 +84,7 @@ absl::StatusOr<Stmt> DealCyclically(const KernelNode& kernel, const For& root, i
                      "a barrier in a parallel loop would execute only on the threads that hold "
                      "an element");
   }
-  // The flattened index counts every element of the nest and the rounds count threads, so
-  // they are at least i32 (layouts compute in i32) even when the loops count in i8: a 64 x 64
-  // nest of i8 loops has 4096 elements. Each loop variable gets its own type back below.
-  DataType type = root.var->dtype().bits() < 32 ? kI32 : root.var->dtype();
+  DataType type = FlatIndexType(root);
   auto in_type = [&](const Expr& e) { return e->dtype() == type ? e : Cast::Make(type, e); };
   // Extents of a flattened nest are clamped at 0: two negative ones must not multiply
   // into iterations.

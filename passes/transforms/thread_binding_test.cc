@@ -139,6 +139,23 @@ kernel k(B: f32[64, 64]) grid(bx: 1) threads(128) {
 })"));
 }
 
+// The same for a nest over a fragment, which each thread walks by its registers (found by the
+// gpu_pipelines fuzz target after the fix above: 128 rounds of an i8 round variable).
+TEST(ThreadBindingTest, NarrowLoopsOverAFragmentWalkRegistersInI32) {
+  absl::StatusOr<Module> module = Bound(R"(
+kernel k(A: f32[64, 64]) grid(bx: 1) threads(32) {
+  alloc F: fragment f32[64, 64] layout((i, j) -> ((i * 64 + j) % 32, (i * 64 + j) / 32));
+  for p: i8 in 0_i8 +: 64_i8 parallel {
+    for q: i8 in 0_i8 +: 64_i8 parallel {
+      F[p, q] = A[p, q];
+    }
+  }
+})",
+                                        "test-gpu");
+  ASSERT_TRUE(module.ok()) << module.status();
+  EXPECT_THAT(Print(*module), HasSubstr("let e: i32 = tx + r * 32;"));
+}
+
 // A guarded store (bound predication's select) would not vectorize: its elements are dealt
 // out one by one, so that neighbouring threads still touch neighbouring elements.
 TEST(ThreadBindingTest, GuardedNestsAreDealtElementByElement) {
