@@ -7,6 +7,7 @@
 //   OUT_DIR/json_reader   every .json module file, and every module read, as JSON
 //   OUT_DIR/verifier      as proto_reader
 //   OUT_DIR/cpu_pipeline  every module that verifies, as .tilepb
+//   OUT_DIR/gpu_pipelines the same
 //   OUT_DIR/kernel_args   the same, length-prefixed and followed by argument bytes
 //   OUT_DIR/cache_entry   cache entries whose artifacts hold the modules' text
 // Exit status 1 when a directory cannot be read or nothing was found.
@@ -64,7 +65,7 @@ class SeedWriter {
  public:
   explicit SeedWriter(fs::path out) : out_(std::move(out)) {
     for (const char* target : {"text_parser", "proto_reader", "json_reader", "verifier",
-                               "cpu_pipeline", "kernel_args", "cache_entry"}) {
+                               "cpu_pipeline", "gpu_pipelines", "kernel_args", "cache_entry"}) {
       fs::create_directories(out_ / target);
     }
   }
@@ -104,6 +105,7 @@ class SeedWriter {
     WriteSeed(out_ / "json_reader", tile_ir::WriteModuleJson(*module));
     if (!tile_ir::Verify(*module).ok()) return;
     WriteSeed(out_ / "cpu_pipeline", proto);
+    WriteSeed(out_ / "gpu_pipelines", proto);
     WriteSeed(out_ / "kernel_args", ArgumentBytes(proto, rng_));
     jit::CacheContext context;
     context.Set("target", "cpu");

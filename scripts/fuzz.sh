@@ -15,7 +15,8 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-ALL_TARGETS=(text_parser proto_reader json_reader verifier cpu_pipeline cache_entry kernel_args)
+ALL_TARGETS=(text_parser proto_reader json_reader verifier cpu_pipeline gpu_pipelines cache_entry
+  kernel_args)
 SECONDS_PER_TARGET=${1:-30}
 shift || true
 TARGETS=("$@")

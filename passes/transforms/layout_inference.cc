@@ -441,6 +441,27 @@ absl::Status CheckConstantExtents(const KernelNode& kernel, const FragmentUses& 
   return absl::OkStatus();
 }
 
+// Layouts written by the user are kept, and everything after this pass reads a fragment
+// layout's first two outputs as the element's (thread, register); one with fewer is refused
+// here, where layouts are spread from it, when the block runs on several threads (with one,
+// thread-binding gives every fragment one thread's local tile and reads no layout).
+absl::Status CheckWrittenLayouts(const KernelNode& kernel, const FragmentUses& uses,
+                                 int64_t threads) {
+  if (threads <= 1) return absl::OkStatus();
+  for (const Allocate* allocation : uses.allocations) {
+    const BufferNode& fragment = *allocation->buffer;
+    if (!fragment.layout || fragment.layout->outputs.size() >= 2) continue;
+    std::string where =
+        allocation->loc().known() ? absl::StrCat(allocation->loc().ToString(), ": ") : "";
+    return absl::InvalidArgumentError(absl::StrCat(
+        where, "in kernel '", kernel.name, "': the layout of fragment '", fragment.name,
+        "' has ", fragment.layout->outputs.size(),
+        " output; a fragment layout maps an element to (thread, register): give both, or "
+        "leave the layout out for layout-inference to choose"));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<Kernel> InferFragmentLayouts(const Kernel& kernel, const TargetInfo& target) {
@@ -459,6 +480,11 @@ absl::StatusOr<Kernel> InferFragmentLayouts(const Kernel& kernel, const TargetIn
     }
   }
   if (absl::Status status = CheckConstantExtents(*kernel, uses); !status.ok()) return status;
+  if (absl::Status status =
+          CheckWrittenLayouts(*kernel, uses, target.ThreadsExecutingBlock(kernel->launch));
+      !status.ok()) {
+    return status;
+  }
   absl::StatusOr<absl::flat_hash_map<const BufferNode*, Layout>> inferred =
       LayoutSolver(*kernel, target, uses).Solve();
   if (!inferred.ok()) return inferred.status();

@@ -157,6 +157,26 @@ kernel k() grid(bx: 1) threads(4) {
                                "(floordiv(i, 2), floormod(i, 2) * 3 + j));"));
 }
 
+// Found by the gpu_pipelines fuzz target: a written destination layout without a register
+// output was spread to the reduce's source, reading past its one output (ASan).
+TEST(LayoutInferenceTest, AWrittenLayoutWithoutARegisterIsRefusedOnSeveralThreads) {
+  constexpr char kKernel[] = R"(
+kernel k() grid(bx: 1) threads(8) {
+  alloc src: fragment f32[16, 4];
+  alloc dst: fragment f32[16] layout((r) -> (floormod(r, 2)));
+  reduce max src -> dst {dim=1, clear=false};
+})";
+  absl::StatusOr<std::string> text = Infer("test-gpu", kKernel);
+  ASSERT_FALSE(text.ok()) << *text;
+  EXPECT_EQ(text.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(text.status().message(),
+            "t.tile:7:3: in kernel 'k': the layout of fragment 'dst' has 1 output; a fragment "
+            "layout maps an element to (thread, register): give both, or leave the layout out "
+            "for layout-inference to choose");
+  // One thread reads no layout, so the CPU keeps compiling it.
+  EXPECT_TRUE(Infer("test-cpu", kKernel).ok());
+}
+
 TEST(LayoutInferenceTest, ElementwiseStatementsShareTheLayoutOfWhatTheyRead) {
   absl::StatusOr<std::string> text = Infer("test-gpu", R"(
 kernel k(A: f16[64, 32], B: f16[32, 64], O: f16[64, 64]) grid(bx: 1) threads(64) {

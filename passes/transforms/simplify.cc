@@ -50,6 +50,11 @@ class StmtSimplifier : public IRMutator {
     Launch launch = kernel->launch;
     for (GridAxis& axis : launch.grid) {
       Expr extent = Mutate(axis.extent);
+      // The verifier requires a constant grid extent to be positive, so an expression that
+      // folds to 0 or less (M % 1) stays as written: the launch evaluates it as before.
+      if (std::optional<int64_t> folded = AsConstInt(extent); folded && *folded <= 0) {
+        extent = axis.extent;
+      }
       changed |= extent != axis.extent;
       axis.extent = extent;
       BindLoopRange(axis.var, Int(0, extent->dtype()), extent);

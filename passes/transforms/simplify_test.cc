@@ -65,6 +65,19 @@ kernel k<N: i32>(A: f32[N]) grid(bx: 4) threads(128) {
 })"));
 }
 
+// Found by the gpu_pipelines fuzz target: `grid(by: M % 1)` verifies (its value is the
+// launch's to compute) but folded to the constant 0, which does not. Other extents fold.
+TEST(SimplifyTest, KeepsAGridExtentThatWouldFoldToZero) {
+  EXPECT_EQ(SimplifiedText(R"(
+kernel k<M: i32>(A: f32[M]) grid(bx: M + 0, by: M % 1) threads(1) {
+  A[0] = 1.0;
+})"),
+            Canonical(R"(
+kernel k<M: i32>(A: f32[M]) grid(bx: M, by: M % 1) threads(1) {
+  A[0] = 1.0;
+})"));
+}
+
 TEST(SimplifyTest, RemovesDecidedBranches) {
   EXPECT_EQ(SimplifiedText(R"(
 kernel k(A: f32[4]) grid(bx: 1) threads(1) {

@@ -170,7 +170,13 @@ class Binder : public IRMutator {
   // become serial ones that every thread walks.
   Stmt InNest(const Stmt& s);
   // Splits a block into runs without parallel loops, each executed by one thread (or all).
+  // A loop or if whose owner thread depends on a variable it binds is a nest level too.
   Stmt GuardBlock(const Stmt& s);
+  // Whether `s` is a loop or an if whose first fragment store (else load), which ChooseOwner
+  // would take for the owner of a run holding it, lives on a thread that depends on a variable
+  // bound inside `s` (a vectorized loop over a fragment's row): a guard around `s` could not
+  // name that thread, so the guards go inside.
+  bool OwnerBoundInside(const Stmt& s) const;
   // Lets that read no fragment go first, unguarded; the rest runs on its owner thread.
   void EmitRun(std::vector<Stmt> run, const std::vector<Stmt>& later, std::vector<Stmt>* out);
   // `stmts` (without parallel loops) on the thread that must execute them.

@@ -84,7 +84,7 @@ absl::StatusOr<Stmt> DealCyclically(const KernelNode& kernel, const For& root, i
                      "a barrier in a parallel loop would execute only on the threads that hold "
                      "an element");
   }
-  DataType type = root.var->dtype();
+  DataType type = FlatIndexType(root);
   auto in_type = [&](const Expr& e) { return e->dtype() == type ? e : Cast::Make(type, e); };
   // Extents of a flattened nest are clamped at 0: two negative ones must not multiply
   // into iterations.

@@ -26,6 +26,13 @@ inline Expr Op(BinaryOp op, Expr a, Expr b) { return Binary::Make(op, std::move(
 // Layouts compute in i32.
 inline Expr AsI32(const Expr& e) { return e->dtype() == kI32 ? e : Cast::Make(kI32, e); }
 
+// The type a parallel nest's flattened element index and its rounds count in: the outermost
+// loop's, widened to i32 (layouts compute in i32) when narrower, since the index counts every
+// element of the nest (64 x 64 for two i8 loops). Each loop variable gets its own type back.
+inline DataType FlatIndexType(const For& root) {
+  return root.var->dtype().bits() < 32 ? kI32 : root.var->dtype();
+}
+
 // A fragment's per-thread registers and the layout that indexes them.
 struct Fragment {
   Buffer local;

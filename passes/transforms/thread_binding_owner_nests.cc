@@ -17,6 +17,39 @@
 #include "tile_ir/structural_equal.h"
 
 namespace tile_ir::passes::thread_binding {
+namespace {
+
+// The variables that the loops and lets of `stmts` bind.
+absl::flat_hash_set<const Var*> BoundVars(const std::vector<Stmt>& stmts) {
+  class Finder : public IRVisitor {
+   public:
+    using IRVisitor::Visit;
+    absl::flat_hash_set<const Var*> vars;
+
+   protected:
+    void VisitFor(const For& node) override {
+      vars.insert(node.var.get());
+      IRVisitor::VisitFor(node);
+    }
+    void VisitLet(const Let& node) override {
+      vars.insert(node.var.get());
+      IRVisitor::VisitLet(node);
+    }
+  };
+  Finder finder;
+  for (const Stmt& s : stmts) finder.Visit(s);
+  return finder.vars;
+}
+
+// The first variable of `bound` that `e` uses, or null.
+const Var* UsesOneOf(const Expr& e, const absl::flat_hash_set<const Var*>& bound) {
+  for (const Var* var : Scan(e).used_vars) {
+    if (bound.contains(var)) return var;
+  }
+  return nullptr;
+}
+
+}  // namespace
 
 Stmt Binder::Nest(const Stmt& s) {
   size_t filled = fills_.size();
@@ -72,7 +105,7 @@ Stmt Binder::GuardBlock(const Stmt& s) {
     run.clear();
   };
   for (size_t i = 0; i < items.size(); ++i) {
-    if (Scan(items[i]).parallel) {
+    if (Scan(items[i]).parallel || OwnerBoundInside(items[i])) {
       flush(i);
       out.push_back(InNest(items[i]));
     } else {
@@ -135,6 +168,14 @@ Stmt Binder::Guarded(std::vector<Stmt> stmts, const Stmt& site) {
     std::optional<Expr> found = ChooseOwner(contents, site);
     if (!found) return site;
     owner = *found;
+    // The guard comes before the statements, so the owner cannot depend on what they bind.
+    // Loops and ifs whose owner does were descended into (OwnerBoundInside); what is left is a
+    // fragment indexed by a value the statements compute (read from a fragment, an impure call).
+    if (const Var* var = UsesOneOf(owner, BoundVars(stmts))) {
+      return Fail(site, absl::StrCat("the thread that holds the fragment element these "
+                                     "statements access depends on '",
+                                     var->name, "', which they compute"));
+    }
   } else if (contents.shared_effect) {
     owner = Int(0);
   }
@@ -181,6 +222,18 @@ Stmt Binder::Guarded(std::vector<Stmt> stmts, const Stmt& site) {
   }
   owner_replica_ = {};
   return If::Make(held, std::move(body), nullptr, site->loc());
+}
+
+bool Binder::OwnerBoundInside(const Stmt& s) const {
+  if (!As<For>(s) && !As<If>(s)) return false;
+  Contents contents = Scan(s);
+  const BufferLoad* load = contents.fragment_loads.empty() ? nullptr : contents.fragment_loads[0];
+  const Store* store = contents.fragment_stores.empty() ? nullptr : contents.fragment_stores[0];
+  const BufferNode* buffer = store ? store->buffer.get() : load ? load->buffer.get() : nullptr;
+  auto fragment = buffer ? fragments_.find(buffer) : fragments_.end();
+  if (fragment == fragments_.end()) return false;
+  Expr owner = Owner(fragment->second, store ? store->indices : load->indices);
+  return UsesOneOf(owner, BoundVars({s})) != nullptr;
 }
 
 std::optional<Expr> Binder::ChooseOwner(const Contents& contents, const Stmt& site) {

@@ -246,7 +246,7 @@ std::optional<Stmt> Binder::RegisterNest(const For& root, const Stmt& site) {
       if (store->buffer == load->buffer) return std::nullopt;  // Nest() reports it
     }
   }
-  DataType type = root.var->dtype();
+  DataType type = FlatIndexType(root);
   VarRef round = Var::Make(names_.Fresh("r"), type);
   for (size_t k = 0; k < accesses.size(); ++k) {
     if (!access_registers[k]) continue;
@@ -275,7 +275,7 @@ Stmt Binder::AffineNest(const For& root, const ParallelBox& box, const AffinePla
       return VectorRunNest(root, box, form, registers, body, round, thread, run);
     }
   }
-  DataType type = root.var->dtype();
+  DataType type = FlatIndexType(root);
   std::optional<Expr> progression = Progression(form.offset, round, type);
   Expr b = progression ? *progression : SelectChain(form.offset, round, type);
   // The body at the element e.
@@ -314,7 +314,7 @@ Stmt Binder::SeparableNest(const For& root, const ParallelBox& box, const Separa
       return VectorRunNest(root, box, form, body, round, thread, run);
     }
   }
-  DataType type = root.var->dtype();
+  DataType type = FlatIndexType(root);
   std::vector<Stmt> stmts;
   Expr in_box;
   for (size_t d = 0; d < box.chain.size(); ++d) {

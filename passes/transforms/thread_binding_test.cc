@@ -111,6 +111,51 @@ kernel k<N: i32>(A: f32[N, 8], B: f32[64, 8]) grid(bx: 1) threads(32) {
 })"));
 }
 
+// Found by the gpu_pipelines fuzz target (a copy whose region extent is 64_i8): loops that
+// count in i8 were flattened in i8, whose 64 x 64 elements and rounds of 128 threads do not
+// fit. The flat index counts in i32; each loop variable keeps its type.
+TEST(ThreadBindingTest, NarrowLoopsAreDealtOutInI32) {
+  EXPECT_EQ(BoundText(R"(
+kernel k(B: f32[64, 64]) grid(bx: 1) threads(128) {
+  for p: i8 in 0_i8 +: 64_i8 parallel {
+    for q: i8 in 0_i8 +: 64_i8 parallel {
+      B[p, q] = 1.0;
+    }
+  }
+})",
+                      "test-gpu"),
+            Canonical(R"(
+kernel k(B: f32[64, 64]) grid(bx: 1) threads(128) {
+  for tx in 0 +: 128 thread_bound(x) {
+    for r in 0 +: 8 serial {
+      let e: i32 = r * 128 + tx;
+      let p: i8 = cast<i8>(e / 16);
+      let q_run: i32 = e % 16 * 4;
+      for q_lane in 0 +: 4 vectorized {
+        B[p, cast<i8>(q_run + q_lane)] = 1.0;
+      }
+    }
+  }
+})"));
+}
+
+// The same for a nest over a fragment, which each thread walks by its registers (found by the
+// gpu_pipelines fuzz target after the fix above: 128 rounds of an i8 round variable).
+TEST(ThreadBindingTest, NarrowLoopsOverAFragmentWalkRegistersInI32) {
+  absl::StatusOr<Module> module = Bound(R"(
+kernel k(A: f32[64, 64]) grid(bx: 1) threads(32) {
+  alloc F: fragment f32[64, 64] layout((i, j) -> ((i * 64 + j) % 32, (i * 64 + j) / 32));
+  for p: i8 in 0_i8 +: 64_i8 parallel {
+    for q: i8 in 0_i8 +: 64_i8 parallel {
+      F[p, q] = A[p, q];
+    }
+  }
+})",
+                                        "test-gpu");
+  ASSERT_TRUE(module.ok()) << module.status();
+  EXPECT_THAT(Print(*module), HasSubstr("let e: i32 = tx + r * 32;"));
+}
+
 // A guarded store (bound predication's select) would not vectorize: its elements are dealt
 // out one by one, so that neighbouring threads still touch neighbouring elements.
 TEST(ThreadBindingTest, GuardedNestsAreDealtElementByElement) {
@@ -224,6 +269,54 @@ kernel k(A: f32[10, 10], O: f32[10, 10]) grid(bx: 1) threads(32) {
   std::vector<double> o = RunBound(*module, 100, 100);
   ASSERT_EQ(o.size(), 100u);
   for (int k = 0; k < 100; ++k) EXPECT_EQ(o[k], 4.0 * k) << k;
+}
+
+// Found by the gpu_pipelines fuzz target (testdata/passes/thread-binding/cpu.tile on a GPU): a
+// vectorized loop in a parallel nest over a fragment whose owner thread changes along it was
+// guarded as a whole, by a condition naming its own variable before it was defined. The guard
+// now goes inside the loop.
+TEST(ThreadBindingTest, ALoopWhoseElementsChangeThreadIsGuardedInside) {
+  constexpr char kKernel[] = R"(
+kernel k(A: f32[8, 8], O: f32[8, 8]) grid(bx: 1) threads(16) {
+  alloc F: fragment f32[8, 8] layout((i, j) -> ((i * 8 + j) % 16, (i * 8 + j) / 16));
+  for i in 0 +: 8 parallel {
+    for j in 0 +: 8 parallel {
+      F[i, j] = A[i, j] * 2.0;
+    }
+  }
+  for p in 0 +: 8 parallel {
+    for q in 0 +: 8 vectorized {
+      O[p, q] = F[p, q];
+    }
+  }
+})";
+  absl::StatusOr<Module> module = Bound(kKernel, "test-gpu");
+  ASSERT_TRUE(module.ok()) << module.status();
+  EXPECT_THAT(Print(*module), HasSubstr(R"(    for p in 0 +: 8 serial {
+      for q in 0 +: 8 vectorized {
+        if ((p * 8 + q) % 16 == tx) {
+          O[p, q] = F[(p * 8 + q) / 16];
+        }
+      }
+    })"));
+  std::vector<double> o = RunBound(*module, 64, 64);
+  ASSERT_EQ(o.size(), 64u);
+  for (int k = 0; k < 64; ++k) EXPECT_EQ(o[k], 2.0 * k) << k;
+}
+
+// A guard cannot name a thread that the statements it guards compute.
+TEST(ThreadBindingTest, AnOwnerComputedByTheGuardedStatementsIsRefused) {
+  EXPECT_THAT(BindError(R"(
+kernel k(A: f32[8]) grid(bx: 1) threads(4) {
+  alloc F: fragment f32[8] layout((i) -> (i % 4, i / 4));
+  alloc G: fragment f32[8] layout((i) -> (i % 4, i / 4));
+  for i in 0 +: 8 parallel {
+    let k: i32 = cast<i32>(F[i]);
+    G[k % 8] = 1.0;
+  }
+})"),
+              HasSubstr("the thread that holds the fragment element these statements access "
+                        "depends on 'k', which they compute"));
 }
 
 // The 128-byte swizzle of an 8x64 tile (chunk q / 8 of row p goes to chunk q / 8 ^ p % 8):

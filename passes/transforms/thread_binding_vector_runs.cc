@@ -162,7 +162,7 @@ int64_t Binder::VectorRunLength(const ParallelBox& box, const AffinePlacement& f
 Stmt Binder::VectorRunNest(const For& root, const ParallelBox& box, const AffinePlacement& form,
                            int64_t registers, const Stmt& body, const VarRef& round,
                            const Expr& thread, int64_t run) {
-  DataType type = root.var->dtype();
+  DataType type = FlatIndexType(root);
   VarRef step = Var::Make(names_.Fresh("run"), type);
   VarRef lane = Var::Make(names_.Fresh("lane"), type);
   std::vector<std::optional<int64_t>> starts;
@@ -209,7 +209,7 @@ Stmt Binder::VectorRunNest(const For& root, const ParallelBox& box, const Affine
 Stmt Binder::VectorRunNest(const For& root, const ParallelBox& box, const Separable& form,
                            const Stmt& body, const VarRef& round, const Expr& thread,
                            int64_t run) {
-  DataType type = root.var->dtype();
+  DataType type = FlatIndexType(root);
   const size_t last = box.chain.size() - 1;
   const int64_t registers = static_cast<int64_t>(form.q[0].size());
   VarRef step = Var::Make(names_.Fresh("run"), type);
