@@ -101,14 +101,25 @@ static const char* ParamName(const Launcher* launcher, Py_ssize_t i) {
   return text ? text : "?";
 }
 
-static const char* TypeName(PyObject* object) {
-  /* tp_name is "module.Name" for heap types; the ctypes path prints the last part. */
-  PyObject* type = (PyObject*)Py_TYPE(object);
-  PyObject* name = PyObject_GetAttrString(type, "__name__");
-  const char* text = name ? PyUnicode_AsUTF8AndSize(name, NULL) : NULL;
-  if (text == NULL) PyErr_Clear();
-  Py_XDECREF(name); /* the type holds __name__ */
-  return text ? text : "object";
+/* The name of `object`'s type, as the ctypes path prints it (type(x).__name__): a new reference,
+ * since a static type makes a new string for each ask; NULL (with no error set) if it has none. */
+static PyObject* TypeName(PyObject* object) {
+  PyObject* name = PyObject_GetAttrString((PyObject*)Py_TYPE(object), "__name__");
+  if (name == NULL) PyErr_Clear();
+  return name;
+}
+
+/* Raises `kind` with "argument N ('NAME'): expected WHAT, got TYPE". */
+static void RaiseWrongKind(PyObject* kind, const Launcher* launcher, Py_ssize_t i,
+                           const char* what, PyObject* value) {
+  PyObject* type_name = TypeName(value);
+  if (type_name != NULL) {
+    PyErr_Format(kind, "argument %zd ('%s'): expected %s, got %U", i + 1, ParamName(launcher, i),
+                 what, type_name);
+  } else {
+    PyErr_Format(kind, "argument %zd ('%s'): expected %s", i + 1, ParamName(launcher, i), what);
+  }
+  Py_XDECREF(type_name);
 }
 
 /* Replaces the pending exception with a ValueError naming the argument and quoting it. */
@@ -183,10 +194,8 @@ static int BindTensor(const Launcher* launcher, Py_ssize_t i, PyObject* value, C
     PyObject* method = PyObject_GetAttrString(value, "__dlpack__");
     if (method == NULL) {
       PyErr_Clear();
-      PyErr_Format(PyExc_TypeError,
-                   "argument %zd ('%s'): expected a tensor with __dlpack__ (numpy, torch, cupy, "
-                   "jax), got %s",
-                   i + 1, ParamName(launcher, i), TypeName(value));
+      RaiseWrongKind(PyExc_TypeError, launcher, i,
+                     "a tensor with __dlpack__ (numpy, torch, cupy, jax)", value);
       return -1;
     }
     PyObject* capsule = PyObject_CallObject(method, NULL);
@@ -222,8 +231,7 @@ static int BindScalar(const Launcher* launcher, Py_ssize_t i, PyObject* value, C
     if (is_number < 0) return -1;
   }
   if (!is_number) {
-    PyErr_Format(PyExc_TypeError, "argument %zd ('%s'): expected a number, got %s", i + 1,
-                 ParamName(launcher, i), TypeName(value));
+    RaiseWrongKind(PyExc_TypeError, launcher, i, "a number", value);
     return -1;
   }
   double number = PyFloat_AsDouble(value);

@@ -71,16 +71,11 @@ class Kernel:
         return values
 
     def __call__(self, *args, **kwargs):
-        if self._launcher is not None and not kwargs and len(args) == len(self.params):
-            status = _lib.launch_extension.launch(self._launcher, args)
-            if status:
-                check(status)
-            return
-        values = self._bind(args, kwargs)
+        # Positional arguments of the right count are already in parameter order.
+        values = args if not kwargs and len(args) == len(self.params) else tuple(
+            self._bind(args, kwargs))
         if self._launcher is not None:
-            status = _lib.launch_extension.launch(self._launcher, tuple(values))
-            if status:
-                check(status)
+            check(_lib.launch_extension.launch(self._launcher, values))
             return
         borrowed = []  # alive until the launch returns
         c_args = (TileArg * len(values))()
