@@ -4,11 +4,11 @@ back to back with the kernel cached, then one synchronization (the median of
 five runs of 20,000 calls). Runs on the GPU machine with TileLang unpacked
 (../shared/tools/tilelang_peer/README.md); prints one "tilelang_call_us" line."""
 
-import time
-
 import tilelang
 import tilelang.language as T
 import torch
+
+from call_timing import per_call_us
 
 
 def add(n, block=256):
@@ -20,20 +20,6 @@ def add(n, block=256):
                 C[bx * block + i] = A[bx * block + i] + B[bx * block + i]
 
     return main
-
-
-def per_call_us(call, calls=20000, repeats=5):
-    for _ in range(200):
-        call()
-    torch.cuda.synchronize()
-    runs = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        for _ in range(calls):
-            call()
-        torch.cuda.synchronize()
-        runs.append((time.perf_counter() - start) / calls * 1e6)
-    return sorted(runs)[len(runs) // 2]
 
 
 def main():

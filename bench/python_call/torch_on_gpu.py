@@ -13,9 +13,7 @@ table and, last, every result as one JSON line starting "python_call "."""
 
 import json
 import math
-import os
 import sys
-import time
 
 import torch
 
@@ -23,9 +21,11 @@ import tile
 import tile.language as T
 from tile import _lib
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "examples"))
-import flash_attention  # noqa: E402  (python/examples, copied beside this file)
-import gemm  # noqa: E402
+# Beside this file in the GPU bundle (scripts/gpu/build_bundle.sh): python/examples and
+# bench/python_call/call_timing.py.
+import flash_attention
+import gemm
+from call_timing import per_call_us
 
 RESULTS = {"torch": torch.__version__, "python": sys.version.split()[0], "checks": [],
            "call_us": {}}
@@ -82,22 +82,6 @@ def add_kernel():
                 C[bx * 256 + i] = A[bx * 256 + i] + B[bx * 256 + i]
 
     return add.compile("cuda")
-
-
-def per_call_us(call, calls=20000, repeats=5):
-    """Host time per call: `calls` calls back to back, then one synchronization; the median
-    of `repeats` such runs."""
-    for _ in range(200):
-        call()
-    torch.cuda.synchronize()
-    runs = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        for _ in range(calls):
-            call()
-        torch.cuda.synchronize()
-        runs.append((time.perf_counter() - start) / calls * 1e6)
-    return sorted(runs)[len(runs) // 2]
 
 
 def time_calls():
