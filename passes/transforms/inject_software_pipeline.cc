@@ -2,16 +2,22 @@
 // emits prologue, steady state and epilogue over shared buffers with a stage dimension.
 #include "passes/transforms/inject_software_pipeline.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "passes/analysis/arith/expr_simplifier.h"
 #include "passes/analysis/buffer_access.h"
 #include "passes/transforms/fresh_names.h"
 #include "passes/transforms/pipeline_planning.h"
+#include "passes/transforms/plan_shared_memory.h"
 #include "passes/analysis/software_pipeline_stages.h"
 #include "passes/transforms/simplify.h"
 #include "tile_ir/mutator.h"
@@ -104,13 +110,16 @@ struct Schedule {
 
 class PipelineInjector : public IRMutator {
  public:
-  PipelineInjector(const Kernel& kernel, bool async_copy) : names_(*kernel), async_(async_copy) {
+  PipelineInjector(const Kernel& kernel, const TargetInfo& target)
+      : kernel_(kernel), target_(target), names_(*kernel), async_(target.has_async_copy()) {
     kernel_facts_.Visit(kernel->body);
   }
   using IRMutator::Mutate;
 
   // Staged buffers, for the declarations outside their loops.
   const BufferMap& staged() const { return staged_; }
+  // Why a loop could not be pipelined as asked (its stages do not fit); OK otherwise.
+  const absl::Status& error() const { return error_; }
 
  protected:
   Stmt MutateSeq(const Seq& node, const Stmt& self) override {
@@ -135,6 +144,7 @@ class PipelineInjector : public IRMutator {
     const For& loop = *As<For>(mutated);
     std::optional<Schedule> schedule;
     if (async_ && loop.pipeline.num_stages >= 2) schedule = Analyze(original, loop);
+    if (schedule && !FitsSharedMemory(loop, *schedule)) return self;
     if (!schedule) {
       return For::Make(loop.var, loop.min, loop.extent, ForKind::kSerial, loop.body, loop.loc());
     }
@@ -145,8 +155,12 @@ class PipelineInjector : public IRMutator {
 
  private:
   std::optional<Schedule> Analyze(const For& original, const For& loop);
+  bool FitsSharedMemory(const For& loop, const Schedule& schedule);
   Stmt Emit(const For& loop, const Schedule& schedule);
 
+  const Kernel& kernel_;
+  const TargetInfo& target_;
+  absl::Status error_;
   FreshNames names_;
   const bool async_;
   LoopFacts kernel_facts_;
@@ -205,6 +219,31 @@ std::optional<Schedule> PipelineInjector::Analyze(const For& original, const For
   return schedule;
 }
 
+// The stages of a loop, each a copy of every tile its copies fill, must fit the target's
+// shared memory, or no kernel could hold them. Refused here, before the prologue is built
+// (one group of copies per stage: a num_stages of 2^31 - 1 would be billions of statements),
+// with plan-shared-memory's terms: the bytes needed and the limit.
+bool PipelineInjector::FitsSharedMemory(const For& loop, const Schedule& schedule) {
+  const int64_t stages = loop.pipeline.num_stages;
+  const int64_t limit = target_.max_shared_memory_bytes();
+  int64_t stage_bytes = 0;
+  for (const auto& [original, staged] : schedule.staged) {
+    std::optional<int64_t> bytes = SharedBufferBytes(*original);
+    if (!bytes) continue;  // plan-shared-memory names a tile without a constant shape
+    stage_bytes += *bytes;
+  }
+  if (stage_bytes == 0 || stages <= limit / stage_bytes) return true;
+  if (error_.ok()) {
+    std::string where = loop.loc().known() ? absl::StrCat(loop.loc().ToString(), ": ") : "";
+    error_ = absl::ResourceExhaustedError(absl::StrCat(
+        where, "in kernel '", kernel_->name,
+        "': inject-software-pipeline: a pipelined loop of num_stages=", stages, " over tiles of ",
+        stage_bytes, " bytes per stage needs more than the ", limit, " bytes of shared memory target '",
+        target_.name(), "' allows; use fewer stages or smaller tiles"));
+  }
+  return false;
+}
+
 Stmt PipelineInjector::Emit(const For& loop, const Schedule& schedule) {
   const int stages = loop.pipeline.num_stages;
   const DataType type = loop.var->dtype();
@@ -222,7 +261,13 @@ Stmt PipelineInjector::Emit(const For& loop, const Schedule& schedule) {
     return copies;
   };
   std::vector<Stmt> out;
-  for (int p = 0; p + 1 < stages; ++p) {
+  // Past a constant trip count the prologue would only commit empty groups: the steady loop
+  // then has no trips and the epilogue waits for every group.
+  int64_t prologue_groups = stages - 1;
+  if (std::optional<int64_t> trips = AsConstInt(extent)) {
+    prologue_groups = std::clamp<int64_t>(*trips, 0, prologue_groups);
+  }
+  for (int p = 0; p < prologue_groups; ++p) {
     Expr guard = Simplified(Op(BinaryOp::kLt, Int(p, type), extent));
     std::vector<Stmt> copies = producers_at(Simplified(Op(BinaryOp::kAdd, min, Int(p, type))));
     std::optional<int64_t> decided = AsConstInt(guard);
@@ -266,17 +311,20 @@ Stmt PipelineInjector::Emit(const For& loop, const Schedule& schedule) {
 
 }  // namespace
 
-Kernel InjectSoftwarePipelines(const Kernel& kernel, const TargetInfo& target) {
-  PipelineInjector injector(kernel, target.has_async_copy());
+absl::StatusOr<Kernel> InjectSoftwarePipelines(const Kernel& kernel, const TargetInfo& target) {
+  PipelineInjector injector(kernel, target);
   Kernel result = injector.MutateKernel(kernel);
+  if (!injector.error().ok()) return injector.error();
   if (injector.staged().empty()) return result;
   return AllocationRestager(injector.staged()).MutateKernel(result);
 }
 
-bool InjectSoftwarePipelines(Module& module, const TargetInfo& target) {
+absl::StatusOr<bool> InjectSoftwarePipelines(Module& module, const TargetInfo& target) {
   bool changed = false;
   for (Kernel& kernel : module.kernels) {
-    Kernel result = InjectSoftwarePipelines(kernel, target);
+    absl::StatusOr<Kernel> maybe = InjectSoftwarePipelines(kernel, target);
+    if (!maybe.ok()) return maybe.status();
+    Kernel result = *std::move(maybe);
     changed |= result != kernel;
     kernel = std::move(result);
   }

@@ -3,6 +3,7 @@
 #ifndef PASSES_TRANSFORMS_INJECT_SOFTWARE_PIPELINE_H_
 #define PASSES_TRANSFORMS_INJECT_SOFTWARE_PIPELINE_H_
 
+#include "absl/status/statusor.h"
 #include "passes/pass/pass.h"
 #include "passes/pass/target_info.h"
 #include "tile_ir/module.h"
@@ -41,8 +42,12 @@ namespace tile_ir::passes {
 // written by another statement, declared in the loop, used outside it, or used by a reduce,
 // cumsum or atomic_add; a copy whose source the loop writes or whose bounds use a variable
 // declared in the loop.
-Kernel InjectSoftwarePipelines(const Kernel& kernel, const TargetInfo& target);
-bool InjectSoftwarePipelines(Module& module, const TargetInfo& target);
+//
+// A loop whose stages cannot fit the target's shared memory (num_stages times the bytes of
+// the tiles its copies fill, more than max_shared_memory_bytes) is refused, naming the loop,
+// the bytes and the limit. With a constant trip count n < S - 1, the prologue has n groups.
+absl::StatusOr<Kernel> InjectSoftwarePipelines(const Kernel& kernel, const TargetInfo& target);
+absl::StatusOr<bool> InjectSoftwarePipelines(Module& module, const TargetInfo& target);
 
 // The pass: `inject-software-pipeline` (it lowers for the run's target).
 PassInfo InjectSoftwarePipelinePass();

@@ -1,5 +1,6 @@
 #include "passes/transforms/inject_software_pipeline.h"
 
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "passes/pass/target_info.h"
 #include "passes/testing/fake_targets.h"
@@ -15,7 +16,8 @@ using testing::PrintVerified;
 std::string Injected(std::string_view kernel_text, std::string_view target) {
   testing::RegisterFakeIntrinsics();
   Module module = ParseOrDie(kernel_text);
-  EXPECT_TRUE(InjectSoftwarePipelines(module, **testing::FindFakeTarget(target)));
+  absl::StatusOr<bool> changed = InjectSoftwarePipelines(module, **testing::FindFakeTarget(target));
+  EXPECT_TRUE(changed.ok()) << changed.status();
   return PrintVerified(module);
 }
 
@@ -203,6 +205,67 @@ kernel k(A: f16[64, 256], O: f16[64, 32]) grid(bx: 1) threads(128) {
                              "test-gpu");
   EXPECT_NE(out.find("for k in 0 +: 4 serial {"), std::string::npos) << out;
   EXPECT_EQ(out.find("async"), std::string::npos) << out;
+}
+
+TEST(InjectSoftwarePipelineTest, AShortConstantLoopHasAsManyPrologueGroupsAsTrips) {
+  // Two trips, five stages: two groups of copies, not four (the steady loop has no trips).
+  std::string out = Injected(R"(
+kernel k(A: f16[64, 256], O: f16[64, 32]) grid(bx: 1) threads(128) {
+  alloc A_s: shared f16[64, 32];
+  alloc C_l: fragment f32[64, 64];
+  for k in 0 +: 2 pipelined(num_stages=5) {
+    copy A[0 +: 64, k * 32 +: 32] -> A_s;
+    gemm A_s, A_s -> C_l {transpose_a=false, transpose_b=true, policy=square, clear_accum=false};
+  }
+})",
+                             "test-gpu");
+  size_t commits = 0;
+  for (size_t at = out.find("async_commit"); at != std::string::npos;
+       at = out.find("async_commit", at + 1)) {
+    ++commits;
+  }
+  EXPECT_EQ(commits, 2u) << out;
+  EXPECT_NE(out.find("alloc A_s: shared f16[5, 64, 32];"), std::string::npos) << out;
+  EXPECT_NE(out.find("for k_epilogue in 0 +: 2 serial {"), std::string::npos) << out;
+}
+
+TEST(InjectSoftwarePipelineTest, StagesBeyondSharedMemoryAreRefusedNotBuilt) {
+  // The fuzzer's find: 2^31 - 1 stages made the pass build a prologue of that many groups.
+  // Over a symbolic trip count the prologue cannot be bounded by trips; the stages of a
+  // 4 KiB tile cannot fit the fake GPU's 48 KiB, so the loop is refused with the numbers.
+  testing::RegisterFakeIntrinsics();
+  for (const char* stages : {"2147483647", "13"}) {
+    Module module = ParseOrDie(absl::StrCat(R"(
+kernel k<N: i32>(A: f16[64, N], O: f16[64, 32]) grid(bx: 1) threads(128) {
+  alloc A_s: shared f16[64, 32];
+  alloc C_l: fragment f32[64, 64];
+  for k in 0 +: N / 32 pipelined(num_stages=)",
+                                            stages, R"() {
+    copy A[0 +: 64, k * 32 +: 32] -> A_s;
+    gemm A_s, A_s -> C_l {transpose_a=false, transpose_b=true, policy=square, clear_accum=false};
+  }
+})"));
+    absl::StatusOr<bool> changed =
+        InjectSoftwarePipelines(module, **testing::FindFakeTarget("test-gpu"));
+    ASSERT_FALSE(changed.ok()) << stages;
+    EXPECT_EQ(changed.status().code(), absl::StatusCode::kResourceExhausted);
+    EXPECT_NE(changed.status().message().find(absl::StrCat(
+                  "a pipelined loop of num_stages=", stages,
+                  " over tiles of 4096 bytes per stage needs more than the 49152 bytes")),
+              std::string::npos)
+        << changed.status();
+  }
+  // Twelve stages of 4 KiB fit.
+  Module fits = ParseOrDie(R"(
+kernel k<N: i32>(A: f16[64, N], O: f16[64, 32]) grid(bx: 1) threads(128) {
+  alloc A_s: shared f16[64, 32];
+  alloc C_l: fragment f32[64, 64];
+  for k in 0 +: N / 32 pipelined(num_stages=12) {
+    copy A[0 +: 64, k * 32 +: 32] -> A_s;
+    gemm A_s, A_s -> C_l {transpose_a=false, transpose_b=true, policy=square, clear_accum=false};
+  }
+})");
+  EXPECT_TRUE(InjectSoftwarePipelines(fits, **testing::FindFakeTarget("test-gpu")).ok());
 }
 
 }  // namespace
