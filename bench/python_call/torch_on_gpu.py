@@ -25,6 +25,7 @@ from tile import _lib
 # bench/python_call/call_timing.py.
 import flash_attention
 import gemm
+import mla_decode
 from call_timing import per_call_us
 
 RESULTS = {"torch": torch.__version__, "python": sys.version.split()[0], "checks": [],
@@ -69,6 +70,37 @@ def check_attention(batch, heads, seq, dim, causal, config):
                                                            is_causal=causal)
     record_check(f"attention {batch}x{heads}x{seq}x{dim} causal={causal} {config}",
                  relative_error(o, ref), 2e-3)
+
+
+def check_mla_decode(batch, seq, target):
+    """TileLang's MLA decode at its own config (dim 512 + 64, block_H = block_N = 64, 2
+    stages, 256 threads), against float64 torch; timed with CUDA events for the record."""
+    heads, dim, pe_dim = 128, 512, 64
+    kernel = mla_decode.mla_decode(heads=heads, dim=dim, pe_dim=pe_dim, block_N=64, block_H=64,
+                                   num_stages=2, threads=256).compile(target)
+    q = torch.randn(batch, heads, dim, device="cuda", dtype=torch.float16)
+    q_pe = torch.randn(batch, heads, pe_dim, device="cuda", dtype=torch.float16)
+    kv = torch.randn(batch, seq, dim, device="cuda", dtype=torch.float16)
+    k_pe = torch.randn(batch, seq, pe_dim, device="cuda", dtype=torch.float16)
+    out = torch.full((batch, heads, dim), float("nan"), device="cuda", dtype=torch.float16)
+    kernel(q, q_pe, kv, k_pe, out)
+    torch.cuda.synchronize()
+    scores = (torch.einsum("bhd,bsd->bhs", q.double(), kv.double()) +
+              torch.einsum("bhd,bsd->bhs", q_pe.double(), k_pe.double()))
+    weights = torch.softmax(scores / math.sqrt(dim + pe_dim), dim=-1)
+    ref = torch.einsum("bhs,bsd->bhd", weights, kv.double())
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    for _ in range(3):
+        kernel(q, q_pe, kv, k_pe, out)
+    start.record()
+    for _ in range(20):
+        kernel(q, q_pe, kv, k_pe, out)
+    end.record()
+    torch.cuda.synchronize()
+    us = start.elapsed_time(end) * 1000 / 20
+    RESULTS.setdefault("mla_decode_us", {})[f"{batch}x{seq} {target}"] = us
+    record_check(f"mla decode {batch}x{heads}x{seq} dim {dim}+{pe_dim} {target} ({us:.1f} us)",
+                 relative_error(out, ref), 2e-3)
 
 
 def add_kernel():
@@ -141,6 +173,9 @@ def main():
         check_attention(4, 8, 1024, 128, causal,
                         dict(block_M=128, block_N=128, num_stages=2, threads=256))
         check_attention(2, 3, 1000, 64, causal, {})
+    for target in ("cuda", "cuda:sm_90a{warp_specialize=off}"):
+        for batch, seq in ((4, 1000), (32, 8192)):
+            check_mla_decode(batch, seq, target)
     print("python_call " + json.dumps(RESULTS), flush=True)
     failed = [c["name"] for c in RESULTS["checks"] if not c["passed"]]
     print(f"python on torch: {len(RESULTS['checks']) - len(failed)}/{len(RESULTS['checks'])} "

@@ -46,9 +46,19 @@ struct SharedBuffer {
   int64_t bytes = 0;
   int64_t offset = 0;
   int64_t alignment = kAlignment;
+  // The arms of thread-partitioning branches that use it, as (branch number, arm).
+  std::vector<std::pair<int64_t, int>> arms;
 
   bool LiveWith(const SharedBuffer& other) const {
-    return first <= other.last && other.first <= last;
+    if (first <= other.last && other.first <= last) return true;
+    // Different arms of one partitioning branch run at the same time, whatever their order
+    // in the text.
+    for (const auto& [branch, arm] : arms) {
+      for (const auto& [other_branch, other_arm] : other.arms) {
+        if (branch == other_branch && arm != other_arm) return true;
+      }
+    }
+    return false;
   }
 };
 
@@ -71,16 +81,22 @@ class Liveness : public IRVisitor {
     IRVisitor::VisitFor(node);
     loops_.pop_back();
   }
-  // The arms of a branch that partitions the threads run concurrently: a buffer either arm
-  // uses is live for the whole branch, as in a loop.
+  // The arms of a branch that partitions the threads run concurrently: a buffer that one arm
+  // uses lives with every buffer that the other arm uses (SharedBuffer::arms). Within an
+  // arm, statements run in order on that arm's threads (insert-barriers orders each arm as a
+  // block of its own), so two buffers of one arm whose uses do not overlap share bytes: the
+  // consumers' epilogue tile takes the bytes of a tile they are done with.
   void VisitIf(const If& node) override {
     const Call* call = As<Call>(node.cond);
     const IntrinsicInfo* info = call != nullptr ? FindIntrinsic(call->name) : nullptr;
     if (info == nullptr || !info->partitions_threads) return IRVisitor::VisitIf(node);
-    int64_t start = position_;
-    loops_.push_back({start, start + CountStmts(node.then_body) + CountStmts(node.else_body)});
-    IRVisitor::VisitIf(node);
-    loops_.pop_back();
+    const int64_t branch = branches_++;
+    Visit(node.cond);
+    arms_.push_back({branch, 0});
+    Visit(node.then_body);
+    arms_.back().second = 1;
+    Visit(node.else_body);
+    arms_.pop_back();
   }
   void VisitAllocate(const Allocate& node) override {
     if (node.buffer->scope != MemoryScope::kShared) return;
@@ -103,12 +119,19 @@ class Liveness : public IRVisitor {
     }
     shared.first = shared.first < 0 ? from : std::min(shared.first, from);
     shared.last = std::max(shared.last, to);
+    for (const std::pair<int64_t, int>& arm : arms_) {
+      if (std::find(shared.arms.begin(), shared.arms.end(), arm) == shared.arms.end()) {
+        shared.arms.push_back(arm);
+      }
+    }
   }
 
  private:
   int64_t next_ = 0;
   int64_t position_ = 0;
   std::vector<std::pair<int64_t, int64_t>> loops_;  // [start, end] of enclosing loops
+  std::vector<std::pair<int64_t, int>> arms_;        // enclosing partitioning arms
+  int64_t branches_ = 0;
   absl::flat_hash_map<const BufferNode*, size_t> index_;
 };
 

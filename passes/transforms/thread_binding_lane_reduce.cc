@@ -2,6 +2,8 @@
 // thread's own combine of its registers and a shuffle butterfly (passes/analysis/
 // lane_reduction.h). Every thread runs the same straight-line code, so every lane of every
 // warp takes part in each shuffle.
+#include <algorithm>
+#include <cstdint>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -55,18 +57,48 @@ std::optional<Stmt> Binder::LaneReduce(const Reduce& op) {
   }
   if (!plan->warp_masks.empty()) {
     // Rows across warps: the first lane of each row's lane group leaves its warp's partial in
-    // a shared slot of its own (slot k * T + thread), and every thread then combines the
-    // slots of its row's warps, in the order of the warp bits, from the same first lanes.
-    // insert-barriers orders the stores before the loads (and the loads before the next
-    // round's stores).
+    // a shared slot of its own, and every thread then combines the slots of its row's warps,
+    // in the order of the warp bits, from the same first lanes. Only first lanes store, so a
+    // slot is numbered by the thread index with the lane-mask bits squeezed out: the scratch
+    // holds T / 2^(lane masks) partials per register, not T (an mma/wgmma accumulator's
+    // rows lie across 4 lanes: a quarter of the bytes, which is what lets TileLang's MLA
+    // decode fit at 2 stages). insert-barriers orders the stores before the loads (and the
+    // loads before the next round's stores).
     const int64_t count = static_cast<int64_t>(partials.size());
-    Buffer scratch = BufferNode::Make(names_.Fresh(op.dst.buffer->name + "_warps"), type,
-                                      {Int(count * threads_)}, MemoryScope::kShared);
-    mirror_list_.push_back(scratch);
+    const int64_t group = int64_t{1} << plan->lane_masks.size();
+    const int64_t per_register = (threads_ + group - 1) / group;
+    // One scratch buffer per register: the first lanes' stores then name distinct buffers,
+    // which insert-barriers can see do not exchange data inside the first-lane branch.
+    std::vector<Buffer> scratch;
+    for (int64_t k = 0; k < count; ++k) {
+      scratch.push_back(BufferNode::Make(names_.Fresh(op.dst.buffer->name + "_warps"), type,
+                                         {Int(per_register)}, MemoryScope::kShared));
+      mirror_list_.push_back(scratch.back());
+    }
     Expr thread = thread_->dtype() == kI32 ? thread_ : Cast::Make(kI32, thread_);
     auto bit = [&](int64_t mask) {
       return Binary::Make(BinaryOp::kFloorMod, Binary::Make(BinaryOp::kFloorDiv, thread, Int(mask)),
                           Int(2));
+    };
+    // x with the lane-mask bits removed (the bits above each one shift down): for lane masks
+    // that are the lowest bits, as on every accumulator layout we know, x / 2^(masks).
+    std::vector<int64_t> lane_masks = plan->lane_masks;
+    std::sort(lane_masks.begin(), lane_masks.end());
+    bool lowest_bits = true;
+    for (size_t b = 0; b < lane_masks.size(); ++b) lowest_bits &= lane_masks[b] == int64_t{1} << b;
+    auto squeeze = [&](Expr x) {
+      if (lowest_bits) return SimplifyExpr(Binary::Make(BinaryOp::kFloorDiv, x, Int(group)));
+      for (auto m = lane_masks.rbegin(); m != lane_masks.rend(); ++m) {
+        Expr high = Binary::Make(BinaryOp::kMul,
+                                 Binary::Make(BinaryOp::kFloorDiv, x, Int(2 * *m)), Int(*m));
+        x = Binary::Make(BinaryOp::kAdd, high, Binary::Make(BinaryOp::kFloorMod, x, Int(*m)));
+      }
+      return SimplifyExpr(x);
+    };
+    auto squeezed_mask = [&](int64_t mask) {
+      int64_t below = 0;
+      for (int64_t lane : lane_masks) below += lane < mask ? 1 : 0;
+      return mask >> below;
     };
     Expr first_lane;
     Expr row_base = thread;
@@ -80,11 +112,11 @@ std::optional<Stmt> Binder::LaneReduce(const Reduce& op) {
                                 Binary::Make(BinaryOp::kMul, bit(mask), Int(mask)));
       }
     }
-    row_base = bind_index(SimplifyExpr(row_base));
+    row_base = bind_index(squeeze(row_base));
+    Expr own_slot = squeeze(thread);
     std::vector<Stmt> leave;
     for (int64_t k = 0; k < count; ++k) {
-      Expr slot = SimplifyExpr(Binary::Make(BinaryOp::kAdd, Int(k * threads_), thread));
-      leave.push_back(Store::Make(scratch, {slot}, partials[k], op.loc()));
+      leave.push_back(Store::Make(scratch[k], {own_slot}, partials[k], op.loc()));
     }
     Stmt stores = Seq::Make(std::move(leave), op.loc());
     stmts.push_back(first_lane ? If::Make(first_lane, stores, nullptr, op.loc()) : stores);
@@ -92,12 +124,12 @@ std::optional<Stmt> Binder::LaneReduce(const Reduce& op) {
     for (int64_t k = 0; k < count; ++k) {
       Expr acc;
       for (int64_t combo = 0; combo < (int64_t{1} << warps); ++combo) {
-        int64_t offset = k * threads_;
+        int64_t offset = 0;
         for (size_t b = 0; b < warps; ++b) {
-          if ((combo >> b) & 1) offset += plan->warp_masks[b];
+          if ((combo >> b) & 1) offset += squeezed_mask(plan->warp_masks[b]);
         }
         Expr slot = SimplifyExpr(Binary::Make(BinaryOp::kAdd, row_base, Int(offset)));
-        Expr value = BufferLoad::Make(scratch, {slot});
+        Expr value = BufferLoad::Make(scratch[k], {slot});
         acc = bind(acc ? CombineReduced(op.reduce_kind, acc, value) : value);
       }
       partials[k] = acc;
