@@ -1,8 +1,8 @@
 // Staged tiles and the rewriting of one pipeline iteration onto them.
 #include "passes/analysis/software_pipeline_stages.h"
 
+#include <cstdint>
 #include <optional>
-
 #include <string>
 #include <utility>
 #include <vector>
@@ -17,14 +17,24 @@ Buffer StagedBuffer(const Buffer& buffer, int stages) {
   shape.insert(shape.end(), buffer->shape.begin(), buffer->shape.end());
   std::vector<Expr> strides;
   if (!buffer->strides.empty()) {
-    // One slot spans every element the old strides reach.
-    Expr span = Int(1, buffer->strides[0]->dtype());
+    // One slot spans every element the old strides reach, counted in i64: shapes and strides
+    // may each have their own integer type (a u8 stride of 17 over 64 rows of 16 spans 1,087).
+    auto wide = [](const Expr& e) { return e->dtype() == kI64 ? e : Cast::Make(kI64, e); };
+    Expr span = Int(1, kI64);
     for (size_t d = 0; d < buffer->strides.size(); ++d) {
-      Expr last = Binary::Make(BinaryOp::kSub, buffer->shape[d], Int(1, buffer->shape[d]->dtype()));
+      Expr last = Binary::Make(BinaryOp::kSub, wide(buffer->shape[d]), Int(1, kI64));
       span = Binary::Make(BinaryOp::kAdd, span,
-                          Binary::Make(BinaryOp::kMul, last, buffer->strides[d]));
+                          Binary::Make(BinaryOp::kMul, last, wide(buffer->strides[d])));
     }
-    strides.push_back(arith::ExprSimplifier().Simplify(span));
+    span = arith::ExprSimplifier().Simplify(span);
+    // The strides' own type where they share one that holds the span (i32 in every program
+    // we know), so the staged strides print as the program wrote them.
+    const DataType type = buffer->strides[0]->dtype();
+    bool one_type = type == kI32;
+    for (const Expr& stride : buffer->strides) one_type &= stride->dtype() == type;
+    std::optional<int64_t> value = AsConstInt(span);
+    if (one_type && value && *value <= INT32_MAX) span = Int(*value, type);
+    strides.push_back(span);
     strides.insert(strides.end(), buffer->strides.begin(), buffer->strides.end());
   }
   std::optional<Layout> layout;

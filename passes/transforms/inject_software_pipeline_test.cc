@@ -268,5 +268,24 @@ kernel k<N: i32>(A: f16[64, N], O: f16[64, 32]) grid(bx: 1) threads(128) {
   EXPECT_TRUE(InjectSoftwarePipelines(fits, **testing::FindFakeTarget("test-gpu")).ok());
 }
 
+TEST(InjectSoftwarePipelineTest, AStagedStrideIsCountedInI64WhenTheStridesAreNarrow) {
+  // The fuzzer's find: a u8 stride made the slot's stride an i32 * u8 product (IR that does
+  // not verify), and 1,087 does not fit u8 anyway.
+  std::string out = Injected(R"(
+kernel k<K: i32>(A: f32[64, K], O: f32[64]) grid(bx: 1) threads(64) {
+  alloc A_s: shared f32[64, 16] strides[17_u8, 1];
+  alloc acc: local f32[1];
+  for k in 0 +: K / 16 pipelined(num_stages=2) {
+    copy A[0 +: 64, k * 16 +: 16] -> A_s;
+    acc[0] = acc[0] + A_s[0, 0];
+  }
+  O[0] = acc[0];
+})",
+                             "test-gpu");
+  EXPECT_NE(out.find("alloc A_s: shared f32[2, 64, 16] strides[1087_i64, 17_u8, 1];"),
+            std::string::npos)
+      << out;
+}
+
 }  // namespace
 }  // namespace tile_ir::passes
