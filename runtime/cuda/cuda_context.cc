@@ -78,7 +78,13 @@ absl::StatusOr<std::shared_ptr<CudaContext>> CudaContext::Open(const CudaDriver&
 // context at exit in any case.
 CudaContext::~CudaContext() { api().cuDevicePrimaryCtxRelease(device_); }
 
+// Every launch makes the context current; asking first is cheaper than setting it again
+// when it already is (the common case: one context per process, as torch's primary one).
 absl::Status CudaContext::MakeCurrent() const {
+  CUcontext current = nullptr;
+  if (api().cuCtxGetCurrent(&current) == kCudaSuccess && current == context_) {
+    return absl::OkStatus();
+  }
   return Check(api().cuCtxSetCurrent(context_), "cuCtxSetCurrent");
 }
 

@@ -32,6 +32,7 @@ std::string ResolveAll(void* handle, CudaDriverApi& api) {
   Resolve(handle, "cuDevicePrimaryCtxRetain", &api.cuDevicePrimaryCtxRetain, &missing);
   Resolve(handle, "cuDevicePrimaryCtxRelease_v2", &api.cuDevicePrimaryCtxRelease, &missing);
   Resolve(handle, "cuCtxSetCurrent", &api.cuCtxSetCurrent, &missing);
+  Resolve(handle, "cuCtxGetCurrent", &api.cuCtxGetCurrent, &missing);
   Resolve(handle, "cuCtxSynchronize", &api.cuCtxSynchronize, &missing);
   Resolve(handle, "cuModuleLoadData", &api.cuModuleLoadData, &missing);
   Resolve(handle, "cuModuleUnload", &api.cuModuleUnload, &missing);

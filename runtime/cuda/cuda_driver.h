@@ -58,6 +58,7 @@ struct CudaDriverApi {
   CUresult (*cuDevicePrimaryCtxRetain)(CUcontext* context, CUdevice device);
   CUresult (*cuDevicePrimaryCtxRelease)(CUdevice device);
   CUresult (*cuCtxSetCurrent)(CUcontext context);
+  CUresult (*cuCtxGetCurrent)(CUcontext* context);
   CUresult (*cuCtxSynchronize)();
   CUresult (*cuModuleLoadData)(CUmodule* module, const void* image);
   CUresult (*cuModuleUnload)(CUmodule module);

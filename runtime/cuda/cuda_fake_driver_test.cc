@@ -137,6 +137,44 @@ TEST_F(CudaFakeDriverTest, LaunchesWithTheCallingConventionAndCopiesBack) {
   }
 }
 
+// A call with the last call's signature reuses its laid-out launch with the new data
+// pointers; any other shape binds again; a misaligned tensor is still refused by name.
+TEST_F(CudaFakeDriverTest, RepeatedCallsRebindOnlyTheDataPointers) {
+  std::unique_ptr<LoadedKernel> kernel = LoadScale();
+  ASSERT_NE(kernel, nullptr);
+  for (int64_t n : {300, 300, 1, 300}) {
+    for (double alpha : {3.0, 3.0, -2.0}) {
+      HostBuffer x(kF32, {n}), y(kF32, {n});
+      for (int64_t i = 0; i < n; ++i) x.Set(i, i * 0.5 - 7);
+      std::unique_ptr<DeviceBuffer> dx = Allocate(n), dy = Allocate(n);
+      ASSERT_TRUE(dx && dy);
+      ASSERT_TRUE(dx->CopyFromHost(x).ok());
+      ASSERT_TRUE(dy->Fill(0xFF).ok());
+      absl::Status status = kernel->LaunchAsync({KernelArg::Tensor(dx->tensor()),
+                                                 KernelArg::Tensor(dy->tensor()),
+                                                 KernelArg::Scalar(alpha)},
+                                                nullptr);
+      ASSERT_TRUE(status.ok()) << status;
+      EXPECT_EQ(control_->last_launch()->grid[0], static_cast<unsigned int>((n + 127) / 128));
+      ASSERT_TRUE(dy->CopyToHost(y).ok());
+      for (int64_t i = 0; i < n; ++i) {
+        ASSERT_EQ(y.Get(i), alpha * x.Get(i)) << "n=" << n << " alpha=" << alpha << " i=" << i;
+      }
+    }
+  }
+  std::unique_ptr<DeviceBuffer> dx = Allocate(300), dy = Allocate(300);
+  ASSERT_TRUE(dx && dy);
+  DLTensor shifted = *dx->tensor();
+  shifted.byte_offset = 0;
+  shifted.data = static_cast<char*>(shifted.data) + 4;  // same signature, misaligned data
+  EXPECT_THAT(std::string(kernel->LaunchAsync({KernelArg::Tensor(&shifted),
+                                               KernelArg::Tensor(dy->tensor()),
+                                               KernelArg::Scalar(3.0)},
+                                              nullptr)
+                              .message()),
+              HasSubstr("is not aligned to 16 bytes"));
+}
+
 TEST_F(CudaFakeDriverTest, TimesWithEventsAndKeepsArtifacts) {
   std::unique_ptr<LoadedKernel> kernel = LoadScale();
   ASSERT_NE(kernel, nullptr);
@@ -235,7 +273,7 @@ void RecordTensorMaps(const char* entry, const FakeCudaLaunch*, void** params) {
   }
 }
 
-TEST_F(CudaFakeDriverTest, TmaLoadsGetTheirTensorMapsEncodedAtEachLaunch) {
+TEST_F(CudaFakeDriverTest, TmaLoadsGetTheirTensorMapsEncodedWhenTheirTensorsMove) {
   absl::StatusOr<Module> module = text::ParseModule(kTmaGemm, "tma_gemm.tile");
   ASSERT_TRUE(module.ok()) << module.status();
   absl::StatusOr<std::unique_ptr<LoadedKernel>> kernel = device_->Load(*module, "tma_gemm");
@@ -271,9 +309,20 @@ TEST_F(CudaFakeDriverTest, TmaLoadsGetTheirTensorMapsEncodedAtEachLaunch) {
     EXPECT_EQ(g_maps[i][kFakeTensorMapElementStrides], 11u);
     EXPECT_EQ(g_maps[i][kFakeTensorMapOther], 30u);  // no interleave, L2 256B, zeros
   }
+  // The same tensors again: the kept launch, its maps as they were (no encode to fail).
   control_->fail_next("cuTensorMapEncodeTiled", 1);
+  EXPECT_TRUE((*kernel)->Launch(args).ok());
+  // A moved: its map is encoded again, with the new address, and the driver's refusal is
+  // reported.
+  absl::StatusOr<std::unique_ptr<DeviceBuffer>> a2 = device_->Allocate(kBF16, {200, 128});
+  ASSERT_TRUE(a2.ok());
+  args[0] = KernelArg::Tensor((*a2)->tensor());
   EXPECT_THAT(std::string((*kernel)->Launch(args).message()),
               HasSubstr("kernel 'tma_gemm': cuda: cuTensorMapEncodeTiled('A') failed: "));
+  g_maps[0][kFakeTensorMapAddress] = 0;
+  ASSERT_TRUE((*kernel)->Launch(args).ok());
+  EXPECT_EQ(g_maps[0][kFakeTensorMapAddress], reinterpret_cast<uintptr_t>((*a2)->tensor()->data));
+  EXPECT_EQ(g_maps[1][kFakeTensorMapAddress], reinterpret_cast<uintptr_t>((*b)->tensor()->data));
 }
 
 // A batch of matrices: the TMA loads of A name a coordinate per dimension, and its tensor map

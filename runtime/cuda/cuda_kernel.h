@@ -8,10 +8,13 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "runtime/argument_signature.h"
 #include "runtime/cuda/cuda_context.h"
 #include "runtime/device_base.h"
 #include "runtime/kernel_args.h"
@@ -92,7 +95,16 @@ class CudaKernel final : public LoadedKernel {
       : context_(std::move(context)), image_(std::move(image)) {}
   absl::Status Error(const absl::Status& status) const;
   absl::Status EncodeTensorMap(const TensorMapUse& use, const std::vector<KernelArg>& args,
-                               const BoundArgs& bound, CudaTensorMap* map) const;
+                               void* data, CudaTensorMap* map) const;
+  // Binds `args` and enqueues them on `stream`: through the last call's launch when they
+  // have its signature (runtime/argument_signature.h), else through Prepare, whose launch is
+  // then kept for the next call.
+  absl::Status BindAndEnqueue(const std::vector<KernelArg>& args, CUstream stream);
+  // Writes the tensors' data pointers of `args` (which have the remembered signature) into
+  // the remembered launch, and encodes again the tensor maps of moved tensors. False where
+  // Prepare must decide (a null or misaligned pointer: its error names the parameter); the
+  // driver's error where it refuses a tensor map.
+  absl::StatusOr<bool> RebindData(const std::vector<KernelArg>& args);
 
   std::shared_ptr<CudaContext> context_;
   CudaKernelImage image_;
@@ -101,6 +113,11 @@ class CudaKernel final : public LoadedKernel {
   CUmodule module_ = nullptr;
   CUfunction function_ = nullptr;
   int registers_ = 0;
+  // The last launch and its arguments' signature; a call that finds the mutex held (another
+  // thread launching this kernel) binds from scratch instead of waiting.
+  std::mutex last_mutex_;
+  ArgumentSignature last_signature_;
+  std::optional<CudaLaunch> last_launch_;
 };
 
 }  // namespace tile_ir::runtime::cuda

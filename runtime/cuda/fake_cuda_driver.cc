@@ -29,6 +29,7 @@ struct State {
   std::string fail_name;
   int fail_code = 0;
   std::string entry;
+  void* current_context = nullptr;
 };
 
 State& state() {
@@ -112,7 +113,14 @@ CUresult cuDevicePrimaryCtxRetain(void** context, int) {
   return Injected("cuDevicePrimaryCtxRetain");
 }
 CUresult cuDevicePrimaryCtxRelease_v2(int) { return kSuccess; }
-CUresult cuCtxSetCurrent(void*) { return kSuccess; }
+CUresult cuCtxSetCurrent(void* context) {
+  state().current_context = context;
+  return kSuccess;
+}
+CUresult cuCtxGetCurrent(void** context) {
+  *context = state().current_context;
+  return kSuccess;
+}
 CUresult cuCtxSynchronize() { return Injected("cuCtxSynchronize"); }
 CUresult cuModuleLoadData(void** module, const void* image) {
   if (std::memcmp(image, "\177ELF", 4) != 0) return kInvalidImage;

@@ -1,0 +1,86 @@
+#include "runtime/argument_signature.h"
+
+#include <cstring>
+
+namespace tile_ir::runtime {
+namespace {
+
+uint64_t Bits(double value) {
+  uint64_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  return bits;
+}
+
+// The device type as stored (kernel_args.cc: a newer producer may store a value the enum
+// cannot hold).
+int32_t DeviceType(const DLTensor& t) {
+  int32_t type;
+  std::memcpy(&type, &t.device.device_type, sizeof type);
+  return type;
+}
+
+}  // namespace
+
+void ArgumentSignature::Record(const std::vector<KernelArg>& args) {
+  Clear();
+  for (const KernelArg& arg : args) {
+    Entry entry;
+    if (arg.tensor == nullptr) {
+      entry.scalar_bits = Bits(arg.scalar);
+      entries_.push_back(entry);
+      continue;
+    }
+    const DLTensor& t = *arg.tensor;
+    entry.is_tensor = true;
+    entry.device_type = DeviceType(t);
+    entry.device_id = t.device.device_id;
+    entry.dtype = t.dtype;
+    entry.ndim = t.ndim;
+    entry.has_strides = t.strides != nullptr;
+    entry.byte_offset = t.byte_offset;
+    entry.extents_at = extents_.size();
+    for (int32_t d = 0; d < t.ndim && t.shape != nullptr; ++d) extents_.push_back(t.shape[d]);
+    for (int32_t d = 0; d < t.ndim && t.strides != nullptr; ++d) {
+      extents_.push_back(t.strides[d]);
+    }
+    entries_.push_back(entry);
+  }
+  recorded_ = true;
+}
+
+bool ArgumentSignature::Matches(const std::vector<KernelArg>& args) const {
+  if (!recorded_ || args.size() != entries_.size()) return false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const Entry& entry = entries_[i];
+    const KernelArg& arg = args[i];
+    if ((arg.tensor != nullptr) != entry.is_tensor) return false;
+    if (!entry.is_tensor) {
+      if (Bits(arg.scalar) != entry.scalar_bits) return false;
+      continue;
+    }
+    const DLTensor& t = *arg.tensor;
+    if (DeviceType(t) != entry.device_type || t.device.device_id != entry.device_id ||
+        t.dtype.code != entry.dtype.code || t.dtype.bits != entry.dtype.bits ||
+        t.dtype.lanes != entry.dtype.lanes || t.ndim != entry.ndim ||
+        (t.strides != nullptr) != entry.has_strides || t.byte_offset != entry.byte_offset ||
+        (t.ndim > 0 && t.shape == nullptr)) {
+      return false;
+    }
+    const int64_t* expected = extents_.data() + entry.extents_at;
+    for (int32_t d = 0; d < t.ndim; ++d) {
+      if (t.shape[d] != expected[d]) return false;
+    }
+    for (int32_t d = 0; d < t.ndim && entry.has_strides; ++d) {
+      if (t.strides[d] != expected[t.ndim + d]) return false;
+    }
+  }
+  return true;
+}
+
+void ArgumentSignature::Clear() {
+  recorded_ = false;
+  entries_.clear();
+  extents_.clear();
+}
+
+}  // namespace tile_ir::runtime
