@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "ops/op_tensors.h"
+#include "tile_ir/dtype_rounding.h"
 #include "tile_ir/intrinsics.h"
 
 namespace tile_ir::ops {
