@@ -11,12 +11,11 @@
 #include "absl/status/status.h"
 #include "tile_ir/buffer.h"
 #include "tile_ir/expr.h"
+#include "tile_ir/op_shorthand.h"
 #include "tile_ir/stmt.h"
 
 namespace tile_ir {
 namespace {
-
-Expr Op(BinaryOp op, Expr a, Expr b) { return Binary::Make(op, std::move(a), std::move(b)); }
 
 // The integer '^', on the 128-byte swizzle of an 8x64 tile: chunk c / 8 of row r
 // goes to chunk c / 8 ^ r % 8.
