@@ -21,10 +21,6 @@ absl::StatusOr<int64_t> EvalShapeExpr(const Expr& expr, const Shapes& dims);
 // The shape of a buffer parameter with dims bound.
 absl::StatusOr<std::vector<int64_t>> ParamShape(const Param& param, const Shapes& dims);
 
-// `value` rounded to the nearest value of `dtype` (ties to even; integers
-// clamp to their range), as a double. f64 is the identity.
-double RoundToDtype(double value, DataType dtype);
-
 // The input distributions a check runs, each on data of its own. Standard
 // normal inputs (TileLang's tests draw them too) expose faults that an op's
 // own range can hide: padded zeros read past a missing mask vanish beside

@@ -18,6 +18,7 @@
 #include "frontends/cpp/dsl.h"
 #include "ops/families.h"
 #include "ops/op_tensors.h"
+#include "tile_ir/dtype_rounding.h"
 
 namespace tile_ir::ops {
 namespace {

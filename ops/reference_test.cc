@@ -13,6 +13,7 @@
 
 #include "ops/op_suite.h"
 #include "ops/op_tensors.h"
+#include "tile_ir/dtype_rounding.h"
 
 namespace tile_ir::ops {
 namespace {

@@ -3,11 +3,10 @@
 
 #include "runtime/kernel_args.h"
 #include "tile_ir/expr.h"
+#include "tile_ir/op_shorthand.h"
 
 namespace tile_ir::runtime {
 namespace {
-
-Expr Op(BinaryOp op, Expr a, Expr b) { return Binary::Make(op, std::move(a), std::move(b)); }
 
 int64_t Eval(const Expr& e, const absl::flat_hash_map<const Var*, int64_t>& values = {}) {
   absl::StatusOr<int64_t> v = EvaluateInt(e, values);

@@ -6,12 +6,12 @@
 
 #include "tile_ir/buffer.h"
 #include "tile_ir/module.h"
+#include "tile_ir/op_shorthand.h"
 #include "tile_ir/stmt.h"
 
 namespace tile_ir::passes {
 namespace {
 
-Expr Op(BinaryOp op, Expr a, Expr b) { return Binary::Make(op, std::move(a), std::move(b)); }
 Expr Mul(Expr a, int64_t c) { return Op(BinaryOp::kMul, std::move(a), Int(c)); }
 Expr Xor(Expr a, Expr b) { return Op(BinaryOp::kXor, std::move(a), std::move(b)); }
 Expr Mod8(Expr a) { return Op(BinaryOp::kFloorMod, std::move(a), Int(8)); }

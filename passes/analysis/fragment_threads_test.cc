@@ -1,11 +1,10 @@
 #include "passes/analysis/fragment_threads.h"
 
 #include "gtest/gtest.h"
+#include "tile_ir/op_shorthand.h"
 
 namespace tile_ir::passes {
 namespace {
-
-Expr Op(BinaryOp op, Expr a, Expr b) { return Binary::Make(op, std::move(a), std::move(b)); }
 
 TEST(FragmentThreadsTest, EvaluatesIntegerExpressions) {
   VarRef i = Var::Make("i");

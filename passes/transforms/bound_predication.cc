@@ -13,18 +13,17 @@
 #include "passes/analysis/fragment_layout.h"
 #include "tile_ir/intrinsics.h"
 #include "tile_ir/mutator.h"
+#include "tile_ir/op_shorthand.h"
 #include "tile_ir/structural_equal.h"
 
 namespace tile_ir::passes {
 namespace {
 
-Expr Bin(BinaryOp op, Expr a, Expr b) { return Binary::Make(op, std::move(a), std::move(b)); }
-
 Expr Widen(const Expr& e, DataType dtype) { return e->dtype() == dtype ? e : Cast::Make(dtype, e); }
 
 Expr Conjunction(const std::vector<Expr>& atoms) {
   Expr all = atoms.front();
-  for (size_t i = 1; i < atoms.size(); ++i) all = Bin(BinaryOp::kAnd, all, atoms[i]);
+  for (size_t i = 1; i < atoms.size(); ++i) all = Op(BinaryOp::kAnd, all, atoms[i]);
   return all;
 }
 
@@ -185,13 +184,13 @@ class Predicator : public IRMutator {
       Expr limit = Widen(size, dtype);
       Expr clamped = index;
       if (!prover_.ProveNonNegative(index)) {
-        Add(Bin(BinaryOp::kGe, wide, Int(0, dtype)), &guard.atoms);
-        clamped = Bin(BinaryOp::kMax, wide, Int(0, dtype));
+        Add(Op(BinaryOp::kGe, wide, Int(0, dtype)), &guard.atoms);
+        clamped = Op(BinaryOp::kMax, wide, Int(0, dtype));
       }
       if (!prover_.ProveBelow(index, size)) {
-        Add(Bin(BinaryOp::kLt, wide, limit), &guard.atoms);
+        Add(Op(BinaryOp::kLt, wide, limit), &guard.atoms);
         clamped =
-            Bin(BinaryOp::kMin, Widen(clamped, dtype), Bin(BinaryOp::kSub, limit, Int(1, dtype)));
+            Op(BinaryOp::kMin, Widen(clamped, dtype), Op(BinaryOp::kSub, limit, Int(1, dtype)));
       }
       guard.clamped.push_back(std::move(clamped));
     }

@@ -6,6 +6,7 @@
 
 #include "passes/analysis/arith/effects.h"
 #include "passes/analysis/arith/int_math.h"
+#include "tile_ir/op_shorthand.h"
 
 namespace tile_ir::passes {
 namespace {
@@ -15,8 +16,6 @@ namespace {
 constexpr int kMaxDepth = 64;
 
 bool IsScalarInt(const Expr& e) { return e->dtype().is_int() && !e->dtype().is_vector(); }
-
-Expr Bin(BinaryOp op, Expr a, Expr b) { return Binary::Make(op, std::move(a), std::move(b)); }
 
 // `e` converted to `dtype` (integer types only).
 Expr Widen(const Expr& e, DataType dtype) { return e->dtype() == dtype ? e : Cast::Make(dtype, e); }
@@ -43,7 +42,7 @@ void BoundProver::BindRange(const VarRef& var, const Expr& min, const Expr& exte
   if (arith::IsMemoryFree(min) && arith::IsMemoryFree(extent)) {
     Expr lowest = Widen(min, dtype);
     Expr highest =
-        Bin(BinaryOp::kSub, Bin(BinaryOp::kAdd, lowest, Widen(extent, dtype)), Int(1, dtype));
+        Op(BinaryOp::kSub, Op(BinaryOp::kAdd, lowest, Widen(extent, dtype)), Int(1, dtype));
     ranges_[var.get()] = {lowest, highest};
   }
 }
@@ -61,7 +60,7 @@ bool BoundProver::ProveBelow(const Expr& index, const Expr& size) {
   if (simplifier_.Bound(i).max < simplifier_.Bound(n).min) return true;
   Expr highest = SymbolicBound(i, /*upper=*/true, 0);
   if (highest == nullptr) return false;
-  Expr room = simplifier_.Simplify(Bin(BinaryOp::kSub, n, highest));
+  Expr room = simplifier_.Simplify(Op(BinaryOp::kSub, n, highest));
   return simplifier_.Bound(room).min >= 1;
 }
 
@@ -97,12 +96,12 @@ Expr BoundProver::SymbolicBound(const Expr& e, bool upper, int depth) {
     case BinaryOp::kAdd: {
       Expr a = bound(binary->a, upper);
       Expr b = bound(binary->b, upper);
-      return a && b ? Bin(BinaryOp::kAdd, a, b) : nullptr;
+      return a && b ? Op(BinaryOp::kAdd, a, b) : nullptr;
     }
     case BinaryOp::kSub: {
       Expr a = bound(binary->a, upper);
       Expr b = bound(binary->b, !upper);
-      return a && b ? Bin(BinaryOp::kSub, a, b) : nullptr;
+      return a && b ? Op(BinaryOp::kSub, a, b) : nullptr;
     }
     case BinaryOp::kMul: {
       // By a constant: the bound on the same side when it is not negative.
@@ -110,13 +109,13 @@ Expr BoundProver::SymbolicBound(const Expr& e, bool upper, int depth) {
         const Expr& x = b_const ? binary->a : binary->b;
         int64_t c = b_const ? *b_const : *a_const;
         Expr inner = bound(x, c >= 0 ? upper : !upper);
-        return inner ? Bin(BinaryOp::kMul, inner, Int(c, e->dtype())) : nullptr;
+        return inner ? Op(BinaryOp::kMul, inner, Int(c, e->dtype())) : nullptr;
       }
       // Of two non-negative factors: the product of the bounds on the same side.
       if (!NonNegative(binary->a, depth + 1) || !NonNegative(binary->b, depth + 1)) return nullptr;
       Expr a = bound(binary->a, upper);
       Expr b = bound(binary->b, upper);
-      return a && b ? Bin(BinaryOp::kMul, a, b) : nullptr;
+      return a && b ? Op(BinaryOp::kMul, a, b) : nullptr;
     }
     case BinaryOp::kDiv:
     case BinaryOp::kFloorDiv:
@@ -124,7 +123,7 @@ Expr BoundProver::SymbolicBound(const Expr& e, bool upper, int depth) {
       // Division by a positive constant does not change the order.
       if (!b_const || *b_const <= 0) return nullptr;
       Expr a = bound(binary->a, upper);
-      return a ? Bin(binary->op, a, binary->b) : nullptr;
+      return a ? Op(binary->op, a, binary->b) : nullptr;
     }
     case BinaryOp::kMod:
     case BinaryOp::kFloorMod: {
@@ -140,7 +139,7 @@ Expr BoundProver::SymbolicBound(const Expr& e, bool upper, int depth) {
       Expr b = bound(binary->b, upper);
       // min(a, b) <= a and max(a, b) >= a: one side suffices for those.
       bool either = (binary->op == BinaryOp::kMin) == upper;
-      if (a && b) return Bin(binary->op, a, b);
+      if (a && b) return Op(binary->op, a, b);
       return either ? (a ? a : b) : nullptr;
     }
     default:

@@ -11,7 +11,7 @@
 #include "passes/transforms/rasterize_blocks.h"
 #include "passes/transforms/simplify.h"
 #include "passes/testing/fake_targets.h"
-#include "passes/testing/tiny_interpreter.h"
+#include "tile_ir/kernel_interpreter.h"
 #include "tile_ir/printer.h"
 #include "tile_ir/verifier.h"
 
@@ -222,17 +222,17 @@ kernel gemm<M: i32, N: i32, K: i32>(A: f16[M, K], B: f16[K, N], C: f32[M, N])
     SimplifyModule(module);
     ASSERT_TRUE(Verify(module).ok()) << Print(module);
 
-    testing::TinyInterpreter interpreter;
+    KernelInterpreter interpreter;
     interpreter.SetBuffer("A", a);
     interpreter.SetBuffer("B", b);
-    interpreter.SetInt("M", m);
-    interpreter.SetInt("N", n);
-    interpreter.SetInt("K", k);
+    interpreter.SetVar("M", m);
+    interpreter.SetVar("N", n);
+    interpreter.SetVar("K", k);
     for (int by = 0; by < (m + 3) / 4; ++by) {
       for (int bx = 0; bx < (n + 3) / 4; ++bx) {
-        interpreter.SetInt("bx", bx);
-        interpreter.SetInt("by", by);
-        absl::Status ran = interpreter.Run(*module.kernels[0]);
+        interpreter.SetVar("bx", bx);
+        interpreter.SetVar("by", by);
+        absl::Status ran = interpreter.RunBlock(*module.kernels[0]);
         ASSERT_TRUE(ran.ok()) << target_name << " block (" << bx << ", " << by << "): " << ran
                               << "\n"
                               << Print(module);

@@ -21,13 +21,13 @@
 #include "passes/analysis/software_pipeline_stages.h"
 #include "passes/transforms/simplify.h"
 #include "tile_ir/mutator.h"
+#include "tile_ir/op_shorthand.h"
 #include "tile_ir/visitor.h"
 
 namespace tile_ir::passes {
 namespace {
 
 Expr Simplified(const Expr& e) { return arith::ExprSimplifier().Simplify(e); }
-Expr Op(BinaryOp op, Expr a, Expr b) { return Binary::Make(op, std::move(a), std::move(b)); }
 
 Stmt AsyncCommit() { return Evaluate::Make(Call::Make(kVoid, "async_commit", {})); }
 Stmt AsyncWait(int64_t pending) {

@@ -22,8 +22,6 @@ using thread_binding::Contents;
 using thread_binding::FragmentMap;
 using thread_binding::Scan;
 
-Expr Op(BinaryOp op, Expr a, Expr b) { return Binary::Make(op, std::move(a), std::move(b)); }
-
 // T == 1: parallel loops run serially and fragments are whole local tiles.
 class SingleThreadBinder : public IRMutator {
  protected:

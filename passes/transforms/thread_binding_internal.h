@@ -16,12 +16,12 @@
 #include "passes/analysis/fragment_threads.h"
 #include "passes/transforms/fresh_names.h"
 #include "tile_ir/module.h"
+#include "tile_ir/op_shorthand.h"
 #include "tile_ir/visitor.h"
 
 namespace tile_ir::passes::thread_binding {
 
 // The binding code builds many index expressions; Binary::Make, shorter.
-inline Expr Op(BinaryOp op, Expr a, Expr b) { return Binary::Make(op, std::move(a), std::move(b)); }
 
 // Layouts compute in i32.
 inline Expr AsI32(const Expr& e) { return e->dtype() == kI32 ? e : Cast::Make(kI32, e); }

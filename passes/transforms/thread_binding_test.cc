@@ -6,8 +6,8 @@
 #include "gtest/gtest.h"
 #include "passes/pass/target_info.h"
 #include "passes/testing/fake_targets.h"
-#include "passes/testing/tiny_interpreter.h"
 #include "tile_ir/intrinsics.h"
+#include "tile_ir/kernel_interpreter.h"
 #include "tile_ir/printer.h"
 #include "tile_ir/verifier.h"
 
@@ -225,13 +225,13 @@ kernel k(A: f32[64, 4], O: f32[64]) grid(bx: 1) threads(64) {
 
 // Runs a bound kernel (every thread in turn) on A = 0, 1, 2, ... and returns O.
 std::vector<double> RunBound(const Module& module, int64_t inputs, int64_t outputs) {
-  testing::TinyInterpreter interpreter;
+  KernelInterpreter interpreter;
   std::vector<double> a(inputs);
   for (int64_t k = 0; k < inputs; ++k) a[k] = static_cast<double>(k);
   interpreter.SetBuffer("A", a);
   interpreter.SetBuffer("O", std::vector<double>(outputs, -1.0));
-  interpreter.SetInt("bx", 0);
-  absl::Status ran = interpreter.Run(*module.kernels[0]);
+  interpreter.SetVar("bx", 0);
+  absl::Status ran = interpreter.RunBlock(*module.kernels[0]);
   EXPECT_TRUE(ran.ok()) << ran << "\n" << Print(module);
   return ran.ok() ? interpreter.buffer("O") : std::vector<double>{};
 }

@@ -11,13 +11,12 @@
 #include "passes/transforms/fresh_names.h"
 #include "passes/transforms/simplify.h"
 #include "tile_ir/mutator.h"
+#include "tile_ir/op_shorthand.h"
 #include "tile_ir/structural_equal.h"
 #include "tile_ir/visitor.h"
 
 namespace tile_ir::passes {
 namespace {
-
-Expr Op(BinaryOp op, Expr a, Expr b) { return Binary::Make(op, std::move(a), std::move(b)); }
 
 // Each accessed buffer must be dense in its last dimension and not packed, so that a ramp
 // of stride 1 in its last index is a contiguous vector access.

@@ -2,12 +2,11 @@
 #include "targets/cpu/guard_facts.h"
 
 #include "gtest/gtest.h"
+#include "tile_ir/op_shorthand.h"
 #include "tile_ir/structural_equal.h"
 
 namespace tile_ir::cpu {
 namespace {
-
-Expr Op(BinaryOp op, Expr a, Expr b) { return Binary::Make(op, std::move(a), std::move(b)); }
 
 class GuardFactsTest : public ::testing::Test {
  protected:

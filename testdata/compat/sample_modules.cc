@@ -5,14 +5,14 @@
 
 #include "tile_ir/buffer.h"
 #include "tile_ir/expr.h"
+#include "tile_ir/op_shorthand.h"
 #include "tile_ir/stmt.h"
 
 namespace tile_ir::compat {
 namespace {
 
-Expr Bin(BinaryOp op, Expr a, Expr b) { return Binary::Make(op, std::move(a), std::move(b)); }
-Expr Add(Expr a, Expr b) { return Bin(BinaryOp::kAdd, std::move(a), std::move(b)); }
-Expr Mul(Expr a, Expr b) { return Bin(BinaryOp::kMul, std::move(a), std::move(b)); }
+Expr Add(Expr a, Expr b) { return Op(BinaryOp::kAdd, std::move(a), std::move(b)); }
+Expr Mul(Expr a, Expr b) { return Op(BinaryOp::kMul, std::move(a), std::move(b)); }
 Expr Load(const Buffer& buffer, std::vector<Expr> indices) {
   return BufferLoad::Make(buffer, std::move(indices));
 }
@@ -48,13 +48,13 @@ Kernel TiledGemm() {
       Allocate::Make(b_s, At(5, 3)),
       Allocate::Make(c_l, At(6, 3)),
       Fill::Make(Region::Full(c_l), Float(0.0), At(7, 3)),
-      For::Make(ko, Int(0), Bin(BinaryOp::kCeilDiv, k, Int(32)), ForKind::kPipelined, pipeline_body,
+      For::Make(ko, Int(0), Op(BinaryOp::kCeilDiv, k, Int(32)), ForKind::kPipelined, pipeline_body,
                 At(8, 3), PipelineInfo{3, {0, 1, 2}, {0, 0, 1}}),
       Copy::Make(Region::Full(c_l), {c, {Span(row, 128), Span(col, 128)}}, At(13, 3)),
   });
   Launch launch;
-  launch.grid = {{bx, Bin(BinaryOp::kCeilDiv, n, Int(128))},
-                 {by, Bin(BinaryOp::kCeilDiv, m, Int(128))}};
+  launch.grid = {{bx, Op(BinaryOp::kCeilDiv, n, Int(128))},
+                 {by, Op(BinaryOp::kCeilDiv, m, Int(128))}};
   launch.threads = {128};
   launch.cluster = {2, 1};
   launch.swizzle = BlockSwizzle{8, SwizzleOrder::kRowMajor};
@@ -107,8 +107,8 @@ Kernel RowSoftmax() {
   VarRef li = Var::Make("li"), lj = Var::Make("lj");
   Layout layout{
       {li, lj},
-      {Add(Mul(Bin(BinaryOp::kDiv, li, Int(16)), Int(8)), Bin(BinaryOp::kDiv, lj, Int(16))),
-       Add(Mul(Bin(BinaryOp::kMod, li, Int(16)), Int(16)), Bin(BinaryOp::kMod, lj, Int(16)))}};
+      {Add(Mul(Op(BinaryOp::kDiv, li, Int(16)), Int(8)), Op(BinaryOp::kDiv, lj, Int(16))),
+       Add(Mul(Op(BinaryOp::kMod, li, Int(16)), Int(16)), Op(BinaryOp::kMod, lj, Int(16)))}};
   Buffer tile =
       BufferNode::Make("X_f", kF32, {Int(64), Int(128)}, MemoryScope::kFragment, {}, layout);
   Buffer scan = BufferNode::Make("X_scan", kF32, {Int(64), Int(128)}, MemoryScope::kFragment);
@@ -122,12 +122,12 @@ Kernel RowSoftmax() {
   Stmt exponentiate = Store::Make(
       tile, {i, j},
       Call::Make(kF32, "exp2",
-                 {Mul(Bin(BinaryOp::kSub, Load(tile, {i, j}), Load(row_max, {i})), scale)}));
+                 {Mul(Op(BinaryOp::kSub, Load(tile, {i, j}), Load(row_max, {i})), scale)}));
   Expr guarded_row = Add(row, r);
   Stmt normalize = If::Make(
-      Bin(BinaryOp::kLt, guarded_row, m),
+      Op(BinaryOp::kLt, guarded_row, m),
       Store::Make(y, {guarded_row, c},
-                  Cast::Make(kBF16, Bin(BinaryOp::kDiv, Load(tile, {r, c}), Load(row_sum, {r})))),
+                  Cast::Make(kBF16, Op(BinaryOp::kDiv, Load(tile, {r, c}), Load(row_sum, {r})))),
       Store::Make(tile, {r, c}, Float(0.0)));
   Stmt body = Seq::Make({
       Allocate::Make(tile),
@@ -151,7 +151,7 @@ Kernel RowSoftmax() {
                 For::Make(c, Int(0), Int(128), ForKind::kParallel, normalize)),
   });
   Launch launch;
-  launch.grid = {{bx, Bin(BinaryOp::kCeilDiv, m, Int(64))}};
+  launch.grid = {{bx, Op(BinaryOp::kCeilDiv, m, Int(64))}};
   launch.threads = {256};
   return KernelNode::Make("softmax_stats", {m},
                           {{x, nullptr}, {y, nullptr}, {sums, nullptr}, {nullptr, scale}},
@@ -185,30 +185,30 @@ Kernel LoweredElementwise() {
   Stmt vector_copy = For::Make(
       v, Int(0), Int(2), ForKind::kVectorized,
       Store::Make(staged, {ty, lanes_staged},
-                  Bin(BinaryOp::kMul, Load(a, {lanes_a}), Broadcast::Make(Float(0.5, kF16), 4))));
+                  Op(BinaryOp::kMul, Load(a, {lanes_a}), Broadcast::Make(Float(0.5, kF16), 4))));
   Expr element = Cast::Make(kF32, Load(staged, {ty, Add(Mul(tx, Int(8)), u)}));
   Stmt accumulate = For::Make(
       u, Int(0), Int(8), ForKind::kUnrolled,
       Store::Make(acc, {u}, Add(Mul(element, Float(2.0)), Cast::Make(kF32, Float(1.5, kF64)))));
-  Expr int_mix = Bin(
-      BinaryOp::kSub, Add(Bin(BinaryOp::kFloorDiv, n, Int(3)), Bin(BinaryOp::kFloorMod, n, Int(5))),
-      Bin(BinaryOp::kMod, Mul(Bin(BinaryOp::kCeilDiv, n, Int(7)), Bin(BinaryOp::kDiv, n, Int(2))),
+  Expr int_mix = Op(
+      BinaryOp::kSub, Add(Op(BinaryOp::kFloorDiv, n, Int(3)), Op(BinaryOp::kFloorMod, n, Int(5))),
+      Op(BinaryOp::kMod, Mul(Op(BinaryOp::kCeilDiv, n, Int(7)), Op(BinaryOp::kDiv, n, Int(2))),
           Int(4)));
   Expr condition =
-      Bin(BinaryOp::kOr,
-          Bin(BinaryOp::kAnd, flag,
-              Bin(BinaryOp::kAnd, Bin(BinaryOp::kNe, n, Int(1)), Bin(BinaryOp::kLe, n, Int(9)))),
-          Bin(BinaryOp::kOr, Unary::Make(UnaryOp::kNot, Bin(BinaryOp::kEq, mix, Int(3))),
-              Bin(BinaryOp::kAnd, Bin(BinaryOp::kGe, n, Int(2)),
-                  Bin(BinaryOp::kAnd, Bin(BinaryOp::kGt, big, Int(4, kI64)),
-                      Bin(BinaryOp::kLt, mix, Int(100))))));
+      Op(BinaryOp::kOr,
+          Op(BinaryOp::kAnd, flag,
+              Op(BinaryOp::kAnd, Op(BinaryOp::kNe, n, Int(1)), Op(BinaryOp::kLe, n, Int(9)))),
+          Op(BinaryOp::kOr, Unary::Make(UnaryOp::kNot, Op(BinaryOp::kEq, mix, Int(3))),
+              Op(BinaryOp::kAnd, Op(BinaryOp::kGe, n, Int(2)),
+                  Op(BinaryOp::kAnd, Op(BinaryOp::kGt, big, Int(4, kI64)),
+                      Op(BinaryOp::kLt, mix, Int(100))))));
   Expr acc0 = Load(acc, {Int(0)}), acc1 = Load(acc, {Int(1)});
   Stmt branch = If::Make(
       condition,
       Store::Make(
           out, {base},
-          Select::Make(Bin(BinaryOp::kGt, acc0, acc1), acc0, Unary::Make(UnaryOp::kNeg, acc1))),
-      Store::Make(out, {base}, Bin(BinaryOp::kMin, acc0, Bin(BinaryOp::kMax, acc1, Float(0.0)))));
+          Select::Make(Op(BinaryOp::kGt, acc0, acc1), acc0, Unary::Make(UnaryOp::kNeg, acc1))),
+      Store::Make(out, {base}, Op(BinaryOp::kMin, acc0, Op(BinaryOp::kMax, acc1, Float(0.0)))));
   Stmt conversions = Seq::Make({
       Store::Make(bytes, {base}, Add(Cast::Make(kU8, acc0), Int(255, kU8))),
       Store::Make(packed, {base}, Cast::Make(kI4, Int(-3))),
@@ -259,8 +259,8 @@ Kernel SwizzledCopy() {
   Buffer out = BufferNode::Make("Out", kF16, {Int(64), Int(64)}, MemoryScope::kGlobal);
   VarRef bx = Var::Make("bx"), li = Var::Make("li"), lj = Var::Make("lj");
   Expr chunk =
-      Bin(BinaryOp::kXor, Bin(BinaryOp::kDiv, lj, Int(8)), Bin(BinaryOp::kMod, li, Int(8)));
-  Layout swizzle{{li, lj}, {li, Add(Mul(chunk, Int(8)), Bin(BinaryOp::kMod, lj, Int(8)))}};
+      Op(BinaryOp::kXor, Op(BinaryOp::kDiv, lj, Int(8)), Op(BinaryOp::kMod, li, Int(8)));
+  Layout swizzle{{li, lj}, {li, Add(Mul(chunk, Int(8)), Op(BinaryOp::kMod, lj, Int(8)))}};
   Buffer a_s = BufferNode::Make("A_s", kF16, {Int(64), Int(64)}, MemoryScope::kShared, {}, swizzle);
   Stmt body = Seq::Make({
       Allocate::Make(a_s),
@@ -285,18 +285,18 @@ Kernel XorLanes() {
   Buffer packed = BufferNode::Make("Packed", kI4, {Int(256)}, MemoryScope::kGlobal);
   VarRef bx = Var::Make("bx"), tx = Var::Make("tx");
   auto flip = [&](const Buffer& buffer, Expr mask) {
-    return Store::Make(buffer, {tx}, Bin(BinaryOp::kXor, Load(buffer, {tx}), std::move(mask)));
+    return Store::Make(buffer, {tx}, Op(BinaryOp::kXor, Load(buffer, {tx}), std::move(mask)));
   };
   Expr four = Ramp::Make(Mul(tx, Int(4)), Int(1), 4);
   Stmt per_thread = Seq::Make({
-      flip(words, Bin(BinaryOp::kMod, tx, Int(8))),
+      flip(words, Op(BinaryOp::kMod, tx, Int(8))),
       flip(longs, Int(-1, kI64)),
       flip(bytes, Int(255, kU8)),
       flip(small, Int(-128, kI8)),
       flip(shorts, Int(21845, kI16)),
       flip(packed, Int(-8, kI4)),
       Store::Make(lanes, {four},
-                  Bin(BinaryOp::kXor, Load(lanes, {four}), Broadcast::Make(Int(3), 4))),
+                  Op(BinaryOp::kXor, Load(lanes, {four}), Broadcast::Make(Int(3), 4))),
   });
   Launch launch;
   launch.grid = {{bx, Int(1)}};
@@ -320,8 +320,8 @@ Kernel ReplicatedRows() {
   rows.inputs = {i};
   rows.replica = r;
   rows.replicate = 4;
-  rows.outputs = {Add(Mul(Bin(BinaryOp::kFloorMod, i, Int(32)), Int(4)), r),
-                  Bin(BinaryOp::kFloorDiv, i, Int(32))};
+  rows.outputs = {Add(Mul(Op(BinaryOp::kFloorMod, i, Int(32)), Int(4)), r),
+                  Op(BinaryOp::kFloorDiv, i, Int(32))};
   Buffer row_max = BufferNode::Make("row_max", kF32, {Int(64)}, MemoryScope::kFragment, {},
                                     std::move(rows));
   VarRef bx = Var::Make("bx");
@@ -341,15 +341,15 @@ Kernel GroupedRows() {
   Buffer y = BufferNode::Make("Y", kF16, {m, k}, MemoryScope::kGlobal);
   VarRef bx = Var::Make("bx");
   Launch launch;
-  launch.grid = {{bx, Bin(BinaryOp::kCeilDiv, m, Int(64))}};
+  launch.grid = {{bx, Op(BinaryOp::kCeilDiv, m, Int(64))}};
   launch.threads = {128};
   Stmt body = Copy::Make(Region{x, {{Mul(bx, Int(64)), Int(64)}, {Int(0), k}}},
                          Region{y, {{Mul(bx, Int(64)), Int(64)}, {Int(0), k}}});
   std::vector<ShapeRequirement> requirements = {
-      {Bin(BinaryOp::kEq, Bin(BinaryOp::kMod, k, Int(32)), Int(0)),
+      {Op(BinaryOp::kEq, Op(BinaryOp::kMod, k, Int(32)), Int(0)),
        SourceLoc{"grouped_rows.py", 12, 5}},
-      {Bin(BinaryOp::kAnd, Bin(BinaryOp::kGt, groups, Int(0)),
-           Bin(BinaryOp::kEq, Bin(BinaryOp::kXor, k, k), Int(0))),
+      {Op(BinaryOp::kAnd, Op(BinaryOp::kGt, groups, Int(0)),
+           Op(BinaryOp::kEq, Op(BinaryOp::kXor, k, k), Int(0))),
        {}},
   };
   return KernelNode::Make("grouped_rows", {m, k}, {{x, nullptr}, {y, nullptr}, {nullptr, groups}},

@@ -13,6 +13,7 @@
 #include "absl/strings/str_join.h"
 #include "runtime/host_buffer.h"
 #include "ops/op_tensors.h"
+#include "tile_ir/dtype_rounding.h"
 
 namespace tile_ir::tools {
 namespace {
@@ -104,7 +105,7 @@ absl::StatusOr<RunResult> RunKernel(runtime::Device& device, runtime::LoadedKern
   for (const Param& param : kernel.params) {
     const std::string& name = param.name();
     if (!param.is_buffer()) {
-      double value = ops::RoundToDtype(options.scalars.at(name), param.scalar->dtype());
+      double value = RoundToDtype(options.scalars.at(name), param.scalar->dtype());
       scalars[name] = value;
       args.push_back(KernelArg::Scalar(value));
       continue;

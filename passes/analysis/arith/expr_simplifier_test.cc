@@ -5,6 +5,7 @@
 #include "gtest/gtest.h"
 #include "tile_ir/buffer.h"
 #include "tile_ir/intrinsics.h"
+#include "tile_ir/op_shorthand.h"
 #include "tile_ir/printer.h"
 
 namespace tile_ir::arith {
@@ -16,7 +17,6 @@ Expr operator*(Expr a, Expr b) { return Binary::Make(BinaryOp::kMul, a, b); }
 Expr operator+(Expr a, int64_t b) { return a + Int(b, a->dtype()); }
 Expr operator-(Expr a, int64_t b) { return a - Int(b, a->dtype()); }
 Expr operator*(Expr a, int64_t b) { return a * Int(b, a->dtype()); }
-Expr Op(BinaryOp op, Expr a, Expr b) { return Binary::Make(op, a, b); }
 Expr Op(BinaryOp op, Expr a, int64_t b) { return Binary::Make(op, a, Int(b, a->dtype())); }
 
 class ExprSimplifierTest : public ::testing::Test {

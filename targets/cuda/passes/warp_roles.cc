@@ -12,6 +12,7 @@
 #include "targets/cuda/gemm_wgmma.h"
 #include "targets/cuda/passes/warp_specialize.h"
 #include "tile_ir/mutator.h"
+#include "tile_ir/op_shorthand.h"
 #include "tile_ir/visitor.h"
 
 namespace tile_ir::cuda {
@@ -20,8 +21,6 @@ namespace {
 // bar.sync 0 is __syncthreads; the roles take the next two.
 constexpr int kConsumerBarrier = 1;
 constexpr int kProducerBarrier = 2;
-
-Expr Op(BinaryOp op, Expr a, Expr b) { return Binary::Make(op, std::move(a), std::move(b)); }
 
 const Call* EvaluatedCall(const Stmt& s) {
   const Evaluate* eval = As<Evaluate>(s);

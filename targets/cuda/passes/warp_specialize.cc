@@ -25,6 +25,7 @@
 #include "targets/cuda/tensor_maps.h"
 #include "tile_ir/intrinsics.h"
 #include "tile_ir/mutator.h"
+#include "tile_ir/op_shorthand.h"
 #include "tile_ir/visitor.h"
 
 namespace tile_ir::cuda {
@@ -35,7 +36,6 @@ using passes::BufferMap;
 using passes::CollectAccesses;
 
 Expr Simplified(const Expr& e) { return arith::ExprSimplifier().Simplify(e); }
-Expr Op(BinaryOp op, Expr a, Expr b) { return Binary::Make(op, std::move(a), std::move(b)); }
 
 // How often each buffer is named, and the variables an expression or statement mentions.
 class Uses : public IRVisitor {

@@ -85,6 +85,36 @@ TL_MFMA_HOST_DEVICE int BOffset(int lane, int n0, int k0, int v) {
   return TRANS_B ? n * K + k : k * N + n;
 }
 
+// A thread's accumulators between its registers C (AccumulatorShape's order:
+// tile t's sixteen at t * 16 + v) and the instructions' tiles, for both loops
+// below; CLEAR starts them at zero instead of C.
+template <typename Shape, bool CLEAR, typename Accumulator>
+TL_MFMA_DEVICE void LoadAccumulators(const float* C,
+                                     Accumulator (&acc)[Shape::kTilesM][Shape::kTilesN]) {
+  TL_MFMA_UNROLL
+  for (int mi = 0; mi < Shape::kTilesM; ++mi) {
+    TL_MFMA_UNROLL
+    for (int ni = 0; ni < Shape::kTilesN; ++ni) {
+      TL_MFMA_UNROLL
+      for (int v = 0; v < 16; ++v) {
+        acc[mi][ni][v] = CLEAR ? 0.0f : C[(mi * Shape::kTilesN + ni) * 16 + v];
+      }
+    }
+  }
+}
+template <typename Shape, typename Accumulator>
+TL_MFMA_DEVICE void StoreAccumulators(const Accumulator (&acc)[Shape::kTilesM][Shape::kTilesN],
+                                      float* C) {
+  TL_MFMA_UNROLL
+  for (int mi = 0; mi < Shape::kTilesM; ++mi) {
+    TL_MFMA_UNROLL
+    for (int ni = 0; ni < Shape::kTilesN; ++ni) {
+      TL_MFMA_UNROLL
+      for (int v = 0; v < 16; ++v) C[(mi * Shape::kTilesN + ni) * 16 + v] = acc[mi][ni][v];
+    }
+  }
+}
+
 // gemm_mfma's loop over the instructions of `Ops`: Ops::Vector holds an
 // operand's four items and Ops::Accumulator a tile's sixteen (both indexable),
 // Ops::Step(src_a, src_b, c) returns c + src_a * src_b on one 32x32x8 tile.
@@ -103,16 +133,7 @@ TL_MFMA_DEVICE void GemmMfma(const Bits* A, const Bits* B, float* C, int thread)
   const int n_base = thread / kWave % WARPS_N * Shape::kWaveN;
 
   typename Ops::Accumulator acc[Shape::kTilesM][Shape::kTilesN];
-  TL_MFMA_UNROLL
-  for (int mi = 0; mi < Shape::kTilesM; ++mi) {
-    TL_MFMA_UNROLL
-    for (int ni = 0; ni < Shape::kTilesN; ++ni) {
-      TL_MFMA_UNROLL
-      for (int v = 0; v < 16; ++v) {
-        acc[mi][ni][v] = CLEAR ? 0.0f : C[(mi * Shape::kTilesN + ni) * 16 + v];
-      }
-    }
-  }
+  LoadAccumulators<Shape, CLEAR>(C, acc);
   TL_MFMA_UNROLL
   for (int k0 = 0; k0 < K; k0 += kStepK) {
     typename Ops::Vector a[Shape::kTilesM];
@@ -139,14 +160,7 @@ TL_MFMA_DEVICE void GemmMfma(const Bits* A, const Bits* B, float* C, int thread)
       }
     }
   }
-  TL_MFMA_UNROLL
-  for (int mi = 0; mi < Shape::kTilesM; ++mi) {
-    TL_MFMA_UNROLL
-    for (int ni = 0; ni < Shape::kTilesN; ++ni) {
-      TL_MFMA_UNROLL
-      for (int v = 0; v < 16; ++v) C[(mi * Shape::kTilesN + ni) * 16 + v] = acc[mi][ni][v];
-    }
-  }
+  StoreAccumulators<Shape>(acc, C);
 }
 
 // gemm_mfma_rs's loop: C (+)= A * op(B) with A's M x K elements in registers,
@@ -167,16 +181,7 @@ TL_MFMA_DEVICE void GemmMfmaRs(const Bits* A, const Bits* B, float* C, int threa
   const int lane = thread % kWave;
 
   typename Ops::Accumulator acc[Shape::kTilesM][Shape::kTilesN];
-  TL_MFMA_UNROLL
-  for (int mi = 0; mi < Shape::kTilesM; ++mi) {
-    TL_MFMA_UNROLL
-    for (int ni = 0; ni < Shape::kTilesN; ++ni) {
-      TL_MFMA_UNROLL
-      for (int v = 0; v < 16; ++v) {
-        acc[mi][ni][v] = CLEAR ? 0.0f : C[(mi * Shape::kTilesN + ni) * 16 + v];
-      }
-    }
-  }
+  LoadAccumulators<Shape, CLEAR>(C, acc);
   TL_MFMA_UNROLL
   for (int k0 = 0; k0 < K; k0 += kStepK) {
     typename Ops::Vector a[Shape::kTilesM];
@@ -200,14 +205,7 @@ TL_MFMA_DEVICE void GemmMfmaRs(const Bits* A, const Bits* B, float* C, int threa
       }
     }
   }
-  TL_MFMA_UNROLL
-  for (int mi = 0; mi < Shape::kTilesM; ++mi) {
-    TL_MFMA_UNROLL
-    for (int ni = 0; ni < Shape::kTilesN; ++ni) {
-      TL_MFMA_UNROLL
-      for (int v = 0; v < 16; ++v) C[(mi * Shape::kTilesN + ni) * 16 + v] = acc[mi][ni][v];
-    }
-  }
+  StoreAccumulators<Shape>(acc, C);
 }
 
 }  // namespace mfma

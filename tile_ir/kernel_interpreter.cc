@@ -1,4 +1,6 @@
-#include "ops/tile_evaluator.h"
+// The kernel interpreter: one Execution per run binds the named values to the
+// kernel's variables and buffers by pointer, which keeps lookups cheap at suite shapes.
+#include "tile_ir/kernel_interpreter.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,10 +13,10 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "ops/op_tensors.h"
+#include "tile_ir/dtype_rounding.h"
 #include "tile_ir/intrinsics.h"
 
-namespace tile_ir::ops {
+namespace tile_ir {
 namespace {
 
 // NaN-propagating maximum and minimum: a poisoned element must not vanish in a reduction.
@@ -129,32 +131,49 @@ struct Box {
   Index extents;
 };
 
-class Evaluator {
+// One run of a kernel: the values bound by pointer, the allocations it made.
+class Execution {
  public:
-  Evaluator(const Shapes& dims, const std::map<std::string, double>& scalars)
-      : dims_(dims), scalars_(scalars) {}
+  Execution(KernelInterpreter::GlobalBounds global_bounds,
+            const std::map<std::string, double>& named_vars,
+            std::map<std::string, std::vector<double>>& named_buffers)
+      : global_bounds_(global_bounds), named_vars_(named_vars), named_buffers_(named_buffers) {}
 
-  absl::Status Run(const KernelNode& kernel, RefTensors& tensors) {
-    for (const VarRef& dim : kernel.dims) {
-      auto it = dims_.find(dim->name);
-      if (it == dims_.end()) return absl::InvalidArgumentError("no value for dim " + dim->name);
-      vars_[dim.get()] = static_cast<double>(it->second);
+  // Binds the kernel's dims, scalar parameters and grid variables that have
+  // values, then its buffer parameters to their elements (NaN where none were given).
+  absl::Status Bind(const KernelNode& kernel) {
+    for (const VarRef& dim : kernel.dims) BindVar(*dim, dim->dtype());
+    for (const GridAxis& axis : kernel.launch.grid) BindVar(*axis.var, axis.var->dtype());
+    for (const Param& param : kernel.params) {
+      if (!param.is_buffer()) BindVar(*param.scalar, param.scalar->dtype());
     }
     for (const Param& param : kernel.params) {
-      if (!param.is_buffer()) {
-        auto it = scalars_.find(param.name());
-        if (it == scalars_.end()) {
-          return absl::InvalidArgumentError("no value for scalar " + param.name());
-        }
-        vars_[param.scalar.get()] = Round(it->second, param.scalar->dtype());
-        continue;
-      }
-      auto it = tensors.find(param.name());
-      if (it == tensors.end()) return absl::InvalidArgumentError("no tensor for " + param.name());
+      if (!param.is_buffer()) continue;
       Storage& storage = buffers_[param.buffer.get()];
-      storage.global = &it->second.data;
-      storage.shape.assign(it->second.shape.begin(), it->second.shape.end());
+      int64_t size = 1;
+      for (const Expr& extent : param.buffer->shape) {
+        storage.shape.push_back(EvalInt(extent));
+        size *= storage.shape.back();
+      }
+      if (!status_.ok()) return status_;
+      auto it = named_buffers_.try_emplace(param.name(), std::vector<double>(size, NAN)).first;
+      if (static_cast<int64_t>(it->second.size()) != size) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("buffer '", param.name(), "' was given ", it->second.size(),
+                         " elements; its shape [", absl::StrJoin(storage.shape, ", "),
+                         "] holds ", size));
+      }
+      storage.param = &it->second;
     }
+    return status_;
+  }
+
+  absl::Status RunBlock(const KernelNode& kernel) {
+    Exec(kernel.body);
+    return status_;
+  }
+
+  absl::Status RunGrid(const KernelNode& kernel) {
     Index grid;
     for (const GridAxis& axis : kernel.launch.grid) grid.push_back(EvalInt(axis.extent));
     if (!status_.ok()) return status_;
@@ -170,27 +189,39 @@ class Evaluator {
 
  private:
   struct Storage {
-    std::vector<double>* global = nullptr;  // a parameter's tensor
-    std::vector<double> owned;              // an allocation's elements
+    std::vector<double>* param = nullptr;  // a parameter's elements
+    std::vector<double> owned;             // an allocation's elements
     Index shape;
-    std::vector<double>& values() { return global ? *global : owned; }
+    std::vector<double>& values() { return param ? *param : owned; }
   };
 
-  void Fail(const std::string& message) {
-    if (status_.ok()) status_ = absl::InvalidArgumentError(message);
+  void BindVar(const Var& var, DataType dtype) {
+    auto it = named_vars_.find(var.name);
+    if (it != named_vars_.end()) vars_[&var] = Round(it->second, dtype);
+  }
+
+  // Keeps the first error; evaluation goes on with a dummy value until the
+  // statement that checks status_.
+  void Fail(absl::Status status) {
+    if (status_.ok()) status_ = std::move(status);
+  }
+  void Fail(const std::string& message) { Fail(absl::InvalidArgumentError(message)); }
+  void Unsupported(const std::string& what) {
+    Fail(absl::UnimplementedError("the kernel interpreter cannot run " + what));
   }
 
   int64_t EvalInt(const Expr& e) { return static_cast<int64_t>(Eval(e)); }
 
   // The flat offset of index in buffer, or -1 when it is outside (an error
-  // unless the buffer is global).
+  // unless the buffer is a parameter and accesses are predicated).
   int64_t Offset(const BufferNode& buffer, Storage& storage, const Index& index) {
     int64_t offset = 0;
     for (size_t d = 0; d < index.size(); ++d) {
       if (index[d] < 0 || index[d] >= storage.shape[d]) {
-        if (!storage.global) {
-          Fail(absl::StrCat("index [", absl::StrJoin(index, ", "), "] is outside '", buffer.name,
-                            "' [", absl::StrJoin(storage.shape, ", "), "]"));
+        if (!storage.param || global_bounds_ != KernelInterpreter::GlobalBounds::kPredicated) {
+          Fail(absl::OutOfRangeError(absl::StrCat("index [", absl::StrJoin(index, ", "),
+                                                  "] is outside '", buffer.name, "' [",
+                                                  absl::StrJoin(storage.shape, ", "), "]")));
         }
         return -1;
       }
@@ -280,7 +311,7 @@ class Evaluator {
     if (node.name == "fma" && args.size() == 3) {
       return Round(std::fma(args[0], args[1], args[2]), node.dtype());
     }
-    Fail("the evaluator has no intrinsic '" + node.name + "'");
+    Unsupported("the intrinsic '" + node.name + "'");
     return 0;
   }
 
@@ -327,7 +358,7 @@ class Evaluator {
         return EvalCall(static_cast<const Call&>(*e));
       case ExprKind::kRamp:
       case ExprKind::kBroadcast:
-        Fail("the evaluator runs scalar code only");
+        Unsupported("vector expressions");
         return 0;
     }
     return 0;
@@ -474,8 +505,8 @@ class Evaluator {
     });
   }
 
-  // One thread runs the kernel, so an atomic update is a plain read-modify-write; any other
-  // call evaluated for its effect has none at the tile level, and one this evaluator does not
+  // One thread runs a block, so an atomic update is a plain read-modify-write; any other
+  // call evaluated for its effect has none at the tile level, and one this interpreter does not
   // know is refused rather than skipped.
   void ExecEvaluate(const Evaluate& node) {
     const Call* call = As<Call>(node.value);
@@ -490,7 +521,7 @@ class Evaluator {
     }
     const IntrinsicInfo* info = FindIntrinsic(call->name);
     if (info == nullptr || !info->pure) {
-      return Fail(absl::StrCat("the evaluator has no effect for '", call->name, "'"));
+      return Unsupported(absl::StrCat("the call '", call->name, "' for its effect"));
     }
   }
 
@@ -553,12 +584,13 @@ class Evaluator {
       case StmtKind::kCumsum:
         return ExecCumsum(static_cast<const Cumsum&>(*s));
       case StmtKind::kAtomicAdd:
-        return Fail(absl::StrCat("the evaluator has no ", std::string(StmtKindName(s->kind()))));
+        return Unsupported(absl::StrCat("a ", std::string(StmtKindName(s->kind())), " statement"));
     }
   }
 
-  const Shapes& dims_;
-  const std::map<std::string, double>& scalars_;
+  const KernelInterpreter::GlobalBounds global_bounds_;
+  const std::map<std::string, double>& named_vars_;
+  std::map<std::string, std::vector<double>>& named_buffers_;
   absl::flat_hash_map<const Var*, double> vars_;
   absl::flat_hash_map<const BufferNode*, Storage> buffers_;
   absl::Status status_;
@@ -566,10 +598,16 @@ class Evaluator {
 
 }  // namespace
 
-absl::Status EvaluateKernel(const KernelNode& kernel, const Shapes& dims,
-                            const std::map<std::string, double>& scalars, RefTensors& tensors) {
-  Evaluator evaluator(dims, scalars);
-  return evaluator.Run(kernel, tensors);
+absl::Status KernelInterpreter::RunBlock(const KernelNode& kernel) {
+  Execution execution(global_bounds_, vars_, buffers_);
+  if (absl::Status bound = execution.Bind(kernel); !bound.ok()) return bound;
+  return execution.RunBlock(kernel);
 }
 
-}  // namespace tile_ir::ops
+absl::Status KernelInterpreter::RunGrid(const KernelNode& kernel) {
+  Execution execution(global_bounds_, vars_, buffers_);
+  if (absl::Status bound = execution.Bind(kernel); !bound.ok()) return bound;
+  return execution.RunGrid(kernel);
+}
+
+}  // namespace tile_ir

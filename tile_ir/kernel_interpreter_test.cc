@@ -1,0 +1,116 @@
+// The interpreter's own rules: integer operators, the two treatments of an
+// access outside a tensor, NaN-initialized buffers and runs that share buffers.
+#include "tile_ir/kernel_interpreter.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "tile_ir/buffer.h"
+#include "tile_ir/expr.h"
+#include "tile_ir/op_shorthand.h"
+#include "tile_ir/stmt.h"
+
+namespace tile_ir {
+namespace {
+
+// The integer '^', on the 128-byte swizzle of an 8x64 tile: chunk c / 8 of row r
+// goes to chunk c / 8 ^ r % 8.
+TEST(KernelInterpreterTest, XorSwizzlesTheChunksOfEachRow) {
+  Buffer a = BufferNode::Make("A", kF32, {Int(8), Int(64)}, MemoryScope::kGlobal);
+  Buffer out = BufferNode::Make("Out", kF32, {Int(8), Int(64)}, MemoryScope::kGlobal);
+  VarRef bx = Var::Make("bx"), r = Var::Make("r"), c = Var::Make("c");
+  Expr chunk = Op(BinaryOp::kXor, Op(BinaryOp::kDiv, c, Int(8)), Op(BinaryOp::kMod, r, Int(8)));
+  Expr column =
+      Op(BinaryOp::kAdd, Op(BinaryOp::kMul, chunk, Int(8)), Op(BinaryOp::kMod, c, Int(8)));
+  Stmt body = For::Make(r, Int(0), Int(8), ForKind::kParallel,
+                        For::Make(c, Int(0), Int(64), ForKind::kParallel,
+                                  Store::Make(out, {r, column}, BufferLoad::Make(a, {r, c}))));
+  Launch launch;
+  launch.grid = {{bx, Int(1)}};
+  launch.threads = {64};
+  Kernel kernel = KernelNode::Make("swizzle", {}, {{a, nullptr}, {out, nullptr}}, launch, body);
+  std::vector<double> input(512);
+  for (int i = 0; i < 512; ++i) input[i] = i;
+  KernelInterpreter interpreter;
+  interpreter.SetBuffer("A", input);
+  interpreter.SetBuffer("Out", std::vector<double>(512, NAN));
+  absl::Status run = interpreter.RunGrid(*kernel);
+  ASSERT_TRUE(run.ok()) << run;
+  for (int row = 0; row < 8; ++row) {
+    for (int col = 0; col < 64; ++col) {
+      EXPECT_EQ(interpreter.buffer("Out")[row * 64 + ((col / 8) ^ row) * 8 + col % 8],
+                row * 64 + col)
+          << row << ", " << col;
+    }
+  }
+}
+
+// Out[i] = A[i + 1] for i in [0, 4), on a four-element A: the last read is
+// outside A.
+Kernel ShiftLeftKernel() {
+  Buffer a = BufferNode::Make("A", kF32, {Int(4)}, MemoryScope::kGlobal);
+  Buffer out = BufferNode::Make("Out", kF32, {Int(4)}, MemoryScope::kGlobal);
+  VarRef bx = Var::Make("bx"), i = Var::Make("i");
+  Stmt body =
+      For::Make(i, Int(0), Int(4), ForKind::kSerial,
+                Store::Make(out, {i}, BufferLoad::Make(a, {Op(BinaryOp::kAdd, i, Int(1))})));
+  Launch launch;
+  launch.grid = {{bx, Int(1)}};
+  launch.threads = {1};
+  return KernelNode::Make("shift", {}, {{a, nullptr}, {out, nullptr}}, launch, body);
+}
+
+TEST(KernelInterpreterTest, AnAccessOutsideATensorIsAnErrorWhenChecked) {
+  KernelInterpreter interpreter;
+  interpreter.SetBuffer("A", {1, 2, 3, 4});
+  absl::Status run = interpreter.RunGrid(*ShiftLeftKernel());
+  EXPECT_EQ(run.code(), absl::StatusCode::kOutOfRange) << run;
+}
+
+TEST(KernelInterpreterTest, AnAccessOutsideATensorReadsZeroWhenPredicated) {
+  KernelInterpreter interpreter(KernelInterpreter::GlobalBounds::kPredicated);
+  interpreter.SetBuffer("A", {1, 2, 3, 4});
+  absl::Status run = interpreter.RunGrid(*ShiftLeftKernel());
+  ASSERT_TRUE(run.ok()) << run;
+  EXPECT_EQ(interpreter.buffer("Out"), (std::vector<double>{2, 3, 4, 0}));
+}
+
+TEST(KernelInterpreterTest, BuffersGivenNoValuesStartAsNaN) {
+  KernelInterpreter interpreter(KernelInterpreter::GlobalBounds::kPredicated);
+  absl::Status run = interpreter.RunGrid(*ShiftLeftKernel());
+  ASSERT_TRUE(run.ok()) << run;
+  EXPECT_TRUE(std::isnan(interpreter.buffer("Out")[0]));
+  EXPECT_EQ(interpreter.buffer("Out")[3], 0);
+}
+
+TEST(KernelInterpreterTest, RefusesBufferValuesOfAnotherSize) {
+  KernelInterpreter interpreter;
+  interpreter.SetBuffer("A", {1, 2, 3});
+  absl::Status run = interpreter.RunGrid(*ShiftLeftKernel());
+  EXPECT_EQ(run.code(), absl::StatusCode::kInvalidArgument) << run;
+}
+
+// A variable a run has no value for is an error, not a zero.
+TEST(KernelInterpreterTest, RunBlockNeedsItsGridVariables) {
+  Buffer out = BufferNode::Make("Out", kF32, {Int(2)}, MemoryScope::kGlobal);
+  VarRef bx = Var::Make("bx");
+  Launch launch;
+  launch.grid = {{bx, Int(2)}};
+  launch.threads = {1};
+  Kernel kernel = KernelNode::Make("blocks", {}, {{out, nullptr}}, launch,
+                                   Store::Make(out, {bx}, Cast::Make(kF32, bx)));
+  KernelInterpreter interpreter;
+  EXPECT_FALSE(interpreter.RunBlock(*kernel).ok());
+  interpreter.SetVar("bx", 1);
+  ASSERT_TRUE(interpreter.RunBlock(*kernel).ok());
+  interpreter.SetVar("bx", 0);
+  ASSERT_TRUE(interpreter.RunBlock(*kernel).ok());
+  EXPECT_EQ(interpreter.buffer("Out"), (std::vector<double>{0, 1}));
+}
+
+}  // namespace
+}  // namespace tile_ir
