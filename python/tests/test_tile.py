@@ -30,6 +30,11 @@ def test_the_c_call_path_is_loaded_where_it_was_built():
     assert os.path.exists(LAUNCH_EXTENSION), LAUNCH_EXTENSION
     compiled = tile.compile(tile.load(KERNEL), kernel="scale_add", target="cpu")
     assert compiled.call_path == "c"
+    # A call with every argument in order is KernelBase's C call, with no Python frame.
+    assert type(compiled).__call__ is tile._lib.launch_extension.KernelBase.__call__
+    x, y, z = arrays(10)
+    compiled(x, y, 2.0, z)
+    np.testing.assert_allclose(z, x * 2.0 + y, rtol=1e-6)
 
 
 def arrays(n=100, dtype=np.float32):

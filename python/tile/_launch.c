@@ -251,21 +251,10 @@ static void Release(CallSlots* slots, Py_ssize_t count) {
   }
 }
 
-/* launch(launcher, args: tuple) -> int: libtile's status (0: done or enqueued); Python
- * exceptions for arguments that are not tensors or numbers. */
-static PyObject* Launch(PyObject* self, PyObject* const_args) {
-  (void)self;
-  PyObject* capsule;
-  PyObject* values;
-  if (!PyArg_ParseTuple(const_args, "OO!", &capsule, &PyTuple_Type, &values)) return NULL;
-  Launcher* launcher = (Launcher*)PyCapsule_GetPointer(capsule, kLauncherName);
-  if (launcher == NULL) return NULL;
+/* Binds `values` (a tuple of launcher->num_params) and launches: 0 with *status set, or -1
+ * with a Python exception for arguments that are not tensors or numbers. */
+static int LaunchValues(const Launcher* launcher, PyObject* values, tile_status* status) {
   Py_ssize_t count = PyTuple_Size(values);
-  if (count != launcher->num_params) {
-    PyErr_Format(PyExc_TypeError, "expected %zd arguments, got %zd", launcher->num_params,
-                 count);
-    return NULL;
-  }
   CallSlots slots;
   memset(slots.capsules, 0, sizeof slots.capsules);
   memset(slots.managed, 0, sizeof slots.managed);
@@ -282,18 +271,125 @@ static PyObject* Launch(PyObject* self, PyObject* const_args) {
     }
     if (failed) {
       Release(&slots, count);
-      return NULL;
+      return -1;
     }
   }
-  tile_status status;
   if (tensors > 0 && all_exchanged && have_stream) {
-    status = launcher->launch_async(launcher->kernel, slots.args, (size_t)count, stream);
+    *status = launcher->launch_async(launcher->kernel, slots.args, (size_t)count, stream);
   } else {
-    status = launcher->launch(launcher->kernel, slots.args, (size_t)count);
+    *status = launcher->launch(launcher->kernel, slots.args, (size_t)count);
   }
   Release(&slots, count);
+  return 0;
+}
+
+/* launch(launcher, args: tuple) -> int: libtile's status (0: done or enqueued); Python
+ * exceptions for arguments that are not tensors or numbers. */
+static PyObject* Launch(PyObject* self, PyObject* const_args) {
+  (void)self;
+  PyObject* capsule;
+  PyObject* values;
+  if (!PyArg_ParseTuple(const_args, "OO!", &capsule, &PyTuple_Type, &values)) return NULL;
+  Launcher* launcher = (Launcher*)PyCapsule_GetPointer(capsule, kLauncherName);
+  if (launcher == NULL) return NULL;
+  Py_ssize_t count = PyTuple_Size(values);
+  if (count != launcher->num_params) {
+    PyErr_Format(PyExc_TypeError, "expected %zd arguments, got %zd", launcher->num_params,
+                 count);
+    return NULL;
+  }
+  tile_status status;
+  if (LaunchValues(launcher, values, &status) != 0) return NULL;
   return PyLong_FromLong((long)status);
 }
+
+/* ------------------------------------------------------------------ */
+/* KernelBase: tile.Kernel's base class, whose call is this C function, so that a call with
+ * its arguments in order costs no Python frame. Anything else (keywords, another count, no
+ * launcher: the ctypes path) goes to the instance's Python method _call. */
+
+typedef struct {
+  PyObject_HEAD
+  PyObject* launcher; /* the capsule of prepare(), or NULL */
+  PyObject* check;    /* raises the exception of a failed status: tile._lib.check */
+} KernelBase;
+
+static PyObject* KernelBaseCall(PyObject* self, PyObject* args, PyObject* kwargs) {
+  KernelBase* base = (KernelBase*)self;
+  const Launcher* launcher =
+      base->launcher ? (const Launcher*)PyCapsule_GetPointer(base->launcher, kLauncherName)
+                     : NULL;
+  if (launcher == NULL || base->check == NULL || (kwargs != NULL && PyDict_Size(kwargs) > 0) ||
+      PyTuple_Size(args) != launcher->num_params) {
+    PyErr_Clear();
+    PyObject* method = PyObject_GetAttrString(self, "_call");
+    if (method == NULL) return NULL;
+    PyObject* result = PyObject_Call(method, args, kwargs);
+    Py_DECREF(method);
+    return result;
+  }
+  tile_status status;
+  if (LaunchValues(launcher, args, &status) != 0) return NULL;
+  if (status == 0) Py_RETURN_NONE;
+  PyObject* code = PyLong_FromLong((long)status);
+  if (code == NULL) return NULL;
+  PyObject* result = PyObject_CallFunctionObjArgs(base->check, code, NULL);
+  Py_DECREF(code);
+  return result; /* NULL with check's exception; None if check found nothing to raise */
+}
+
+/* _set_launcher(capsule or None, check or None) */
+static PyObject* KernelBaseSetLauncher(PyObject* self, PyObject* args) {
+  KernelBase* base = (KernelBase*)self;
+  PyObject *launcher, *check;
+  if (!PyArg_ParseTuple(args, "OO", &launcher, &check)) return NULL;
+  if (launcher != Py_None && !PyCapsule_IsValid(launcher, kLauncherName)) {
+    PyErr_SetString(PyExc_TypeError, "_set_launcher: not a launcher from prepare()");
+    return NULL;
+  }
+  if (check != Py_None && !PyCallable_Check(check)) {
+    PyErr_SetString(PyExc_TypeError, "_set_launcher: check must be callable");
+    return NULL;
+  }
+  PyObject* old_launcher = base->launcher;
+  PyObject* old_check = base->check;
+  if (launcher != Py_None) Py_INCREF(launcher);
+  if (check != Py_None) Py_INCREF(check);
+  base->launcher = launcher == Py_None ? NULL : launcher;
+  base->check = check == Py_None ? NULL : check;
+  Py_XDECREF(old_launcher);
+  Py_XDECREF(old_check);
+  Py_RETURN_NONE;
+}
+
+static void KernelBaseDealloc(PyObject* self) {
+  KernelBase* base = (KernelBase*)self;
+  PyTypeObject* type = Py_TYPE(self);
+  Py_CLEAR(base->launcher);
+  Py_CLEAR(base->check);
+  freefunc free_slot = (freefunc)PyType_GetSlot(type, Py_tp_free);
+  free_slot(self);
+  Py_DECREF(type);
+}
+
+static PyMethodDef kKernelBaseMethods[] = {
+    {"_set_launcher", KernelBaseSetLauncher, METH_VARARGS,
+     "_set_launcher(launcher, check): what a call in C launches and raises with"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyType_Slot kKernelBaseSlots[] = {
+    {Py_tp_call, (void*)KernelBaseCall},
+    {Py_tp_dealloc, (void*)KernelBaseDealloc},
+    {Py_tp_methods, kKernelBaseMethods},
+    {Py_tp_doc, (void*)"tile.Kernel's base: a call with its arguments in order, in C."},
+    {0, NULL},
+};
+
+static PyType_Spec kKernelBaseSpec = {
+    "tile._launch.KernelBase", sizeof(KernelBase), 0, Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    kKernelBaseSlots,
+};
 
 /* ------------------------------------------------------------------ */
 /* prepare(kernel, launch, launch_async, names: tuple, is_buffer: bytes) -> launcher, or None
@@ -373,5 +469,13 @@ PyMODINIT_FUNC PyInit__launch(void) {
   numbers_real = PyObject_GetAttrString(numbers, "Real");
   Py_DECREF(numbers);
   if (numbers_real == NULL) return NULL;
-  return PyModule_Create(&kModule);
+  PyObject* module = PyModule_Create(&kModule);
+  if (module == NULL) return NULL;
+  PyObject* kernel_base = PyType_FromSpec(&kKernelBaseSpec);
+  if (kernel_base == NULL || PyModule_AddObject(module, "KernelBase", kernel_base) != 0) {
+    Py_XDECREF(kernel_base);
+    Py_DECREF(module);
+    return NULL;
+  }
+  return module;
 }

@@ -8,7 +8,12 @@ from tile import _lib
 from tile._lib import TILE_ARG_SCALAR, TILE_ARG_TENSOR, TileArg, check, lib
 
 
-class Kernel:
+# tile._launch.KernelBase makes a call with the arguments in order a C function (no Python
+# frame); without the extension, calls are the Python method _call.
+_KernelBase = object if _lib.launch_extension is None else _lib.launch_extension.KernelBase
+
+
+class Kernel(_KernelBase):
     """A compiled kernel. Call it with one argument per parameter, in order
     or by name: tensors (anything with __dlpack__) for buffers, numbers for
     scalars. Dimensions are bound from the tensors' shapes.
@@ -30,6 +35,17 @@ class Kernel:
         self._launcher = None if extension is None else extension.prepare(
             handle.value, _lib.LAUNCH_ADDRESS, _lib.LAUNCH_ASYNC_ADDRESS, tuple(self.params),
             bytes(self._is_buffer))
+
+    @property
+    def _launcher(self):
+        """tile._launch's launcher of this kernel, or None (the ctypes path)."""
+        return getattr(self, "_launcher_capsule", None)
+
+    @_launcher.setter
+    def _launcher(self, launcher):
+        self._launcher_capsule = launcher
+        if _KernelBase is not object:  # the C call launches it too
+            self._set_launcher(launcher, None if launcher is None else check)
 
     def __del__(self):
         self._launcher = None  # holds the handle's address: gone first
@@ -70,7 +86,9 @@ class Kernel:
                             f"({self.signature}), got {len(args) + len(kwargs)}")
         return values
 
-    def __call__(self, *args, **kwargs):
+    def _call(self, *args, **kwargs):
+        """The call in Python: arguments by name, the ctypes path (KernelBase's C call comes
+        here for anything but all arguments in order with the C path)."""
         # Positional arguments of the right count are already in parameter order.
         values = args if not kwargs and len(args) == len(self.params) else tuple(
             self._bind(args, kwargs))
@@ -90,6 +108,9 @@ class Kernel:
                 raise TypeError(f"argument {i + 1} ('{name}'): expected a number, got "
                                 f"{type(value).__name__}")
         check(lib.tile_kernel_launch(self._handle, c_args, len(values)))
+
+    if _KernelBase is object:
+        __call__ = _call
 
     def __repr__(self):
         return f"<tile.Kernel {self.signature}>"
