@@ -73,7 +73,9 @@ tile_status LaunchKernel(const char* function, tile_kernel* kernel, const tile_a
                          size_t num_args, bool wait, void* stream) {
   if (kernel == nullptr) return NullArgument(function, "kernel");
   if (args == nullptr && num_args > 0) return NullArgument(function, "args");
-  std::vector<tile_ir::runtime::KernelArg> converted;
+  // One vector per thread, reused: a call allocates nothing here.
+  thread_local std::vector<tile_ir::runtime::KernelArg> converted;
+  converted.clear();
   converted.reserve(num_args);
   for (size_t i = 0; i < num_args; ++i) {
     const tile_arg& arg = args[i];
