@@ -93,8 +93,11 @@ class TargetInfo {
   // aligned to `bytes`: a statement that issues the copy, whose data lands when a later
   // async_wait returns (its call is registered with IntrinsicInfo::async_copy). nullopt
   // keeps the synchronous store. Only asked when has_async_copy().
-  // `dst` and `src` are BufferLoads naming the first elements.
-  virtual std::optional<Stmt> AsyncCopy(const Expr& dst, const Expr& src, int bytes) const {
+  // `dst` and `src` are BufferLoads naming the first elements. With `copy_if` (a scalar
+  // bool), the copy writes zeros to `dst` where it is false and does not read `src` (a
+  // ragged row's guard); targets that cannot zero-fill return nullopt for it.
+  virtual std::optional<Stmt> AsyncCopy(const Expr& dst, const Expr& src, int bytes,
+                                        const Expr& copy_if = nullptr) const {
     return std::nullopt;
   }
 

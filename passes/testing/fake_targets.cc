@@ -90,7 +90,13 @@ class TestGpuTarget : public FakeTarget {
   }
   // `eval test_gpu.async_copy(dst, src, bytes)`, an intrinsic registered as an async copy.
   // (registered by RegisterFakeIntrinsics).
-  std::optional<Stmt> AsyncCopy(const Expr& dst, const Expr& src, int bytes) const override {
+  // A guarded copy is `eval test_gpu.async_copy_if(dst, src, bytes, copy_if)`.
+  std::optional<Stmt> AsyncCopy(const Expr& dst, const Expr& src, int bytes,
+                                const Expr& copy_if) const override {
+    if (copy_if) {
+      return Evaluate::Make(
+          Call::Make(kVoid, "test_gpu.async_copy_if", {dst, src, Int(bytes), copy_if}));
+    }
     return Evaluate::Make(Call::Make(kVoid, "test_gpu.async_copy", {dst, src, Int(bytes)}));
   }
   absl::Status CheckTileOp(TileOpKind op, DataType dtype) const override {
@@ -139,6 +145,15 @@ void RegisterFakeIntrinsics() {
   async_copy.async_copy = true;
   async_copy.description = "test-gpu's asynchronous copy of `bytes` bytes";
   RegisterIntrinsic(std::move(async_copy));  // false when already registered
+  IntrinsicInfo async_copy_if;
+  async_copy_if.name = "test_gpu.async_copy_if";
+  async_copy_if.num_args = 4;
+  async_copy_if.result = IntrinsicInfo::ResultType::kVoid;
+  async_copy_if.pure = false;
+  async_copy_if.async_copy = true;
+  async_copy_if.description =
+      "test-gpu's asynchronous copy of `bytes` bytes where the last argument holds, zeros where not";
+  RegisterIntrinsic(std::move(async_copy_if));
   IntrinsicInfo mm;
   mm.name = "test_gpu.mm";
   mm.num_args = 3;

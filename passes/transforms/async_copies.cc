@@ -2,6 +2,8 @@
 // target for the asynchronous form of each aligned global-to-shared vector store.
 #include "passes/transforms/async_copies.h"
 
+#include <cmath>
+
 #include <algorithm>
 #include <optional>
 #include <utility>
@@ -62,7 +64,15 @@ class AsyncCopier : public IRMutator {
 
   Stmt MutateStore(const Store& node, const Stmt& self) override {
     if (!in_producer_) return self;
+    // A ragged row's copy, `select(guard, src, 0)` with one guard for the whole vector, is an
+    // asynchronous copy that writes zeros where the guard is false.
+    Expr copy_if;
     const BufferLoad* load = As<BufferLoad>(node.value);
+    if (const Select* select = As<Select>(node.value)) {
+      copy_if = UniformCondition(select->cond);
+      if (copy_if && IsZero(select->false_value)) load = As<BufferLoad>(select->true_value);
+      if (!copy_if || !IsZero(select->false_value)) load = nullptr;
+    }
     int lanes = node.value->dtype().lanes();
     if (load == nullptr || lanes < 2 || node.buffer->scope != MemoryScope::kShared ||
         load->buffer->scope != MemoryScope::kGlobal || load->buffer->dtype != node.buffer->dtype ||
@@ -84,11 +94,26 @@ class AsyncCopier : public IRMutator {
     if (!aligned(*node.buffer, dst_first) || !aligned(*load->buffer, src_first)) return self;
     Expr dst = BufferLoad::Make(node.buffer, dst_first);
     Expr src = BufferLoad::Make(load->buffer, src_first);
-    std::optional<Stmt> async = target_.AsyncCopy(dst, src, bytes);
+    std::optional<Stmt> async = target_.AsyncCopy(dst, src, bytes, copy_if);
     return async ? *std::move(async) : self;
   }
 
  private:
+  // The scalar condition of a vector select whose lanes all take the same branch (a
+  // broadcast or a scalar), else null.
+  static Expr UniformCondition(const Expr& cond) {
+    if (cond->dtype().lanes() == 1) return cond;
+    const Broadcast* broadcast = As<Broadcast>(cond);
+    return broadcast != nullptr ? broadcast->value : nullptr;
+  }
+  static bool IsZero(const Expr& e) {
+    const Broadcast* broadcast = As<Broadcast>(e);
+    const Expr& scalar = broadcast != nullptr ? broadcast->value : e;
+    if (std::optional<int64_t> value = AsConstInt(scalar)) return *value == 0;
+    const FloatImm* imm = As<FloatImm>(scalar);
+    return imm != nullptr && imm->value == 0.0 && !std::signbit(imm->value);
+  }
+
   const TargetInfo& target_;
   Divisibility divisibility_;
   bool in_producer_ = false;

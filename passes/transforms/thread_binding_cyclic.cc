@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "passes/analysis/fragment_layout.h"
 #include "passes/transforms/simplify.h"
 #include "passes/transforms/substitute.h"
 #include "passes/transforms/thread_binding_internal.h"
@@ -25,10 +26,14 @@ class SerialLoops : public IRMutator {
   }
 };
 
-// The widest element, in bits, that a statement loads or stores; 0 when it has a guard
-// (select or if), a call or a nested loop, which keep the vectorize pass from widening it.
+// The widest element, in bits, that a statement loads or stores; 0 when it has a guard that
+// varies along the innermost loop (`var`: a select whose condition mentions it, or any if),
+// a call or a nested loop, which keep the vectorize pass from widening it. A select whose
+// condition holds for a whole run (bound-predication's guard of a ragged row: `select(row <
+// M, A[min(row, M - 1), col], 0)`) widens into one select of vectors.
 class PlainAccesses : public IRVisitor {
  public:
+  explicit PlainAccesses(const Var* var) : var_(var) {}
   using IRVisitor::Visit;
   int widest = 0;
   bool plain = true;
@@ -42,7 +47,10 @@ class PlainAccesses : public IRVisitor {
     Widen(*node.buffer);
     IRVisitor::VisitStore(node);
   }
-  void VisitSelect(const Select&) override { plain = false; }
+  void VisitSelect(const Select& node) override {
+    if (Mentions(node.cond, var_)) plain = false;
+    IRVisitor::VisitSelect(node);
+  }
   void VisitCall(const Call&) override { plain = false; }
   void VisitIf(const If&) override { plain = false; }
   void VisitFor(const For&) override { plain = false; }
@@ -52,16 +60,17 @@ class PlainAccesses : public IRVisitor {
     if (buffer.dtype.bits() < 8 || buffer.dtype.lanes() != 1) plain = false;
     widest = std::max(widest, buffer.dtype.bits());
   }
+  const Var* var_;
 };
 
 // Lanes per run for the innermost loop of a nest whose body is `body`: the most elements
 // of the widest accessed type that fit `vector_bytes` and divide `extent`; 1 when the body
-// is not a single unguarded store.
-int64_t RunLanes(const Stmt& body, int64_t extent, int vector_bytes) {
+// is not a single store without a guard that varies along `var`, the innermost loop's.
+int64_t RunLanes(const Stmt& body, const Var* var, int64_t extent, int vector_bytes) {
   const Seq* seq = As<Seq>(body);
   const Stmt& only = seq && seq->stmts.size() == 1 ? seq->stmts[0] : body;
   if (As<Store>(only) == nullptr) return 1;
-  PlainAccesses accesses;
+  PlainAccesses accesses(var);
   accesses.Visit(only);
   if (!accesses.plain || accesses.widest == 0) return 1;
   int64_t lanes = int64_t{vector_bytes} * 8 / accesses.widest;
@@ -100,7 +109,7 @@ absl::StatusOr<Stmt> DealCyclically(const KernelNode& kernel, const For& root, i
   // in a vectorized loop; the nest is dealt out in runs.
   const For& innermost = *chain.back();
   std::optional<int64_t> inner_extent = AsConstInt(innermost.extent);
-  int64_t lanes = inner_extent ? RunLanes(innermost.body, *inner_extent, vector_bytes) : 1;
+  int64_t lanes = inner_extent ? RunLanes(innermost.body, innermost.var.get(), *inner_extent, vector_bytes) : 1;
   if (lanes > 1) extents.back() = Int(*inner_extent / lanes, type);
   Expr total = extents[0];
   for (size_t d = 1; d < extents.size(); ++d) total = Op(BinaryOp::kMul, total, extents[d]);

@@ -158,7 +158,9 @@ kernel k(A: f32[64, 64]) grid(bx: 1) threads(32) {
 
 // A guarded store (bound predication's select) would not vectorize: its elements are dealt
 // out one by one, so that neighbouring threads still touch neighbouring elements.
-TEST(ThreadBindingTest, GuardedNestsAreDealtElementByElement) {
+// A guard that holds for a whole run of the innermost loop (a ragged row's, as
+// bound-predication writes it) keeps the runs: vectorize widens the select.
+TEST(ThreadBindingTest, RowGuardedNestsAreDealtInRuns) {
   EXPECT_EQ(BoundText(R"(
 kernel k<N: i32>(A: f32[N, 8], B: f32[64, 8]) grid(bx: 1) threads(32) {
   for p in 0 +: 64 parallel {
@@ -171,11 +173,38 @@ kernel k<N: i32>(A: f32[N, 8], B: f32[64, 8]) grid(bx: 1) threads(32) {
             Canonical(R"(
 kernel k<N: i32>(A: f32[N, 8], B: f32[64, 8]) grid(bx: 1) threads(32) {
   for tx in 0 +: 32 thread_bound(x) {
+    for r in 0 +: 4 serial {
+      let e: i32 = r * 32 + tx;
+      let p: i32 = e / 2;
+      let q_run: i32 = e % 2 * 4;
+      for q_lane in 0 +: 4 vectorized {
+        B[p, q_run + q_lane] = select(p < N, A[min(p, N - 1), q_run + q_lane], 0.0);
+      }
+    }
+  }
+})"));
+}
+
+// A guard that changes along the innermost loop (a ragged column's) is dealt element by
+// element: no vector would be all in or all out.
+TEST(ThreadBindingTest, ColumnGuardedNestsAreDealtElementByElement) {
+  EXPECT_EQ(BoundText(R"(
+kernel k<N: i32>(A: f32[64, N], B: f32[64, 8]) grid(bx: 1) threads(32) {
+  for p in 0 +: 64 parallel {
+    for q in 0 +: 8 parallel {
+      B[p, q] = select(q < N, A[p, min(q, N - 1)], 0.0);
+    }
+  }
+})",
+                      "test-gpu"),
+            Canonical(R"(
+kernel k<N: i32>(A: f32[64, N], B: f32[64, 8]) grid(bx: 1) threads(32) {
+  for tx in 0 +: 32 thread_bound(x) {
     for r in 0 +: 16 serial {
       let e: i32 = r * 32 + tx;
       let p: i32 = e / 8;
       let q: i32 = e % 8;
-      B[p, q] = select(p < N, A[min(p, N - 1), q], 0.0);
+      B[p, q] = select(q < N, A[p, min(q, N - 1)], 0.0);
     }
   }
 })"));

@@ -54,7 +54,8 @@ class CudaTargetInfo final : public passes::TargetInfo {
   int max_vector_bytes() const override { return 16; }
   bool has_async_copy() const override { return true; }
   // cuda.cp_async_{16,8,4}(dst, src, true).
-  std::optional<Stmt> AsyncCopy(const Expr& dst, const Expr& src, int bytes) const override;
+  std::optional<Stmt> AsyncCopy(const Expr& dst, const Expr& src, int bytes,
+                                const Expr& copy_if) const override;
   // wgmma reads its operand tiles by address bits (the 128-byte swizzle repeats every 1024
   // bytes): every tile an intrinsic reads as core matrices starts on kCoreMatrixTileAlignment.
   std::vector<std::pair<const BufferNode*, int64_t>> SharedBufferAlignments(
