@@ -1,5 +1,5 @@
-// The device registry: registration, lookup by the name before ':', the
-// factory seeing the whole target, and the errors.
+// The device registry: lookup by the name before ':', the factory seeing the
+// whole target, the errors, and a family listed twice.
 #include "runtime/device_registry.h"
 
 #include <gmock/gmock.h>
@@ -25,37 +25,45 @@ class NamedDevice final : public Device {
   std::string target_;
 };
 
-TEST(DeviceRegistryTest, OpensByNameAndPassesTheWholeTarget) {
-  ASSERT_TRUE(
-      RegisterDeviceFactory("fake",
-                            [](std::string_view target) -> absl::StatusOr<std::unique_ptr<Device>> {
-                              return std::make_unique<NamedDevice>(std::string(target));
-                            })
-          .ok());
-  ASSERT_TRUE(
-      RegisterDeviceFactory("broken",
-                            [](std::string_view) -> absl::StatusOr<std::unique_ptr<Device>> {
-                              return absl::UnavailableError("broken: no hardware");
-                            })
-          .ok());
-  EXPECT_THAT(RegisteredDeviceNames(), ::testing::ElementsAre("broken", "fake"));
+absl::StatusOr<std::unique_ptr<Device>> OpenFake(std::string_view target) {
+  return std::make_unique<NamedDevice>(std::string(target));
+}
 
-  absl::StatusOr<std::unique_ptr<Device>> plain = OpenDevice("fake");
+absl::StatusOr<std::unique_ptr<Device>> OpenBroken(std::string_view) {
+  return absl::UnavailableError("broken: no hardware");
+}
+
+TEST(DeviceRegistryTest, OpensByNameAndPassesTheWholeTarget) {
+  DeviceRegistry registry;
+  registry.Add("fake", OpenFake);
+  registry.Add("broken", OpenBroken);
+  EXPECT_THAT(registry.Names(), ::testing::ElementsAre("broken", "fake"));
+
+  absl::StatusOr<std::unique_ptr<Device>> plain = registry.Open("fake");
   ASSERT_TRUE(plain.ok()) << plain.status();
   EXPECT_EQ((*plain)->description(), "fake opened as fake");
-  absl::StatusOr<std::unique_ptr<Device>> suffixed = OpenDevice("fake:v2");
+  absl::StatusOr<std::unique_ptr<Device>> suffixed = registry.Open("fake:v2");
   ASSERT_TRUE(suffixed.ok()) << suffixed.status();
   EXPECT_EQ((*suffixed)->description(), "fake opened as fake:v2");
 
-  absl::StatusOr<std::unique_ptr<Device>> broken = OpenDevice("broken");
+  absl::StatusOr<std::unique_ptr<Device>> broken = registry.Open("broken");
   EXPECT_EQ(broken.status(), absl::UnavailableError("broken: no hardware"));
 
-  absl::StatusOr<std::unique_ptr<Device>> unknown = OpenDevice("tpu:v5");
+  absl::StatusOr<std::unique_ptr<Device>> unknown = registry.Open("tpu:v5");
   EXPECT_EQ(unknown.status(),
             absl::NotFoundError("unknown device 'tpu:v5'; this program has: broken, fake"));
+  EXPECT_EQ(registry.Open("fake:").status().code(), absl::StatusCode::kInvalidArgument);
+}
 
-  absl::Status again = RegisterDeviceFactory("fake", nullptr);
-  EXPECT_EQ(again, absl::AlreadyExistsError("a device named 'fake' is already registered"));
+TEST(DeviceRegistryTest, AnEmptyListSaysSo) {
+  EXPECT_EQ(DeviceRegistry().Open("cpu").status(),
+            absl::NotFoundError("unknown device 'cpu'; this program has: no devices"));
+}
+
+TEST(DeviceRegistryDeathTest, AFamilyListedTwiceIsABug) {
+  DeviceRegistry registry;
+  registry.Add("fake", OpenFake);
+  EXPECT_DEATH(registry.Add("fake", OpenBroken), "device 'fake' listed twice");
 }
 
 }  // namespace

@@ -1,8 +1,7 @@
-// OpenDevice with every device linked, and the CPU device end to end:
+// OpenDevice with every runtime family linked (//runtime:linked_runtime), and
+// the CPU device end to end:
 // compile, bind, lay out the calling convention and run every block of 1-D
 // and 2-D grids on 1 and several threads.
-#include "runtime/device.h"
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -12,7 +11,9 @@
 #include "absl/strings/str_cat.h"
 #include "frontends/text/parser.h"
 #include "runtime/cpu/cpu_device.h"
+#include "runtime/device_registry.h"
 #include "runtime/host_buffer.h"
+#include "runtime/jit/jit_backend.h"
 
 namespace tile_ir::runtime {
 namespace {
@@ -51,13 +52,24 @@ TEST(OpenDeviceTest, CpuOpensAndDescribesItself) {
 }
 
 TEST(OpenDeviceTest, EveryDeviceIsLinkedAndUnknownNamesAreNotFound) {
-  EXPECT_THAT(RegisteredDeviceNames(), ::testing::ElementsAre("cpu", "cuda"));
+  EXPECT_THAT(LinkedDevices().Names(), ::testing::ElementsAre("cpu", "cuda"));
   for (const char* target : {"hip", "tpu"}) {
     absl::StatusOr<std::unique_ptr<Device>> unknown = OpenDevice(target);
     EXPECT_EQ(unknown.status(), absl::NotFoundError(absl::StrCat(
                                     "unknown device '", target, "'; this program has: cpu, cuda")));
   }
   EXPECT_EQ(OpenDevice("cpu:znver3").status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+// The JIT backends come from the same list as the devices.
+TEST(OpenDeviceTest, EveryJitBackendIsLinkedAndUnknownNamesAreNotFound) {
+  EXPECT_THAT(jit::LinkedJitBackends().Names(), ::testing::ElementsAre("cpu", "cuda"));
+  EXPECT_EQ(jit::OpenJitBackend("hip:gfx90a").status(),
+            absl::NotFoundError("unknown JIT backend 'hip:gfx90a'; this program has: cpu, cuda"));
+  absl::StatusOr<std::unique_ptr<jit::JitBackend>> cpu = jit::OpenJitBackend("cpu");
+  ASSERT_TRUE(cpu.ok()) << cpu.status();
+  EXPECT_EQ((*cpu)->target().ToString(), "cpu");
+  EXPECT_EQ(jit::OpenJitBackend("cpu:znver3").status().code(), absl::StatusCode::kInvalidArgument);
 }
 
 class CpuDeviceTest : public ::testing::TestWithParam<int> {

@@ -133,6 +133,15 @@ absl::StatusOr<std::unique_ptr<Device>> OpenCpuDevice(const CpuDeviceOptions& op
   return std::make_unique<CpuDevice>(std::make_shared<cpu::ThreadPool>(threads), options.compile);
 }
 
+absl::StatusOr<std::unique_ptr<Device>> OpenCpuTarget(std::string_view target) {
+  if (target != "cpu") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("target '", std::string(target),
+                     "': the cpu device takes no architecture (it compiles for the host CPU)"));
+  }
+  return OpenCpuDevice();
+}
+
 absl::StatusOr<std::unique_ptr<LoadedKernel>> LoadCpuExecutable(
     Device& device, std::unique_ptr<CpuExecutable> executable, std::string_view kernel_name) {
   auto* cpu = dynamic_cast<CpuDevice*>(&device);

@@ -22,6 +22,10 @@ struct CpuDeviceOptions {
 // Fails only on a bad $TILE_NUM_THREADS.
 absl::StatusOr<std::unique_ptr<Device>> OpenCpuDevice(const CpuDeviceOptions& options = {});
 
+// The device for a target string: "cpu" alone (InvalidArgument for an
+// architecture or options: it compiles for the host CPU).
+absl::StatusOr<std::unique_ptr<Device>> OpenCpuTarget(std::string_view target);
+
 // A kernel of an executable compiled elsewhere (the JIT cache links cached
 // object code), launched on `device`'s thread pool like the kernels its Load
 // gives. `device` must be a CPU device from OpenCpuDevice; InvalidArgument

@@ -136,20 +136,12 @@ class CpuJitBackend final : public JitBackend {
   CacheContext context_;
 };
 
-const bool kRegistered = RegisterJitBackend(
-    "cpu", [](std::string_view target) -> absl::StatusOr<std::unique_ptr<JitBackend>> {
-      // "cpu" with an architecture or options is refused, naming what it takes.
-      if (absl::Status valid = targets::LinkedTargets().Resolve(target).status(); !valid.ok()) {
-        return valid;
-      }
-      return OpenCpuJitBackend();
-    });
-
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<JitBackend>> OpenCpuJitBackend() {
+absl::StatusOr<std::unique_ptr<JitBackend>> OpenCpuJitBackend(std::string_view target_name) {
+  // "cpu" with an architecture or options is refused, naming what it takes.
   absl::StatusOr<std::shared_ptr<const targets::Target>> target =
-      targets::LinkedTargets().Resolve("cpu");
+      targets::LinkedTargets().Resolve(target_name);
   if (!target.ok()) return target.status();
   absl::StatusOr<std::unique_ptr<Device>> device = OpenCpuDevice();
   if (!device.ok()) return device.status();

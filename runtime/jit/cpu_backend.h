@@ -7,14 +7,17 @@
 #define RUNTIME_JIT_CPU_BACKEND_H_
 
 #include <memory>
+#include <string_view>
 
 #include "absl/status/statusor.h"
 #include "runtime/jit/jit_backend.h"
 
 namespace tile_ir::runtime::jit {
 
-// Over a CPU device of OpenCpuDevice() ($TILE_NUM_THREADS threads).
-absl::StatusOr<std::unique_ptr<JitBackend>> OpenCpuJitBackend();
+// Over a CPU device of OpenCpuDevice() ($TILE_NUM_THREADS threads). The
+// target is "cpu" alone; an architecture or options are refused, naming what
+// the family takes.
+absl::StatusOr<std::unique_ptr<JitBackend>> OpenCpuJitBackend(std::string_view target = "cpu");
 
 }  // namespace tile_ir::runtime::jit
 

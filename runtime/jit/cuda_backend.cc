@@ -67,8 +67,6 @@ class CudaJitBackend final : public JitBackend {
   CacheContext context_;
 };
 
-const bool kRegistered = RegisterJitBackend("cuda", OpenCudaJitBackend);
-
 }  // namespace
 
 std::string PackCudaArtifact(const cuda::CudaKernelImage& image) {

@@ -1,29 +1,12 @@
-// The kernel's part of the context, and the backend registry.
+// The kernel's part of the context.
 #include "runtime/jit/jit_backend.h"
-
-#include <map>
-#include <mutex>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "runtime/jit/sha256.h"
-#include "targets/target_name.h"
 #include "tile_ir/printer.h"
 
 namespace tile_ir::runtime::jit {
-namespace {
-
-struct Registry {
-  std::mutex mutex;
-  std::map<std::string, JitBackendFactory, std::less<>> factories;
-};
-
-Registry& GetRegistry() {
-  static Registry* registry = new Registry;
-  return *registry;
-}
-
-}  // namespace
 
 absl::StatusOr<Module> SingleKernelModule(const Module& module, std::string_view kernel_name) {
   Module single{module.ir_version, module.producer, module.producer_version, {}};
@@ -58,33 +41,6 @@ CacheContext KernelContext(const JitBackend& backend, const Module& module,
   const CacheContext base = backend.BaseContext();
   for (const auto& [field, value] : base.fields()) context.Set(field, value);
   return context;
-}
-
-bool RegisterJitBackend(std::string_view name, JitBackendFactory factory) {
-  Registry& registry = GetRegistry();
-  std::lock_guard<std::mutex> lock(registry.mutex);
-  return registry.factories.emplace(std::string(name), std::move(factory)).second;
-}
-
-absl::StatusOr<std::unique_ptr<JitBackend>> OpenJitBackend(std::string_view target) {
-  absl::StatusOr<targets::TargetName> parsed = targets::ParseTargetName(target);
-  if (!parsed.ok()) return parsed.status();
-  const std::string& name = parsed->family;
-  Registry& registry = GetRegistry();
-  JitBackendFactory factory;
-  std::vector<std::string> names;
-  {
-    std::lock_guard<std::mutex> lock(registry.mutex);
-    auto it = registry.factories.find(name);
-    if (it != registry.factories.end()) factory = it->second;
-    for (const auto& [known, unused] : registry.factories) names.push_back(known);
-  }
-  if (!factory) {
-    return absl::NotFoundError(absl::StrCat("no JIT backend for target '", std::string(target),
-                                            "' in this binary (backends: ",
-                                            absl::StrJoin(names, ", "), ")"));
-  }
-  return factory(target);
 }
 
 }  // namespace tile_ir::runtime::jit

@@ -11,6 +11,7 @@
 
 #include "absl/status/statusor.h"
 #include "runtime/device_base.h"
+#include "runtime/factory_registry.h"
 #include "runtime/jit/cache_context.h"
 #include "targets/target.h"
 #include "tile_ir/module.h"
@@ -52,14 +53,24 @@ CacheContext KernelContext(const JitBackend& backend, const Module& module,
 // NotFound listing the kernels.
 absl::StatusOr<Module> SingleKernelModule(const Module& module, std::string_view kernel_name);
 
-// Opens the JIT backend for a target string ("cpu", "cuda", "cuda:sm_90a")
-// over the backends this binary links (each backend library registers
-// itself, as devices do).
-absl::StatusOr<std::unique_ptr<JitBackend>> OpenJitBackend(std::string_view target);
+// JIT backends by target family, from the same explicit list as the devices:
+// LinkedJitBackends() is defined by //runtime:linked_runtime (cpu, cuda) or
+// //runtime:linked_runtime_without_llvm (cuda alone). Errors say "unknown JIT
+// backend 'cpu'; this program has: cuda".
+class JitBackendRegistry : public FactoryRegistry<JitBackend> {
+ public:
+  JitBackendRegistry() : FactoryRegistry<JitBackend>("JIT backend") {}
+};
 
-using JitBackendFactory =
-    std::function<absl::StatusOr<std::unique_ptr<JitBackend>>(std::string_view target)>;
-bool RegisterJitBackend(std::string_view name, JitBackendFactory factory);
+// The JIT backends this binary links (runtime/linked_runtime.cc). Built on
+// first use, thread-safe, never destroyed.
+const JitBackendRegistry& LinkedJitBackends();
+
+// The JIT backend for a target string ("cpu", "cuda", "cuda:sm_90a") among
+// LinkedJitBackends().
+inline absl::StatusOr<std::unique_ptr<JitBackend>> OpenJitBackend(std::string_view target) {
+  return LinkedJitBackends().Open(target);
+}
 
 }  // namespace tile_ir::runtime::jit
 

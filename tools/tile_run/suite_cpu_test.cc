@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/device.h"
+#include "runtime/device_registry.h"
 #include "ops/op_suite.h"
 #include "tools/tile_run/tile_run_main.h"
 

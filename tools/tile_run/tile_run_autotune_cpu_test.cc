@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "runtime/device.h"
+#include "runtime/device_registry.h"
 #include "runtime/jit/jit_backend.h"
 #include "ops/op_suite.h"
 #include "tools/tile_run/tile_run_main.h"

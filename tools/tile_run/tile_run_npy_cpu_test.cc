@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "runtime/device.h"
+#include "runtime/device_registry.h"
 #include "runtime/dtype_convert.h"
 #include "runtime/jit/jit_backend.h"
 #include "tools/npy/npy.h"
