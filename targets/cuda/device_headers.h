@@ -5,22 +5,16 @@
 #define TARGETS_CUDA_DEVICE_HEADERS_H_
 
 #include <cstdint>
-#include <string_view>
 
 #include "absl/types/span.h"
+#include "targets/c_source/embedded_file.h"
 
 namespace tile_ir::cuda {
 
-struct DeviceHeader {
-  std::string_view name;  // "tl/common.cuh"
-  std::string_view source;
-};
-
 // Every header of the library, sorted by name.
-absl::Span<const DeviceHeader> DeviceHeaders();
+absl::Span<const c_source::EmbeddedFile> DeviceHeaders();
 
-// A 64-bit FNV-1a hash of the headers' names and sources: changes whenever
-// the library does, so JIT cache keys can include it.
+// Changes whenever the library does (c_source::Fingerprint), for cache keys.
 uint64_t DeviceLibraryFingerprint();
 
 }  // namespace tile_ir::cuda

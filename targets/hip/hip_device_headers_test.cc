@@ -1,4 +1,6 @@
-// The embedded HIP device library: every header the generated code reaches.
+// The embedded HIP device library: every header the generated code reaches, each naming the file
+// it came from, with includes that resolve inside the library and a fingerprint that is the
+// library's.
 #include "targets/hip/hip_device_headers.h"
 
 #include <gtest/gtest.h>
@@ -19,7 +21,30 @@ TEST(HipDeviceHeadersTest, EmbedsTheWholeLibrary) {
                            "tl/math.h", "tl/memory.h", "tl/wave_reduce.h"}) {
     EXPECT_TRUE(names.contains(name)) << name;
   }
+  EXPECT_EQ(HipDeviceLibraryFingerprint(), c_source::Fingerprint(HipDeviceHeaders()));
   EXPECT_NE(HipDeviceLibraryFingerprint(), 0u);
+}
+
+TEST(HipDeviceHeadersTest, EachHeaderNamesItsOrigin) {
+  for (const c_source::EmbeddedFile& header : HipDeviceHeaders()) {
+    const std::string_view base = header.name.substr(header.name.rfind('/') + 1);
+    EXPECT_EQ(header.origin, "targets/hip/device/" + std::string(base));
+  }
+}
+
+TEST(HipDeviceHeadersTest, IncludesResolveInsideTheLibrary) {
+  std::set<std::string> names;
+  for (const c_source::EmbeddedFile& header : HipDeviceHeaders()) names.emplace(header.name);
+  for (const c_source::EmbeddedFile& header : HipDeviceHeaders()) {
+    std::string_view rest = header.source;
+    const std::string_view directive = "#include \"";
+    for (size_t at = rest.find(directive); at != std::string_view::npos;
+         at = rest.find(directive)) {
+      rest = rest.substr(at + directive.size());
+      std::string included(rest.substr(0, rest.find('"')));
+      EXPECT_TRUE(names.contains(included)) << header.name << " includes " << included;
+    }
+  }
 }
 
 }  // namespace
