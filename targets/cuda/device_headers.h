@@ -1,6 +1,7 @@
-// The device library (targets/cuda/device/*.cuh), embedded in the binary at
-// build time so that NVRTC can compile generated code with no file on disk:
-// each header is named "tl/<file>", as the generated code includes it.
+// The device library (targets/cuda/device/*.cuh and prelude.h, with the portable
+// headers of targets/c_source/device/), embedded in the binary at build time so
+// that NVRTC can compile generated code with no file on disk: each header is
+// named as the generated code includes it, "tl/<file>" and "tl/portable/<file>".
 #ifndef TARGETS_CUDA_DEVICE_HEADERS_H_
 #define TARGETS_CUDA_DEVICE_HEADERS_H_
 
@@ -11,7 +12,7 @@
 
 namespace tile_ir::cuda {
 
-// Every header of the library, sorted by name.
+// Every header of the library: CUDA's, then the portable ones, each sorted by name.
 absl::Span<const c_source::EmbeddedFile> DeviceHeaders();
 
 // Changes whenever the library does (c_source::Fingerprint), for cache keys.

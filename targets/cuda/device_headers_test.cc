@@ -1,6 +1,6 @@
-// The embedded device library: every header is there under "tl/", each names the file it came
-// from, includes between headers resolve inside the library, and the fingerprint is the
-// library's.
+// The embedded device library: every header is there under "tl/" with the portable ones under
+// "tl/portable/", each names the file it came from, includes between headers resolve inside the
+// library, and the fingerprint is the library's.
 #include "targets/cuda/device_headers.h"
 
 #include <gtest/gtest.h>
@@ -18,8 +18,10 @@ TEST(DeviceHeadersTest, LibraryIsEmbedded) {
     EXPECT_FALSE(header.source.empty()) << header.name;
     names.emplace(header.name);
   }
-  for (const char* name : {"tl/common.cuh", "tl/arith.cuh", "tl/async_copy.cuh", "tl/convert.cuh",
-                           "tl/math.cuh", "tl/memory.cuh", "tl/warp_reduce.cuh"}) {
+  for (const char* name :
+       {"tl/common.cuh", "tl/arith.cuh", "tl/async_copy.cuh", "tl/convert.cuh", "tl/math.cuh",
+        "tl/memory.cuh", "tl/warp_reduce.cuh", "tl/prelude.h", "tl/portable/arith.h",
+        "tl/portable/convert.h", "tl/portable/math.h", "tl/portable/memory.h"}) {
     EXPECT_TRUE(names.count(name)) << name;
   }
 }
@@ -27,7 +29,10 @@ TEST(DeviceHeadersTest, LibraryIsEmbedded) {
 TEST(DeviceHeadersTest, EachHeaderNamesItsOrigin) {
   for (const c_source::EmbeddedFile& header : DeviceHeaders()) {
     const std::string_view base = header.name.substr(header.name.rfind('/') + 1);
-    EXPECT_EQ(header.origin, "targets/cuda/device/" + std::string(base));
+    const std::string_view dir = header.name.substr(0, 12) == "tl/portable/"
+                                     ? "targets/c_source/device/"
+                                     : "targets/cuda/device/";
+    EXPECT_EQ(header.origin, std::string(dir) + std::string(base));
   }
 }
 

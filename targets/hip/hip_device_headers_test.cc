@@ -1,6 +1,6 @@
-// The embedded HIP device library: every header the generated code reaches, each naming the file
-// it came from, with includes that resolve inside the library and a fingerprint that is the
-// library's.
+// The embedded HIP device library: every header the generated code reaches, the portable ones
+// under "tl/portable/", each naming the file it came from, with includes that resolve inside the
+// library and a fingerprint that is the library's.
 #include "targets/hip/hip_device_headers.h"
 
 #include <gtest/gtest.h>
@@ -17,8 +17,10 @@ TEST(HipDeviceHeadersTest, EmbedsTheWholeLibrary) {
     names.insert(std::string(header.name));
     EXPECT_FALSE(header.source.empty()) << header.name;
   }
-  for (const char* name : {"tl/common.h", "tl/arith.h", "tl/convert.h", "tl/gemm_mfma.h",
-                           "tl/math.h", "tl/memory.h", "tl/wave_reduce.h"}) {
+  for (const char* name :
+       {"tl/common.h", "tl/arith.h", "tl/convert.h", "tl/gemm_mfma.h", "tl/math.h", "tl/memory.h",
+        "tl/wave_reduce.h", "tl/prelude.h", "tl/portable/arith.h", "tl/portable/convert.h",
+        "tl/portable/math.h", "tl/portable/memory.h"}) {
     EXPECT_TRUE(names.contains(name)) << name;
   }
   EXPECT_EQ(HipDeviceLibraryFingerprint(), c_source::Fingerprint(HipDeviceHeaders()));
@@ -28,7 +30,10 @@ TEST(HipDeviceHeadersTest, EmbedsTheWholeLibrary) {
 TEST(HipDeviceHeadersTest, EachHeaderNamesItsOrigin) {
   for (const c_source::EmbeddedFile& header : HipDeviceHeaders()) {
     const std::string_view base = header.name.substr(header.name.rfind('/') + 1);
-    EXPECT_EQ(header.origin, "targets/hip/device/" + std::string(base));
+    const std::string_view dir = header.name.substr(0, 12) == "tl/portable/"
+                                     ? "targets/c_source/device/"
+                                     : "targets/hip/device/";
+    EXPECT_EQ(header.origin, std::string(dir) + std::string(base));
   }
 }
 
