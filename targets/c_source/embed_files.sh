@@ -1,8 +1,9 @@
 #!/bin/sh
 # Writes a C++ file defining `absl::Span<const c_source::EmbeddedFile> FUNCTION()`
 # in NAMESPACE, holding each file as a string constant named "PREFIX<file name>"
-# (embedded_file.h):
-#   embed_files.sh OUT.cc HEADER.h NAMESPACE FUNCTION PREFIX file...
+# with its path as given for its origin (embedded_file.h):
+#   embed_files.sh OUT.cc HEADER.h NAMESPACE FUNCTION PREFIX file... [--prefix=P file...]...
+# An argument --prefix=P names the files after it "P<file name>" instead.
 set -eu
 out="$1"
 header="$2"
@@ -20,13 +21,19 @@ delimiter='tl_embed'
   echo ''
   echo 'constexpr c_source::EmbeddedFile kFiles[] = {'
   for file in "$@"; do
+    case "$file" in
+      --prefix=*)
+        prefix="${file#--prefix=}"
+        continue
+        ;;
+    esac
     if grep -q ")$delimiter\"" "$file"; then
       echo "embed_files.sh: $file contains the raw-string delimiter )$delimiter\"" >&2
       exit 1
     fi
     printf '    {"%s%s", R"%s(' "$prefix" "$(basename "$file")" "$delimiter"
     cat "$file"
-    printf ')%s"},\n' "$delimiter"
+    printf ')%s", "%s"},\n' "$delimiter" "$file"
   done
   echo '};'
   echo ''

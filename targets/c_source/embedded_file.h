@@ -14,10 +14,11 @@ namespace tile_ir::c_source {
 struct EmbeddedFile {
   std::string_view name;  // "tl/common.h": the path the emitted code includes
   std::string_view source;
+  std::string_view origin;  // "targets/hip/device/common.h": where it lives in this tree
 };
 
-// A 64-bit FNV-1a hash of the files' names and sources: changes whenever one
-// does, so JIT cache keys can include it.
+// A 64-bit FNV-1a hash of the files' names and sources (what a compiler sees, so
+// not their origins): changes whenever one does, so JIT cache keys can include it.
 uint64_t Fingerprint(absl::Span<const EmbeddedFile> files);
 
 }  // namespace tile_ir::c_source

@@ -38,8 +38,7 @@ bool IsPragmaOnce(std::string_view line) {
 
 class Inliner {
  public:
-  Inliner(absl::Span<const EmbeddedFile> files, std::string_view origin_dir)
-      : files_(files), origin_dir_(origin_dir) {}
+  explicit Inliner(absl::Span<const EmbeddedFile> files) : files_(files) {}
 
   void Append(std::string_view text, bool is_header) {
     while (!text.empty()) {
@@ -58,8 +57,7 @@ class Inliner {
         out_.append("// ").append(file->name).append(" was pasted above\n");
         continue;
       }
-      const std::string_view base = file->name.substr(file->name.rfind('/') + 1);
-      out_.append("// ---- ").append(file->name).append(" from ").append(origin_dir_).append(base);
+      out_.append("// ---- ").append(file->name).append(" from ").append(file->origin);
       out_.append(" ----\n");
       Append(file->source, /*is_header=*/true);
       out_.append("// ---- end of ").append(file->name).append(" ----\n");
@@ -77,16 +75,14 @@ class Inliner {
   }
 
   absl::Span<const EmbeddedFile> files_;
-  std::string_view origin_dir_;
   std::set<std::string_view> pasted_;
   std::string out_;
 };
 
 }  // namespace
 
-std::string InlineIncludes(std::string_view source, absl::Span<const EmbeddedFile> files,
-                           std::string_view origin_dir) {
-  Inliner inliner(files, origin_dir);
+std::string InlineIncludes(std::string_view source, absl::Span<const EmbeddedFile> files) {
+  Inliner inliner(files);
   inliner.Append(source, /*is_header=*/false);
   return inliner.Take();
 }

@@ -16,10 +16,9 @@ namespace tile_ir::c_source {
 // file's text, in include order: a file's own such includes are replaced first, each file is
 // pasted once (a later include of it becomes a comment saying so), and its `#pragma once` is
 // dropped, which in a main file only draws a warning. A comment before each pasted file names
-// where it came from: `origin_dir` (e.g. "targets/cuda/device/") and the file's base name.
-// Other includes (<cuda_fp16.h>) are kept.
-std::string InlineIncludes(std::string_view source, absl::Span<const EmbeddedFile> files,
-                           std::string_view origin_dir);
+// where it came from (its origin, e.g. "targets/cuda/device/arith.cuh"). Other includes
+// (<cuda_fp16.h>) are kept.
+std::string InlineIncludes(std::string_view source, absl::Span<const EmbeddedFile> files);
 
 }  // namespace tile_ir::c_source
 

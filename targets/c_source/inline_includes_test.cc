@@ -8,15 +8,19 @@ namespace tile_ir::c_source {
 namespace {
 
 constexpr EmbeddedFile kFiles[] = {
-    {"tl/a.h", "#pragma once\n#include <cstdint>\nint a;\n"},
-    {"tl/b.h", "  #  pragma   once\n#include \"tl/a.h\"\nint b;\n"},
-    {"tl/common.h", "#pragma once\n#include \"tl/b.h\"\n#include \"tl/a.h\"\nint c;\n"},
+    {"tl/a.h", "#pragma once\n#include <cstdint>\nint a;\n", "lib/a.h"},
+    {"tl/b.h", "  #  pragma   once\n#include \"tl/a.h\"\nint b;\n", "lib/b.h"},
+    {"tl/common.h",
+     "#pragma once\n#include \"tl/b.h\"\n#include \"tl/shared/d.h\"\n#include \"tl/a.h\"\nint c;\n",
+     "lib/common.h"},
+    // Another folder: each file names its own origin.
+    {"tl/shared/d.h", "#pragma once\nint d;\n", "shared/device/d.h"},
 };
 
 TEST(InlineIncludesTest, PastesInIncludeOrderEachOnce) {
   EXPECT_EQ(InlineIncludes("// generated\n#include \"tl/common.h\"\n#include \"tl/a.h\"\n"
                            "#include \"other.h\"\n__global__ void k() {}\n",
-                           kFiles, "lib/"),
+                           kFiles),
             "// generated\n"
             "// ---- tl/common.h from lib/common.h ----\n"
             "// ---- tl/b.h from lib/b.h ----\n"
@@ -26,6 +30,9 @@ TEST(InlineIncludesTest, PastesInIncludeOrderEachOnce) {
             "// ---- end of tl/a.h ----\n"
             "int b;\n"
             "// ---- end of tl/b.h ----\n"
+            "// ---- tl/shared/d.h from shared/device/d.h ----\n"
+            "int d;\n"
+            "// ---- end of tl/shared/d.h ----\n"
             "// tl/a.h was pasted above\n"
             "int c;\n"
             "// ---- end of tl/common.h ----\n"
@@ -35,9 +42,9 @@ TEST(InlineIncludesTest, PastesInIncludeOrderEachOnce) {
 }
 
 TEST(InlineIncludesTest, KeepsAPragmaOnceOfTheSourceAndAnIncludeCycleEnds) {
-  constexpr EmbeddedFile kCycle[] = {{"x.h", "#include \"y.h\"\nx\n"},
-                                     {"y.h", "#include \"x.h\"\ny\n"}};
-  EXPECT_EQ(InlineIncludes("#pragma once\n#include \"x.h\"\n", kCycle, ""),
+  constexpr EmbeddedFile kCycle[] = {{"x.h", "#include \"y.h\"\nx\n", "x.h"},
+                                     {"y.h", "#include \"x.h\"\ny\n", "y.h"}};
+  EXPECT_EQ(InlineIncludes("#pragma once\n#include \"x.h\"\n", kCycle),
             "#pragma once\n// ---- x.h from x.h ----\n// ---- y.h from y.h ----\n"
             "// x.h was pasted above\ny\n// ---- end of y.h ----\nx\n"
             "// ---- end of x.h ----\n");

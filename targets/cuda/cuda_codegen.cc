@@ -1,8 +1,6 @@
 // EmitCudaSource: the C++-source code generator with the CUDA dialect.
 #include "targets/cuda/cuda_codegen.h"
 
-#include <vector>
-
 #include "absl/strings/str_cat.h"
 #include "targets/c_source/c_codegen.h"
 #include "targets/c_source/inline_includes.h"
@@ -21,9 +19,7 @@ absl::StatusOr<std::string> EmitCudaSource(const Module& lowered,
                                     "#include \"tl/common.cuh\"\n");
   if (options.embed_library) {
     // The headers NVRTC is given, so a pasted source and an NVRTC compile see the same text.
-    std::vector<c_source::EmbeddedFile> library;
-    for (const DeviceHeader& file : DeviceHeaders()) library.push_back({file.name, file.source});
-    header = c_source::InlineIncludes(header, library, "targets/cuda/device/");
+    header = c_source::InlineIncludes(header, DeviceHeaders());
   }
   return c_source::EmitModuleSource(lowered, CudaDialect(), header, options.kernel);
 }

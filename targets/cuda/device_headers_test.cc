@@ -1,5 +1,6 @@
-// The embedded device library: every header is there under "tl/", includes
-// between headers resolve inside the library, and the fingerprint is stable.
+// The embedded device library: every header is there under "tl/" with the portable ones under
+// "tl/portable/", each names the file it came from, includes between headers resolve inside the
+// library, and the fingerprint is the library's.
 #include "targets/cuda/device_headers.h"
 
 #include <gtest/gtest.h>
@@ -12,21 +13,33 @@ namespace {
 
 TEST(DeviceHeadersTest, LibraryIsEmbedded) {
   std::set<std::string> names;
-  for (const DeviceHeader& header : DeviceHeaders()) {
+  for (const c_source::EmbeddedFile& header : DeviceHeaders()) {
     EXPECT_EQ(header.name.substr(0, 3), "tl/");
     EXPECT_FALSE(header.source.empty()) << header.name;
     names.emplace(header.name);
   }
-  for (const char* name : {"tl/common.cuh", "tl/arith.cuh", "tl/async_copy.cuh", "tl/convert.cuh",
-                           "tl/math.cuh", "tl/memory.cuh", "tl/warp_reduce.cuh"}) {
+  for (const char* name :
+       {"tl/common.cuh", "tl/arith.cuh", "tl/async_copy.cuh", "tl/convert.cuh", "tl/math.cuh",
+        "tl/memory.cuh", "tl/warp_reduce.cuh", "tl/prelude.h", "tl/portable/arith.h",
+        "tl/portable/convert.h", "tl/portable/math.h", "tl/portable/memory.h"}) {
     EXPECT_TRUE(names.count(name)) << name;
+  }
+}
+
+TEST(DeviceHeadersTest, EachHeaderNamesItsOrigin) {
+  for (const c_source::EmbeddedFile& header : DeviceHeaders()) {
+    const std::string_view base = header.name.substr(header.name.rfind('/') + 1);
+    const std::string_view dir = header.name.substr(0, 12) == "tl/portable/"
+                                     ? "targets/c_source/device/"
+                                     : "targets/cuda/device/";
+    EXPECT_EQ(header.origin, std::string(dir) + std::string(base));
   }
 }
 
 TEST(DeviceHeadersTest, IncludesResolveInsideTheLibrary) {
   std::set<std::string> names;
-  for (const DeviceHeader& header : DeviceHeaders()) names.emplace(header.name);
-  for (const DeviceHeader& header : DeviceHeaders()) {
+  for (const c_source::EmbeddedFile& header : DeviceHeaders()) names.emplace(header.name);
+  for (const c_source::EmbeddedFile& header : DeviceHeaders()) {
     std::string_view rest = header.source;
     const std::string_view directive = "#include \"";
     for (size_t at = rest.find(directive); at != std::string_view::npos;
@@ -38,8 +51,8 @@ TEST(DeviceHeadersTest, IncludesResolveInsideTheLibrary) {
   }
 }
 
-TEST(DeviceHeadersTest, Fingerprint) {
-  EXPECT_EQ(DeviceLibraryFingerprint(), DeviceLibraryFingerprint());
+TEST(DeviceHeadersTest, FingerprintIsTheLibrarys) {
+  EXPECT_EQ(DeviceLibraryFingerprint(), c_source::Fingerprint(DeviceHeaders()));
   EXPECT_NE(DeviceLibraryFingerprint(), 0u);
 }
 

@@ -127,7 +127,7 @@ absl::StatusOr<NvrtcOutput> CompileWithNvrtc(std::string_view source, std::strin
   if (!api.ok()) return api.status();
   std::vector<std::string> names;
   std::vector<std::string> sources;
-  for (const DeviceHeader& header : DeviceHeaders()) {
+  for (const c_source::EmbeddedFile& header : DeviceHeaders()) {
     names.emplace_back(header.name);
     sources.emplace_back(header.source);
   }

@@ -166,11 +166,11 @@ absl::StatusOr<HipCodeObject> CompileHipCodeObject(const std::string& source,
   absl::StatusOr<TempDir> folder = TempDir::Create();
   if (!folder.ok()) return folder.status();
   const fs::path& dir = folder->path();
-  std::error_code error;
-  fs::create_directories(dir / "tl", error);
   for (const c_source::EmbeddedFile& header : HipDeviceHeaders()) {
-    if (absl::Status written = WriteFile(dir / std::string(header.name), header.source);
-        !written.ok()) {
+    const fs::path path = dir / std::string(header.name);
+    std::error_code error;
+    fs::create_directories(path.parent_path(), error);
+    if (absl::Status written = WriteFile(path, header.source); !written.ok()) {
       return written;
     }
   }

@@ -1,6 +1,7 @@
 // The device library the CUDA code generator's output includes: every tl::
 // helper of the emitted code (docs/LOWERING.md, "The CUDA calling convention").
-// Embedded in the binary and handed to NVRTC as "tl/<file>"; written by us.
+// Embedded in the binary and handed to NVRTC as "tl/<file>", with the headers
+// shared with HIP (targets/c_source/device/) as "tl/portable/<file>"; written by us.
 #pragma once
 
 #include <cuda_bf16.h>

@@ -1,17 +1,12 @@
 // Float-to-integer conversions with the tile IR's semantics: truncate toward
 // zero, saturate to the target's range, NaN gives 0 (PTX cvt.rzi.sat does the
 // same for the 32- and 64-bit types; C++'s own cast is undefined out of range).
+// saturate_to_range and saturate_to_i4 are tl/portable/convert.h.
 #pragma once
 
-namespace tl {
+#include "tl/portable/convert.h"
 
-template <typename T, typename F>
-__device__ __forceinline__ T saturate_to_range(F x, long long lo, long long hi) {
-  if (x != x) return 0;
-  if (x <= static_cast<F>(lo)) return static_cast<T>(lo);
-  if (x >= static_cast<F>(hi)) return static_cast<T>(hi);
-  return static_cast<T>(x);
-}
+namespace tl {
 
 template <typename T>
 __device__ __forceinline__ T saturate_cast(float x);
@@ -53,12 +48,6 @@ __device__ __forceinline__ unsigned char saturate_cast<unsigned char>(float x) {
 template <>
 __device__ __forceinline__ unsigned char saturate_cast<unsigned char>(double x) {
   return saturate_to_range<unsigned char>(x, 0, 255);
-}
-
-// An i4 value (held in a signed char) from a float, saturated to [-8, 7].
-template <typename F>
-__device__ __forceinline__ signed char saturate_to_i4(F x) {
-  return saturate_to_range<signed char>(x, -8, 7);
 }
 
 }  // namespace tl

@@ -1,7 +1,8 @@
 // The device library the HIP code generator's output includes: every tl::
 // helper of the emitted code (docs/LOWERING.md, "The HIP calling convention").
 // Embedded in the binary and written beside the source for hipcc as
-// "tl/<file>"; written by us.
+// "tl/<file>", with the headers shared with CUDA (targets/c_source/device/) as
+// "tl/portable/<file>"; written by us.
 #pragma once
 
 #include <hip/hip_bfloat16.h>

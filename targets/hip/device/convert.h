@@ -1,21 +1,16 @@
 // Conversions with the tile IR's semantics: float to integer truncates toward
 // zero, saturates and gives 0 for NaN (C++'s own cast is undefined out of
-// range); f64 to f16 and bf16 round once to nearest even.
+// range); f64 to f16 and bf16 round once to nearest even. saturate_to_range and
+// saturate_to_i4 are tl/portable/convert.h.
 #pragma once
 
 #include <hip/hip_bfloat16.h>
 #include <hip/hip_fp16.h>
 #include <hip/hip_runtime.h>
 
-namespace tl {
+#include "tl/portable/convert.h"
 
-template <typename T, typename F>
-__device__ __forceinline__ T saturate_to_range(F x, long long lo, long long hi) {
-  if (x != x) return 0;
-  if (x <= static_cast<F>(lo)) return static_cast<T>(lo);
-  if (x >= static_cast<F>(hi)) return static_cast<T>(hi);
-  return static_cast<T>(x);
-}
+namespace tl {
 
 template <typename T, typename F>
 __device__ __forceinline__ T saturate_cast(F x) {
@@ -51,12 +46,6 @@ __device__ __forceinline__ long long saturate_cast<long long, double>(double x) 
   if (x >= 9223372036854775808.0) return 9223372036854775807LL;
   if (x < -9223372036854775808.0) return -9223372036854775807LL - 1;
   return static_cast<long long>(x);
-}
-
-// An i4 value (held in a signed char) from a float, saturated to [-8, 7].
-template <typename F>
-__device__ __forceinline__ signed char saturate_to_i4(F x) {
-  return saturate_to_range<signed char>(x, -8, 7);
 }
 
 // f64 -> f32 rounding toward zero with the inexact bit kept in the lowest

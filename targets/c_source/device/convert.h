@@ -1,0 +1,24 @@
+// Float-to-integer conversions with the tile IR's semantics, the same on every vendor: truncate
+// toward zero, saturate to the target's range, NaN gives 0 (C++'s own cast is undefined out of
+// range). Each vendor's convert header builds its saturate_cast on saturate_to_range.
+#pragma once
+
+#include "tl/prelude.h"
+
+namespace tl {
+
+template <typename T, typename F>
+__device__ __forceinline__ T saturate_to_range(F x, long long lo, long long hi) {
+  if (x != x) return 0;
+  if (x <= static_cast<F>(lo)) return static_cast<T>(lo);
+  if (x >= static_cast<F>(hi)) return static_cast<T>(hi);
+  return static_cast<T>(x);
+}
+
+// An i4 value (held in a signed char) from a float, saturated to [-8, 7].
+template <typename F>
+__device__ __forceinline__ signed char saturate_to_i4(F x) {
+  return saturate_to_range<signed char>(x, -8, 7);
+}
+
+}  // namespace tl
