@@ -11,8 +11,8 @@ gemm_bf16_to_bf16@128x256x64_s4:M=8192,N=8192,K=8192 gemm_f16_to_f16@128x256x64_
 flash_attn_d128_b128:BATCH=4,HEADS=32,SEQ=4096 flash_attn_d128_b128_causal:BATCH=4,HEADS=32,SEQ=4096"
 export STATIC_CHECK_CASES="gemm_bf16_to_bf16@128x256x64_s4:M=1000,N=777,K=333 gemm_f16_to_f16@128x256x64_s4:M=4097,N=129,K=65"
 export SEED_CASES=""
-export SANITIZE_OPS="gemm_bf16_to_bf16 flash_attn_d128_b128 rmsnorm_row_f16"
-export RACECHECK_OPS="gemm_f16 flash_attn_d128_b128 softmax_row_f16:default"
+export SANITIZE_OPS="gemm_bf16_to_bf16 flash_attn_d128_b128 flash_attn_d64 flash_attn_d128_causal rmsnorm_row_f16"
+export RACECHECK_OPS="gemm_f16 flash_attn_d128_b128 flash_attn_d64 flash_attn_d128_causal softmax_row_f16:default"
 RUN_BUDGET_S=${RUN_BUDGET_S:-480} bash scripts/gpu/run_on_device.sh
 for op in gemm_bf16_to_bf16 gemm_f16_to_f16; do
   timeout 100 .devrun/bin/tile-run-gpu .devrun/ops/$op.tile --target=cuda --autotune --static-shapes \
