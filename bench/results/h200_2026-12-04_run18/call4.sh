@@ -14,6 +14,7 @@ export SEED_CASES=""
 export SANITIZE_OPS="gemm_bf16_to_bf16 flash_attn_d128_b128 flash_attn_d64 flash_attn_d128_causal rmsnorm_row_f16"
 export RACECHECK_OPS="gemm_f16 flash_attn_d128_b128 flash_attn_d64 flash_attn_d128_causal softmax_row_f16:default"
 RUN_BUDGET_S=${RUN_BUDGET_S:-480} bash scripts/gpu/run_on_device.sh
+export LD_LIBRARY_PATH=$PWD/.devrun/lib:${LD_LIBRARY_PATH:-}  # added after the run: call 4 lacked it
 for op in gemm_bf16_to_bf16 gemm_f16_to_f16; do
   timeout 100 .devrun/bin/tile-run-gpu .devrun/ops/$op.tile --target=cuda --autotune --static-shapes \
     --shapes=M=4096,N=4096,K=4096 --iters=20 --warmup=3 --cache-dir=/tmp/tile-tune 2>&1 | tail -20
