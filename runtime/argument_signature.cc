@@ -11,14 +11,6 @@ uint64_t Bits(double value) {
   return bits;
 }
 
-// The device type as stored (kernel_args.cc: a newer producer may store a value the enum
-// cannot hold).
-int32_t DeviceType(const DLTensor& t) {
-  int32_t type;
-  std::memcpy(&type, &t.device.device_type, sizeof type);
-  return type;
-}
-
 }  // namespace
 
 void ArgumentSignature::Record(const std::vector<KernelArg>& args) {
@@ -32,7 +24,7 @@ void ArgumentSignature::Record(const std::vector<KernelArg>& args) {
     }
     const DLTensor& t = *arg.tensor;
     entry.is_tensor = true;
-    entry.device_type = DeviceType(t);
+    entry.device_type = StoredDeviceType(t);
     entry.device_id = t.device.device_id;
     entry.dtype = t.dtype;
     entry.ndim = t.ndim;
@@ -59,7 +51,7 @@ bool ArgumentSignature::Matches(const std::vector<KernelArg>& args) const {
       continue;
     }
     const DLTensor& t = *arg.tensor;
-    if (DeviceType(t) != entry.device_type || t.device.device_id != entry.device_id ||
+    if (StoredDeviceType(t) != entry.device_type || t.device.device_id != entry.device_id ||
         t.dtype.code != entry.dtype.code || t.dtype.bits != entry.dtype.bits ||
         t.dtype.lanes != entry.dtype.lanes || t.ndim != entry.ndim ||
         (t.strides != nullptr) != entry.has_strides || t.byte_offset != entry.byte_offset ||

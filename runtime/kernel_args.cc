@@ -25,15 +25,6 @@ constexpr ScalarType kAllScalarTypes[] = {
     ScalarType::kI64,  ScalarType::kU8,  ScalarType::kF8E4M3, ScalarType::kF8E5M2, ScalarType::kF16,
     ScalarType::kBF16, ScalarType::kF32, ScalarType::kF64};
 
-// The device type a tensor's producer stored, as an integer: a producer of a
-// newer DLPack may store one this header's enum cannot hold (DLPack 1.0's
-// kDLHexagon is 16), and loading that as a DLDeviceType is undefined.
-int32_t StoredDeviceType(const DLTensor& t) {
-  static_assert(sizeof(DLDeviceType) == sizeof(int32_t));
-  int32_t type;
-  std::memcpy(&type, &t.device.device_type, sizeof(type));
-  return type;
-}
 
 std::string DeviceTypeNumberName(int32_t type) {
   switch (type) {
@@ -221,7 +212,7 @@ class Binder {
     // An empty tensor may have no data; its byte offset then points nowhere (and adding it to
     // a null pointer would be undefined).
     char* data = t.data == nullptr ? nullptr : static_cast<char*>(t.data) + t.byte_offset;
-    int64_t alignment = std::max<int64_t>(min_alignment_, std::max(1, buffer.dtype.bits() / 8));
+    int64_t alignment = DataAlignment(buffer, min_alignment_);
     if (reinterpret_cast<uintptr_t>(data) % static_cast<uintptr_t>(alignment) != 0) {
       return ArgError(
           i, param,
@@ -383,6 +374,17 @@ absl::StatusOr<BoundArgs> BindArguments(const KernelNode& kernel,
                                         const std::vector<KernelArg>& args,
                                         DLDeviceType device_type, int64_t min_alignment) {
   return Binder(kernel, device_type, min_alignment).Bind(args);
+}
+
+int32_t StoredDeviceType(const DLTensor& t) {
+  static_assert(sizeof(DLDeviceType) == sizeof(int32_t));
+  int32_t type;
+  std::memcpy(&type, &t.device.device_type, sizeof(type));
+  return type;
+}
+
+int64_t DataAlignment(const BufferNode& buffer, int64_t min_alignment) {
+  return std::max<int64_t>(min_alignment, std::max(1, buffer.dtype.bits() / 8));
 }
 
 }  // namespace tile_ir::runtime

@@ -65,6 +65,15 @@ absl::StatusOr<BoundArgs> BindArguments(const KernelNode& kernel,
 absl::StatusOr<int64_t> EvaluateInt(const Expr& expr,
                                     const absl::flat_hash_map<const Var*, int64_t>& values);
 
+// The device type a tensor's producer stored, as an integer: a producer of a
+// newer DLPack may store one this header's enum cannot hold (DLPack 1.0's
+// kDLHexagon is 16), and loading that as a DLDeviceType is undefined.
+int32_t StoredDeviceType(const DLTensor& t);
+
+// The alignment BindArguments asks of a buffer's data pointer:
+// max(min_alignment, element size).
+int64_t DataAlignment(const BufferNode& buffer, int64_t min_alignment);
+
 // A readable name of a DLPack device type ("cpu", "cuda", ...).
 std::string DeviceTypeName(DLDeviceType type);
 

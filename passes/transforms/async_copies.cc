@@ -70,8 +70,7 @@ class AsyncCopier : public IRMutator {
     const BufferLoad* load = As<BufferLoad>(node.value);
     if (const Select* select = As<Select>(node.value)) {
       copy_if = UniformCondition(select->cond);
-      if (copy_if && IsZero(select->false_value)) load = As<BufferLoad>(select->true_value);
-      if (!copy_if || !IsZero(select->false_value)) load = nullptr;
+      load = copy_if && IsZero(select->false_value) ? As<BufferLoad>(select->true_value) : nullptr;
     }
     int lanes = node.value->dtype().lanes();
     if (load == nullptr || lanes < 2 || node.buffer->scope != MemoryScope::kShared ||

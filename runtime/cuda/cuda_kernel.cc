@@ -268,8 +268,7 @@ absl::StatusOr<bool> CudaKernel::RebindData(const std::vector<KernelArg>& args) 
     const DLTensor& tensor = *args[i].tensor;
     if (tensor.data == nullptr) return false;
     const uintptr_t data = reinterpret_cast<uintptr_t>(tensor.data) + tensor.byte_offset;
-    const uintptr_t alignment =
-        std::max<uintptr_t>(kBufferAlignment, std::max(1, param.buffer->dtype.bits() / 8));
+    const uintptr_t alignment = DataAlignment(*param.buffer, kBufferAlignment);
     if (data % alignment != 0) return false;
     if (launch.slots[i] == data) continue;
     launch.slots[i] = data;
