@@ -2,7 +2,6 @@
 // thread's own combine of its registers and a shuffle butterfly (passes/analysis/
 // lane_reduction.h). Every thread runs the same straight-line code, so every lane of every
 // warp takes part in each shuffle.
-#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <utility>
@@ -82,8 +81,7 @@ std::optional<Stmt> Binder::LaneReduce(const Reduce& op) {
     };
     // x with the lane-mask bits removed (the bits above each one shift down): for lane masks
     // that are the lowest bits, as on every accumulator layout we know, x / 2^(masks).
-    std::vector<int64_t> lane_masks = plan->lane_masks;
-    std::sort(lane_masks.begin(), lane_masks.end());
+    const std::vector<int64_t>& lane_masks = plan->lane_masks;  // smallest first
     bool lowest_bits = true;
     for (size_t b = 0; b < lane_masks.size(); ++b) lowest_bits &= lane_masks[b] == int64_t{1} << b;
     auto squeeze = [&](Expr x) {
