@@ -104,8 +104,11 @@ class Target {
 // An option a family accepts in `{key=value}`.
 struct TargetOption {
   std::string key;
-  std::vector<std::string> values;  // the accepted values, the default first
+  // The accepted values, the default first; an integer option lists only its default.
+  std::vector<std::string> values;
   std::string description;
+  // Set for an integer option ({sms=N}): any whole number from .first to .second.
+  std::optional<std::pair<int64_t, int64_t>> integer_range;
 };
 
 class TargetFamily {

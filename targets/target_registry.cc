@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 
@@ -63,6 +64,20 @@ absl::StatusOr<TargetName> TargetRegistry::Canonical(const TargetName& name,
           keys.empty() ? std::string(", which takes none")
                        : absl::StrCat("; options: ", absl::StrJoin(keys, ", "))));
     }
+    if (option->integer_range) {
+      int64_t number = 0;
+      const auto [low, high] = *option->integer_range;
+      if (!absl::SimpleAtoi(value, &number) || number < low || number > high) {
+        return absl::InvalidArgumentError(absl::StrCat("target '", name.ToString(), "': option '",
+                                                       key, "' takes a whole number from ", low,
+                                                       " to ", high, ", not '", value, "'"));
+      }
+      // One spelling: "0132" is 132.
+      if (number != std::stoll(option->values.front())) {
+        canonical.options.emplace_back(key, absl::StrCat(number));
+      }
+      continue;
+    }
     if (std::find(option->values.begin(), option->values.end(), value) == option->values.end()) {
       return absl::InvalidArgumentError(absl::StrCat("target '", name.ToString(), "': option '",
                                                      key, "' takes ",
@@ -118,7 +133,8 @@ std::string TargetRegistry::Describe() const {
     const std::vector<std::string> archs = family->archs();
     if (!archs.empty()) absl::StrAppend(&spelling, "[:", absl::StrJoin(archs, "|"), "]");
     for (const TargetOption& option : family->options()) {
-      absl::StrAppend(&spelling, "[{", option.key, "=", absl::StrJoin(option.values, "|"), "}]");
+      absl::StrAppend(&spelling, "[{", option.key, "=",
+                      option.integer_range ? "N" : absl::StrJoin(option.values, "|"), "}]");
     }
     absl::StrAppend(&text, "  ", spelling, "\n      ", family->description(), "\n");
     if (!archs.empty()) {

@@ -36,6 +36,11 @@ TEST(TargetRegistryTest, CanonicalNames) {
   EXPECT_EQ(Canonical("hip"), "hip:gfx90a");
   EXPECT_EQ(Canonical("hip:gfx940"), "hip:gfx940");
   EXPECT_EQ(Canonical("metal"), "metal");
+  // An integer option: one spelling per value, the default left out.
+  EXPECT_EQ(Canonical("cuda{sms=132}"), "cuda:sm_90a");
+  EXPECT_EQ(Canonical("cuda{sms=0114}"), "cuda:sm_90a{sms=114}");
+  EXPECT_EQ(Canonical("cuda{persistent=on,sms=114}"), "cuda:sm_90a{persistent=on,sms=114}");
+  EXPECT_EQ(Canonical("cuda{persistent=off}"), "cuda:sm_90a");
 }
 
 TEST(TargetRegistryTest, OneObjectPerCanonicalName) {
@@ -53,8 +58,16 @@ TEST(TargetRegistryTest, RefusalsListWhatIsAccepted) {
             "runs on)");
   EXPECT_EQ(Error("cuda{gemm=fma}"),
             "target 'cuda{gemm=fma}': option 'gemm' takes auto | wgmma | mma, not 'fma'");
-  EXPECT_EQ(Error("cuda{tiles=big}"), "target 'cuda{tiles=big}': unknown option 'tiles' of "
-                                      "cuda; options: gemm, warp_specialize");
+  EXPECT_EQ(Error("cuda{tiles=big}"),
+            "target 'cuda{tiles=big}': unknown option 'tiles' of cuda; options: gemm, "
+            "warp_specialize, persistent, sms");
+  EXPECT_EQ(Error("cuda{sms=0}"),
+            "target 'cuda{sms=0}': option 'sms' takes a whole number from 1 to 1024, not '0'");
+  EXPECT_EQ(Error("cuda{sms=many}"),
+            "target 'cuda{sms=many}': option 'sms' takes a whole number from 1 to 1024, not "
+            "'many'");
+  EXPECT_TRUE(absl::StrContains(Error("cuda:sm_80{sms=108}"), "applies to sm_90a only"));
+  EXPECT_TRUE(absl::StrContains(Error("cuda:sm_80{persistent=on}"), "applies to sm_90a only"));
   EXPECT_EQ(Error("hip{gemm=mma}"),
             "target 'hip{gemm=mma}': unknown option 'gemm' of hip, which takes none");
   EXPECT_TRUE(absl::StrContains(Error("cuda:sm_80{gemm=wgmma}"), "only sm_90a has both"));

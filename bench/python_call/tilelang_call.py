@@ -1,14 +1,14 @@
 """TileLang's host time per call, the peer of torch_on_gpu.py's figures: the same
 1024-element add of three torch float32 tensors, compiled by TileLang, called
 back to back with the kernel cached, then one synchronization (the median of
-five runs of 20,000 calls). Runs on the GPU machine with TileLang unpacked
+five runs of 20,000 calls; and host_us, with the GPU kept out). Runs on the GPU machine with TileLang unpacked
 (../shared/tools/tilelang_peer/README.md); prints one "tilelang_call_us" line."""
 
 import tilelang
 import tilelang.language as T
 import torch
 
-from call_timing import per_call_us
+from call_timing import host_us, per_call_us
 
 
 def add(n, block=256):
@@ -32,6 +32,8 @@ def main():
     print(f"tilelang add 1024: max error {error:.3g}")
     print(f"tilelang_call_us {per_call_us(lambda: kernel(a, b, c)):.2f}")
     print(f"torch_add_out_us {per_call_us(lambda: torch.add(a, b, out=c)):.2f}")
+    print(f"tilelang_host_us {host_us(lambda: kernel(a, b, c)):.2f}")
+    print(f"torch_add_out_host_us {host_us(lambda: torch.add(a, b, out=c)):.2f}")
 
 
 if __name__ == "__main__":

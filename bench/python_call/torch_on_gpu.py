@@ -26,7 +26,7 @@ from tile import _lib
 import flash_attention
 import gemm
 import mla_decode
-from call_timing import per_call_us
+from call_timing import host_us, per_call_us
 
 RESULTS = {"torch": torch.__version__, "python": sys.version.split()[0], "checks": [],
            "call_us": {}}
@@ -129,12 +129,15 @@ def time_calls():
     RESULTS["exchange_api"] = bool(_lib.launch_extension is not None
                                    and _lib.launch_extension.has_exchange_api(a))
     timings = RESULTS["call_us"]
+    host = RESULTS.setdefault("host_us", {})
     timings["tile_c_path"] = per_call_us(lambda: kernel(a, b, c))
+    host["tile_c_path"] = host_us(lambda: kernel(a, b, c))
     launcher = kernel._launcher
     kernel._launcher = None
     timings["tile_ctypes_path"] = per_call_us(lambda: kernel(a, b, c), calls=5000)
     kernel._launcher = launcher
     timings["torch_add_out"] = per_call_us(lambda: torch.add(a, b, out=c))
+    host["torch_add_out"] = host_us(lambda: torch.add(a, b, out=c))
     try:
         import triton
         import triton.language as tl
@@ -147,6 +150,7 @@ def time_calls():
                      mask=mask)
 
         timings["triton"] = per_call_us(lambda: triton_add[(4,)](a, b, c, 1024, BLOCK=256))
+        host["triton"] = host_us(lambda: triton_add[(4,)](a, b, c, 1024, BLOCK=256))
     except Exception as error:  # noqa: BLE001  (a peer that fails is reported, not fatal)
         print(f"triton failed: {error}")
     try:
@@ -156,10 +160,13 @@ def time_calls():
         raw = cupy.RawKernel(source, "add")
         ca, cb, cc = (cupy.asarray(t) for t in (a, b, c))
         timings["cupy_raw_kernel"] = per_call_us(lambda: raw((4,), (256,), (ca, cb, cc, 1024)))
+        host["cupy_raw_kernel"] = host_us(lambda: raw((4,), (256,), (ca, cb, cc, 1024)))
     except Exception as error:  # noqa: BLE001
         print(f"cupy failed: {error}")
     for name, value in timings.items():
         print(f"call {name:24s} {value:7.2f} us per call (1024-element add, 3 tensors)")
+    for name, value in host.items():
+        print(f"host {name:24s} {value:7.2f} us per call, the GPU kept out (host_us)")
 
 
 def main():

@@ -128,10 +128,18 @@ Expr BoundProver::SymbolicBound(const Expr& e, bool upper, int depth) {
     case BinaryOp::kMod:
     case BinaryOp::kFloorMod: {
       // In [0, c - 1] for a positive constant c (for truncating %, when the
-      // dividend is not negative).
-      if (!b_const || *b_const <= 0) return nullptr;
+      // dividend is not negative); in [0, b - 1] for a divisor b proved positive
+      // that is fixed for the launch (a grid extent: a persistent kernel's tile
+      // index, tile / gx % gy).
       if (binary->op == BinaryOp::kMod && !NonNegative(binary->a, depth + 1)) return nullptr;
-      return Int(upper ? *b_const - 1 : 0, e->dtype());
+      if (b_const) {
+        if (*b_const <= 0) return nullptr;
+        return Int(upper ? *b_const - 1 : 0, e->dtype());
+      }
+      if (simplifier_.Bound(binary->b).min < 1 || !arith::IsMemoryFree(binary->b)) return nullptr;
+      if (!upper) return Int(0, e->dtype());
+      Expr highest = bound(binary->b, /*up=*/true);
+      return highest ? Op(BinaryOp::kSub, highest, Int(1, e->dtype())) : nullptr;
     }
     case BinaryOp::kMin:
     case BinaryOp::kMax: {

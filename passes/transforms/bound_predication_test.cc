@@ -170,6 +170,23 @@ kernel k<N: i64>(A: f32[N]) grid(bx: 4) threads(1) {
   EXPECT_THAT(text, HasSubstr("if (cast<i64>(bx * 8 + i) < N) {"));
 }
 
+// x % H, for x proved non-negative and a divisor fixed for the launch and proved positive (a
+// dim), is in [0, H): a persistent kernel's head index, tile / tiles_per_head % HEADS, needs no
+// guard. A dividend that may be negative keeps it.
+TEST(BoundPredicationTest, ModuloByADimensionIsBelowIt) {
+  std::string text = Predicated(R"(
+kernel k<H: i32>(A: f32[H, 8], B: f32[H, 8]) grid(bx: 4) threads(1) {
+  for t in 0 +: 100 serial {
+    let head: i32 = (bx + t * 4) / 3 % H;
+    A[head, 0] = 0.0;
+    let maybe: i32 = (bx - 2) % H;
+    B[maybe, 0] = 0.0;
+  }
+})");
+  EXPECT_THAT(text, HasSubstr("\n    A[head, 0] = 0.0;"));
+  EXPECT_THAT(text, HasSubstr("if (maybe >= 0 && maybe < H) {"));
+}
+
 TEST(BoundPredicationTest, TileOpsOnGlobalMemoryMustBeLoweredFirst) {
   Module module = Parse(R"(
 kernel k(A: f32[64]) grid(bx: 1) threads(1) {

@@ -1,6 +1,7 @@
 // Opening the GPU, and the device's Load and Allocate.
 #include "runtime/cuda/cuda_device.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -65,6 +66,13 @@ absl::StatusOr<std::unique_ptr<CudaDevice>> OpenCudaDevice(const CudaDeviceOptio
   }
   targets::TargetName name = options.target;
   name.arch = info.arch;
+  if (name.arch == "sm_90a" && name.Option("persistent") == "on" && name.Option("sms").empty()) {
+    // Persistent kernels launch a block per SM of this GPU (the target leaves the count out of
+    // its name when it is its default).
+    auto at = std::find_if(name.options.begin(), name.options.end(),
+                           [](const auto& option) { return option.first > "sms"; });
+    name.options.insert(at, {"sms", absl::StrCat(info.multiprocessors)});
+  }
   absl::StatusOr<std::shared_ptr<const targets::Target>> target =
       targets::LinkedTargets().Resolve(name);
   if (!target.ok()) return target.status();

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "frontends/text/parser.h"
@@ -19,6 +20,7 @@
 #include "runtime/cuda/fake_cuda_driver.h"
 #include "runtime/host_buffer.h"
 #include "targets/cuda/nvrtc_compiler.h"
+#include "targets/target_name.h"
 #include "ops/op_suite.h"
 
 namespace tile_ir::runtime::cuda {
@@ -110,6 +112,31 @@ const FakeCudaControl* CudaFakeDriverTest::control_ = nullptr;
 TEST_F(CudaFakeDriverTest, DescribesTheGpuFromItsAttributes) {
   EXPECT_EQ(device_->description(), "cuda: Fake H200 (sm_90a, 132 SMs, 141 GiB), driver 13.0");
   EXPECT_EQ(device_->context()->info().max_shared_memory_per_block, 232448);
+}
+
+// {persistent=on} kernels launch a block per SM of the GPU opened: its count goes into the
+// target's name (and so the cache key) unless it is the target's default, 132.
+TEST_F(CudaFakeDriverTest, PersistentTargetsNameTheGpusSmCount) {
+  for (const auto& [sms, expected] :
+       {std::pair<int, const char*>{132, "cuda:sm_90a{persistent=on}"},
+        {114, "cuda:sm_90a{persistent=on,sms=114}"}}) {
+    control_->set_multiprocessors(sms);
+    CudaDeviceOptions options;
+    options.driver = driver_;
+    options.target = *targets::ParseTargetName("cuda{persistent=on}");
+    absl::StatusOr<std::unique_ptr<CudaDevice>> device = OpenCudaDevice(options);
+    control_->set_multiprocessors(132);
+    ASSERT_TRUE(device.ok()) << device.status();
+    EXPECT_EQ((*device)->target()->ToString(), expected);
+  }
+  // Without {persistent=on} the count changes nothing, and is not named.
+  control_->set_multiprocessors(114);
+  CudaDeviceOptions options;
+  options.driver = driver_;
+  absl::StatusOr<std::unique_ptr<CudaDevice>> device = OpenCudaDevice(options);
+  control_->set_multiprocessors(132);
+  ASSERT_TRUE(device.ok()) << device.status();
+  EXPECT_EQ((*device)->target()->ToString(), "cuda:sm_90a");
 }
 
 TEST_F(CudaFakeDriverTest, LaunchesWithTheCallingConventionAndCopiesBack) {

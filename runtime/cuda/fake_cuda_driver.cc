@@ -26,6 +26,7 @@ struct State {
   FakeCudaLaunch last{};
   int dynamic_shared_limit = -1;
   int max_threads = 1024;
+  int multiprocessors = 132;
   std::string fail_name;
   int fail_code = 0;
   std::string entry;
@@ -50,14 +51,15 @@ void SetKernel(FakeCudaKernelFn fn) { state().kernel = fn; }
 const FakeCudaLaunch* LastLaunch() { return &state().last; }
 int DynamicSharedLimit() { return state().dynamic_shared_limit; }
 void SetMaxThreads(int threads) { state().max_threads = threads; }
+void SetMultiprocessors(int count) { state().multiprocessors = count; }
 void FailNext(const char* name, int code) {
   std::lock_guard<std::mutex> lock(state().mutex);
   state().fail_name = name;
   state().fail_code = code;
 }
 
-const FakeCudaControl kControl = {SetKernel, LastLaunch, DynamicSharedLimit, SetMaxThreads,
-                                  FailNext};
+const FakeCudaControl kControl = {SetKernel,     LastLaunch, DynamicSharedLimit,
+                                  SetMaxThreads, FailNext,   SetMultiprocessors};
 
 // Any non-null handle will do: the runtime only passes them back.
 void* Handle() { return reinterpret_cast<void*>(0x1000); }
@@ -96,7 +98,7 @@ CUresult cuDeviceGetName(char* name, int length, int) {
 CUresult cuDeviceGetAttribute(int* value, int attribute, int) {
   switch (attribute) {
     case 1: *value = 1024; break;     // max threads per block
-    case 16: *value = 132; break;     // multiprocessors
+    case 16: *value = state().multiprocessors; break;
     case 75: *value = 9; break;       // compute capability major
     case 76: *value = 0; break;       // minor
     case 97: *value = 232448; break;  // shared memory per block, opt-in

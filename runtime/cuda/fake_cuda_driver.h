@@ -28,6 +28,8 @@ struct FakeCudaControl {
   // The next call of the driver function `name` ("cuLaunchKernel") fails
   // with `code`.
   void (*fail_next)(const char* name, int code);
+  // What cuDeviceGetAttribute(MULTIPROCESSOR_COUNT) answers (132 at first).
+  void (*set_multiprocessors)(int count);
 };
 
 // The symbol tests look up.

@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "targets/cuda/cuda_codegen.h"
 #include "targets/cuda/device_headers.h"
@@ -29,12 +30,29 @@ constexpr std::pair<std::string_view, WgmmaUse> kGemmOptions[] = {
 // point at lines of the .cu file.
 constexpr char kNvrtcOptions[] = "-lineinfo";
 
+// The SM count a persistent kernel is compiled for when the target names none: the H100 SXM's
+// and the H200's 132. A runtime that opens a GPU with another count names it ({sms=114} on an
+// H100 PCIe; runtime/cuda), so that the kernel and its cache entry are that GPU's; a kernel
+// compiled for more SMs than a GPU has is still correct, its last blocks wait for a second
+// wave.
+constexpr int kDefaultSms = 132;
+
+// 0 without {persistent=on}, else the SM count of {sms=N} (kDefaultSms when absent); the name
+// was checked.
+int PersistentBlocks(const targets::TargetName& name) {
+  if (name.Option("persistent") != "on") return 0;
+  int sms = kDefaultSms;
+  if (std::string value = name.Option("sms"); !value.empty()) (void)absl::SimpleAtoi(value, &sms);
+  return sms;
+}
+
 class CudaTarget final : public targets::Target {
  public:
   CudaTarget(targets::TargetName name, WgmmaUse wgmma)
       : Target(name),
         info_(std::make_shared<CudaTargetInfo>(name.arch, wgmma, name.ToString(),
-                                               name.Option("warp_specialize") != "off")) {}
+                                               name.Option("warp_specialize") != "off",
+                                               PersistentBlocks(name))) {}
 
   std::shared_ptr<const passes::TargetInfo> info() const override { return info_; }
   std::string DefaultPipeline() const override { return DefaultCudaPipeline(); }
@@ -120,7 +138,19 @@ class CudaFamily final : public targets::TargetFamily {
              "whether sm_90a gives the copies of a kernel's software pipeline to a producer "
              "warpgroup whose one thread issues them as TMA loads, synchronized by mbarriers: "
              "on (the default: where the loop and its copies allow, --remarks says why not "
-             "elsewhere), off (the compute warps issue cp.async copies)"}};
+             "elsewhere), off (the compute warps issue cp.async copies)"},
+            {"persistent",
+             {"off", "on"},
+             "whether a warp-specialized sm_90a kernel whose output tiles all take the same "
+             "work launches one block per SM that loops over tiles, so that the producer loads "
+             "the next tile's stages while the consumers store the last one (on), or one block "
+             "per tile (off, the default until persistent kernels are verified and timed on an "
+             "H100/H200: NOTES.md)"},
+            {"sms",
+             {absl::StrCat(kDefaultSms)},
+             "the SM count persistent kernels launch a block on (132 is the H100 SXM's and "
+             "H200's; the runtime names its GPU's count when it differs)",
+             std::pair<int64_t, int64_t>{1, 1024}}};
   }
   void RegisterIntrinsics() const override {
     RegisterCudaLibraryIntrinsics();
@@ -170,6 +200,13 @@ class CudaFamily final : public targets::TargetFamily {
       return absl::InvalidArgumentError(
           absl::StrCat("target '", name.ToString(), "': {warp_specialize=", warp_specialize,
                        "} applies to sm_90a only, the one with mbarrier waits and setmaxnreg"));
+    }
+    const std::string persistent = name.Option("persistent");
+    const std::string sms = name.Option("sms");  // the registry checked its range
+    if (name.arch != "sm_90a" && (!persistent.empty() || !sms.empty())) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "target '", name.ToString(), "': {", persistent.empty() ? "sms" : "persistent",
+          "=...} applies to sm_90a only, whose warp-specialized kernels can be persistent"));
     }
     if (name.arch != "sm_90a" && !gemm.empty()) {
       return absl::InvalidArgumentError(

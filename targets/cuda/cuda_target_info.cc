@@ -76,11 +76,12 @@ absl::Status CheckCudaArch(std::string_view arch) {
 }
 
 CudaTargetInfo::CudaTargetInfo(std::string arch, WgmmaUse wgmma, std::string name,
-                               bool warp_specialize)
+                               bool warp_specialize, int persistent_blocks)
     : arch_(std::move(arch)),
       wgmma_(wgmma),
       name_(name.empty() ? "cuda:" + arch_ : name),
-      warp_specialize_(warp_specialize) {}
+      warp_specialize_(warp_specialize),
+      persistent_blocks_(persistent_blocks) {}
 
 std::optional<WgmmaPlan> CudaTargetInfo::WgmmaPlanFor(const Gemm& gemm,
                                                       const KernelNode& kernel) const {

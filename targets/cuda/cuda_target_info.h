@@ -36,12 +36,19 @@ class CudaTargetInfo final : public passes::TargetInfo {
   // "cuda:<arch>" when empty.
   // `warp_specialize` true lets warp-specialize give pipelined copies to a producer
   // warpgroup on sm_90a (the default; {warp_specialize=off} declines).
+  // `persistent_blocks` > 0 lets warp-specialize loop each role of a split kernel over output
+  // tiles in that many blocks (the GPU's SM count: {persistent=on,sms=N}); 0 keeps one tile
+  // per block (the default, {persistent=off}).
   explicit CudaTargetInfo(std::string arch, WgmmaUse wgmma = WgmmaUse::kSwizzledOperands,
-                          std::string name = "", bool warp_specialize = false);
+                          std::string name = "", bool warp_specialize = false,
+                          int persistent_blocks = 0);
 
   // Whether warp-specialize splits pipelined kernels into a producer warpgroup and consumers:
   // on sm_90a (mbarrier parity waits, setmaxnreg) when the target asked for it.
   bool warp_specializes() const { return arch_ == "sm_90a" && warp_specialize_; }
+  // The blocks a persistent split kernel launches at most (one per SM), or 0 when split
+  // kernels keep one output tile per block.
+  int persistent_blocks() const { return warp_specializes() ? persistent_blocks_ : 0; }
 
   std::string name() const override { return name_; }
   std::string arch() const override { return arch_; }
@@ -86,6 +93,7 @@ class CudaTargetInfo final : public passes::TargetInfo {
   WgmmaUse wgmma_;
   std::string name_;
   bool warp_specialize_;
+  int persistent_blocks_;
 };
 
 // The pass pipeline that lowers a tile-level module for CUDA (every

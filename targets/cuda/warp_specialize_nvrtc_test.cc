@@ -92,6 +92,28 @@ TEST_F(WarpSpecializeNvrtcTest, OffKeepsTheCopiesInTheComputeWarps) {
   EXPECT_FALSE(absl::StrContains(*source, "TensorMap")) << *source;
 }
 
+// {persistent=on,sms=8}: the gemm's 32 tiles in 8 blocks, each role looping over 4 of them
+// with the same mbarrier protocol, compiled by NVRTC.
+TEST_F(WarpSpecializeNvrtcTest, PersistentBlocksLoopOverTiles) {
+  absl::StatusOr<std::string> source = Source("cuda:sm_90a{persistent=on,sms=8}");
+  ASSERT_TRUE(source.ok()) << source.status();
+  EXPECT_TRUE(absl::StrContains(*source, "__launch_bounds__(384, 1)")) << *source;
+  EXPECT_TRUE(absl::StrContains(*source, "tile_iter")) << *source;
+  absl::StatusOr<NvrtcOutput> compiled = CompileWithNvrtc(*source, "gemm.cu", {.arch = "sm_90a"});
+  ASSERT_TRUE(compiled.ok()) << compiled.status() << "\n" << *source;
+  for (const char* instruction :
+       {"mbarrier.try_wait.parity.shared::cta.b64", "mbarrier.arrive.expect_tx.shared::cta.b64",
+        "setmaxnreg.inc.sync.aligned.u32 232",
+        "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes",
+        "wgmma.mma_async.sync.aligned.m64n"}) {
+    EXPECT_TRUE(absl::StrContains(compiled->ptx, instruction)) << instruction;
+  }
+  // The one-tile kernel: no tile loop.
+  absl::StatusOr<std::string> one_tile = Source("cuda:sm_90a");
+  ASSERT_TRUE(one_tile.ok()) << one_tile.status();
+  EXPECT_FALSE(absl::StrContains(*one_tile, "tile_iter")) << *one_tile;
+}
+
 TEST(WarpSpecializeTargetTest, TheOptionIsSm90aOnly) {
   absl::StatusOr<targets::TargetName> name =
       targets::ParseTargetName("cuda:sm_80{warp_specialize=on}");

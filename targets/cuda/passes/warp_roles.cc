@@ -234,11 +234,15 @@ bool Names(const Stmt& s, const BufferNode* buffer) {
 //           if (k > min) arrive empty[slot(k - 1)]; }
 //   wgmma_wait(C[0], 0, <registers>);
 //
+//   if (extent > 0) arrive empty[slot(min + extent - 1)];   // with `release_last`
+//
 // Each iteration's instructions run while the next iteration waits for its slot; an
 // iteration's call retires the previous one's group, so that is when the previous slot's
-// tiles are released. The last slot is never released: no producer iteration waits for it.
+// tiles are released. The last slot is released once the last group has retired when the loop
+// runs again (`release_last`: a persistent kernel's tile loop around it, whose producer waits
+// for that slot on its next tile); a loop that runs once leaves it, no producer waits for it.
 // Nullopt for a loop of another shape.
-std::optional<Stmt> KeepOneGroupInFlight(const For& loop) {
+std::optional<Stmt> KeepOneGroupInFlight(const For& loop, bool release_last) {
   if (loop.for_kind != ForKind::kSerial) return std::nullopt;
   std::vector<Stmt> body = Seq::StmtsOf(loop.body);
   if (body.size() < 3 || !IsCallTo(body.front(), "cuda.mbarrier_wait_parity") ||
@@ -259,13 +263,21 @@ std::optional<Stmt> KeepOneGroupInFlight(const For& loop) {
   const DataType type = loop.var->dtype();
   Stmt previous_release = Substitute(loop.var.get(), Op(BinaryOp::kSub, loop.var, Int(1, type)))
                               .Mutate(body.back());
+  Stmt last_release =
+      Substitute(loop.var.get(),
+                 Op(BinaryOp::kSub, Op(BinaryOp::kAdd, loop.min, loop.extent), Int(1, type)))
+          .Mutate(body.back());
   body[body.size() - 2] = Evaluate::MakeVoidCall(kGemmWgmmaAsyncIntrinsic, gemm.args);
   body.back() = If::Make(Op(BinaryOp::kGt, loop.var, loop.min), previous_release);
-  return Seq::Make(
-      {For::Make(loop.var, loop.min, loop.extent, loop.for_kind, Seq::Make(std::move(body)),
-                 loop.loc(), loop.pipeline, loop.thread_axis),
-       Evaluate::MakeVoidCall(kWgmmaWaitIntrinsic, {gemm.args[2], Int(0), Int(*registers)})},
-      loop.loc());
+  std::vector<Stmt> out = {
+      For::Make(loop.var, loop.min, loop.extent, loop.for_kind, Seq::Make(std::move(body)),
+                loop.loc(), loop.pipeline, loop.thread_axis),
+      Evaluate::MakeVoidCall(kWgmmaWaitIntrinsic, {gemm.args[2], Int(0), Int(*registers)})};
+  if (release_last) {
+    out.push_back(
+        If::Make(Op(BinaryOp::kGt, loop.extent, Int(0, loop.extent->dtype())), last_release));
+  }
+  return Seq::Make(std::move(out), loop.loc());
 }
 
 Stmt RoleBinder::Consumer(const Stmt& branch) {
@@ -277,11 +289,26 @@ Stmt RoleBinder::Consumer(const Stmt& branch) {
   Stmt rewritten = BarrierRewriter(Evaluate::MakeVoidCall("cuda.named_barrier_sync",
                                                           {Int(kConsumerBarrier), Int(consumers_)}))
                        .Mutate(branch);
-  for (const Stmt& s : Seq::StmtsOf(rewritten)) {
-    const For* loop = As<For>(s);
-    std::optional<Stmt> overlapped = loop != nullptr ? KeepOneGroupInFlight(*loop) : std::nullopt;
-    out.push_back(overlapped ? *overlapped : s);
-  }
+  // The pipeline loop, at the top of the branch or inside a persistent kernel's tile loop.
+  class Overlap : public IRMutator {
+   public:
+    using IRMutator::Mutate;
+
+   protected:
+    Stmt MutateFor(const For& node, const Stmt& self) override {
+      if (std::optional<Stmt> overlapped = KeepOneGroupInFlight(node, enclosing_loops_ > 0)) {
+        return *overlapped;
+      }
+      ++enclosing_loops_;
+      Stmt result = IRMutator::MutateFor(node, self);
+      --enclosing_loops_;
+      return result;
+    }
+
+   private:
+    int enclosing_loops_ = 0;
+  };
+  out.push_back(Overlap().Mutate(rewritten));
   return Seq::Make(std::move(out), branch->loc());
 }
 

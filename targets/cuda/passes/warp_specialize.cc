@@ -22,6 +22,7 @@
 #include "targets/cuda/gemm_wgmma.h"
 #include "targets/cuda/intrinsics.h"
 #include "targets/cuda/passes/core_matrix_tiles.h"
+#include "targets/cuda/passes/persistent_tiles.h"
 #include "targets/cuda/tensor_maps.h"
 #include "tile_ir/intrinsics.h"
 #include "tile_ir/mutator.h"
@@ -146,15 +147,17 @@ class Splitter {
   Splitter(const Kernel& kernel, const CudaTargetInfo* cuda)
       : kernel_(kernel), cuda_(cuda), names_(*kernel) {}
 
-  // The reason, or empty with `result` set.
-  std::string Run(Kernel* result);
+  // The reason, or empty with `result` set; a reason the split kernel keeps one tile per
+  // block goes to `persistent_why_not`.
+  std::string Run(Kernel* result, std::string* persistent_why_not);
 
  private:
   std::string Check(const For& loop, const std::vector<Stmt>& top);
   // Why the copies cannot all be TMA loads, or empty with group_bytes_ set.
   std::string TmaWhyNot();
   Stmt TmaLoad(const Copy& copy, Expr barrier) const;
-  Stmt Emit(const For& loop, const std::vector<Stmt>& top, size_t loop_index);
+  Stmt Emit(const For& loop, const std::vector<Stmt>& top, size_t loop_index,
+            const PersistentTiles* tiles);
 
   const Kernel& kernel_;
   const CudaTargetInfo* cuda_;
@@ -170,7 +173,7 @@ class Splitter {
   BufferMap staged_;
 };
 
-std::string Splitter::Run(Kernel* result) {
+std::string Splitter::Run(Kernel* result, std::string* persistent_why_not) {
   const KernelNode& kernel = *kernel_;
   std::vector<Stmt> top = Seq::StmtsOf(kernel.body);
   std::optional<size_t> loop_index;
@@ -204,7 +207,17 @@ std::string Splitter::Run(Kernel* result) {
   const For& loop = *As<For>(top[*loop_index]);
   if (std::string why = Check(loop, top); !why.empty()) return why;
   if (std::string why = TmaWhyNot(); !why.empty()) return why;
-  *result = kernel.WithBody(Emit(loop, top, *loop_index));
+  if (cuda_->persistent_blocks() > 0) {
+    PersistentTiles tiles(kernel, top, loop, cuda_->persistent_blocks());
+    if (tiles.why_not().empty()) {
+      *result = KernelNode::Make(kernel.name, kernel.dims, kernel.params, tiles.PersistentLaunch(),
+                                 Emit(loop, top, *loop_index, &tiles), kernel.loc,
+                                 kernel.requirements);
+      return "";
+    }
+    *persistent_why_not = tiles.why_not();
+  }
+  *result = kernel.WithBody(Emit(loop, top, *loop_index, nullptr));
   return "";
 }
 
@@ -386,7 +399,8 @@ Stmt Splitter::TmaLoad(const Copy& copy, Expr barrier) const {
   return Evaluate::MakeVoidCall(TmaLoadIntrinsic(static_cast<int>(src->rank())), std::move(args));
 }
 
-Stmt Splitter::Emit(const For& loop, const std::vector<Stmt>& top, size_t loop_index) {
+Stmt Splitter::Emit(const For& loop, const std::vector<Stmt>& top, size_t loop_index,
+                    const PersistentTiles* tiles) {
   const int stages = loop.pipeline.num_stages;
   const int64_t threads = kernel_->launch.threads[0];
   const DataType type = loop.var->dtype();
@@ -397,8 +411,17 @@ Stmt Splitter::Emit(const For& loop, const std::vector<Stmt>& top, size_t loop_i
   }
   Buffer empty = BufferNode::Make(names_.Fresh("ws_empty"), kI64, {Int(stages)},
                                   MemoryScope::kShared);
+  // Persistent roles loop over tiles; their pipeline counts iterations on across tiles.
+  VarRef producer_tile = Var::Make(names_.Fresh("tile_iter"), kI32);
+  VarRef consumer_tile = Var::Make(names_.Fresh("tile_iter"), kI32);
   auto slot_and_parity = [&](const Expr& k, bool producer) {
-    Expr trip = Simplified(Op(BinaryOp::kSub, k, loop.min));
+    Expr trip = Op(BinaryOp::kSub, k, loop.min);
+    if (tiles != nullptr) {
+      Expr tile_iter = producer ? producer_tile : consumer_tile;
+      if (type != kI32) tile_iter = Cast::Make(type, tile_iter);
+      trip = Op(BinaryOp::kAdd, Op(BinaryOp::kMul, tile_iter, loop.extent), trip);
+    }
+    trip = Simplified(trip);
     Expr slot = Simplified(Op(BinaryOp::kMod, trip, Int(stages, type)));
     Expr round = Op(BinaryOp::kDiv, trip, Int(stages, type));
     if (producer) round = Op(BinaryOp::kAdd, round, Int(1, type));
@@ -422,9 +445,11 @@ Stmt Splitter::Emit(const For& loop, const std::vector<Stmt>& top, size_t loop_i
     }
     producer_body.push_back(producer_rewriter.Mutate(TmaLoad(*As<Copy>(producers_[p]), full_slot)));
   }
-  Stmt producer = If::Make(Call::Make(kBool, kProducerLeaderMarker, {}),
-                           For::Make(k_producer, loop.min, loop.extent, ForKind::kSerial,
-                                     Seq::Make(std::move(producer_body)), loop.loc()));
+  Stmt producer_loop = For::Make(k_producer, loop.min, loop.extent, ForKind::kSerial,
+                                 Seq::Make(std::move(producer_body)), loop.loc());
+  if (tiles != nullptr) producer_loop = tiles->LoopOverTiles(producer_tile, producer_loop, names_);
+  Stmt producer =
+      If::Make(Call::Make(kBool, kProducerLeaderMarker, {}), std::move(producer_loop));
 
   // The consumers wait for a group's slot before its first reader.
   auto [c_slot, c_parity] = slot_and_parity(loop.var, /*producer=*/false);
@@ -449,6 +474,8 @@ Stmt Splitter::Emit(const For& loop, const std::vector<Stmt>& top, size_t loop_i
     if (i == loop_index) {
       consumer.push_back(For::Make(loop.var, loop.min, loop.extent, ForKind::kSerial,
                                    Seq::Make(std::move(consumer_body)), loop.loc()));
+    } else if (tiles != nullptr && tiles->IsBlockLet(top[i])) {
+      continue;  // each role's tile loop computes it for its tile
     } else if (As<Allocate>(top[i]) != nullptr || IsPureLet(top[i])) {
       front.push_back(top[i]);
     } else {
@@ -466,8 +493,10 @@ Stmt Splitter::Emit(const For& loop, const std::vector<Stmt>& top, size_t loop_i
     front.push_back(Evaluate::MakeVoidCall("cuda.mbarrier_init",
                                            {BufferLoad::Make(empty, {Int(s)}), Int(threads)}));
   }
+  Stmt consumers = Seq::Make(std::move(consumer));
+  if (tiles != nullptr) consumers = tiles->LoopOverTiles(consumer_tile, consumers, names_);
   front.push_back(If::Make(Call::Make(kBool, kProducerWarpsMarker, {}), std::move(producer),
-                           Seq::Make(std::move(consumer)), loop.loc()));
+                           std::move(consumers), loop.loc()));
   return passes::AllocationRestager(staged_).Mutate(
       Seq::Make(std::move(front), kernel_->body->loc()));
 }
@@ -533,10 +562,15 @@ void RegisterWarpSpecializationIntrinsics() {
 Kernel WarpSpecialize(const Kernel& kernel, const CudaTargetInfo& cuda,
                       std::vector<std::string>* why_not) {
   Kernel result = kernel;
-  std::string why = Splitter(kernel, &cuda).Run(&result);
+  std::string persistent_why_not;
+  std::string why = Splitter(kernel, &cuda).Run(&result, &persistent_why_not);
   if (!why.empty() && why_not != nullptr) {
     why_not->push_back(absl::StrCat("warp-specialize: kernel '", kernel->name,
                                     "' keeps its copies in the compute warps: ", why));
+  }
+  if (!persistent_why_not.empty() && why_not != nullptr) {
+    why_not->push_back(absl::StrCat("warp-specialize: kernel '", kernel->name,
+                                    "' keeps one output tile per block: ", persistent_why_not));
   }
   return result;
 }

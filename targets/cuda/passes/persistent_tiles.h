@@ -1,0 +1,70 @@
+// Persistent blocks for warp-specialize (cuda:sm_90a{persistent=on}; off by default until timed on
+// an H200): instead of
+// one block per output tile, min(tiles, SMs) blocks, each role of each block looping over the
+// tiles b, b + G, b + 2G, ... (G the launched blocks). The producer then loads the next tile's
+// stages while the consumers still store the last one, and the blocks' start-up (barrier
+// initialization, setmaxnreg, the pipeline's first loads) is paid once per SM, not per tile.
+//
+// Static round-robin is balanced only when every tile takes the same work, so a kernel is made
+// persistent only when its pipelined loop's bounds do not depend on the block index (a causal
+// attention's do: its tiles stay blocks, which the hardware schedules as they finish).
+//
+// The grid's variables become lets inside each role's tile loop,
+//
+//   for tile_iter in 0 +: ceildiv(tiles - b, G) serial {
+//     let bx' = (b + tile_iter * G) % gx;  let by' = (b + tile_iter * G) / gx % gy;  ...
+//     <the kernel's lets computed from the block index (a rasterization), renamed>
+//     <the role's statements, naming bx', by', ...>
+//   }
+//
+// and warp-specialize counts each role's pipeline iterations on across tiles
+// (tile_iter * trips + k), so the mbarrier slots and phases continue from tile to tile.
+#ifndef TARGETS_CUDA_PASSES_PERSISTENT_TILES_H_
+#define TARGETS_CUDA_PASSES_PERSISTENT_TILES_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "passes/transforms/fresh_names.h"
+#include "tile_ir/module.h"
+
+namespace tile_ir::cuda {
+
+class PersistentTiles {
+ public:
+  // `top` is the kernel body's statements; `pipelined` the loop warp-specialize splits;
+  // `blocks` the most blocks to launch (the SM count).
+  PersistentTiles(const KernelNode& kernel, const std::vector<Stmt>& top, const For& pipelined,
+                  int blocks);
+
+  // Why the kernel keeps one tile per block, or empty.
+  const std::string& why_not() const { return why_not_; }
+
+  // Whether a top-level let is computed, without loads, from the block index: it moves into
+  // both roles' tile loops.
+  bool IsBlockLet(const Stmt& stmt) const;
+
+  // `role` (one role's statements, naming the grid's variables and the block lets) inside its
+  // tile loop over `tile_iter` (an i32 variable the caller's pipeline counters also name).
+  Stmt LoopOverTiles(const VarRef& tile_iter, const Stmt& role, passes::FreshNames& names) const;
+
+  // The launch of min(tiles, blocks) blocks on one axis, the block variable LoopOverTiles
+  // names.
+  Launch PersistentLaunch() const;
+
+ private:
+  Expr Tiles() const;
+  Expr LaunchedBlocks() const;
+
+  const KernelNode& kernel_;
+  std::vector<Stmt> block_lets_;  // the pure ones, in body order
+  absl::flat_hash_set<const Var*> block_dependent_;  // grid variables and block lets
+  VarRef block_;  // the persistent launch's one block variable
+  int blocks_ = 0;
+  std::string why_not_;
+};
+
+}  // namespace tile_ir::cuda
+
+#endif  // TARGETS_CUDA_PASSES_PERSISTENT_TILES_H_
