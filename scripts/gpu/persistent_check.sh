@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Run 19, call 1: persistent warp-specialized kernels (cuda:sm_90a{persistent=on}, the
-# default). The suite at default and ragged shapes; gemms at 128x256x64_s4 and the b128
-# attention beside cuBLAS/cuDNN, each also with {persistent=off} in the same call; correctness
-# with few SMs named ({sms=1}, {sms=2}: every block loops over several tiles) and under
-# racecheck and memcheck; the Python package (host time per call also with the GPU kept out).
+# What it takes to make persistent warp-specialized kernels (cuda:sm_90a{persistent=on}) the
+# default: run on the GPU machine with the bundle (carry .devrun; OUT set by the device tool):
+#   bash scripts/gpu/persistent_check.sh
+# The suite at default and ragged shapes; gemms at 128x256x64_s4 and the b128 attention beside
+# cuBLAS/cuDNN (one tile per block, the default), then each with {persistent=on} beside
+# {persistent=off} in the same call; correctness with few SMs named ({sms=1,2,7}: every block
+# loops over several tiles) and under racecheck and memcheck; the Python package (host time per
+# call also with the GPU kept out: call_timing.host_us).
 export BENCH_CASES="gemm_bf16_to_bf16@128x256x64_s4:M=4096,N=4096,K=4096 gemm_f16_to_f16@128x256x64_s4:M=4096,N=4096,K=4096 \
 gemm_bf16_to_bf16@128x256x64_s4:M=8192,N=8192,K=8192 gemm_f16_to_f16@128x256x64_s4:M=8192,N=8192,K=8192 \
 flash_attn_d128_b128:BATCH=4,HEADS=32,SEQ=4096 flash_attn_d128_b128_causal:BATCH=4,HEADS=32,SEQ=4096"
@@ -18,25 +21,25 @@ T=.devrun/bin/tile-run-gpu
 {
   for sms in 1 2 7; do
     for op in gemm_bf16_to_bf16 gemm_f16_to_f16; do
-      timeout 60 $T .devrun/ops/$op.tile "--target=cuda:sm_90a{sms=$sms}" --config=128x256x64_s4 \
+      timeout 60 $T .devrun/ops/$op.tile "--target=cuda:sm_90a{persistent=on,sms=$sms}" --config=128x256x64_s4 \
         --check --seed=$sms --shapes=M=1000,N=1024,K=520 2>&1 | grep -E "check|error|Error" | head -3
     done
-    timeout 60 $T .devrun/ops/flash_attn_d128_b128.tile "--target=cuda:sm_90a{sms=$sms}" --check \
+    timeout 60 $T .devrun/ops/flash_attn_d128_b128.tile "--target=cuda:sm_90a{persistent=on,sms=$sms}" --check \
       --seed=$sms --shapes=BATCH=2,HEADS=3,SEQ=1000 2>&1 | grep -E "check|error|Error" | head -3
   done
   for tool in racecheck memcheck; do
     timeout 120 compute-sanitizer --tool $tool --error-exitcode=9 $T .devrun/ops/gemm_bf16_to_bf16.tile \
-      "--target=cuda:sm_90a{sms=2}" --config=128x256x64_s4 --check --shapes=M=300,N=512,K=200 2>&1 | tail -3
-    echo "gemm 128x256 {sms=2} $tool exit ${PIPESTATUS[0]}"
+      "--target=cuda:sm_90a{persistent=on,sms=2}" --config=128x256x64_s4 --check --shapes=M=300,N=512,K=200 2>&1 | tail -3
+    echo "gemm 128x256 {persistent=on,sms=2} $tool exit ${PIPESTATUS[0]}"
     timeout 150 compute-sanitizer --tool $tool --error-exitcode=9 $T .devrun/ops/flash_attn_d128_b128.tile \
-      "--target=cuda:sm_90a{sms=2}" --check --shapes=BATCH=1,HEADS=2,SEQ=300 2>&1 | tail -3
-    echo "attention b128 {sms=2} $tool exit ${PIPESTATUS[0]}"
+      "--target=cuda:sm_90a{persistent=on,sms=2}" --check --shapes=BATCH=1,HEADS=2,SEQ=300 2>&1 | tail -3
+    echo "attention b128 {persistent=on,sms=2} $tool exit ${PIPESTATUS[0]}"
   done
 } 2>&1 | tee "$OUT/persistent_checks.log"
 {
   for shapes in M=4096,N=4096,K=4096 M=8192,N=8192,K=8192; do
     for op in gemm_bf16_to_bf16 gemm_f16_to_f16; do
-      for t in "cuda:sm_90a{persistent=off}" cuda; do
+      for t in cuda "cuda:sm_90a{persistent=on}"; do
         echo "== $op $shapes $t"
         timeout 60 $T .devrun/ops/$op.tile "--target=$t" --config=128x256x64_s4 --bench --static-shapes \
           --iters=20 --warmup=3 --seed=4 --shapes=$shapes 2>&1 | grep -E "^  bench|rror"
@@ -44,7 +47,7 @@ T=.devrun/bin/tile-run-gpu
     done
   done
   for op in flash_attn_d128_b128 flash_attn_d128_b128_causal; do
-    for t in "cuda:sm_90a{persistent=off}" cuda; do
+    for t in cuda "cuda:sm_90a{persistent=on}"; do
       echo "== $op $t"
       timeout 60 $T .devrun/ops/$op.tile "--target=$t" --bench --static-shapes --iters=20 --warmup=3 \
         --seed=4 --shapes=BATCH=4,HEADS=32,SEQ=4096 2>&1 | grep -E "^  bench|rror"
