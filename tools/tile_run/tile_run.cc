@@ -8,6 +8,7 @@
 
 #include "runtime/device_registry.h"
 #include "runtime/jit/jit_backend.h"
+#include "targets/target_registry.h"
 #include "ops/op_suite.h"
 #include "tools/common/working_directory.h"
 #include "tools/tile_run/tile_run_main.h"
@@ -17,5 +18,7 @@ int main(int argc, char** argv) {
   return tile_ir::tools::TileRunMain(
       argc, argv, std::cout, std::cerr,
       {tile_ir::runtime::OpenDevice, &tile_ir::ops::OperatorSuite(),
-       tile_ir::runtime::jit::OpenJitBackend, isatty(STDERR_FILENO) == 1});
+       tile_ir::runtime::jit::OpenJitBackend,
+       [](std::string_view target) { return tile_ir::targets::LinkedTargets().Resolve(target); },
+       isatty(STDERR_FILENO) == 1});
 }

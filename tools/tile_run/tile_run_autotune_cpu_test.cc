@@ -14,6 +14,7 @@
 #include "runtime/device_registry.h"
 #include "runtime/jit/jit_backend.h"
 #include "ops/op_suite.h"
+#include "targets/target_registry.h"
 #include "tools/tile_run/tile_run_main.h"
 
 namespace tile_ir::tools {
@@ -68,7 +69,10 @@ class TileRunAutotuneCpuTest : public ::testing::Test {
     std::vector<char*> argv;
     for (std::string& a : args) argv.push_back(a.data());
     std::ostringstream out, err;
-    TileRunEnvironment env{runtime::OpenDevice, &SmallSuite(), runtime::jit::OpenJitBackend};
+    TileRunEnvironment env{runtime::OpenDevice, &SmallSuite(), runtime::jit::OpenJitBackend,
+                           [](std::string_view target) {
+                             return targets::LinkedTargets().Resolve(target);
+                           }};
     int status = TileRunMain(static_cast<int>(argv.size()), argv.data(), out, err, env);
     return {status, out.str(), err.str()};
   }
@@ -149,6 +153,20 @@ TEST_F(TileRunAutotuneCpuTest, ExplainsTheDefaultConfig) {
                                "default 128"));
   EXPECT_THAT(r.out, HasSubstr("block_n = 128: the template's default"));
   EXPECT_THAT(r.out, HasSubstr("num_stages = 3"));
+}
+
+// --explain alone compiles nothing: a GPU target is explained on a machine without one, with
+// what its lowering decided (here: whether warp-specialize split the kernel, and why not).
+TEST_F(TileRunAutotuneCpuTest, ExplainsAGpuTargetWithoutTheGpu) {
+  Result r = Run({"gemm_f16", "--explain", "--target=cuda:sm_90a", "--shapes=M=4096,N=4096,K=4096"});
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("default config of gemm_f16 at M=4096,N=4096,K=4096 on "
+                               "cuda:sm_90a (asynchronous copies): "));
+  EXPECT_THAT(r.out, HasSubstr("its lowering for cuda:sm_90a (dynamic shapes):\n"
+                               "  warp-specialize: kernel 'gemm_f16' "));
+  Result bad = Run({"gemm_f16", "--explain", "--target=cuda:sm_70"});
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_THAT(bad.err, HasSubstr("unknown cuda architecture 'sm_70'"));
 }
 
 TEST_F(TileRunAutotuneCpuTest, AnOperatorWithoutASpaceIsRefused) {

@@ -27,6 +27,7 @@
 #include "tools/common/cli.h"
 #include "tools/tile_run/autotune_op.h"
 #include "tools/tile_run/dump_artifacts.h"
+#include "tools/tile_run/explain_op.h"
 #include "tools/tile_run/file_run.h"
 #include "tools/tile_run/report.h"
 #include "tools/tile_run/run_kernel.h"
@@ -100,7 +101,10 @@ cli::ArgParser MakeParser() {
               "run the operator at one config of its space instead of its own, e.g. "
               "128x256x64_s4 (an unknown name lists them); combines with --static-shapes"});
   parser.Add(
-      {"explain", "", "print the operator's default config for these shapes and target, and why"});
+      {"explain", "",
+       "print the operator's default config for these shapes and target, why, and what the "
+       "target's lowering decides for it (its remarks: e.g. whether sm_90a gives the copies to "
+       "a producer warpgroup); alone it opens no device, so GPU targets are explained anywhere"});
   parser.Add({"help", "", "show this help"});
   return parser;
 }
@@ -166,10 +170,12 @@ absl::StatusOr<const KernelNode*> PickKernel(const Module& module, const std::st
 // Where a run's kernel is compiled: through the kernel cache on a JIT
 // backend's device when the binary has one, else by the device directly.
 struct Compiler {
-  runtime::Device* device = nullptr;
+  runtime::Device* device = nullptr;  // null when only explaining
   runtime::jit::JitBackend* backend = nullptr;  // with `cache`
   std::unique_ptr<runtime::jit::KernelCache> cache;
   std::string target;  // --target
+  // What --explain asks: the backend's target, or the one --target names (no device opened).
+  std::shared_ptr<const targets::Target> target_object;
 };
 
 // FILE when it exists; otherwise the operator of that name.
@@ -187,27 +193,6 @@ absl::StatusOr<Module> ReadInput(const std::string& path, const std::vector<ops:
   absl::StatusOr<Kernel> kernel = op->build();
   if (!kernel.ok()) return kernel.status();
   return dsl::MakeModule({*kernel});
-}
-
-// The passes' description of the compiling target (shared memory, asynchronous copies).
-// Null for a device without a JIT backend (tests' fakes): no target to ask.
-std::shared_ptr<const passes::TargetInfo> TargetOf(const Compiler& compiler) {
-  return compiler.backend != nullptr ? compiler.backend->target().info() : nullptr;
-}
-
-// `order`: the kernel's dimensions, for printing shapes.
-void Explain(const ops::OpCase& op, const ops::Shapes& dims, const std::vector<std::string>& order,
-             const Compiler& compiler, std::ostream& out) {
-  std::shared_ptr<const passes::TargetInfo> target = TargetOf(compiler);
-  const bool async_copy = target != nullptr && target->has_async_copy();
-  std::vector<std::string> lines;
-  runtime::jit::Config config =
-      runtime::jit::DefaultConfig(ToJitSpace(op.config_space), dims, async_copy, &lines);
-  out << "default config of " << op.name << " at " << FormatShapes(dims, order) << " on "
-      << (target ? target->name() : compiler.target) << " ("
-      << (async_copy ? "asynchronous copies" : "no asynchronous copies")
-      << "): " << ConfigName(op, config) << "\n";
-  for (const std::string& line : lines) out << "  " << line << "\n";
 }
 
 // Tunes `op`, prints the candidates, and replaces `module` by the best
@@ -247,7 +232,10 @@ int Autotune(const cli::ArgParser& parser, const ops::OpCase& op, const RunOptio
   out << "autotune " << op.name << " at " << FormatShapes(options.dims, order) << " (checked at "
       << FormatShapes(CheckShapes(options.dims), order) << ") on " << result->device << ", "
       << result->date << (result->from_cache ? ", from the cache" : "") << "\n"
-      << FormatTuningTable(op, *result, options.dims) << "best " << ConfigName(op, result->best)
+      << FormatTuningTable(op, *result, options.dims)
+      << FormatCandidateRemarks(op, *result, options.dims, request.static_shapes,
+                                compiler.backend->target())
+      << "best " << ConfigName(op, result->best)
       << " (" << runtime::jit::ConfigToString(result->best) << "); "
       << (disk ? absl::StrCat(result->from_cache ? "read from " : "stored in ", disk->directory(),
                               " as ", result->key)
@@ -330,7 +318,6 @@ int RunFile(const cli::ArgParser& parser, const RunOptions& base, const FileFlag
             Compiler& compiler, const std::vector<ops::OpCase>& suite, std::ostream& out,
             std::ostream& err, bool progress_bar) {
   ops::Shapes base_dims = base.dims;
-  runtime::Device& device = *compiler.device;
   const std::string path = parser.positional().front();
   absl::StatusOr<Module> module = ReadInput(path, suite);
   if (!module.ok()) {
@@ -457,7 +444,16 @@ int RunFile(const cli::ArgParser& parser, const RunOptions& base, const FileFlag
       return status;
     }
   }
-  if (parser.Has("explain")) Explain(*op, options.dims, order, compiler, out);
+  if (parser.Has("explain")) {
+    if (compiler.target_object == nullptr) {
+      err << "tile-run: error: --explain: this binary cannot look up the target '"
+          << compiler.target << "'\n";
+      return 2;
+    }
+    Explain(*op, options.dims, order, parser.Has("static-shapes"), *compiler.target_object, out);
+    if (compiler.device == nullptr) return 0;  // explaining only
+  }
+  runtime::Device& device = *compiler.device;
   if (tune) {
     if (int status =
             Autotune(parser, *op, options, order, compiler, *module, out, err, progress_bar);
@@ -666,6 +662,20 @@ int TileRunMain(int argc, char** argv, std::ostream& out, std::ostream& err,
   }
 
   const std::string target = parser.Get("target");
+  // --explain alone describes compile-time choices: the target, not a device, answers it.
+  const bool explain_only = parser.Has("explain") && !parser.Has("check") && !parser.Has("bench") &&
+                            !parser.Has("autotune") && !parser.Has("ragged");
+  if (!all && explain_only && env.resolve_target) {
+    absl::StatusOr<std::shared_ptr<const targets::Target>> resolved = env.resolve_target(target);
+    if (!resolved.ok()) {
+      err << "tile-run: error: --target=" << target << ": " << resolved.status().message() << "\n";
+      return 2;
+    }
+    Compiler compiler;
+    compiler.target = target;
+    compiler.target_object = *std::move(resolved);
+    return RunFile(parser, options, file_flags, compiler, suite, out, err, env.progress_bar);
+  }
   if (!all && env.open_jit_backend) {
     absl::StatusOr<std::unique_ptr<runtime::jit::JitBackend>> backend =
         env.open_jit_backend(target);
@@ -685,6 +695,8 @@ int TileRunMain(int argc, char** argv, std::ostream& out, std::ostream& err,
     };
     Compiler compiler;
     compiler.backend = backend->get();
+    compiler.target_object = std::shared_ptr<const targets::Target>(
+        std::shared_ptr<const targets::Target>{}, &(*backend)->target());
     compiler.device = &(*backend)->device();
     compiler.cache = std::make_unique<runtime::jit::KernelCache>(**backend, cache_options);
     compiler.target = target;

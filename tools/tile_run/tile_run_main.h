@@ -14,6 +14,7 @@
 #include "absl/status/statusor.h"
 #include "runtime/device_base.h"
 #include "runtime/jit/jit_backend.h"
+#include "targets/target.h"
 #include "ops/op_suite.h"
 
 namespace tile_ir::tools {
@@ -31,6 +32,10 @@ struct TileRunEnvironment {
   // not, open_device's device compiles every run.
   std::function<absl::StatusOr<std::unique_ptr<runtime::jit::JitBackend>>(std::string_view target)>
       open_jit_backend;
+  // The target --target names, without opening a device (targets::LinkedTargets().Resolve in
+  // the binary): --explain alone needs only this.
+  std::function<absl::StatusOr<std::shared_ptr<const targets::Target>>(std::string_view target)>
+      resolve_target;
   // Redraw a progress bar on `err` while autotuning (the binary: stderr is a
   // terminal); a final summary line is written either way.
   bool progress_bar = false;

@@ -568,6 +568,18 @@ Kernel WarpSpecialize(const Kernel& kernel, const CudaTargetInfo& cuda,
     why_not->push_back(absl::StrCat("warp-specialize: kernel '", kernel->name,
                                     "' keeps its copies in the compute warps: ", why));
   }
+  if (why.empty() && result != kernel && why_not != nullptr) {
+    // What was done is worth a line too: tile-run --explain and the autotuner show it.
+    const bool persistent = result->launch.grid.size() != kernel->launch.grid.size() ||
+                            result->launch.grid[0].var != kernel->launch.grid[0].var;
+    why_not->push_back(absl::StrCat(
+        "warp-specialize: kernel '", kernel->name, "' gives its copies to a producer warpgroup "
+        "(TMA loads and mbarriers) beside ", kernel->launch.threads[0] / kProducerThreads,
+        " consumer warpgroups",
+        persistent ? absl::StrCat("; persistent: at most ", cuda.persistent_blocks(),
+                                  " blocks loop over the output tiles")
+                   : ""));
+  }
   if (!persistent_why_not.empty() && why_not != nullptr) {
     why_not->push_back(absl::StrCat("warp-specialize: kernel '", kernel->name,
                                     "' keeps one output tile per block: ", persistent_why_not));

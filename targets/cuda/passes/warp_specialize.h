@@ -77,9 +77,10 @@ std::pair<int, int> RoleRegisters(int64_t consumer_threads);
 void RegisterWarpSpecializationIntrinsics();
 
 // The kernel split into producer and consumers, or the same pointer with a reason appended
-// to `why_not` (when not null) for each pipelined loop it left.
+// to `remarks` (when not null) for each pipelined loop it left; a split kernel's remark says
+// so (and whether it is persistent, or why not).
 Kernel WarpSpecialize(const Kernel& kernel, const CudaTargetInfo& cuda,
-                      std::vector<std::string>* why_not);
+                      std::vector<std::string>* remarks);
 
 // The pass: `warp-specialize`. It lowers for the run's target, a CUDA one; it changes
 // nothing where CudaTargetInfo::warp_specializes() is false (sm_80; sm_90a with

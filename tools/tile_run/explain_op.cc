@@ -1,0 +1,74 @@
+// tile-run --explain and the autotuner's per-candidate remarks (see explain_op.h).
+#include "tools/tile_run/explain_op.h"
+
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "passes/transforms/specialize_dims.h"
+#include "tools/tile_run/autotune_op.h"
+#include "tools/tile_run/report.h"
+
+namespace tile_ir::tools {
+
+absl::StatusOr<std::vector<std::string>> LoweringRemarks(const ops::OpCase& op,
+                                                         const runtime::jit::Config& config,
+                                                         const ops::Shapes& dims,
+                                                         bool static_shapes,
+                                                         const targets::Target& target) {
+  absl::StatusOr<Module> module = BuildConfig(op, config);
+  if (!module.ok()) return module.status();
+  if (static_shapes) {
+    for (Kernel& kernel : module->kernels) {
+      absl::StatusOr<Kernel> specialized = passes::SpecializeDims(kernel, dims);
+      if (!specialized.ok()) return specialized.status();
+      kernel = *std::move(specialized);
+    }
+  }
+  std::vector<std::string> remarks;
+  absl::StatusOr<Module> lowered = target.Lower(*module, "", &remarks);
+  if (!lowered.ok()) return lowered.status();
+  return remarks;
+}
+
+void Explain(const ops::OpCase& op, const ops::Shapes& dims, const std::vector<std::string>& order,
+             bool static_shapes, const targets::Target& target, std::ostream& out) {
+  const bool async_copy = target.info()->has_async_copy();
+  std::vector<std::string> lines;
+  runtime::jit::Config config =
+      runtime::jit::DefaultConfig(ToJitSpace(op.config_space), dims, async_copy, &lines);
+  out << "default config of " << op.name << " at " << FormatShapes(dims, order) << " on "
+      << target.ToString() << " ("
+      << (async_copy ? "asynchronous copies" : "no asynchronous copies")
+      << "): " << ConfigName(op, config) << "\n";
+  for (const std::string& line : lines) out << "  " << line << "\n";
+  absl::StatusOr<std::vector<std::string>> remarks =
+      LoweringRemarks(op, config, dims, static_shapes, target);
+  if (!remarks.ok()) {
+    out << "its lowering for " << target.ToString() << " fails: " << remarks.status().message()
+        << "\n";
+    return;
+  }
+  out << "its lowering for " << target.ToString()
+      << (static_shapes ? " (shapes compiled in)" : " (dynamic shapes)")
+      << (remarks->empty() ? ": no remarks\n" : ":\n");
+  for (const std::string& remark : *remarks) out << "  " << remark << "\n";
+}
+
+std::string FormatCandidateRemarks(const ops::OpCase& op, const runtime::jit::TuningResult& result,
+                                   const ops::Shapes& dims, bool static_shapes,
+                                   const targets::Target& target) {
+  std::string text;
+  for (const runtime::jit::CandidateResult& candidate : result.candidates) {
+    absl::StatusOr<std::vector<std::string>> remarks =
+        LoweringRemarks(op, candidate.config, dims, static_shapes, target);
+    if (!remarks.ok() || remarks->empty()) continue;
+    for (const std::string& remark : *remarks) {
+      absl::StrAppend(&text, "  ", ConfigName(op, candidate.config), ": ", remark, "\n");
+    }
+  }
+  return text.empty() ? text
+                      : absl::StrCat("lowering remarks of the candidates (", target.ToString(),
+                                     "):\n", text);
+}
+
+}  // namespace tile_ir::tools

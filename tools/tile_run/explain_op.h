@@ -1,0 +1,39 @@
+// tile-run --explain: an operator's default config for the run's shapes and target, why each
+// parameter has its value, and what the target's lowering decided for that config (its
+// passes' remarks: a producer warpgroup or not and why, persistent tiles or not, fragments
+// staged through shared memory). It needs the target, not a device: it compiles nothing.
+#ifndef TOOLS_TILE_RUN_EXPLAIN_OP_H_
+#define TOOLS_TILE_RUN_EXPLAIN_OP_H_
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "ops/op_suite.h"
+#include "runtime/jit/autotuner.h"
+#include "targets/target.h"
+
+namespace tile_ir::tools {
+
+// The remarks of lowering `op` at `config` for `target`, with `dims` compiled in as constants
+// when `static_shapes` (as --static-shapes runs it).
+absl::StatusOr<std::vector<std::string>> LoweringRemarks(const ops::OpCase& op,
+                                                         const runtime::jit::Config& config,
+                                                         const ops::Shapes& dims,
+                                                         bool static_shapes,
+                                                         const targets::Target& target);
+
+// Prints the explanation; `order` is the kernel's dimensions, for printing shapes.
+void Explain(const ops::OpCase& op, const ops::Shapes& dims, const std::vector<std::string>& order,
+             bool static_shapes, const targets::Target& target, std::ostream& out);
+
+// Below an autotuning table: each timed candidate's lowering remarks, so that the table says
+// which candidates the target split into a producer and consumers, and why not the others.
+std::string FormatCandidateRemarks(const ops::OpCase& op, const runtime::jit::TuningResult& result,
+                                   const ops::Shapes& dims, bool static_shapes,
+                                   const targets::Target& target);
+
+}  // namespace tile_ir::tools
+
+#endif  // TOOLS_TILE_RUN_EXPLAIN_OP_H_
