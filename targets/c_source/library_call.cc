@@ -28,7 +28,8 @@ Table& GetTable() {
 }  // namespace
 
 absl::Status RegisterLibraryIntrinsic(std::string_view prefix, std::string name, int num_args,
-                                      int num_template_args, std::string description) {
+                                      int num_template_args, std::string description,
+                                      bool async_copy) {
   if (!absl::StartsWith(name, absl::string_view(prefix.data(), prefix.size())) ||
       name.size() == prefix.size()) {
     return absl::InvalidArgumentError(absl::StrCat("library intrinsic '", name, "' must be named ",
@@ -55,6 +56,7 @@ absl::Status RegisterLibraryIntrinsic(std::string_view prefix, std::string name,
   info.num_args = num_args;
   info.result = IntrinsicInfo::ResultType::kVoid;
   info.pure = false;
+  info.async_copy = async_copy;
   info.description = description;
   if (!RegisterIntrinsic(std::move(info))) {
     return absl::AlreadyExistsError(

@@ -32,11 +32,14 @@ struct LibraryIntrinsic {
 };
 
 // Registers `name`, which must be "<prefix>.<name>" for the given prefix
-// ("hip."). Registering the same name again with the same arities is OK;
+// ("hip.", "cuda."). Registering the same name again with the same arities is OK;
 // different arities, a name another component registered as an IR
-// intrinsic, or num_template_args outside [0, num_args] are errors.
+// intrinsic, or num_template_args outside [0, num_args] are errors. `async_copy`
+// marks an asynchronous copy for barrier insertion (IntrinsicInfo::async_copy).
+// The one table of every C-source target's library intrinsics.
 absl::Status RegisterLibraryIntrinsic(std::string_view prefix, std::string name, int num_args,
-                                      int num_template_args, std::string description);
+                                      int num_template_args, std::string description,
+                                      bool async_copy = false);
 
 // The registered intrinsic, or nullptr.
 const LibraryIntrinsic* FindLibraryIntrinsic(std::string_view name);

@@ -57,17 +57,7 @@ class Cuda final : public c_source::GlobalKernelDialect {
           node.name, " marks the producer of a warp-specialized kernel; the warp-roles pass "
           "(after insert-barriers) gives that branch its threads, and it did not run"));
     }
-    const CudaIntrinsic* intrinsic = FindCudaIntrinsic(node.name);
-    if (intrinsic == nullptr) {
-      return context.Fail(absl::StrCat("CUDA intrinsic '", node.name,
-                                       "' is not registered (RegisterCudaIntrinsic)"));
-    }
-    if (static_cast<int>(node.args.size()) != intrinsic->num_args) {
-      return context.Fail(absl::StrCat("CUDA intrinsic '", node.name, "' takes ",
-                                       intrinsic->num_args, " arguments, not ", node.args.size()));
-    }
-    return c_source::EmitLibraryCall(node, kCudaIntrinsicPrefixSize, intrinsic->num_template_args,
-                                     *this, context);
+    return c_source::EmitRegisteredLibraryCall(node, kCudaIntrinsicPrefix, *this, context);
   }
 
   // The tensor maps of the kernel's TMA loads (tensor_maps.h), after its dimensions.

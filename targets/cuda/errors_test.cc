@@ -126,7 +126,7 @@ TEST(CudaErrorsTest, CallsWithoutACudaForm) {
   eval cuda.unlisted(Y[0]);
 })",
               absl::StatusCode::kUnimplemented,
-              "CUDA intrinsic 'cuda.unlisted' is not registered (RegisterCudaIntrinsic)");
+              "CUDA intrinsic 'cuda.unlisted' is not registered (RegisterLibraryIntrinsic)");
   ExpectError(R"(kernel k(Y: i4[4]) grid(bx: 1) threads(1) {
   eval atomic_add_at(Y[0], 1_i4);
 })",

@@ -1,4 +1,5 @@
-// The table of "cuda." intrinsics and their template arities.
+// The "cuda." intrinsics (in the C-source targets' library table) and the core-matrix reads of
+// those that read wgmma operand tiles.
 #include "targets/cuda/intrinsics.h"
 
 #include <map>
@@ -6,20 +7,11 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "targets/c_source/library_call.h"
 #include "tile_ir/intrinsics.h"
 
 namespace tile_ir::cuda {
 namespace {
-
-struct Table {
-  std::mutex mu;
-  std::map<std::string, CudaIntrinsic, std::less<>> by_name;
-};
-
-Table& GetTable() {
-  static Table* table = new Table;
-  return *table;
-}
 
 struct CoreMatrixTable {
   std::mutex mu;
@@ -37,42 +29,16 @@ absl::Status RegisterCudaIntrinsic(std::string name, int num_args, int num_templ
                                    std::string description, bool async_copy,
                                    std::vector<int> core_matrix_operands,
                                    std::string core_matrix_fence) {
-  if (!absl::StartsWith(name, kCudaIntrinsicPrefix) || name.size() == kCudaIntrinsicPrefixSize) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("CUDA intrinsic '", name, "' must be named cuda.<name>"));
+  if (absl::Status status =
+          c_source::RegisterLibraryIntrinsic(kCudaIntrinsicPrefix, name, num_args,
+                                             num_template_args, std::move(description), async_copy);
+      !status.ok()) {
+    return status;
   }
-  if (num_args < 0 || num_template_args < 0 || num_template_args > num_args) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("CUDA intrinsic '", name, "': ", num_template_args,
-                     " template arguments do not fit ", num_args, " arguments"));
-  }
-  Table& table = GetTable();
-  std::lock_guard<std::mutex> lock(table.mu);
-  auto it = table.by_name.find(name);
-  if (it != table.by_name.end()) {
-    if (it->second.num_args == num_args && it->second.num_template_args == num_template_args) {
-      return absl::OkStatus();
-    }
-    return absl::AlreadyExistsError(
-        absl::StrCat("CUDA intrinsic '", name, "' is already registered with ", it->second.num_args,
-                     " arguments, ", it->second.num_template_args, " of them template arguments"));
-  }
-  IntrinsicInfo info;
-  info.name = name;
-  info.num_args = num_args;
-  info.result = IntrinsicInfo::ResultType::kVoid;
-  info.pure = false;
-  info.async_copy = async_copy;
-  info.description = description;
-  if (!RegisterIntrinsic(std::move(info))) {
-    return absl::AlreadyExistsError(
-        absl::StrCat("intrinsic '", name, "' is already registered outside the CUDA target"));
-  }
-  table.by_name.emplace(name,
-                        CudaIntrinsic{name, num_args, num_template_args, std::move(description)});
   if (!core_matrix_operands.empty()) {
     return RegisterCoreMatrixReads(
-        name, CoreMatrixReads{std::move(core_matrix_operands), std::move(core_matrix_fence)});
+        std::move(name),
+        CoreMatrixReads{std::move(core_matrix_operands), std::move(core_matrix_fence)});
   }
   return absl::OkStatus();
 }
@@ -96,14 +62,6 @@ const CoreMatrixReads* FindCoreMatrixReads(std::string_view name) {
   CoreMatrixTable& table = GetCoreMatrixTable();
   std::lock_guard<std::mutex> lock(table.mu);
   auto it = table.by_name.find(name);
-  return it == table.by_name.end() ? nullptr : &it->second;
-}
-
-const CudaIntrinsic* FindCudaIntrinsic(std::string_view name) {
-  Table& table = GetTable();
-  std::lock_guard<std::mutex> lock(table.mu);
-  auto it = table.by_name.find(name);
-  // Entries are never removed, so the pointer stays valid after unlocking.
   return it == table.by_name.end() ? nullptr : &it->second;
 }
 

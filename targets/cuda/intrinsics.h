@@ -26,15 +26,8 @@ namespace tile_ir::cuda {
 inline constexpr char kCudaIntrinsicPrefix[] = "cuda.";
 inline constexpr size_t kCudaIntrinsicPrefixSize = sizeof(kCudaIntrinsicPrefix) - 1;
 
-struct CudaIntrinsic {
-  std::string name;  // with the "cuda." prefix
-  int num_args = 0;
-  int num_template_args = 0;  // the last arguments, literals
-  std::string description;
-};
-
-// Registers `name` (which must start with "cuda.") as an IR intrinsic and
-// records its template arity. Registering the same name again with the same
+// Registers `name` (which must start with "cuda.") as a library intrinsic of the C-source
+// targets' one table (targets/c_source/library_call.h), which records its template arity. Registering the same name again with the same
 // arities is OK (so registration may run in every caller); different
 // arities, a name another component registered, or num_template_args outside
 // [0, num_args] are errors. `async_copy` marks an asynchronous copy for barrier
@@ -44,9 +37,6 @@ absl::Status RegisterCudaIntrinsic(std::string name, int num_args, int num_templ
                                    std::string description, bool async_copy = false,
                                    std::vector<int> core_matrix_operands = {},
                                    std::string core_matrix_fence = "");
-
-// The registered intrinsic, or nullptr.
-const CudaIntrinsic* FindCudaIntrinsic(std::string_view name);
 
 // How an intrinsic reads shared tiles as the core matrices of PTX's matrix instructions
 // (wgmma), which core-matrix-tiles (targets/cuda/passes/core_matrix_tiles.h) lays out for it.

@@ -1,8 +1,10 @@
-// The "cuda." intrinsic table: registration rules and the IR intrinsic it adds.
+// The "cuda." intrinsics: registration rules, the IR intrinsic and the library-table entry
+// (targets/c_source/library_call.h) each adds.
 #include "targets/cuda/intrinsics.h"
 
 #include <gtest/gtest.h>
 
+#include "targets/c_source/library_call.h"
 #include "tile_ir/intrinsics.h"
 
 namespace tile_ir::cuda {
@@ -15,10 +17,10 @@ TEST(CudaIntrinsicsTest, RegistersTheIrIntrinsic) {
   EXPECT_EQ(info->num_args, 3);
   EXPECT_EQ(info->result, IntrinsicInfo::ResultType::kVoid);
   EXPECT_FALSE(info->pure);
-  const CudaIntrinsic* intrinsic = FindCudaIntrinsic("cuda.test.fill");
+  const c_source::LibraryIntrinsic* intrinsic = c_source::FindLibraryIntrinsic("cuda.test.fill");
   ASSERT_NE(intrinsic, nullptr);
   EXPECT_EQ(intrinsic->num_template_args, 1);
-  EXPECT_EQ(FindCudaIntrinsic("cuda.never"), nullptr);
+  EXPECT_EQ(c_source::FindLibraryIntrinsic("cuda.never"), nullptr);
 }
 
 TEST(CudaIntrinsicsTest, RegistrationRules) {
@@ -41,10 +43,12 @@ TEST(CudaIntrinsicsTest, LibraryIntrinsics) {
   RegisterCudaLibraryIntrinsics();
   RegisterCudaLibraryIntrinsics();
   for (const char* name : {"cuda.cp_async_16", "cuda.cp_async_8", "cuda.cp_async_4"}) {
-    const CudaIntrinsic* intrinsic = FindCudaIntrinsic(name);
+    const c_source::LibraryIntrinsic* intrinsic = c_source::FindLibraryIntrinsic(name);
     ASSERT_NE(intrinsic, nullptr) << name;
     EXPECT_EQ(intrinsic->num_args, 3);
     EXPECT_EQ(intrinsic->num_template_args, 0);
+    // An asynchronous copy, so that insert-barriers orders it where it lands.
+    EXPECT_TRUE(FindIntrinsic(name)->async_copy) << name;
   }
 }
 
