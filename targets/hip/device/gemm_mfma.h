@@ -115,11 +115,40 @@ TL_MFMA_DEVICE void StoreAccumulators(const Accumulator (&acc)[Shape::kTilesM][S
   }
 }
 
-// gemm_mfma's loop over the instructions of `Ops`: Ops::Vector holds an
-// operand's four items and Ops::Accumulator a tile's sixteen (both indexable),
-// Ops::Step(src_a, src_b, c) returns c + src_a * src_b on one 32x32x8 tile.
-// `thread` is the flat thread index in the block; A and B are the operand tiles
-// as 16-bit patterns.
+// The instructions of one tile gemm over `Ops`: Ops::Vector holds an operand's four items and
+// Ops::Accumulator a tile's sixteen (both indexable), Ops::Step(src_a, src_b, c) returns
+// c + src_a * src_b on one 32x32x8 tile. Per k-step, item v of this lane's A operand for the
+// wave's tile row mi comes from a_item(mi, k0, v) and of its B operand for tile column ni from
+// b_item(ni, k0, v); where A and B live (LDS or registers) is the callers' business.
+template <typename Shape, int K, typename Ops, typename AItem, typename BItem>
+TL_MFMA_DEVICE void MfmaSteps(typename Ops::Accumulator (&acc)[Shape::kTilesM][Shape::kTilesN],
+                              const AItem& a_item, const BItem& b_item) {
+  TL_MFMA_UNROLL
+  for (int k0 = 0; k0 < K; k0 += kStepK) {
+    typename Ops::Vector a[Shape::kTilesM];
+    typename Ops::Vector b[Shape::kTilesN];
+    TL_MFMA_UNROLL
+    for (int mi = 0; mi < Shape::kTilesM; ++mi) {
+      TL_MFMA_UNROLL
+      for (int v = 0; v < 4; ++v) a[mi][v] = a_item(mi, k0, v);
+    }
+    TL_MFMA_UNROLL
+    for (int ni = 0; ni < Shape::kTilesN; ++ni) {
+      TL_MFMA_UNROLL
+      for (int v = 0; v < 4; ++v) b[ni][v] = b_item(ni, k0, v);
+    }
+    TL_MFMA_UNROLL
+    for (int mi = 0; mi < Shape::kTilesM; ++mi) {
+      TL_MFMA_UNROLL
+      for (int ni = 0; ni < Shape::kTilesN; ++ni) {
+        acc[mi][ni] = Ops::Step(b[ni], a[mi], acc[mi][ni]);  // swapped: D = C^T (see the top)
+      }
+    }
+  }
+}
+
+// gemm_mfma: A and B in LDS as 16-bit patterns. `thread` is the flat thread index in the
+// block.
 template <int M, int N, int K, int WARPS_M, int WARPS_N, bool TRANS_A, bool TRANS_B, bool CLEAR,
           typename Ops, typename Bits>
 TL_MFMA_DEVICE void GemmMfma(const Bits* A, const Bits* B, float* C, int thread) {
@@ -134,40 +163,22 @@ TL_MFMA_DEVICE void GemmMfma(const Bits* A, const Bits* B, float* C, int thread)
 
   typename Ops::Accumulator acc[Shape::kTilesM][Shape::kTilesN];
   LoadAccumulators<Shape, CLEAR>(C, acc);
-  TL_MFMA_UNROLL
-  for (int k0 = 0; k0 < K; k0 += kStepK) {
-    typename Ops::Vector a[Shape::kTilesM];
-    typename Ops::Vector b[Shape::kTilesN];
-    TL_MFMA_UNROLL
-    for (int mi = 0; mi < Shape::kTilesM; ++mi) {
-      TL_MFMA_UNROLL
-      for (int v = 0; v < 4; ++v) {
-        a[mi][v] = A[AOffset<M, K, TRANS_A>(lane, m_base + kTile * mi, k0, v)];
-      }
-    }
-    TL_MFMA_UNROLL
-    for (int ni = 0; ni < Shape::kTilesN; ++ni) {
-      TL_MFMA_UNROLL
-      for (int v = 0; v < 4; ++v) {
-        b[ni][v] = B[BOffset<N, K, TRANS_B>(lane, n_base + kTile * ni, k0, v)];
-      }
-    }
-    TL_MFMA_UNROLL
-    for (int mi = 0; mi < Shape::kTilesM; ++mi) {
-      TL_MFMA_UNROLL
-      for (int ni = 0; ni < Shape::kTilesN; ++ni) {
-        acc[mi][ni] = Ops::Step(b[ni], a[mi], acc[mi][ni]);  // swapped: D = C^T (see the top)
-      }
-    }
-  }
+  MfmaSteps<Shape, K, Ops>(
+      acc,
+      [&](int mi, int k0, int v) {
+        return A[AOffset<M, K, TRANS_A>(lane, m_base + kTile * mi, k0, v)];
+      },
+      [&](int ni, int k0, int v) {
+        return B[BOffset<N, K, TRANS_B>(lane, n_base + kTile * ni, k0, v)];
+      });
   StoreAccumulators<Shape>(acc, C);
 }
 
-// gemm_mfma_rs's loop: C (+)= A * op(B) with A's M x K elements in registers,
-// laid out as the accumulator of an M x K gemm_mfma on the same WARPS_M x 1
-// waves (AccumulatorShape<M, K, WARPS_M, 1>). Items 4s..4s+3 of its tile (mi,
-// k0 / 32) are, for k-step s = (k0 % 32) / 8, the four SRC_B items of A (see the
-// top), so A passes as it stands: no exchange between lanes.
+// gemm_mfma_rs: C (+)= A * op(B) with A's M x K elements in registers, laid out as the
+// accumulator of an M x K gemm_mfma on the same WARPS_M x 1 waves (AccumulatorShape<M, K,
+// WARPS_M, 1>). Items 4s..4s+3 of its tile (mi, k0 / 32) are, for k-step s = (k0 % 32) / 8,
+// the four SRC_B items of A (see the top), so A passes as it stands: no exchange between
+// lanes.
 template <int M, int N, int K, int WARPS_M, int WARPS_N, bool TRANS_A, bool TRANS_B, bool CLEAR,
           typename Ops, typename Bits>
 TL_MFMA_DEVICE void GemmMfmaRs(const Bits* A, const Bits* B, float* C, int thread) {
@@ -182,29 +193,12 @@ TL_MFMA_DEVICE void GemmMfmaRs(const Bits* A, const Bits* B, float* C, int threa
 
   typename Ops::Accumulator acc[Shape::kTilesM][Shape::kTilesN];
   LoadAccumulators<Shape, CLEAR>(C, acc);
-  TL_MFMA_UNROLL
-  for (int k0 = 0; k0 < K; k0 += kStepK) {
-    typename Ops::Vector a[Shape::kTilesM];
-    typename Ops::Vector b[Shape::kTilesN];
-    TL_MFMA_UNROLL
-    for (int mi = 0; mi < Shape::kTilesM; ++mi) {
-      const Bits* step = A + (mi * AShape::kTilesN + k0 / kTile) * 16 + 4 * (k0 % kTile / kStepK);
-      TL_MFMA_UNROLL
-      for (int v = 0; v < 4; ++v) a[mi][v] = step[v];
-    }
-    TL_MFMA_UNROLL
-    for (int ni = 0; ni < Shape::kTilesN; ++ni) {
-      TL_MFMA_UNROLL
-      for (int v = 0; v < 4; ++v) b[ni][v] = B[BOffset<N, K, TRANS_B>(lane, kTile * ni, k0, v)];
-    }
-    TL_MFMA_UNROLL
-    for (int mi = 0; mi < Shape::kTilesM; ++mi) {
-      TL_MFMA_UNROLL
-      for (int ni = 0; ni < Shape::kTilesN; ++ni) {
-        acc[mi][ni] = Ops::Step(b[ni], a[mi], acc[mi][ni]);
-      }
-    }
-  }
+  MfmaSteps<Shape, K, Ops>(
+      acc,
+      [&](int mi, int k0, int v) {
+        return A[(mi * AShape::kTilesN + k0 / kTile) * 16 + 4 * (k0 % kTile / kStepK) + v];
+      },
+      [&](int ni, int k0, int v) { return B[BOffset<N, K, TRANS_B>(lane, kTile * ni, k0, v)]; });
   StoreAccumulators<Shape>(acc, C);
 }
 
