@@ -7,9 +7,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "frontends/text/parser.h"
-#include "runtime/cuda/cuda_compile.h"
 #include "runtime/cuda/cuda_device.h"
-#include "runtime/cuda/cuda_kernel.h"
 #include "runtime/jit/cache_entry.h"
 #include "targets/target_registry.h"
 #include "tile_ir/printer.h"
@@ -22,44 +20,39 @@ class CudaJitBackend final : public JitBackend {
   explicit CudaJitBackend(std::unique_ptr<cuda::CudaDevice> device) : device_(std::move(device)) {
     // What the target's code depends on (target, pipeline, device library,
     // options), then what this machine adds: the GPU, driver and compiler.
-    AddTargetFields(context_, *device_->target());
+    AddTargetFields(context_, device_->target());
     context_.Set("arch", device_->context()->info().arch);
     context_.Set("gpu", device_->context()->info().name);
     context_.Set("cuda_driver", device_->context()->driver().version());
-    absl::StatusOr<std::string> compiler = device_->target()->FindCompiler();
+    absl::StatusOr<std::string> compiler = device_->target().FindCompiler();
     context_.Set("compiler", compiler.ok() ? *compiler : "unavailable");
     context_.Set("project_version", ProjectVersion());
     AddCompileEnvironment(context_);
   }
 
   Device& device() override { return *device_; }
-  const targets::Target& target() const override { return *device_->target(); }
+  const targets::Target& target() const override { return device_->target(); }
   CacheContext BaseContext() const override { return context_; }
 
   absl::StatusOr<CompiledKernel> Compile(const Module& module,
                                          std::string_view kernel_name) override {
-    absl::StatusOr<Module> single = SingleKernelModule(module, kernel_name);
-    if (!single.ok()) return single.status();
-    absl::StatusOr<cuda::CudaKernelImage> image =
-        cuda::CompileCudaKernel(*single, std::string(kernel_name), *device_->target());
-    if (!image.ok()) return image.status();
-    CompiledKernel compiled;
-    compiled.artifact = PackCudaArtifact(*image);
-    absl::StatusOr<std::unique_ptr<cuda::CudaKernel>> kernel =
-        cuda::CudaKernel::Load(device_->context(), *std::move(image));
+    absl::StatusOr<targets::CompiledKernel> compiled =
+        device_->target().CompileKernel(module, kernel_name);
+    if (!compiled.ok()) return compiled.status();
+    CompiledKernel result;
+    result.artifact = PackCudaArtifact(*compiled);
+    absl::StatusOr<std::unique_ptr<LoadedKernel>> kernel =
+        device_->LoadCompiled(*std::move(compiled));
     if (!kernel.ok()) return kernel.status();
-    compiled.kernel = *std::move(kernel);
-    return compiled;
+    result.kernel = *std::move(kernel);
+    return result;
   }
 
   absl::StatusOr<std::unique_ptr<LoadedKernel>> LoadArtifact(
       std::string_view artifact, std::string_view kernel_name) override {
-    absl::StatusOr<cuda::CudaKernelImage> image = UnpackCudaArtifact(artifact, kernel_name);
-    if (!image.ok()) return image.status();
-    absl::StatusOr<std::unique_ptr<cuda::CudaKernel>> kernel =
-        cuda::CudaKernel::Load(device_->context(), *std::move(image));
-    if (!kernel.ok()) return kernel.status();
-    return std::unique_ptr<LoadedKernel>(*std::move(kernel));
+    absl::StatusOr<targets::CompiledKernel> compiled = UnpackCudaArtifact(artifact, kernel_name);
+    if (!compiled.ok()) return compiled.status();
+    return device_->LoadCompiled(*std::move(compiled));
   }
 
  private:
@@ -69,15 +62,15 @@ class CudaJitBackend final : public JitBackend {
 
 }  // namespace
 
-std::string PackCudaArtifact(const cuda::CudaKernelImage& image) {
-  return PackSections({{"lowered", Print(image.lowered)},
-                       {"entry", image.entry},
-                       {"shared_bytes", absl::StrCat(image.dynamic_shared_bytes)},
-                       {"cubin", image.cubin}});
+std::string PackCudaArtifact(const targets::CompiledKernel& compiled) {
+  return PackSections({{"lowered", Print(compiled.lowered)},
+                       {"entry", compiled.binary.entry},
+                       {"shared_bytes", absl::StrCat(compiled.binary.dynamic_shared_bytes)},
+                       {"cubin", compiled.binary.bytes}});
 }
 
-absl::StatusOr<cuda::CudaKernelImage> UnpackCudaArtifact(std::string_view artifact,
-                                                         std::string_view kernel_name) {
+absl::StatusOr<targets::CompiledKernel> UnpackCudaArtifact(std::string_view artifact,
+                                                           std::string_view kernel_name) {
   absl::StatusOr<std::vector<std::pair<std::string, std::string>>> sections =
       UnpackSections(artifact);
   if (!sections.ok()) return sections.status();
@@ -92,16 +85,16 @@ absl::StatusOr<cuda::CudaKernelImage> UnpackCudaArtifact(std::string_view artifa
   absl::StatusOr<Module> lowered =
       text::ParseModule((*sections)[0].second, "<cached lowered module>");
   if (!lowered.ok()) return lowered.status();
-  cuda::CudaKernelImage image;
-  image.lowered = *std::move(lowered);
-  image.kernel_name = std::string(kernel_name);
-  image.entry = (*sections)[1].second;
-  if (!absl::SimpleAtoi((*sections)[2].second, &image.dynamic_shared_bytes)) {
+  targets::CompiledKernel compiled;
+  compiled.kernel = std::string(kernel_name);
+  compiled.lowered = *std::move(lowered);
+  compiled.binary.format = "cubin";
+  compiled.binary.entry = (*sections)[1].second;
+  if (!absl::SimpleAtoi((*sections)[2].second, &compiled.binary.dynamic_shared_bytes)) {
     return absl::DataLossError("cuda jit: bad shared_bytes section");
   }
-  image.cubin = (*sections)[3].second;
-  image.artifacts = {{"cubin", image.cubin}};
-  return image;
+  compiled.binary.bytes = std::move((*sections)[3].second);
+  return compiled;
 }
 
 absl::StatusOr<std::unique_ptr<JitBackend>> OpenCudaJitBackend(std::string_view target) {

@@ -11,8 +11,8 @@
 #include <string_view>
 
 #include "absl/status/statusor.h"
-#include "runtime/cuda/cuda_kernel.h"
 #include "runtime/jit/jit_backend.h"
+#include "targets/target.h"
 
 namespace tile_ir::runtime::jit {
 
@@ -20,13 +20,13 @@ namespace tile_ir::runtime::jit {
 // ("cuda{gemm=wgmma}"); Unavailable without a driver or a GPU.
 absl::StatusOr<std::unique_ptr<JitBackend>> OpenCudaJitBackend(std::string_view target);
 
-// The cached artifact of a compiled image (the lowered module's text, the
+// The cached artifact of a compiled kernel (the lowered module's text, the
 // entry, the dynamic shared bytes, the cubin), and back. The lowered text
 // names the CUDA intrinsics (cuda.gemm_ss, cuda.cp_async_*), which the linked
 // target families make known. Neither needs a GPU.
-std::string PackCudaArtifact(const cuda::CudaKernelImage& image);
-absl::StatusOr<cuda::CudaKernelImage> UnpackCudaArtifact(std::string_view artifact,
-                                                         std::string_view kernel_name);
+std::string PackCudaArtifact(const targets::CompiledKernel& compiled);
+absl::StatusOr<targets::CompiledKernel> UnpackCudaArtifact(std::string_view artifact,
+                                                           std::string_view kernel_name);
 
 }  // namespace tile_ir::runtime::jit
 

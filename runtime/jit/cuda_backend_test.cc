@@ -34,14 +34,16 @@ TEST(CudaBackendTest, AnEntryWrittenByAnotherProcessParsesWithoutPriorRegistrati
   ASSERT_TRUE(absl::StrContains(artifact, "cuda.gemm_wgmma")) << "the lowering no longer uses wgmma";
   // Nothing in this process has lowered for CUDA or asked for the targets yet.
   ASSERT_EQ(FindIntrinsic("cuda.gemm_wgmma"), nullptr);
-  absl::StatusOr<cuda::CudaKernelImage> image = UnpackCudaArtifact(artifact, "gemm_f16");
-  ASSERT_TRUE(image.ok()) << image.status();
-  ASSERT_EQ(image->lowered.kernels.size(), 1u);
-  EXPECT_EQ(image->lowered.kernels[0]->name, "gemm_f16");
-  EXPECT_EQ(image->entry, "gemm_f16");
-  EXPECT_EQ(image->dynamic_shared_bytes, 1024);
+  absl::StatusOr<targets::CompiledKernel> compiled = UnpackCudaArtifact(artifact, "gemm_f16");
+  ASSERT_TRUE(compiled.ok()) << compiled.status();
+  EXPECT_EQ(compiled->kernel, "gemm_f16");
+  ASSERT_EQ(compiled->lowered.kernels.size(), 1u);
+  EXPECT_EQ(compiled->lowered.kernels[0]->name, "gemm_f16");
+  EXPECT_EQ(compiled->binary.format, "cubin");
+  EXPECT_EQ(compiled->binary.entry, "gemm_f16");
+  EXPECT_EQ(compiled->binary.dynamic_shared_bytes, 1024);
   // Packing again gives the same bytes: the text round-trips.
-  EXPECT_EQ(PackCudaArtifact(*image), artifact);
+  EXPECT_EQ(PackCudaArtifact(*compiled), artifact);
 }
 
 TEST(CudaBackendTest, DamagedArtifactsAreRefused) {

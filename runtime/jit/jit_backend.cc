@@ -2,26 +2,10 @@
 #include "runtime/jit/jit_backend.h"
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
 #include "runtime/jit/sha256.h"
 #include "tile_ir/printer.h"
 
 namespace tile_ir::runtime::jit {
-
-absl::StatusOr<Module> SingleKernelModule(const Module& module, std::string_view kernel_name) {
-  Module single{module.ir_version, module.producer, module.producer_version, {}};
-  std::vector<std::string> names;
-  for (const Kernel& kernel : module.kernels) {
-    names.push_back(kernel->name);
-    if (kernel->name == kernel_name) single.kernels.push_back(kernel);
-  }
-  if (single.kernels.empty()) {
-    return absl::NotFoundError(absl::StrCat("no kernel named '", std::string(kernel_name),
-                                            "' in the module (kernels: ",
-                                            absl::StrJoin(names, ", "), ")"));
-  }
-  return single;
-}
 
 void AddTargetFields(CacheContext& context, const targets::Target& target) {
   for (const auto& [field, value] : target.CacheFields()) context.Set(field, value);

@@ -49,10 +49,6 @@ void AddTargetFields(CacheContext& context, const targets::Target& target);
 CacheContext KernelContext(const JitBackend& backend, const Module& module,
                            std::string_view kernel_name, std::string_view kind = "binary");
 
-// The module holding only `kernel_name` (a cache entry is one kernel), or
-// NotFound listing the kernels.
-absl::StatusOr<Module> SingleKernelModule(const Module& module, std::string_view kernel_name);
-
 // JIT backends by target family, from the same explicit list as the devices:
 // LinkedJitBackends() is defined by //runtime:linked_runtime (cpu, cuda) or
 // //runtime:linked_runtime_without_llvm (cuda alone). Errors say "unknown JIT

@@ -32,13 +32,14 @@ int main(int argc, char** argv) {
     std::cerr << lowered.status() << "\n";
     return 1;
   }
-  runtime::cuda::CudaKernelImage image;
-  image.lowered = *std::move(lowered);
-  image.kernel_name = op->name;
-  image.entry = op->name;
-  image.dynamic_shared_bytes = 1024;
-  image.cubin = "placeholder: lowering only";
+  targets::CompiledKernel compiled;
+  compiled.kernel = op->name;
+  compiled.lowered = *std::move(lowered);
+  compiled.binary.format = "cubin";
+  compiled.binary.entry = op->name;
+  compiled.binary.dynamic_shared_bytes = 1024;
+  compiled.binary.bytes = "placeholder: lowering only";
   std::ofstream(argv[2], std::ios::binary | std::ios::trunc)
-      << runtime::jit::PackCudaArtifact(image);
+      << runtime::jit::PackCudaArtifact(compiled);
   return 0;
 }
