@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -84,6 +85,10 @@ class Device {
   // format the device does not run is InvalidArgument.
   virtual absl::StatusOr<std::unique_ptr<LoadedKernel>> LoadCompiled(
       targets::CompiledKernel compiled) = 0;
+  // What this machine adds to what the target's binaries depend on (the exact
+  // architecture, driver and toolkit versions), after target().CacheFields()
+  // in a kernel cache context; none by default.
+  virtual std::vector<std::pair<std::string, std::string>> CacheFields() const { return {}; }
   // target().CompileKernel, then LoadCompiled. The loaded kernel does not
   // refer to `module` afterwards.
   absl::StatusOr<std::unique_ptr<LoadedKernel>> Load(const Module& module,

@@ -10,6 +10,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "llvm/Config/llvm-config.h"
 #include "runtime/cpu/object_linker.h"
 #include "runtime/cpu/thread_pool.h"
 #include "targets/cpu/cpu_target.h"
@@ -106,6 +107,13 @@ class CpuDevice final : public Device {
         cpu::LinkedObject::Link(compiled.binary.bytes, compiled.binary.entry, compiled.kernel);
     if (!code.ok()) return code.status();
     return std::make_unique<CpuKernel>(std::move(kernel), *std::move(code), pool_);
+  }
+
+  // The object code is made for this host's CPU and its features, by this LLVM.
+  std::vector<std::pair<std::string, std::string>> CacheFields() const override {
+    return {{"arch", tile_ir::cpu::HostCpuName()},
+            {"cpu_features", tile_ir::cpu::HostCpuFeatures()},
+            {"llvm", LLVM_VERSION_STRING}};
   }
 
  private:

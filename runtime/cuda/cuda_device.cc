@@ -1,4 +1,4 @@
-// Opening the GPU, and the device's LoadCompiled and Allocate.
+// Opening the GPU, and the device's LoadCompiled, CacheFields and Allocate.
 #include "runtime/cuda/cuda_device.h"
 
 #include <algorithm>
@@ -24,6 +24,15 @@ absl::StatusOr<std::unique_ptr<LoadedKernel>> CudaDevice::LoadCompiled(
       CudaKernel::Load(context_, std::move(compiled));
   if (!kernel.ok()) return kernel.status();
   return std::unique_ptr<LoadedKernel>(*std::move(kernel));
+}
+
+std::vector<std::pair<std::string, std::string>> CudaDevice::CacheFields() const {
+  const CudaDeviceInfo& info = context_->info();
+  absl::StatusOr<std::string> compiler = target_->FindCompiler();
+  return {{"arch", info.arch},
+          {"gpu", info.name},
+          {"cuda_driver", context_->driver().version()},
+          {"compiler", compiler.ok() ? *compiler : "unavailable"}};
 }
 
 absl::StatusOr<std::unique_ptr<DeviceBuffer>> CudaDevice::Allocate(

@@ -40,6 +40,8 @@ class CudaDevice final : public Device {
   // Loads a cubin (CudaKernel::Load).
   absl::StatusOr<std::unique_ptr<LoadedKernel>> LoadCompiled(
       targets::CompiledKernel compiled) override;
+  // arch, gpu, cuda_driver and compiler (NVRTC's version, or "unavailable").
+  std::vector<std::pair<std::string, std::string>> CacheFields() const override;
   absl::StatusOr<std::unique_ptr<DeviceBuffer>> Allocate(
       DataType dtype, const std::vector<int64_t>& shape) override;
 

@@ -1,19 +1,19 @@
-// Writes the CUDA backend's cache artifact of an operator's kernel, lowered
-// for sm_90a, to a file: what a first process stores and a later one reads.
-// Lowering needs no GPU and no NVRTC, so the cubin section is a placeholder.
-//   cuda_artifact_writer OP OUTPUT
+// Writes the cache artifact of an operator's kernel, lowered for CUDA's sm_90a,
+// to a file: what a first process stores and a later one reads. Lowering needs
+// no GPU and no NVRTC, so the cubin section is a placeholder.
+//   artifact_writer OP OUTPUT
 #include <fstream>
 #include <iostream>
 #include <string>
 
-#include "runtime/jit/cuda_backend.h"
-#include "targets/cuda/cuda_lowering.h"
 #include "ops/op_suite.h"
+#include "runtime/jit/artifact.h"
+#include "targets/cuda/cuda_lowering.h"
 
 int main(int argc, char** argv) {
   using namespace tile_ir;
   if (argc != 3) {
-    std::cerr << "usage: cuda_artifact_writer OP OUTPUT\n";
+    std::cerr << "usage: artifact_writer OP OUTPUT\n";
     return 2;
   }
   const ops::OpCase* op = ops::FindOp(argv[1]);
@@ -27,7 +27,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   absl::StatusOr<Module> lowered =
-      cuda::LowerForCuda(Module{kIrVersion, "cuda_artifact_writer", "0", {*kernel}}, "sm_90a");
+      cuda::LowerForCuda(Module{kIrVersion, "artifact_writer", "0", {*kernel}}, "sm_90a");
   if (!lowered.ok()) {
     std::cerr << lowered.status() << "\n";
     return 1;
@@ -40,6 +40,6 @@ int main(int argc, char** argv) {
   compiled.binary.dynamic_shared_bytes = 1024;
   compiled.binary.bytes = "placeholder: lowering only";
   std::ofstream(argv[2], std::ios::binary | std::ios::trunc)
-      << runtime::jit::PackCudaArtifact(compiled);
+      << runtime::jit::PackCompiledKernel(compiled);
   return 0;
 }
