@@ -14,6 +14,7 @@
 #include "passes/transforms/specialize_dims.h"
 #include "runtime/jit/jit_backend.h"
 #include "runtime/jit/kernel_cache.h"
+#include "targets/target.h"
 #include "tile_ir/printer.h"
 
 namespace tile_ir::capi {
@@ -120,7 +121,7 @@ tile_status tile_kernel_compile(const tile_module* module, const char* kernel_na
   if (out == nullptr) return NullArgument("tile_kernel_compile", "out");
   *out = nullptr;
   absl::StatusOr<tile_ir::Module> single =
-      tile_ir::runtime::jit::SingleKernelModule(module->module, kernel_name);
+      tile_ir::targets::SingleKernelModule(module->module, kernel_name);
   if (!single.ok()) return Report(single.status());
   absl::StatusOr<tile_ir::capi::TargetRuntime*> runtime = tile_ir::capi::RuntimeFor(target);
   if (!runtime.ok()) return Report(runtime.status());

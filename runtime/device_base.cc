@@ -1,5 +1,5 @@
-// The defaults of the device interface: host memory and host-clock timing,
-// right for devices whose kernels run on the host.
+// The device interface's one compile path, and its defaults: host memory and
+// host-clock timing, right for devices whose kernels run on the host.
 #include "runtime/device_base.h"
 
 #include <chrono>
@@ -46,6 +46,15 @@ class HostMemoryBuffer final : public DeviceBuffer {
 
 }  // namespace
 
+std::vector<KernelArtifact> KernelArtifacts(const targets::CompiledKernel& compiled) {
+  std::vector<KernelArtifact> artifacts;
+  for (const auto& [extension, contents] : compiled.binary.files) {
+    artifacts.push_back({extension, contents});
+  }
+  artifacts.push_back({compiled.binary.format, compiled.binary.bytes});
+  return artifacts;
+}
+
 absl::StatusOr<double> LoadedKernel::TimedLaunch(const std::vector<KernelArg>& args) {
   auto start = std::chrono::steady_clock::now();
   absl::Status status = Launch(args);
@@ -56,6 +65,13 @@ absl::StatusOr<double> LoadedKernel::TimedLaunch(const std::vector<KernelArg>& a
 
 absl::Status LoadedKernel::LaunchAsync(const std::vector<KernelArg>& args, void* /*stream*/) {
   return Launch(args);
+}
+
+absl::StatusOr<std::unique_ptr<LoadedKernel>> Device::Load(const Module& module,
+                                                           std::string_view kernel_name) {
+  absl::StatusOr<targets::CompiledKernel> compiled = target().CompileKernel(module, kernel_name);
+  if (!compiled.ok()) return compiled.status();
+  return LoadCompiled(*std::move(compiled));
 }
 
 absl::StatusOr<std::unique_ptr<DeviceBuffer>> Device::Allocate(DataType dtype,

@@ -1,6 +1,8 @@
-// The interface every device implements: compile a module's kernel into
-// something it can launch, launch it with DLPack arguments, and hold tensors
-// in the memory its kernels use. device_registry.h opens devices by name;
+// The interface every device implements: load what its target compiled and
+// launch it with DLPack arguments, and hold tensors in the memory its kernels
+// use. The device compiles nothing itself: its target (targets/target.h) owns
+// lowering, emission and the real compiler, and Load is the one path from a
+// tile-level module through them. device_registry.h opens devices by name;
 // implementations (runtime/cpu, runtime/cuda) depend only on this header.
 #ifndef RUNTIME_DEVICE_BASE_H_
 #define RUNTIME_DEVICE_BASE_H_
@@ -9,12 +11,14 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "runtime/host_buffer.h"
 #include "runtime/kernel_args.h"
+#include "targets/target.h"
 #include "tile_ir/module.h"
 
 namespace tile_ir::runtime {
@@ -25,6 +29,11 @@ struct KernelArtifact {
   std::string extension;  // "cu", "ptx", "cubin"
   std::string contents;
 };
+
+// What a compile kept, for a loaded kernel's artifacts(): the binary's files
+// (the source and intermediates of a fresh compile), then the binary itself
+// under its format ("cubin").
+std::vector<KernelArtifact> KernelArtifacts(const targets::CompiledKernel& compiled);
 
 // A dense row-major tensor in the memory a device's kernels read and write,
 // filled and read back from the host by harnesses (tile-run).
@@ -68,10 +77,22 @@ class Device {
   virtual std::string name() const = 0;
   // A readable description ("cpu: znver3, 2 threads").
   virtual std::string description() const = 0;
-  // Compiles `kernel_name` of a tile-level module for this device. The loaded
-  // kernel does not refer to `module` afterwards.
-  virtual absl::StatusOr<std::unique_ptr<LoadedKernel>> Load(const Module& module,
-                                                             std::string_view kernel_name) = 0;
+  // What this device's kernels are compiled for: the GPU's exact architecture,
+  // the host CPU.
+  virtual const targets::Target& target() const = 0;
+  // Loads a kernel its target compiled, fresh from target().CompileKernel or
+  // read back from the kernel cache. Errors name the kernel; a binary of a
+  // format the device does not run is InvalidArgument.
+  virtual absl::StatusOr<std::unique_ptr<LoadedKernel>> LoadCompiled(
+      targets::CompiledKernel compiled) = 0;
+  // What this machine adds to what the target's binaries depend on (the exact
+  // architecture, driver and toolkit versions), after target().CacheFields()
+  // in a kernel cache context; none by default.
+  virtual std::vector<std::pair<std::string, std::string>> CacheFields() const { return {}; }
+  // target().CompileKernel, then LoadCompiled. The loaded kernel does not
+  // refer to `module` afterwards.
+  absl::StatusOr<std::unique_ptr<LoadedKernel>> Load(const Module& module,
+                                                     std::string_view kernel_name);
   // A zero-filled tensor in the memory this device's kernels use. The default
   // allocates host memory, for devices whose kernels run on the host.
   virtual absl::StatusOr<std::unique_ptr<DeviceBuffer>> Allocate(DataType dtype,

@@ -8,21 +8,25 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "runtime/testing/pass_through_target.h"
 
 namespace tile_ir::runtime {
 namespace {
 
 class NamedDevice final : public Device {
  public:
-  explicit NamedDevice(std::string target) : target_(std::move(target)) {}
+  explicit NamedDevice(std::string target)
+      : target_(std::move(target)), compiler_(testing::MakePassThroughTarget("fake")) {}
   std::string name() const override { return "fake"; }
   std::string description() const override { return "fake opened as " + target_; }
-  absl::StatusOr<std::unique_ptr<LoadedKernel>> Load(const Module&, std::string_view) override {
+  const targets::Target& target() const override { return *compiler_; }
+  absl::StatusOr<std::unique_ptr<LoadedKernel>> LoadCompiled(targets::CompiledKernel) override {
     return absl::UnimplementedError("fake devices load nothing");
   }
 
  private:
   std::string target_;
+  std::unique_ptr<targets::Target> compiler_;
 };
 
 absl::StatusOr<std::unique_ptr<Device>> OpenFake(std::string_view target) {

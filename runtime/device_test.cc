@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "frontends/text/parser.h"
 #include "runtime/cpu/cpu_device.h"
@@ -61,14 +62,21 @@ TEST(OpenDeviceTest, EveryDeviceIsLinkedAndUnknownNamesAreNotFound) {
   EXPECT_EQ(OpenDevice("cpu:znver3").status().code(), absl::StatusCode::kInvalidArgument);
 }
 
-// The JIT backends come from the same list as the devices.
-TEST(OpenDeviceTest, EveryJitBackendIsLinkedAndUnknownNamesAreNotFound) {
-  EXPECT_THAT(jit::LinkedJitBackends().Names(), ::testing::ElementsAre("cpu", "cuda"));
+// The JIT backend opens over the same list's devices; its base context is the
+// target's fields, then the device's, then the project's and the environment's.
+TEST(OpenDeviceTest, JitBackendsOpenOverTheLinkedDevices) {
   EXPECT_EQ(jit::OpenJitBackend("hip:gfx90a").status(),
-            absl::NotFoundError("unknown JIT backend 'hip:gfx90a'; this program has: cpu, cuda"));
+            absl::NotFoundError("unknown device 'hip:gfx90a'; this program has: cpu, cuda"));
   absl::StatusOr<std::unique_ptr<jit::JitBackend>> cpu = jit::OpenJitBackend("cpu");
   ASSERT_TRUE(cpu.ok()) << cpu.status();
   EXPECT_EQ((*cpu)->target().ToString(), "cpu");
+  EXPECT_EQ((*cpu)->device().name(), "cpu");
+  std::vector<std::string> fields;
+  for (const auto& [field, value] : (*cpu)->BaseContext().fields()) {
+    if (!absl::StartsWith(field, "env.")) fields.push_back(field);
+  }
+  EXPECT_THAT(fields, ::testing::ElementsAre("target", "pipeline", "options", "arch",
+                                             "cpu_features", "llvm", "project_version"));
   EXPECT_EQ(jit::OpenJitBackend("cpu:znver3").status().code(), absl::StatusCode::kInvalidArgument);
 }
 

@@ -1,7 +1,6 @@
 // A table of factories by target family ("cpu", "cuda"), filled once by an
-// explicit list: the device registry (device_registry.h) and the JIT backend
-// registry (jit/jit_backend.h) are two of these, and runtime/linked_runtime.cc
-// is the list that fills both.
+// explicit list: the device registry (device_registry.h) is one, and
+// runtime/linked_runtime.cc is the list that fills it.
 #ifndef RUNTIME_FACTORY_REGISTRY_H_
 #define RUNTIME_FACTORY_REGISTRY_H_
 
@@ -30,7 +29,7 @@ class FactoryRegistry {
   // the factory decides what a suffix after the family means.
   using Factory = std::function<absl::StatusOr<std::unique_ptr<T>>(std::string_view target)>;
 
-  // `kind` is what the factories make, for errors: "device", "JIT backend".
+  // `kind` is what the factories make, for errors: "device".
   explicit FactoryRegistry(std::string kind) : kind_(std::move(kind)) {}
 
   // Adds the factory of target family `family`. A family given twice is a bug

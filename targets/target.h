@@ -51,6 +51,23 @@ struct Binary {
   std::vector<std::pair<std::string, std::string>> files;
 };
 
+// One kernel as its target compiled it (Target::CompileKernel): what a device
+// loads (runtime/device_base.h: LoadCompiled) and the kernel cache stores.
+struct CompiledKernel {
+  std::string kernel;  // its name
+  // The thread-level module the binary came from, holding only `kernel`: its
+  // signature (dimensions, grid variables) is what launches bind.
+  Module lowered;
+  // binary.files begins with Emit()'s source under source_extension() ("cu")
+  // where Compile read one.
+  Binary binary;
+};
+
+// The module holding only `kernel` of `module` (a kernel compiles and is cached
+// alone: the others may not be meant for the target), or NotFound listing the
+// module's kernels.
+absl::StatusOr<Module> SingleKernelModule(const Module& module, std::string_view kernel);
+
 class Target {
  public:
   virtual ~Target() = default;
@@ -88,6 +105,17 @@ class Target {
   // compiler. Unavailable when FindCompiler() is not OK.
   virtual absl::StatusOr<Binary> Compile(const Module& lowered, const std::string& source,
                                          std::string_view kernel) const = 0;
+  // Whether Compile reads Emit()'s source; false where it makes its binary from
+  // the lowered module itself (the CPU's object code), so that CompileKernel
+  // does not pay for an emission nothing reads.
+  virtual bool CompilesFromSource() const { return true; }
+
+  // The whole compile of `kernel` of a tile-level module, the one path every
+  // device and the kernel cache take: SingleKernelModule, Lower, Emit (where
+  // CompilesFromSource()), Compile. Errors other than the missing kernel name
+  // the target, the failing step and the kernel ("cuda:sm_80: lowering kernel
+  // 'big': ...").
+  absl::StatusOr<CompiledKernel> CompileKernel(const Module& module, std::string_view kernel) const;
 
   // Everything besides the kernel that its binary depends on, for the kernel
   // cache and the support matrix: "target", "pipeline", and what the family

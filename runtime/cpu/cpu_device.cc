@@ -1,5 +1,6 @@
-// CpuDevice and its loaded kernels: bind the arguments, lay them out by the
-// CPU calling convention (docs/LOWERING.md) and run every block of the grid.
+// CpuDevice and its loaded kernels: link the object code, bind the arguments,
+// lay them out by the CPU calling convention (docs/LOWERING.md) and run every
+// block of the grid.
 #include "runtime/cpu/cpu_device.h"
 
 #include <cstring>
@@ -9,19 +10,27 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "llvm/Config/llvm-config.h"
+#include "runtime/cpu/object_linker.h"
 #include "runtime/cpu/thread_pool.h"
+#include "targets/cpu/cpu_target.h"
+#include "targets/cpu/host_cpu.h"
 
 namespace tile_ir::runtime {
 namespace {
 
 using tile_ir::cpu::BlockFn;
-using tile_ir::cpu::CpuExecutable;
 
 class CpuKernel final : public LoadedKernel {
  public:
-  CpuKernel(std::unique_ptr<CpuExecutable> executable, const KernelNode* kernel, BlockFn fn,
+  // `kernel` is the lowered kernel, the signature the code was generated from
+  // (its dims and grid variables are the ones the code uses).
+  CpuKernel(Kernel kernel, std::unique_ptr<cpu::LinkedObject> code,
             std::shared_ptr<cpu::ThreadPool> pool)
-      : executable_(std::move(executable)), kernel_(kernel), fn_(fn), pool_(std::move(pool)) {}
+      : kernel_(std::move(kernel)),
+        code_(std::move(code)),
+        fn_(code_->block_fn()),
+        pool_(std::move(pool)) {}
 
   const KernelNode& signature() const override { return *kernel_; }
 
@@ -59,16 +68,16 @@ class CpuKernel final : public LoadedKernel {
   }
 
  private:
-  std::unique_ptr<CpuExecutable> executable_;  // owns the code and the lowered module
-  const KernelNode* kernel_;                   // in executable_->lowered()
-  BlockFn fn_;
+  Kernel kernel_;
+  std::unique_ptr<cpu::LinkedObject> code_;
+  BlockFn fn_;  // in code_
   std::shared_ptr<cpu::ThreadPool> pool_;
 };
 
 class CpuDevice final : public Device {
  public:
-  CpuDevice(std::shared_ptr<cpu::ThreadPool> pool, tile_ir::cpu::CpuCompileOptions options)
-      : pool_(std::move(pool)), options_(std::move(options)) {}
+  explicit CpuDevice(std::shared_ptr<cpu::ThreadPool> pool)
+      : pool_(std::move(pool)), target_(tile_ir::cpu::MakeCpuTarget()) {}
 
   std::string name() const override { return "cpu"; }
 
@@ -77,48 +86,39 @@ class CpuDevice final : public Device {
                         pool_->num_threads() == 1 ? " thread" : " threads");
   }
 
-  absl::StatusOr<std::unique_ptr<LoadedKernel>> Load(const Module& module,
-                                                     std::string_view kernel_name) override {
-    // Compile only the requested kernel: the others may not be meant for this
-    // device, and compiling them would only cost time.
-    Module single{module.ir_version, module.producer, module.producer_version, {}};
-    for (const Kernel& kernel : module.kernels) {
-      if (kernel->name == kernel_name) single.kernels.push_back(kernel);
+  const targets::Target& target() const override { return *target_; }
+
+  absl::StatusOr<std::unique_ptr<LoadedKernel>> LoadCompiled(
+      targets::CompiledKernel compiled) override {
+    if (compiled.binary.format != "object") {
+      return absl::InvalidArgumentError(absl::StrCat("kernel '", compiled.kernel, "': a ",
+                                                     compiled.binary.format,
+                                                     " binary; the cpu device loads object code"));
     }
-    if (single.kernels.empty()) {
-      std::string names;
-      for (const Kernel& kernel : module.kernels) {
-        absl::StrAppend(&names, names.empty() ? "" : ", ", kernel->name);
-      }
-      return absl::NotFoundError(absl::StrCat("no kernel named '", std::string(kernel_name),
-                                              "' in the module (kernels: ", names, ")"));
+    Kernel kernel;
+    for (const Kernel& each : compiled.lowered.kernels) {
+      if (each->name == compiled.kernel) kernel = each;
     }
-    absl::StatusOr<std::unique_ptr<CpuExecutable>> executable =
-        tile_ir::cpu::CompileForCpu(single, options_);
-    if (!executable.ok()) return executable.status();
-    return Wrap(*std::move(executable), kernel_name);
+    if (kernel == nullptr) {
+      return absl::InternalError(
+          absl::StrCat("cpu: the lowered module has no kernel '", compiled.kernel, "'"));
+    }
+    absl::StatusOr<std::unique_ptr<cpu::LinkedObject>> code =
+        cpu::LinkedObject::Link(compiled.binary.bytes, compiled.binary.entry, compiled.kernel);
+    if (!code.ok()) return code.status();
+    return std::make_unique<CpuKernel>(std::move(kernel), *std::move(code), pool_);
   }
 
-  absl::StatusOr<std::unique_ptr<LoadedKernel>> Wrap(std::unique_ptr<CpuExecutable> executable,
-                                                     std::string_view kernel_name) {
-    absl::StatusOr<BlockFn> fn = executable->Lookup(kernel_name);
-    if (!fn.ok()) return fn.status();
-    // Bind against the lowered kernel: it is the signature the code was
-    // generated from (its dims and grid variables are the ones the code uses).
-    const KernelNode* lowered = nullptr;
-    for (const Kernel& kernel : executable->lowered().kernels) {
-      if (kernel->name == kernel_name) lowered = kernel.get();
-    }
-    if (lowered == nullptr) {
-      return absl::InternalError(absl::StrCat("the CPU compiler lost kernel '",
-                                              std::string(kernel_name), "' while lowering"));
-    }
-    return std::make_unique<CpuKernel>(std::move(executable), lowered, *fn, pool_);
+  // The object code is made for this host's CPU and its features, by this LLVM.
+  std::vector<std::pair<std::string, std::string>> CacheFields() const override {
+    return {{"arch", tile_ir::cpu::HostCpuName()},
+            {"cpu_features", tile_ir::cpu::HostCpuFeatures()},
+            {"llvm", LLVM_VERSION_STRING}};
   }
 
  private:
   std::shared_ptr<cpu::ThreadPool> pool_;
-  tile_ir::cpu::CpuCompileOptions options_;
+  std::unique_ptr<targets::Target> target_;
 };
 
 }  // namespace
@@ -130,7 +130,7 @@ absl::StatusOr<std::unique_ptr<Device>> OpenCpuDevice(const CpuDeviceOptions& op
     if (!default_threads.ok()) return default_threads.status();
     threads = *default_threads;
   }
-  return std::make_unique<CpuDevice>(std::make_shared<cpu::ThreadPool>(threads), options.compile);
+  return std::make_unique<CpuDevice>(std::make_shared<cpu::ThreadPool>(threads));
 }
 
 absl::StatusOr<std::unique_ptr<Device>> OpenCpuTarget(std::string_view target) {
@@ -140,16 +140,6 @@ absl::StatusOr<std::unique_ptr<Device>> OpenCpuTarget(std::string_view target) {
                      "': the cpu device takes no architecture (it compiles for the host CPU)"));
   }
   return OpenCpuDevice();
-}
-
-absl::StatusOr<std::unique_ptr<LoadedKernel>> LoadCpuExecutable(
-    Device& device, std::unique_ptr<CpuExecutable> executable, std::string_view kernel_name) {
-  auto* cpu = dynamic_cast<CpuDevice*>(&device);
-  if (cpu == nullptr) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "a CPU executable runs on a CPU device, not on '", device.name(), "'"));
-  }
-  return cpu->Wrap(std::move(executable), kernel_name);
 }
 
 }  // namespace tile_ir::runtime

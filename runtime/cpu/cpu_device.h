@@ -1,5 +1,6 @@
-// The CPU device: kernels compiled by the CPU target (LLVM ORC JIT), their
-// blocks run on a persistent thread pool.
+// The CPU device: its target is the CPU target (targets/cpu, which compiles
+// kernels to object code for the host), it links that object code with ORC,
+// and runs the blocks on a persistent thread pool.
 #ifndef RUNTIME_CPU_CPU_DEVICE_H_
 #define RUNTIME_CPU_CPU_DEVICE_H_
 
@@ -8,7 +9,6 @@
 
 #include "absl/status/statusor.h"
 #include "runtime/device_base.h"
-#include "targets/cpu/cpu_compiler.h"
 
 namespace tile_ir::runtime {
 
@@ -16,7 +16,6 @@ struct CpuDeviceOptions {
   // Threads that run blocks, the launching thread included; 0 means
   // DefaultThreadCount() ($TILE_NUM_THREADS or the hardware's).
   int num_threads = 0;
-  tile_ir::cpu::CpuCompileOptions compile;
 };
 
 // Fails only on a bad $TILE_NUM_THREADS.
@@ -25,14 +24,6 @@ absl::StatusOr<std::unique_ptr<Device>> OpenCpuDevice(const CpuDeviceOptions& op
 // The device for a target string: "cpu" alone (InvalidArgument for an
 // architecture or options: it compiles for the host CPU).
 absl::StatusOr<std::unique_ptr<Device>> OpenCpuTarget(std::string_view target);
-
-// A kernel of an executable compiled elsewhere (the JIT cache links cached
-// object code), launched on `device`'s thread pool like the kernels its Load
-// gives. `device` must be a CPU device from OpenCpuDevice; InvalidArgument
-// otherwise, NotFound when the executable lacks the kernel.
-absl::StatusOr<std::unique_ptr<LoadedKernel>> LoadCpuExecutable(
-    Device& device, std::unique_ptr<tile_ir::cpu::CpuExecutable> executable,
-    std::string_view kernel_name);
 
 }  // namespace tile_ir::runtime
 

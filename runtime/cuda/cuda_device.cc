@@ -1,4 +1,4 @@
-// Opening the GPU, and the device's Load and Allocate.
+// Opening the GPU, and the device's LoadCompiled, CacheFields and Allocate.
 #include "runtime/cuda/cuda_device.h"
 
 #include <algorithm>
@@ -6,7 +6,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "runtime/cuda/cuda_buffer.h"
-#include "runtime/cuda/cuda_compile.h"
 #include "runtime/cuda/cuda_kernel.h"
 #include "targets/target_registry.h"
 
@@ -19,27 +18,21 @@ std::string CudaDevice::description() const {
                       context_->driver().version());
 }
 
-absl::StatusOr<std::unique_ptr<LoadedKernel>> CudaDevice::Load(const Module& module,
-                                                               std::string_view kernel_name) {
-  // Compile only the requested kernel, as the CPU device does: the others may
-  // not be meant for this device.
-  Module single{module.ir_version, module.producer, module.producer_version, {}};
-  std::string names;
-  for (const Kernel& kernel : module.kernels) {
-    if (kernel->name == kernel_name) single.kernels.push_back(kernel);
-    absl::StrAppend(&names, names.empty() ? "" : ", ", kernel->name);
-  }
-  if (single.kernels.empty()) {
-    return absl::NotFoundError(absl::StrCat("no kernel named '", std::string(kernel_name),
-                                            "' in the module (kernels: ", names, ")"));
-  }
-  absl::StatusOr<CudaKernelImage> image =
-      CompileCudaKernel(single, std::string(kernel_name), *target_);
-  if (!image.ok()) return image.status();
+absl::StatusOr<std::unique_ptr<LoadedKernel>> CudaDevice::LoadCompiled(
+    targets::CompiledKernel compiled) {
   absl::StatusOr<std::unique_ptr<CudaKernel>> kernel =
-      CudaKernel::Load(context_, *std::move(image));
+      CudaKernel::Load(context_, std::move(compiled));
   if (!kernel.ok()) return kernel.status();
   return std::unique_ptr<LoadedKernel>(*std::move(kernel));
+}
+
+std::vector<std::pair<std::string, std::string>> CudaDevice::CacheFields() const {
+  const CudaDeviceInfo& info = context_->info();
+  absl::StatusOr<std::string> compiler = target_->FindCompiler();
+  return {{"arch", info.arch},
+          {"gpu", info.name},
+          {"cuda_driver", context_->driver().version()},
+          {"compiler", compiler.ok() ? *compiler : "unavailable"}};
 }
 
 absl::StatusOr<std::unique_ptr<DeviceBuffer>> CudaDevice::Allocate(

@@ -1,7 +1,8 @@
-// The CUDA device: Load lowers a kernel for the GPU's exact architecture,
-// emits CUDA C++, compiles it with NVRTC and loads the cubin; Allocate gives
-// GPU tensors. Opening it needs only the NVIDIA driver (libcuda.so.1) and,
-// for Load, NVRTC (libnvrtc.so.13), both loaded with dlopen.
+// The CUDA device: its target is the CUDA target of the GPU's exact
+// architecture (which lowers, emits CUDA C++ and compiles it with NVRTC), and
+// it loads that target's cubins into the driver; Allocate gives GPU tensors.
+// Opening it needs only the NVIDIA driver (libcuda.so.1) and, for compiling,
+// NVRTC (libnvrtc.so.13), both loaded with dlopen.
 #ifndef RUNTIME_CUDA_CUDA_DEVICE_H_
 #define RUNTIME_CUDA_CUDA_DEVICE_H_
 
@@ -35,13 +36,16 @@ class CudaDevice final : public Device {
   std::string name() const override { return "cuda"; }
   // "cuda: NVIDIA H200 (sm_90a, 132 SMs, 140 GiB), driver 13.0"
   std::string description() const override;
-  absl::StatusOr<std::unique_ptr<LoadedKernel>> Load(const Module& module,
-                                                     std::string_view kernel_name) override;
+  const targets::Target& target() const override { return *target_; }
+  // Loads a cubin (CudaKernel::Load).
+  absl::StatusOr<std::unique_ptr<LoadedKernel>> LoadCompiled(
+      targets::CompiledKernel compiled) override;
+  // arch, gpu, cuda_driver and compiler (NVRTC's version, or "unavailable").
+  std::vector<std::pair<std::string, std::string>> CacheFields() const override;
   absl::StatusOr<std::unique_ptr<DeviceBuffer>> Allocate(
       DataType dtype, const std::vector<int64_t>& shape) override;
 
   const std::shared_ptr<CudaContext>& context() const { return context_; }
-  const std::shared_ptr<const targets::Target>& target() const { return target_; }
 
  private:
   std::shared_ptr<CudaContext> context_;

@@ -127,7 +127,7 @@ TEST_F(CudaFakeDriverTest, PersistentTargetsNameTheGpusSmCount) {
     absl::StatusOr<std::unique_ptr<CudaDevice>> device = OpenCudaDevice(options);
     control_->set_multiprocessors(132);
     ASSERT_TRUE(device.ok()) << device.status();
-    EXPECT_EQ((*device)->target()->ToString(), expected);
+    EXPECT_EQ((*device)->target().ToString(), expected);
   }
   // Without {persistent=on} the count changes nothing, and is not named.
   control_->set_multiprocessors(114);
@@ -136,7 +136,7 @@ TEST_F(CudaFakeDriverTest, PersistentTargetsNameTheGpusSmCount) {
   absl::StatusOr<std::unique_ptr<CudaDevice>> device = OpenCudaDevice(options);
   control_->set_multiprocessors(132);
   ASSERT_TRUE(device.ok()) << device.status();
-  EXPECT_EQ((*device)->target()->ToString(), "cuda:sm_90a");
+  EXPECT_EQ((*device)->target().ToString(), "cuda:sm_90a");
 }
 
 TEST_F(CudaFakeDriverTest, LaunchesWithTheCallingConventionAndCopiesBack) {

@@ -62,16 +62,21 @@ class ScopedEvent {
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<CudaKernel>> CudaKernel::Load(std::shared_ptr<CudaContext> context,
-                                                             CudaKernelImage image) {
-  std::unique_ptr<CudaKernel> kernel(new CudaKernel(std::move(context), std::move(image)));
-  const CudaKernelImage& im = kernel->image_;
-  for (const Kernel& k : im.lowered.kernels) {
-    if (k->name == im.kernel_name) kernel->kernel_ = k.get();
+                                                             targets::CompiledKernel compiled) {
+  if (compiled.binary.format != "cubin") {
+    return absl::InvalidArgumentError(absl::StrCat("kernel '", compiled.kernel, "': a ",
+                                                   compiled.binary.format,
+                                                   " binary; the cuda device loads cubins"));
+  }
+  std::unique_ptr<CudaKernel> kernel(new CudaKernel(std::move(context), std::move(compiled)));
+  for (const Kernel& k : kernel->compiled_.lowered.kernels) {
+    if (k->name == kernel->compiled_.kernel) kernel->kernel_ = k.get();
   }
   if (kernel->kernel_ == nullptr) {
     return absl::InternalError(
-        absl::StrCat("cuda: the lowered module has no kernel '", im.kernel_name, "'"));
+        absl::StrCat("cuda: the lowered module has no kernel '", kernel->compiled_.kernel, "'"));
   }
+  const targets::Binary& binary = kernel->compiled_.binary;
   const KernelNode& node = *kernel->kernel_;
   if (!node.launch.cluster.empty()) {
     return absl::UnimplementedError(absl::StrCat(
@@ -89,29 +94,29 @@ absl::StatusOr<std::unique_ptr<CudaKernel>> CudaKernel::Load(std::shared_ptr<Cud
         "CUDA 12 driver or newer is needed); compile it with {warp_specialize=off}"));
   }
   if (absl::Status status = ctx.MakeCurrent(); !status.ok()) return status;
-  if (absl::Status status =
-          ctx.Check(api.cuModuleLoadData(&kernel->module_, im.cubin.data()), "cuModuleLoadData");
+  if (absl::Status status = ctx.Check(api.cuModuleLoadData(&kernel->module_, binary.bytes.data()),
+                                      "cuModuleLoadData");
       !status.ok()) {
     return kernel->Error(status);
   }
-  if (absl::Status status =
-          ctx.Check(api.cuModuleGetFunction(&kernel->function_, kernel->module_, im.entry.c_str()),
-                    absl::StrCat("cuModuleGetFunction('", im.entry, "')"));
+  if (absl::Status status = ctx.Check(
+          api.cuModuleGetFunction(&kernel->function_, kernel->module_, binary.entry.c_str()),
+          absl::StrCat("cuModuleGetFunction('", binary.entry, "')"));
       !status.ok()) {
     return kernel->Error(status);
   }
 
   const CudaDeviceInfo& info = ctx.info();
-  if (im.dynamic_shared_bytes > info.max_shared_memory_per_block) {
+  if (binary.dynamic_shared_bytes > info.max_shared_memory_per_block) {
     return absl::ResourceExhaustedError(
-        absl::StrCat("kernel '", node.name, "' needs ", im.dynamic_shared_bytes,
+        absl::StrCat("kernel '", node.name, "' needs ", binary.dynamic_shared_bytes,
                      " bytes of shared memory per block; the ", info.name, " (", info.arch,
                      ") has ", info.max_shared_memory_per_block));
   }
-  if (im.dynamic_shared_bytes > kDefaultSharedMemoryBytes) {
+  if (binary.dynamic_shared_bytes > kDefaultSharedMemoryBytes) {
     if (absl::Status status = ctx.Check(
             api.cuFuncSetAttribute(kernel->function_, kFuncAttributeMaxDynamicSharedSizeBytes,
-                                   static_cast<int>(im.dynamic_shared_bytes)),
+                                   static_cast<int>(binary.dynamic_shared_bytes)),
             "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
         !status.ok()) {
       return kernel->Error(status);
@@ -147,7 +152,7 @@ CudaKernel::~CudaKernel() {
 
 absl::Status CudaKernel::Error(const absl::Status& status) const {
   return absl::Status(status.code(),
-                      absl::StrCat("kernel '", image_.kernel_name, "': ", status.message()));
+                      absl::StrCat("kernel '", compiled_.kernel, "': ", status.message()));
 }
 
 absl::Status CudaKernel::EncodeTensorMap(const TensorMapUse& use,
@@ -209,7 +214,7 @@ absl::StatusOr<CudaLaunch> CudaKernel::Prepare(const std::vector<KernelArg>& arg
       launch.block[axis] = static_cast<unsigned int>(kernel_->launch.threads[axis]);
     }
   }
-  launch.shared_bytes = static_cast<unsigned int>(image_.dynamic_shared_bytes);
+  launch.shared_bytes = static_cast<unsigned int>(compiled_.binary.dynamic_shared_bytes);
   const size_t num_params = kernel_->params.size();
   launch.slots.assign(num_params + bound->dims.size(), 0);
   for (size_t i = 0; i < num_params; ++i) {

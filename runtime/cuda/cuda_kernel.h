@@ -19,21 +19,12 @@
 #include "runtime/device_base.h"
 #include "runtime/kernel_args.h"
 #include "targets/cuda/tensor_maps.h"
+#include "targets/target.h"
 #include "tile_ir/module.h"
 
 namespace tile_ir::runtime::cuda {
 
 using ::tile_ir::cuda::TensorMapUse;
-
-// What the compiler produced for one kernel.
-struct CudaKernelImage {
-  Module lowered;           // the thread-level module the code came from
-  std::string kernel_name;  // the kernel of `lowered`, whose signature launches bind
-  std::string entry;        // the __global__ function's name in the cubin
-  std::string cubin;
-  int64_t dynamic_shared_bytes = 0;  // per block
-  std::vector<KernelArtifact> artifacts;
-};
 
 // A CUtensorMap: 128 bytes, 64-byte aligned.
 struct alignas(64) CudaTensorMap {
@@ -59,11 +50,11 @@ struct CudaLaunch {
 
 class CudaKernel final : public LoadedKernel {
  public:
-  // Loads the cubin on the context's GPU. Errors name the kernel: a cubin the
-  // driver refuses, more threads than the compiled code can run, more shared
-  // memory than the GPU has.
+  // Loads the cubin a CUDA target compiled on the context's GPU. Errors name
+  // the kernel: a binary that is not a cubin, a cubin the driver refuses, more
+  // threads than the compiled code can run, more shared memory than the GPU has.
   static absl::StatusOr<std::unique_ptr<CudaKernel>> Load(std::shared_ptr<CudaContext> context,
-                                                          CudaKernelImage image);
+                                                          targets::CompiledKernel compiled);
   CudaKernel(const CudaKernel&) = delete;
   CudaKernel& operator=(const CudaKernel&) = delete;
   ~CudaKernel() override;
@@ -76,7 +67,8 @@ class CudaKernel final : public LoadedKernel {
   absl::Status LaunchAsync(const std::vector<KernelArg>& args, void* stream) override;
   // Launch timed with CUDA events recorded around the kernel.
   absl::StatusOr<double> TimedLaunch(const std::vector<KernelArg>& args) override;
-  std::vector<KernelArtifact> artifacts() const override { return image_.artifacts; }
+  // The CUDA source and PTX of a fresh compile, then the cubin.
+  std::vector<KernelArtifact> artifacts() const override { return KernelArtifacts(compiled_); }
 
   // The binding and layout half of Launch.
   absl::StatusOr<CudaLaunch> Prepare(const std::vector<KernelArg>& args) const;
@@ -88,11 +80,11 @@ class CudaKernel final : public LoadedKernel {
 
   const CudaContext& context() const { return *context_; }
   int registers_per_thread() const { return registers_; }
-  int64_t dynamic_shared_bytes() const { return image_.dynamic_shared_bytes; }
+  int64_t dynamic_shared_bytes() const { return compiled_.binary.dynamic_shared_bytes; }
 
  private:
-  CudaKernel(std::shared_ptr<CudaContext> context, CudaKernelImage image)
-      : context_(std::move(context)), image_(std::move(image)) {}
+  CudaKernel(std::shared_ptr<CudaContext> context, targets::CompiledKernel compiled)
+      : context_(std::move(context)), compiled_(std::move(compiled)) {}
   absl::Status Error(const absl::Status& status) const;
   absl::Status EncodeTensorMap(const TensorMapUse& use, const std::vector<KernelArg>& args,
                                void* data, CudaTensorMap* map) const;
@@ -107,8 +99,8 @@ class CudaKernel final : public LoadedKernel {
   absl::StatusOr<bool> RebindData(const std::vector<KernelArg>& args);
 
   std::shared_ptr<CudaContext> context_;
-  CudaKernelImage image_;
-  const KernelNode* kernel_ = nullptr;  // in image_.lowered
+  targets::CompiledKernel compiled_;
+  const KernelNode* kernel_ = nullptr;  // in compiled_.lowered
   std::vector<TensorMapUse> tensor_maps_;  // what each launch encodes
   CUmodule module_ = nullptr;
   CUfunction function_ = nullptr;

@@ -10,7 +10,7 @@
 
 namespace tile_ir::runtime::jit {
 
-std::string_view ProjectVersion() { return "0.1.0+jit1"; }
+std::string_view ProjectVersion() { return "0.1.0+jit2"; }
 
 const std::vector<std::string>& CompileEnvironmentVariables() {
   // CUDA_HOME: where NVRTC and the CUDA headers the device library includes

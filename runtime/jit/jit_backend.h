@@ -1,7 +1,8 @@
-// What the JIT cache needs from a device to cache its kernels: the context
-// its binaries depend on, a compile that also returns the bytes to store,
-// and a load from those bytes. runtime/jit/cpu_backend.h (LLVM object code)
-// and runtime/jit/cuda_backend.h (cubins) implement it.
+// What the JIT cache compiles and loads through: a device and its target. A
+// compile is the target's (Target::CompileKernel) and gives the bytes to store
+// besides the loaded kernel; a disk hit hands the stored bytes back to the
+// device (Device::LoadCompiled), with no lowering and no compiling. One class
+// for every device: the vendor is in the device and the target, not here.
 #ifndef RUNTIME_JIT_JIT_BACKEND_H_
 #define RUNTIME_JIT_JIT_BACKEND_H_
 
@@ -11,7 +12,7 @@
 
 #include "absl/status/statusor.h"
 #include "runtime/device_base.h"
-#include "runtime/factory_registry.h"
+#include "runtime/device_registry.h"
 #include "runtime/jit/cache_context.h"
 #include "targets/target.h"
 #include "tile_ir/module.h"
@@ -25,51 +26,40 @@ struct CompiledKernel {
 
 class JitBackend {
  public:
-  virtual ~JitBackend() = default;
-  // The device kernels run on (also for buffers and timing).
-  virtual Device& device() = 0;
-  // The target it compiles for (canonical name, what the passes were told).
-  virtual const targets::Target& target() const = 0;
-  // Every field of the context that is not the kernel's own: target, exact
-  // architecture, toolkit and driver versions, device library hash, the
-  // pipeline and its options, the project version, the compile environment.
-  virtual CacheContext BaseContext() const = 0;
-  virtual absl::StatusOr<CompiledKernel> Compile(const Module& module,
-                                                 std::string_view kernel_name) = 0;
-  virtual absl::StatusOr<std::unique_ptr<LoadedKernel>> LoadArtifact(
-      std::string_view artifact, std::string_view kernel_name) = 0;
-};
+  explicit JitBackend(std::unique_ptr<Device> device);
 
-// Sets every field of `target.CacheFields()` (target, pipeline, device library, options):
-// what the backends' BaseContext starts from, before the fields of the machine.
-void AddTargetFields(CacheContext& context, const targets::Target& target);
+  // The device kernels run on (also for buffers and timing).
+  Device& device() { return *device_; }
+  // The device's target (canonical name, what the passes were told).
+  const targets::Target& target() const { return device_->target(); }
+  // Every field of the context that is not the kernel's own: the target's
+  // (target, pipeline, device library, options), the device's (exact
+  // architecture, toolkit and driver versions), the project version and the
+  // compile environment.
+  const CacheContext& BaseContext() const { return context_; }
+  // target().CompileKernel, then the device loads it; the artifact is
+  // PackCompiledKernel's (artifact.h).
+  absl::StatusOr<CompiledKernel> Compile(const Module& module, std::string_view kernel_name);
+  absl::StatusOr<std::unique_ptr<LoadedKernel>> LoadArtifact(std::string_view artifact,
+                                                             std::string_view kernel_name);
+
+ private:
+  std::unique_ptr<Device> device_;
+  CacheContext context_;
+};
 
 // The context of one kernel of a module: BaseContext() plus "kernel" and
 // "ir_sha256", the hash of the module's canonical text with only that kernel.
 CacheContext KernelContext(const JitBackend& backend, const Module& module,
                            std::string_view kernel_name, std::string_view kind = "binary");
 
-// The module holding only `kernel_name` (a cache entry is one kernel), or
-// NotFound listing the kernels.
-absl::StatusOr<Module> SingleKernelModule(const Module& module, std::string_view kernel_name);
-
-// JIT backends by target family, from the same explicit list as the devices:
-// LinkedJitBackends() is defined by //runtime:linked_runtime (cpu, cuda) or
-// //runtime:linked_runtime_without_llvm (cuda alone). Errors say "unknown JIT
-// backend 'cpu'; this program has: cuda".
-class JitBackendRegistry : public FactoryRegistry<JitBackend> {
- public:
-  JitBackendRegistry() : FactoryRegistry<JitBackend>("JIT backend") {}
-};
-
-// The JIT backends this binary links (runtime/linked_runtime.cc). Built on
-// first use, thread-safe, never destroyed.
-const JitBackendRegistry& LinkedJitBackends();
-
-// The JIT backend for a target string ("cpu", "cuda", "cuda:sm_90a") among
-// LinkedJitBackends().
+// The JIT backend over OpenDevice(target) ("cpu", "cuda", "cuda:sm_90a"), from
+// the devices this binary links (LinkedDevices(), runtime/linked_runtime.cc):
+// "unknown device 'hip:gfx90a'; this program has: cpu, cuda".
 inline absl::StatusOr<std::unique_ptr<JitBackend>> OpenJitBackend(std::string_view target) {
-  return LinkedJitBackends().Open(target);
+  absl::StatusOr<std::unique_ptr<Device>> device = OpenDevice(target);
+  if (!device.ok()) return device.status();
+  return std::make_unique<JitBackend>(*std::move(device));
 }
 
 }  // namespace tile_ir::runtime::jit

@@ -11,7 +11,7 @@
 #include "gtest/gtest.h"
 #include "runtime/host_buffer.h"
 #include "runtime/jit/autotuner.h"
-#include "runtime/jit/cpu_backend.h"
+#include "runtime/jit/jit_backend.h"
 #include "runtime/jit/kernel_cache.h"
 #include "runtime/jit/specializer.h"
 #include "ops/op_suite.h"
@@ -32,7 +32,7 @@ KernelCacheOptions InDir(const std::string& name) {
 }
 
 TEST(KernelCacheTest, MemoryThenDiskThenCompile) {
-  absl::StatusOr<std::unique_ptr<JitBackend>> backend = OpenCpuJitBackend();
+  absl::StatusOr<std::unique_ptr<JitBackend>> backend = OpenJitBackend("cpu");
   ASSERT_TRUE(backend.ok());
   KernelCacheOptions options = InDir("mdc");
   {
@@ -51,7 +51,7 @@ TEST(KernelCacheTest, MemoryThenDiskThenCompile) {
 }
 
 TEST(KernelCacheTest, ConcurrentCallsForOneMissingKeyCompileOnce) {
-  absl::StatusOr<std::unique_ptr<JitBackend>> backend = OpenCpuJitBackend();
+  absl::StatusOr<std::unique_ptr<JitBackend>> backend = OpenJitBackend("cpu");
   KernelCache cache(**backend, InDir("once"));
   std::vector<std::thread> threads;
   std::atomic<int> failures{0};
@@ -67,7 +67,7 @@ TEST(KernelCacheTest, ConcurrentCallsForOneMissingKeyCompileOnce) {
 }
 
 TEST(SpecializerTest, StaticDimsBecomeConstantsAndDispatchIsByValue) {
-  absl::StatusOr<std::unique_ptr<JitBackend>> backend = OpenCpuJitBackend();
+  absl::StatusOr<std::unique_ptr<JitBackend>> backend = OpenJitBackend("cpu");
   KernelCache cache(**backend, KernelCacheOptions{});  // memory only
   KernelTemplate t = KernelTemplate::FromModule(AddModule(), "add_f32");
   t.static_dims = {"N"};
@@ -100,7 +100,7 @@ TEST(SpecializerTest, StaticDimsBecomeConstantsAndDispatchIsByValue) {
 }
 
 TEST(SpecializerTest, UnknownStaticDimIsAnError) {
-  absl::StatusOr<std::unique_ptr<JitBackend>> backend = OpenCpuJitBackend();
+  absl::StatusOr<std::unique_ptr<JitBackend>> backend = OpenJitBackend("cpu");
   KernelCache cache(**backend, KernelCacheOptions{});
   KernelTemplate t = KernelTemplate::FromModule(AddModule(), "add_f32");
   t.static_dims = {"Q"};
@@ -113,7 +113,7 @@ TEST(SpecializerTest, UnknownStaticDimIsAnError) {
 }
 
 TEST(AutotunerTest, PicksTheFastestPassingCandidateAndStoresTheEvidence) {
-  absl::StatusOr<std::unique_ptr<JitBackend>> backend = OpenCpuJitBackend();
+  absl::StatusOr<std::unique_ptr<JitBackend>> backend = OpenJitBackend("cpu");
   KernelCacheOptions options = InDir("tune");
   KernelCache cache(**backend, options);
   ConfigSpace space;

@@ -29,6 +29,9 @@ class CpuTarget final : public targets::Target {
     return absl::StrCat("LLVM ", LLVM_VERSION_STRING);
   }
 
+  // The object is generated from `lowered` itself: Emit's text is for people.
+  bool CompilesFromSource() const override { return false; }
+
   absl::StatusOr<targets::Binary> Compile(const Module& lowered, const std::string& source,
                                           std::string_view kernel) const override {
     absl::StatusOr<std::string> object = EmitObjectCode(lowered);

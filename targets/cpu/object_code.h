@@ -1,6 +1,6 @@
 // Position-independent object code for the host CPU from thread-level IR:
 // what the CPU target's Compile gives and the runtime links with ORC
-// (runtime/jit/cpu_backend.cc).
+// (runtime/cpu/object_linker.h), fresh or from the kernel cache.
 #ifndef TARGETS_CPU_OBJECT_CODE_H_
 #define TARGETS_CPU_OBJECT_CODE_H_
 

@@ -1,7 +1,7 @@
 // tile-run: runs, checks and times kernels on a device (see --help). Built
 // twice: tile-run with every device, tile-run-gpu with CUDA alone (no LLVM),
-// for the GPU machine; the devices and JIT backends are whichever the binary
-// links.
+// for the GPU machine; the devices (and the JIT backends over them) are
+// whichever the binary links.
 #include <unistd.h>
 
 #include <iostream>

@@ -168,7 +168,8 @@ absl::StatusOr<const KernelNode*> PickKernel(const Module& module, const std::st
 }
 
 // Where a run's kernel is compiled: through the kernel cache on a JIT
-// backend's device when the binary has one, else by the device directly.
+// backend's device when the binary has one, else by Device::Load (the device's
+// target compiles, the device loads; no cache).
 struct Compiler {
   runtime::Device* device = nullptr;  // null when only explaining
   runtime::jit::JitBackend* backend = nullptr;  // with `cache`

@@ -29,7 +29,7 @@ struct TileRunEnvironment {
   // Opens the JIT backend for --target (runtime::jit::OpenJitBackend in the
   // binary). When set, a FILE or operator run compiles through the kernel
   // cache (--cache-dir) on the backend's device, and --autotune works; when
-  // not, open_device's device compiles every run.
+  // not, every run compiles through open_device's Device::Load.
   std::function<absl::StatusOr<std::unique_ptr<runtime::jit::JitBackend>>(std::string_view target)>
       open_jit_backend;
   // The target --target names, without opening a device (targets::LinkedTargets().Resolve in

@@ -20,6 +20,7 @@
 #include "runtime/device_base.h"
 #include "runtime/host_buffer.h"
 #include "runtime/kernel_args.h"
+#include "runtime/testing/pass_through_target.h"
 #include "tools/tile_run/tile_run_main.h"
 
 namespace tile_ir::tools {
@@ -106,21 +107,18 @@ class FakeKernel final : public runtime::LoadedKernel {
 
 class FakeDevice final : public runtime::Device {
  public:
-  explicit FakeDevice(bool staged) : staged_(staged) {}
+  explicit FakeDevice(bool staged)
+      : staged_(staged),
+        target_(runtime::testing::MakePassThroughTarget(staged ? "staged" : "fake")) {}
   std::string name() const override { return staged_ ? "staged" : "fake"; }
   std::string description() const override {
     return staged_ ? "staged: C++ kernels on copies" : "fake: C++ kernels";
   }
-  absl::StatusOr<std::unique_ptr<runtime::LoadedKernel>> Load(
-      const Module& module, std::string_view kernel_name) override {
-    for (const Kernel& kernel : module.kernels) {
-      if (kernel->name == kernel_name) {
-        Module single = module;
-        single.kernels = {kernel};
-        return std::make_unique<FakeKernel>(std::move(single), staged_);
-      }
-    }
-    return absl::NotFoundError("no such kernel");
+  const targets::Target& target() const override { return *target_; }
+  // The pass-through target's module holds only the kernel, as it was written.
+  absl::StatusOr<std::unique_ptr<runtime::LoadedKernel>> LoadCompiled(
+      targets::CompiledKernel compiled) override {
+    return std::make_unique<FakeKernel>(std::move(compiled.lowered), staged_);
   }
   absl::StatusOr<std::unique_ptr<runtime::DeviceBuffer>> Allocate(
       DataType dtype, const std::vector<int64_t>& shape) override {
@@ -130,6 +128,7 @@ class FakeDevice final : public runtime::Device {
 
  private:
   bool staged_;
+  std::unique_ptr<targets::Target> target_;
 };
 
 ops::OpCase ScaleOp(const std::string& name) {

@@ -12,7 +12,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
 #include "runtime/host_buffer.h"
-#include "runtime/jit/cpu_backend.h"
+#include "runtime/jit/jit_backend.h"
 #include "runtime/jit/kernel_cache.h"
 #include "runtime/jit/specializer.h"
 #include "ops/op_suite.h"
@@ -36,7 +36,7 @@ int main(int argc, char** argv) {
       }
     }
   }
-  absl::StatusOr<std::unique_ptr<JitBackend>> backend = OpenCpuJitBackend();
+  absl::StatusOr<std::unique_ptr<JitBackend>> backend = OpenJitBackend("cpu");
   if (!backend.ok()) {
     std::cerr << backend.status() << "\n";
     return 1;
