@@ -2,9 +2,11 @@
 // verifies, with inputs mutated through the protobuf message
 // (module_custom_mutator.cc); what counts as a bug: target_pipeline_check.h.
 // One target runs all four so that the CI smoke pays for one: CUDA sm_80
-// (mma.sync, cp.async), CUDA sm_90a at its defaults (wgmma, warp
-// specialization with TMA), HIP gfx90a and Metal. They come from the registry
-// without the CPU family, so the binary links no LLVM.
+// (mma.sync, cp.async), CUDA sm_90a (wgmma, warp specialization with TMA), HIP
+// gfx90a and Metal. sm_90a alternates by the input's size between its defaults
+// and persistent blocks on few SMs ({persistent=on,sms=4}: every split kernel's
+// roles loop over tiles), so both forms are fuzzed at the cost of one. They come
+// from the registry without the CPU family, so the binary links no LLVM.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -21,16 +23,20 @@
 namespace {
 
 constexpr std::string_view kTargets[] = {"cuda:sm_80", "cuda:sm_90a", "hip:gfx90a", "metal"};
+// Takes sm_90a's place for inputs of odd size.
+constexpr std::string_view kPersistentTarget = "cuda:sm_90a{persistent=on,sms=4}";
+
+std::shared_ptr<const tile_ir::targets::Target> Resolve(std::string_view name) {
+  auto target = tile_ir::targets::LinkedTargets().Resolve(name);
+  if (!target.ok()) {
+    tile_ir::fuzz::Fail("a GPU target does not resolve", target.status().ToString());
+  }
+  return *std::move(target);
+}
 
 std::vector<std::shared_ptr<const tile_ir::targets::Target>> ResolveTargets() {
   std::vector<std::shared_ptr<const tile_ir::targets::Target>> targets;
-  for (std::string_view name : kTargets) {
-    auto target = tile_ir::targets::LinkedTargets().Resolve(name);
-    if (!target.ok()) {
-      tile_ir::fuzz::Fail("a GPU target does not resolve", target.status().ToString());
-    }
-    targets.push_back(*std::move(target));
-  }
+  for (std::string_view name : kTargets) targets.push_back(Resolve(name));
   return targets;
 }
 
@@ -39,9 +45,14 @@ std::vector<std::shared_ptr<const tile_ir::targets::Target>> ResolveTargets() {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const std::vector<std::shared_ptr<const tile_ir::targets::Target>> targets =
       ResolveTargets();
+  static const std::shared_ptr<const tile_ir::targets::Target> persistent =
+      Resolve(kPersistentTarget);
   std::string_view bytes(reinterpret_cast<const char*>(data), size);
   absl::StatusOr<tile_ir::Module> module = tile_ir::ReadModuleProto(bytes, "fuzz.tilepb");
   if (!module.ok() || !tile_ir::Verify(*module).ok()) return 0;
-  for (const auto& target : targets) tile_ir::fuzz::CheckTargetPipeline(*target, *module);
+  for (const auto& target : targets) {
+    const bool swap = size % 2 == 1 && target->ToString() == "cuda:sm_90a";
+    tile_ir::fuzz::CheckTargetPipeline(swap ? *persistent : *target, *module);
+  }
   return 0;
 }

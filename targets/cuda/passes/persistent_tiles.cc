@@ -32,34 +32,19 @@ bool Names(const absl::flat_hash_set<const Var*>& vars, const Expr& e) {
   return finder.found;
 }
 
-// Whether a value may be computed by every thread of both roles: no loads, no calls (as
-// warp-specialize's own test for the lets it leaves in front of the split).
-bool IsPure(const Expr& e) {
-  class Finder : public IRVisitor {
-   public:
-    using IRVisitor::Visit;
-    bool pure = true;
-
-   protected:
-    void VisitBufferLoad(const BufferLoad& node) override { pure = false; }
-    void VisitCall(const Call& node) override { pure = false; }
-  } finder;
-  finder.Visit(e);
-  return finder.pure;
-}
-
 }  // namespace
 
 PersistentTiles::PersistentTiles(const KernelNode& kernel, const std::vector<Stmt>& top,
-                                 const For& pipelined, int blocks)
+                                 const For& pipelined, int blocks,
+                                 const std::function<bool(const Stmt&)>& shared_let)
     : kernel_(kernel), block_(Var::Make("tile_block", kI32)), blocks_(blocks) {
   for (const GridAxis& axis : kernel.launch.grid) block_dependent_.insert(axis.var.get());
   for (const Stmt& s : top) {
     const Let* let = As<Let>(s);
     if (let != nullptr && Names(block_dependent_, let->value)) {
       block_dependent_.insert(let->var.get());
-      // A let that loads stays a consumer statement, renamed with the rest of the role.
-      if (IsPure(let->value)) block_lets_.push_back(s);
+      // A let only the consumers compute stays theirs, renamed with the rest of the role.
+      if (shared_let(s)) block_lets_.push_back(s);
     }
   }
   if (kernel.launch.swizzle) {
@@ -69,15 +54,19 @@ PersistentTiles::PersistentTiles(const KernelNode& kernel, const std::vector<Stm
         "its pipelined loop's bounds depend on the block index: tiles of unequal work are left "
         "to the hardware's block scheduler";
   }
-  for (const GridAxis& axis : kernel.launch.grid) {
-    if (!AsConstInt(axis.extent) && why_not_.empty()) {
-      // A grid extent computed from the dims is fine; one naming a block variable is not.
-      if (Names(block_dependent_, axis.extent)) why_not_ = "its grid extents name block indices";
+  for (const Stmt& s : top) {
+    // Allocations stay in front of the roles' tile loops, which then define the block lets.
+    const Allocate* alloc = As<Allocate>(s);
+    if (alloc == nullptr || !why_not_.empty()) continue;
+    for (const Expr& extent : alloc->buffer->shape) {
+      if (Names(block_dependent_, extent)) {
+        why_not_ =
+            absl::StrCat("the shape of '", alloc->buffer->name, "' depends on the block index");
+      }
     }
   }
-  if (std::optional<int64_t> tiles = AsConstInt(Tiles()); tiles && *tiles <= 1 && why_not_.empty()) {
-    why_not_ = "it has one output tile";
-  }
+  std::optional<int64_t> tiles = AsConstInt(Tiles());
+  if (tiles && *tiles <= 1 && why_not_.empty()) why_not_ = "it has one output tile";
 }
 
 bool PersistentTiles::IsBlockLet(const Stmt& stmt) const {

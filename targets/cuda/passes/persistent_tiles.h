@@ -22,6 +22,7 @@
 #ifndef TARGETS_CUDA_PASSES_PERSISTENT_TILES_H_
 #define TARGETS_CUDA_PASSES_PERSISTENT_TILES_H_
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -34,15 +35,16 @@ namespace tile_ir::cuda {
 class PersistentTiles {
  public:
   // `top` is the kernel body's statements; `pipelined` the loop warp-specialize splits;
-  // `blocks` the most blocks to launch (the SM count).
+  // `blocks` the most blocks to launch (the SM count); `shared_let` tells the top-level lets
+  // both roles compute (the others are the consumers' statements).
   PersistentTiles(const KernelNode& kernel, const std::vector<Stmt>& top, const For& pipelined,
-                  int blocks);
+                  int blocks, const std::function<bool(const Stmt&)>& shared_let);
 
   // Why the kernel keeps one tile per block, or empty.
   const std::string& why_not() const { return why_not_; }
 
-  // Whether a top-level let is computed, without loads, from the block index: it moves into
-  // both roles' tile loops.
+  // Whether a top-level let both roles compute is computed from the block index: it moves
+  // into both roles' tile loops.
   bool IsBlockLet(const Stmt& stmt) const;
 
   // `role` (one role's statements, naming the grid's variables and the block lets) inside its
@@ -58,7 +60,7 @@ class PersistentTiles {
   Expr LaunchedBlocks() const;
 
   const KernelNode& kernel_;
-  std::vector<Stmt> block_lets_;  // the pure ones, in body order
+  std::vector<Stmt> block_lets_;  // those both roles compute, in body order
   absl::flat_hash_set<const Var*> block_dependent_;  // grid variables and block lets
   VarRef block_;  // the persistent launch's one block variable
   int blocks_ = 0;

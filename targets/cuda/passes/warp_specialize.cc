@@ -171,6 +171,14 @@ class Splitter {
   std::vector<size_t> group_first_use_;  // index into consumers_
   std::vector<Stmt> consumers_;
   BufferMap staged_;
+  // The top-level lets only the consumers compute (Check): those that load, and those that
+  // name one of them; the others stay in front of the split for both roles.
+  absl::flat_hash_set<const Var*> consumer_only_;
+
+  bool StaysInFront(const Stmt& s) const {
+    const Let* let = As<Let>(s);
+    return let != nullptr && !consumer_only_.contains(let->var.get());
+  }
 };
 
 std::string Splitter::Run(Kernel* result, std::string* persistent_why_not) {
@@ -208,7 +216,8 @@ std::string Splitter::Run(Kernel* result, std::string* persistent_why_not) {
   if (std::string why = Check(loop, top); !why.empty()) return why;
   if (std::string why = TmaWhyNot(); !why.empty()) return why;
   if (cuda_->persistent_blocks() > 0) {
-    PersistentTiles tiles(kernel, top, loop, cuda_->persistent_blocks());
+    PersistentTiles tiles(kernel, top, loop, cuda_->persistent_blocks(),
+                          [this](const Stmt& s) { return StaysInFront(s); });
     if (tiles.why_not().empty()) {
       *result = KernelNode::Make(kernel.name, kernel.dims, kernel.params, tiles.PersistentLaunch(),
                                  Emit(loop, top, *loop_index, &tiles), kernel.loc,
@@ -291,12 +300,15 @@ std::string Splitter::Check(const For& loop, const std::vector<Stmt>& top) {
   Uses kernel_uses = UsesOf(kernel.body);
   Uses loop_uses = UsesOf(loop.body);
   // Variables the producer branch may name: the loop's, the kernel's signature and grid
-  // (never declared in the body), and lets that stay in front of the split.
-  absl::flat_hash_set<const Var*> consumer_only;
+  // (never declared in the body), and lets that stay in front of the split. A let that loads,
+  // or that names such a let, is the consumers' alone.
+  absl::flat_hash_set<const Var*>& consumer_only = consumer_only_;
   for (const Stmt& s : top) {
-    if (const Let* let = As<Let>(s); let != nullptr && !IsPureLet(s)) {
-      consumer_only.insert(let->var.get());
-    }
+    const Let* let = As<Let>(s);
+    if (let == nullptr) continue;
+    bool names_consumer_let = false;
+    for (const Var* var : UsesOf(s).vars) names_consumer_let |= consumer_only.contains(var);
+    if (!IsPureLet(s) || names_consumer_let) consumer_only.insert(let->var.get());
   }
   for (const Stmt& s : producers_) {
     const Copy& copy = *As<Copy>(s);
@@ -476,7 +488,7 @@ Stmt Splitter::Emit(const For& loop, const std::vector<Stmt>& top, size_t loop_i
                                    Seq::Make(std::move(consumer_body)), loop.loc()));
     } else if (tiles != nullptr && tiles->IsBlockLet(top[i])) {
       continue;  // each role's tile loop computes it for its tile
-    } else if (As<Allocate>(top[i]) != nullptr || IsPureLet(top[i])) {
+    } else if (As<Allocate>(top[i]) != nullptr || StaysInFront(top[i])) {
       front.push_back(top[i]);
     } else {
       consumer.push_back(top[i]);
