@@ -17,7 +17,9 @@
 // swizzle writes). Adjacent copies form a group with one mbarrier per slot (a gemm's A and B:
 // one group; attention's K and V, copied before Q K^T and before P V: two). The consumers may
 // use shared memory of their own (a staged epilogue): insert-barriers orders it inside their
-// arm, the marker being `partitions_threads`. The kernel becomes (one group shown):
+// arm, the marker being `partitions_threads`. Allocations and the top-level lets that load
+// nothing and name no let that does stay in front of the split; the copies may name only
+// those. The kernel becomes (one group shown):
 //
 //   alloc <the copies' tiles, each with a leading stage dimension of num_stages slots>;
 //   alloc ws_full: shared i64[S]; alloc ws_empty: shared i64[S];  // mbarriers, one per slot
