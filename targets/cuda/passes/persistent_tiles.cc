@@ -14,7 +14,7 @@ namespace {
 
 Expr AsI32(const Expr& e) { return e->dtype() == kI32 ? e : Cast::Make(kI32, e); }
 
-// Whether an expression or statement names one of `vars`.
+// Whether an expression names one of `vars`.
 bool Names(const absl::flat_hash_set<const Var*>& vars, const Expr& e) {
   class Finder : public IRVisitor {
    public:
@@ -36,8 +36,9 @@ bool Names(const absl::flat_hash_set<const Var*>& vars, const Expr& e) {
 
 PersistentTiles::PersistentTiles(const KernelNode& kernel, const std::vector<Stmt>& top,
                                  const For& pipelined, int blocks,
-                                 const std::function<bool(const Stmt&)>& shared_let)
-    : kernel_(kernel), block_(Var::Make("tile_block", kI32)), blocks_(blocks) {
+                                 const std::function<bool(const Stmt&)>& shared_let,
+                                 passes::FreshNames& names)
+    : kernel_(kernel), block_(Var::Make(names.Fresh("tile_block"), kI32)), blocks_(blocks) {
   for (const GridAxis& axis : kernel.launch.grid) block_dependent_.insert(axis.var.get());
   for (const Stmt& s : top) {
     const Let* let = As<Let>(s);

@@ -36,9 +36,11 @@ class PersistentTiles {
  public:
   // `top` is the kernel body's statements; `pipelined` the loop warp-specialize splits;
   // `blocks` the most blocks to launch (the SM count); `shared_let` tells the top-level lets
-  // both roles compute (the others are the consumers' statements).
+  // both roles compute (the others are the consumers' statements); `names` gives the new
+  // variables names the kernel does not use.
   PersistentTiles(const KernelNode& kernel, const std::vector<Stmt>& top, const For& pipelined,
-                  int blocks, const std::function<bool(const Stmt&)>& shared_let);
+                  int blocks, const std::function<bool(const Stmt&)>& shared_let,
+                  passes::FreshNames& names);
 
   // Why the kernel keeps one tile per block, or empty.
   const std::string& why_not() const { return why_not_; }

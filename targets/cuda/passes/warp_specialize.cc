@@ -217,7 +217,7 @@ std::string Splitter::Run(Kernel* result, std::string* persistent_why_not) {
   if (std::string why = TmaWhyNot(); !why.empty()) return why;
   if (cuda_->persistent_blocks() > 0) {
     PersistentTiles tiles(kernel, top, loop, cuda_->persistent_blocks(),
-                          [this](const Stmt& s) { return StaysInFront(s); });
+                          [this](const Stmt& s) { return StaysInFront(s); }, names_);
     if (tiles.why_not().empty()) {
       *result = KernelNode::Make(kernel.name, kernel.dims, kernel.params, tiles.PersistentLaunch(),
                                  Emit(loop, top, *loop_index, &tiles), kernel.loc,
