@@ -16,7 +16,7 @@ export SANITIZE_OPS="flash_attn_d128_b128"
 export RACECHECK_OPS="flash_attn_d128_b128"
 export SKIP_MATRIX=1
 RUN_BUDGET_S=${RUN_BUDGET_S:-420} bash scripts/gpu/run_on_device.sh
-export LD_LIBRARY_PATH=$PWD/.devrun/lib:${LD_LIBRARY_PATH:-}
+source scripts/gpu/env.sh
 T=.devrun/bin/tile-run-gpu
 {
   for sms in 1 2 7; do

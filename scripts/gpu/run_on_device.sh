@@ -50,20 +50,8 @@ RUN_LOG=$OUT/run.log
   exit 2
 }
 
-CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
-export PATH="$PATH:$CUDA_HOME/bin:$CUDA_HOME/compute-sanitizer"
-# NVRTC (libnvrtc.so.13, 110 MB) does not travel: find the machine's own, in
-# the toolkit or in the nvidia-* Python packages.
-NVRTC_DIR=""
-for dir in "$CUDA_HOME/lib64" "$CUDA_HOME/targets/x86_64-linux/lib" \
-  $(python3 -c 'import glob, sys; print(" ".join(sorted({p.rsplit("/", 1)[0] for d in sys.path for p in glob.glob(d + "/nvidia/*/lib/libnvrtc.so.13")})))' 2>/dev/null); do
-  if [[ -e $dir/libnvrtc.so.13 ]]; then NVRTC_DIR=$dir; break; fi
-done
-# Our libraries first, the machine's after them (the driver's folder among
-# them), NVRTC's last. Python (the peers) keeps the machine's own path: our
-# Abseil, protobuf and zlib are for our binaries only.
-SYSTEM_LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}
-export LD_LIBRARY_PATH="$PWD/$BUNDLE/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}${NVRTC_DIR:+:$NVRTC_DIR}"
+# The toolkit on PATH, NVRTC found, the bundle's libraries first (scripts/gpu/env.sh).
+source scripts/gpu/env.sh
 
 STEP_NAMES=()
 STEP_RESULTS=()
