@@ -6,22 +6,41 @@
 #ifndef RUNTIME_DEVICE_REGISTRY_H_
 #define RUNTIME_DEVICE_REGISTRY_H_
 
+#include <functional>
+#include <map>
 #include <memory>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "runtime/device_base.h"
-#include "runtime/factory_registry.h"
 
 namespace tile_ir::runtime {
 
-// Device factories by family; errors say "unknown device 'tpu'; this program
-// has: cpu, cuda".
-class DeviceRegistry : public FactoryRegistry<Device> {
+// Device factories by target family ("cpu", "cuda"), filled once by the list.
+class DeviceRegistry {
  public:
-  DeviceRegistry() : FactoryRegistry<Device>("device") {}
+  // Opens the device for the whole target string ("cuda", "cuda:sm_90a"): the
+  // factory decides what a suffix after the family means.
+  using Factory = std::function<absl::StatusOr<std::unique_ptr<Device>>(std::string_view target)>;
+
+  // Adds the factory of target family `family`. A family given twice is a bug
+  // in the list and aborts.
+  void Add(std::string family, Factory factory);
+
+  // The family names, sorted.
+  std::vector<std::string> Names() const;
+
+  // What the factory of `target`'s family answers (Unavailable when, say, the
+  // driver or the GPU is missing); NotFound naming the families it has when
+  // none is `target`'s ("unknown device 'tpu'; this program has: cpu, cuda"),
+  // and the grammar's error for a bad spelling.
+  absl::StatusOr<std::unique_ptr<Device>> Open(std::string_view target) const;
+
+ private:
+  std::map<std::string, Factory, std::less<>> factories_;
 };
-using DeviceFactory = DeviceRegistry::Factory;
 
 // The devices this binary links (runtime/linked_runtime.cc). Built on first
 // use, thread-safe, never destroyed.

@@ -1,6 +1,8 @@
 // Object code the CPU target compiled (targets/cpu/object_code.h) linked into
 // this process with ORC, libm and the C runtime resolved from the process:
-// how the CPU device loads every kernel, fresh or from the kernel cache.
+// the one way CPU code enters a process. The CPU device loads every kernel
+// through it, fresh or from the kernel cache, and targets/cpu's tests link the
+// kernels they run with it.
 #ifndef RUNTIME_CPU_OBJECT_LINKER_H_
 #define RUNTIME_CPU_OBJECT_LINKER_H_
 

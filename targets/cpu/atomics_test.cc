@@ -15,11 +15,10 @@ namespace {
 using test_util::RunGrid;
 
 TEST(AtomicAddTest, ConcurrentBlocksAddEveryDtype) {
-  auto executable = test_util::CompileTestdata("atomics.tile");
-  ASSERT_TRUE(executable.ok()) << executable.status();
-  auto wide_fn = (*executable)->Lookup("atomic_wide");
-  auto narrow_fn = (*executable)->Lookup("atomic_narrow");
-  ASSERT_TRUE(wide_fn.ok() && narrow_fn.ok());
+  test_util::KernelLoader loader;
+  BlockFn wide_fn = loader.Load("atomics.tile", "atomic_wide");
+  BlockFn narrow_fn = loader.Load("atomics.tile", "atomic_narrow");
+  ASSERT_TRUE(wide_fn != nullptr && narrow_fn != nullptr);
 
   int32_t n = 64 * 40;
   std::vector<int32_t> x(n);
@@ -30,7 +29,7 @@ TEST(AtomicAddTest, ConcurrentBlocksAddEveryDtype) {
   std::vector<uint16_t> hsum(4);
   std::vector<uint8_t> usum(4, 250);
   RunGrid(
-      *wide_fn,
+      wide_fn,
       {x.data(), hist.data(), fsum.data(), dsum.data(), hsum.data(), usum.data(), vec.data(), &n},
       n / 64, 1, 1, /*threads=*/4);
   std::vector<int> count(16);
@@ -54,7 +53,7 @@ TEST(AtomicAddTest, ConcurrentBlocksAddEveryDtype) {
   for (int i = 0; i < m; ++i) y[i] = i;
   std::vector<uint16_t> bsum(4);
   std::vector<uint8_t> esum(4), qsum(4);
-  RunGrid(*narrow_fn, {y.data(), bsum.data(), esum.data(), qsum.data(), &m}, 4, 1, 1, 4);
+  RunGrid(narrow_fn, {y.data(), bsum.data(), esum.data(), qsum.data(), &m}, 4, 1, 1, 4);
   for (int k = 0; k < 4; ++k) {
     EXPECT_EQ(test_util::Bf16Value(bsum[k]), 15.0f);
     EXPECT_EQ(test_util::Fp8Value(esum[k], ScalarType::kF8E4M3), 7.5);

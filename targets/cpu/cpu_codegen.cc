@@ -1,5 +1,5 @@
 // Code generation entry points (cpu_codegen.h), composed from the code
-// generator, the LLVM backend and the JIT.
+// generator and the LLVM backend.
 #include "targets/cpu/cpu_codegen.h"
 
 #include <memory>
@@ -7,7 +7,6 @@
 #include <utility>
 
 #include "llvm/IR/LLVMContext.h"
-#include "targets/cpu/jit_executable.h"
 #include "targets/cpu/llvm_backend.h"
 #include "targets/cpu/llvm_codegen.h"
 
@@ -54,17 +53,6 @@ absl::StatusOr<std::string> EmitAssembly(const Module& lowered, const CpuCompile
   absl::StatusOr<HostModule> host = Generate(lowered, options, /*optimize=*/true);
   if (!host.ok()) return host.status();
   return EmitAssemblyText(*host->module, *host->machine);
-}
-
-absl::StatusOr<std::unique_ptr<CpuExecutable>> CompileLoweredForCpu(
-    const Module& lowered, const CpuCompileOptions& options) {
-  absl::StatusOr<HostModule> host = Generate(lowered, options, /*optimize=*/true);
-  if (!host.ok()) return host.status();
-  absl::StatusOr<llvm::orc::JITTargetMachineBuilder> machine =
-      HostMachineBuilder(options.opt_level);
-  if (!machine.ok()) return machine.status();
-  return JitCompile(lowered, std::move(host->context), std::move(host->module),
-                    std::move(*machine));
 }
 
 }  // namespace tile_ir::cpu

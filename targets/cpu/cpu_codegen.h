@@ -1,7 +1,9 @@
 // Code generation for thread-level modules on the CPU: LLVM IR through
 // IRBuilder, optimized for the host CPU (vectorized with its SIMD
-// instructions) and JIT-compiled with ORC. cpu_compiler.h adds the lowering
-// from the tile level.
+// instructions), as text or assembly for people. The code that runs is the
+// object code of object_code.h (the CPU target's Compile), which the runtime
+// links (runtime/cpu/object_linker.h); cpu_compiler.h adds the lowering from
+// the tile level.
 //
 // Semantics the generated code gives the IR (beyond tile_ir/expr.h):
 //   - i32/i64 +, -, * overflow is undefined, as in C; narrower integers wrap.
@@ -26,9 +28,7 @@
 #define TARGETS_CPU_CPU_CODEGEN_H_
 
 #include <cstdint>
-#include <memory>
 #include <string>
-#include <string_view>
 
 #include "absl/status/statusor.h"
 #include "targets/cpu/host_cpu.h"  // HostCpuName, HostCpuFeatures
@@ -59,22 +59,6 @@ absl::StatusOr<std::string> EmitLlvmIr(const Module& lowered, bool optimize,
 // instructions used).
 absl::StatusOr<std::string> EmitAssembly(const Module& lowered,
                                          const CpuCompileOptions& options = {});
-
-// JIT-compiled kernels of one module. Owns the ORC JIT; function pointers
-// stay valid for its lifetime. Lookup may be called from any thread.
-class CpuExecutable {
- public:
-  virtual ~CpuExecutable() = default;
-  // The block function of a kernel, or NotFound naming it.
-  virtual absl::StatusOr<BlockFn> Lookup(std::string_view kernel_name) const = 0;
-  // The lowered (thread-level) module the code was generated from.
-  virtual const Module& lowered() const = 0;
-};
-
-// Generate + optimize + JIT for a module that is already thread-level.
-// Errors name the kernel, the node and its location.
-absl::StatusOr<std::unique_ptr<CpuExecutable>> CompileLoweredForCpu(
-    const Module& lowered, const CpuCompileOptions& options = {});
 
 }  // namespace tile_ir::cpu
 

@@ -106,16 +106,15 @@ void ExpectMatchesTheReference(const GemmCase& param) {
   absl::StatusOr<Module> lowered = LowerForCpu(*module);
   ASSERT_TRUE(lowered.ok()) << lowered.status();
   EXPECT_TRUE(absl::StrContains(Print(*lowered), "fma(broadcast(")) << Print(*lowered);
-  absl::StatusOr<std::unique_ptr<CpuExecutable>> executable = CompileLoweredForCpu(*lowered);
-  ASSERT_TRUE(executable.ok()) << executable.status();
-  absl::StatusOr<BlockFn> fn = (*executable)->Lookup("g");
-  ASSERT_TRUE(fn.ok()) << fn.status();
+  absl::StatusOr<std::unique_ptr<test_util::LinkedObject>> code =
+      test_util::CompileLowered(*lowered, "g");
+  ASSERT_TRUE(code.ok()) << code.status();
 
   const int m = param.shape.m, n = param.shape.n, k = param.shape.k;
   std::vector<uint8_t> a = Encode(param.a_type, 1, m * k);
   std::vector<uint8_t> b = Encode(param.b_type, 2, k * n);
   std::vector<float> c(m * n, -1.0f);
-  test_util::RunGrid(*fn, {a.data(), b.data(), c.data()}, 1);
+  test_util::RunGrid((*code)->block_fn(), {a.data(), b.data(), c.data()}, 1);
   for (int i = 0; i < m; ++i) {
     for (int j = 0; j < n; ++j) {
       double want = param.clear_accum ? 0.0 : 5.0;

@@ -12,6 +12,8 @@
 
 #include "frontends/text/parser.h"
 #include "gtest/gtest.h"
+#include "targets/cpu/cpu_target.h"
+#include "targets/target.h"
 
 namespace tile_ir::cpu::test_util {
 
@@ -24,20 +26,31 @@ absl::StatusOr<Module> ParseTestdata(const std::string& name) {
   return text::ParseModule(text.str(), path);
 }
 
-absl::StatusOr<std::unique_ptr<CpuExecutable>> CompileTestdata(const std::string& name) {
-  absl::StatusOr<Module> module = ParseTestdata(name);
-  if (!module.ok()) return module.status();
-  return CompileLoweredForCpu(*module);
+absl::StatusOr<std::unique_ptr<LinkedObject>> CompileLowered(const Module& lowered,
+                                                             std::string_view kernel) {
+  absl::StatusOr<Module> single = targets::SingleKernelModule(lowered, kernel);
+  if (!single.ok()) return single.status();
+  absl::StatusOr<targets::Binary> binary = MakeCpuTarget()->Compile(*single, /*source=*/"", kernel);
+  if (!binary.ok()) return binary.status();
+  return LinkedObject::Link(binary->bytes, binary->entry, kernel);
+}
+
+absl::StatusOr<std::unique_ptr<LinkedObject>> CompileKernel(const Module& module,
+                                                            std::string_view kernel) {
+  absl::StatusOr<targets::CompiledKernel> compiled = MakeCpuTarget()->CompileKernel(module, kernel);
+  if (!compiled.ok()) return compiled.status();
+  return LinkedObject::Link(compiled->binary.bytes, compiled->binary.entry, kernel);
 }
 
 BlockFn KernelLoader::Load(const std::string& file, const std::string& kernel) {
-  absl::StatusOr<std::unique_ptr<CpuExecutable>> executable = CompileTestdata(file);
-  EXPECT_TRUE(executable.ok()) << executable.status();
-  if (!executable.ok()) return nullptr;
-  absl::StatusOr<BlockFn> function = (*executable)->Lookup(kernel);
-  EXPECT_TRUE(function.ok()) << function.status();
-  executables_.push_back(std::move(*executable));
-  return function.ok() ? *function : nullptr;
+  absl::StatusOr<Module> module = ParseTestdata(file);
+  EXPECT_TRUE(module.ok()) << module.status();
+  if (!module.ok()) return nullptr;
+  absl::StatusOr<std::unique_ptr<LinkedObject>> object = CompileLowered(*module, kernel);
+  EXPECT_TRUE(object.ok()) << file << ": " << object.status();
+  if (!object.ok()) return nullptr;
+  objects_.push_back(*std::move(object));
+  return objects_.back()->block_fn();
 }
 
 void RunGrid(BlockFn kernel, const std::vector<void*>& args, int grid_x, int grid_y, int grid_z,

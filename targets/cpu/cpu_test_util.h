@@ -1,6 +1,11 @@
-// Helpers for the CPU target's tests: reading and compiling the hand-written
-// thread-level kernels of testdata/targets/cpu, running grids of blocks, and
+// Helpers for the CPU target's tests: reading the hand-written thread-level
+// kernels of testdata/targets/cpu, compiling kernels with the CPU target and
+// linking its object code as the CPU device does, running grids of blocks, and
 // buffers that fault on any access past their ends.
+//
+// The tests link with runtime/cpu's object linker (a test-only edge from a
+// target to the runtime): the code they check is the object code the target
+// gives every device, loaded the one way the runtime loads it.
 #ifndef TARGETS_CPU_CPU_TEST_UTIL_H_
 #define TARGETS_CPU_CPU_TEST_UTIL_H_
 
@@ -8,21 +13,33 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "runtime/cpu/object_linker.h"
 #include "targets/cpu/cpu_codegen.h"
 #include "tile_ir/module.h"
 
 namespace tile_ir::cpu::test_util {
 
+using runtime::cpu::LinkedObject;
+
 // testdata/targets/cpu/<name>, parsed.
 absl::StatusOr<Module> ParseTestdata(const std::string& name);
 
-// testdata/targets/cpu/<name>, parsed and compiled with CompileLoweredForCpu.
-absl::StatusOr<std::unique_ptr<CpuExecutable>> CompileTestdata(const std::string& name);
+// `kernel` of a thread-level module, compiled as it is by the CPU target's
+// Compile (no lowering: the tests check hand-written thread-level code) and
+// linked. NotFound when the module has no such kernel.
+absl::StatusOr<std::unique_ptr<LinkedObject>> CompileLowered(const Module& lowered,
+                                                             std::string_view kernel);
 
-// Compiles testdata files for a test and keeps their code alive.
+// `kernel` of a tile-level module through Target::CompileKernel (the CPU
+// pipeline, then Compile), linked: what the CPU device runs.
+absl::StatusOr<std::unique_ptr<LinkedObject>> CompileKernel(const Module& module,
+                                                            std::string_view kernel);
+
+// Compiles testdata kernels for a test and keeps their code alive.
 class KernelLoader {
  public:
   // The block function of `kernel` in testdata/targets/cpu/<file>, or null
@@ -30,7 +47,7 @@ class KernelLoader {
   BlockFn Load(const std::string& file, const std::string& kernel);
 
  private:
-  std::vector<std::unique_ptr<CpuExecutable>> executables_;
+  std::vector<std::unique_ptr<LinkedObject>> objects_;
 };
 
 // Runs block (bx, by, bz) of `kernel` for every index of the grid, on

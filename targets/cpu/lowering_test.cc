@@ -1,5 +1,6 @@
-// End to end from the tile level: the CPU pipeline (LowerForCpu), then code
-// generation and the JIT (CompileForCpu), on ragged shapes.
+// End to end from the tile level: the CPU target's whole compile
+// (Target::CompileKernel: the CPU pipeline, then object code) linked as the CPU
+// device links it, on ragged shapes.
 #include <cmath>
 #include <cstdint>
 #include <fstream>
@@ -32,9 +33,7 @@ absl::StatusOr<Module> ParseFile(const std::string& path) {
 TEST(LoweringTest, TileLevelGemmRunsOnRaggedShapes) {
   absl::StatusOr<Module> module = ParseFile("testdata/examples/gemm.tile");
   ASSERT_TRUE(module.ok()) << module.status();
-  auto executable = CompileForCpu(*module);
-  ASSERT_TRUE(executable.ok()) << executable.status();
-  auto gemm = (*executable)->Lookup("gemm");
+  auto gemm = test_util::CompileKernel(*module, "gemm");
   ASSERT_TRUE(gemm.ok()) << gemm.status();
   int32_t m = 150, n = 131, k = 70;
   std::mt19937 random(3);
@@ -43,7 +42,8 @@ TEST(LoweringTest, TileLevelGemmRunsOnRaggedShapes) {
   for (uint16_t& v : a) v = NearestHalf(dist(random));
   for (uint16_t& v : b) v = NearestHalf(dist(random));
   std::vector<float> c(m * n, NAN);
-  RunGrid(*gemm, {a.data(), b.data(), c.data(), &m, &n, &k}, (n + 127) / 128, (m + 127) / 128, 1,
+  RunGrid((*gemm)->block_fn(), {a.data(), b.data(), c.data(), &m, &n, &k}, (n + 127) / 128,
+          (m + 127) / 128, 1,
           /*threads=*/2);
   for (int i = 0; i < m; ++i) {
     for (int j = 0; j < n; ++j) {
@@ -58,16 +58,14 @@ TEST(LoweringTest, TileLevelGemmRunsOnRaggedShapes) {
 TEST(LoweringTest, TileLevelSoftmaxRunsOnRaggedRows) {
   absl::StatusOr<Module> module = ParseFile("testdata/text/softmax.tile");
   ASSERT_TRUE(module.ok()) << module.status();
-  auto executable = CompileForCpu(*module);
-  ASSERT_TRUE(executable.ok()) << executable.status();
-  auto softmax = (*executable)->Lookup("softmax_rows");
+  auto softmax = test_util::CompileKernel(*module, "softmax_rows");
   ASSERT_TRUE(softmax.ok()) << softmax.status();
   int32_t m = 21;
   std::mt19937 random(5);
   std::uniform_real_distribution<double> dist(-6, 6);
   std::vector<uint16_t> x(m * 1024), y(m * 1024);
   for (uint16_t& v : x) v = NearestHalf(dist(random));
-  RunGrid(*softmax, {x.data(), y.data(), &m}, (m + 15) / 16);
+  RunGrid((*softmax)->block_fn(), {x.data(), y.data(), &m}, (m + 15) / 16);
   for (int r = 0; r < m; ++r) {
     double top = -INFINITY, sum = 0;
     for (int j = 0; j < 1024; ++j) top = std::max(top, double{HalfValue(x[r * 1024 + j])});
@@ -86,11 +84,10 @@ TEST(LoweringTest, CustomPipelineAndItsErrors) {
   options.pipeline = "simplify,remove-dead-code";
   auto lowered = LowerForCpu(*module, options);
   ASSERT_TRUE(lowered.ok()) << lowered.status();
-  auto executable = CompileLoweredForCpu(*lowered, options);
-  ASSERT_TRUE(executable.ok()) << executable.status();
-  EXPECT_TRUE((*executable)->Lookup("axpy").ok());
+  auto axpy = test_util::CompileLowered(*lowered, "axpy");
+  EXPECT_TRUE(axpy.ok()) << axpy.status();
   options.pipeline = "simplfy";
-  absl::Status status = CompileForCpu(*module, options).status();
+  absl::Status status = LowerForCpu(*module, options).status();
   EXPECT_FALSE(status.ok());
   EXPECT_TRUE(absl::StrContains(status.message(), "did you mean 'simplify'")) << status;
 }
