@@ -1,9 +1,11 @@
 // Host time per launch of an already loaded CUDA kernel, to compare with the
 // peers' figures on the same GPU (CuPy's raw-kernel launch: 5.2 us on the
-// H200): many launches, one wait, wall clock over the count. Three paths:
+// H200): many launches, one wait, wall clock over the count; and host only (128 launches
+// with no wait in the timed span, the GPU kept out: see HostOnlyMicroseconds). Three paths:
 // enqueue alone (arguments bound once), bind + enqueue, and LoadedKernel::
 // Launch (bind + enqueue + wait), which tile-run uses.
 // Usage: launch_overhead_cuda [LAUNCHES]   (default 10000)
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -59,6 +61,31 @@ absl::StatusOr<double> MicrosecondsPerLaunch(const CudaKernel& kernel, int count
   return std::chrono::duration<double, std::micro>(end - start).count() / count;
 }
 
+// Microseconds of host time per call with the GPU kept out: kHostOnlyCalls calls timed with no
+// wait inside the timed span (fewer than the launch queue holds, so no call waits for the GPU
+// to retire an earlier kernel), the median of kHostOnlyRuns such runs, each after a wait.
+// MicrosecondsPerLaunch's `count` calls fill the queue: where the GPU retires these tiny
+// kernels more slowly than the host enqueues them, it measures the GPU's pace.
+constexpr int kHostOnlyCalls = 128;
+constexpr int kHostOnlyRuns = 51;
+absl::StatusOr<double> HostOnlyMicroseconds(const CudaKernel& kernel,
+                                            const std::function<absl::Status()>& launch) {
+  std::vector<double> runs;
+  for (int r = 0; r < kHostOnlyRuns; ++r) {
+    if (absl::Status status = kernel.Synchronize(); !status.ok()) return status;
+    auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < kHostOnlyCalls; ++i) {
+      if (absl::Status status = launch(); !status.ok()) return status;
+    }
+    auto end = std::chrono::steady_clock::now();
+    runs.push_back(std::chrono::duration<double, std::micro>(end - start).count() /
+                   kHostOnlyCalls);
+  }
+  if (absl::Status status = kernel.Synchronize(); !status.ok()) return status;
+  std::sort(runs.begin(), runs.end());
+  return runs[runs.size() / 2];
+}
+
 absl::Status Run(int count) {
   absl::StatusOr<std::unique_ptr<runtime::cuda::CudaDevice>> device =
       runtime::cuda::OpenCudaDevice();
@@ -101,11 +128,13 @@ absl::Status Run(int count) {
   std::printf("%s\n%d launches of add<N=%lld> (%lld blocks of 128 threads, %d registers each)\n\n",
               (*device)->description().c_str(), count, static_cast<long long>(kElements),
               static_cast<long long>(kElements / 128), kernel.registers_per_thread());
-  std::printf("%-34s %12s\n", "path", "us/launch");
+  std::printf("%-34s %12s %12s\n", "path", "us/launch", "host only");
   for (const Path& path : paths) {
     absl::StatusOr<double> us = MicrosecondsPerLaunch(kernel, count, path.launch);
     if (!us.ok()) return us.status();
-    std::printf("%-34s %12.2f\n", path.name, *us);
+    absl::StatusOr<double> host = HostOnlyMicroseconds(kernel, path.launch);
+    if (!host.ok()) return host.status();
+    std::printf("%-34s %12.2f %12.2f\n", path.name, *us, *host);
   }
   absl::StatusOr<double> device_seconds = kernel.TimedLaunch(args);
   if (!device_seconds.ok()) return device_seconds.status();

@@ -130,7 +130,7 @@ fi
 BENCH_LOG=$OUT/bench.log
 LAUNCH_LOG=$BENCH_LOG
 step "launch overhead" 60 "$LAUNCH_LOG" "$BIN/launch_overhead_cuda" 10000
-note "$(grep -E '^enqueue' "$LAUNCH_LOG" | awk '{print "enqueue " $NF " us"}')"
+note "$(grep -E '^enqueue' "$LAUNCH_LOG" | awk '{print "enqueue " $(NF-1) " us, host only " $NF}')"
 
 # The Python package on torch tensors: GEMM and attention against torch, host time per call.
 if [[ -f $BUNDLE/python/examples/torch_on_gpu.py && ${SKIP_PYTHON:-0} != 1 ]]; then
