@@ -15,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "passes/analysis/arith/expr_simplifier.h"
 #include "passes/analysis/buffer_access.h"
+#include "passes/analysis/var_mentions.h"
 #include "passes/transforms/fresh_names.h"
 #include "passes/transforms/pipeline_planning.h"
 #include "passes/transforms/plan_shared_memory.h"
@@ -79,27 +80,11 @@ class LoopFacts : public IRVisitor {
   }
 };
 
-// Whether `e` names a variable of `vars`.
-class MentionsAny : public IRVisitor {
- public:
-  explicit MentionsAny(const absl::flat_hash_set<const Var*>& vars) : vars_(vars) {}
-  using IRVisitor::Visit;
-  bool found = false;
-
- protected:
-  void VisitVar(const Var& node) override { found |= vars_.contains(&node); }
-
- private:
-  const absl::flat_hash_set<const Var*>& vars_;
-};
-
-bool RegionMentions(const Region& region, const absl::flat_hash_set<const Var*>& vars) {
-  MentionsAny finder(vars);
+bool RegionMentions(const Region& region, const VarSet& vars) {
   for (const Range& range : region.ranges) {
-    finder.Visit(range.min);
-    finder.Visit(range.extent);
+    if (MentionsAny(range.min, vars) || MentionsAny(range.extent, vars)) return true;
   }
-  return finder.found;
+  return false;
 }
 
 struct Schedule {

@@ -5,32 +5,14 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "passes/analysis/var_mentions.h"
 #include "passes/transforms/substitute.h"
 #include "tile_ir/op_shorthand.h"
-#include "tile_ir/visitor.h"
 
 namespace tile_ir::cuda {
 namespace {
 
 Expr AsI32(const Expr& e) { return e->dtype() == kI32 ? e : Cast::Make(kI32, e); }
-
-// Whether an expression names one of `vars`.
-bool Names(const absl::flat_hash_set<const Var*>& vars, const Expr& e) {
-  class Finder : public IRVisitor {
-   public:
-    using IRVisitor::Visit;
-    explicit Finder(const absl::flat_hash_set<const Var*>& vars) : vars_(vars) {}
-    bool found = false;
-
-   protected:
-    void VisitVar(const Var& node) override { found |= vars_.contains(&node); }
-
-   private:
-    const absl::flat_hash_set<const Var*>& vars_;
-  } finder(vars);
-  finder.Visit(e);
-  return finder.found;
-}
 
 }  // namespace
 
@@ -42,7 +24,7 @@ PersistentTiles::PersistentTiles(const KernelNode& kernel, const std::vector<Stm
   for (const GridAxis& axis : kernel.launch.grid) block_dependent_.insert(axis.var.get());
   for (const Stmt& s : top) {
     const Let* let = As<Let>(s);
-    if (let != nullptr && Names(block_dependent_, let->value)) {
+    if (let != nullptr && passes::MentionsAny(let->value, block_dependent_)) {
       block_dependent_.insert(let->var.get());
       // A let only the consumers compute stays theirs, renamed with the rest of the role.
       if (shared_let(s)) block_lets_.push_back(s);
@@ -50,7 +32,8 @@ PersistentTiles::PersistentTiles(const KernelNode& kernel, const std::vector<Stm
   }
   if (kernel.launch.swizzle) {
     why_not_ = "its block swizzle is not rasterized yet (rasterize-blocks runs first)";
-  } else if (Names(block_dependent_, pipelined.min) || Names(block_dependent_, pipelined.extent)) {
+  } else if (passes::MentionsAny(pipelined.min, block_dependent_) ||
+             passes::MentionsAny(pipelined.extent, block_dependent_)) {
     why_not_ =
         "its pipelined loop's bounds depend on the block index: tiles of unequal work are left "
         "to the hardware's block scheduler";
@@ -60,7 +43,7 @@ PersistentTiles::PersistentTiles(const KernelNode& kernel, const std::vector<Stm
     const Allocate* alloc = As<Allocate>(s);
     if (alloc == nullptr || !why_not_.empty()) continue;
     for (const Expr& extent : alloc->buffer->shape) {
-      if (Names(block_dependent_, extent)) {
+      if (passes::MentionsAny(extent, block_dependent_)) {
         why_not_ =
             absl::StrCat("the shape of '", alloc->buffer->name, "' depends on the block index");
       }

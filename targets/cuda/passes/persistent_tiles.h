@@ -26,7 +26,7 @@
 #include <string>
 #include <vector>
 
-#include "absl/container/flat_hash_set.h"
+#include "passes/analysis/var_mentions.h"
 #include "passes/transforms/fresh_names.h"
 #include "tile_ir/module.h"
 
@@ -63,7 +63,7 @@ class PersistentTiles {
 
   const KernelNode& kernel_;
   std::vector<Stmt> block_lets_;  // those both roles compute, in body order
-  absl::flat_hash_set<const Var*> block_dependent_;  // grid variables and block lets
+  passes::VarSet block_dependent_;  // grid variables and the lets computed from them
   VarRef block_;  // the persistent launch's one block variable
   int blocks_ = 0;
   std::string why_not_;

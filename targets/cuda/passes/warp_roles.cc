@@ -8,6 +8,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "passes/analysis/var_mentions.h"
 #include "passes/transforms/fresh_names.h"
 #include "targets/cuda/gemm_wgmma.h"
 #include "targets/cuda/passes/warp_specialize.h"
@@ -87,16 +88,6 @@ class BarrierRewriter : public IRMutator {
   Stmt replacement_;
 };
 
-// The variables a subtree names.
-class Mentions : public IRVisitor {
- public:
-  using IRVisitor::Visit;
-  absl::flat_hash_set<const Var*> vars;
-
- protected:
-  void VisitVar(const Var& node) override { vars.insert(&node); }
-};
-
 class RoleBinder {
  public:
   RoleBinder(const Kernel& kernel, const For& threads)
@@ -129,15 +120,10 @@ absl::StatusOr<Kernel> RoleBinder::Run(const For& thread_loop, int64_t consumers
       inits.push_back(s);
       continue;
     }
-    if (const Let* let = As<Let>(s)) {
-      Mentions mentions;
-      mentions.Visit(let->value);
-      for (const Var* var : mentions.vars) {
-        if (thread_dependent.contains(var)) {
-          thread_dependent.insert(let->var.get());
-          thread_lets_.insert(let->var.get());
-        }
-      }
+    const Let* let = As<Let>(s);
+    if (let != nullptr && passes::MentionsAny(let->value, thread_dependent)) {
+      thread_dependent.insert(let->var.get());
+      thread_lets_.insert(let->var.get());
     }
     const If* branch = As<If>(s);
     if (branch == nullptr || !IsProducerMarker(branch->cond)) {
@@ -178,10 +164,9 @@ absl::StatusOr<Kernel> RoleBinder::Run(const For& thread_loop, int64_t consumers
 }
 
 absl::StatusOr<Stmt> RoleBinder::Producer(const Stmt& branch) {
-  Mentions mentions;
-  mentions.Visit(branch);
+  const passes::VarSet mentioned = passes::MentionedVars(branch);
   for (const Var* var : thread_lets_) {
-    if (mentions.vars.contains(var)) {
+    if (mentioned.contains(var)) {
       return absl::InternalError(absl::StrCat(
           "warp-roles: kernel '", kernel_->name, "': the producer branch reads '", var->name,
           "', computed from the consumers' thread index before the split"));
