@@ -8,6 +8,8 @@
 #include <set>
 #include <string>
 
+#include "targets/c_source/embedded_library_checks.h"
+
 namespace tile_ir::cuda {
 namespace {
 
@@ -27,28 +29,11 @@ TEST(DeviceHeadersTest, LibraryIsEmbedded) {
 }
 
 TEST(DeviceHeadersTest, EachHeaderNamesItsOrigin) {
-  for (const c_source::EmbeddedFile& header : DeviceHeaders()) {
-    const std::string_view base = header.name.substr(header.name.rfind('/') + 1);
-    const std::string_view dir = header.name.substr(0, 12) == "tl/portable/"
-                                     ? "targets/c_source/device/"
-                                     : "targets/cuda/device/";
-    EXPECT_EQ(header.origin, std::string(dir) + std::string(base));
-  }
+  c_source::ExpectOriginsIn(DeviceHeaders(), "targets/cuda/device/");
 }
 
 TEST(DeviceHeadersTest, IncludesResolveInsideTheLibrary) {
-  std::set<std::string> names;
-  for (const c_source::EmbeddedFile& header : DeviceHeaders()) names.emplace(header.name);
-  for (const c_source::EmbeddedFile& header : DeviceHeaders()) {
-    std::string_view rest = header.source;
-    const std::string_view directive = "#include \"";
-    for (size_t at = rest.find(directive); at != std::string_view::npos;
-         at = rest.find(directive)) {
-      rest = rest.substr(at + directive.size());
-      std::string included(rest.substr(0, rest.find('"')));
-      EXPECT_TRUE(names.count(included)) << header.name << " includes " << included;
-    }
-  }
+  c_source::ExpectIncludesResolve(DeviceHeaders());
 }
 
 TEST(DeviceHeadersTest, FingerprintIsTheLibrarys) {

@@ -8,6 +8,8 @@
 #include <set>
 #include <string>
 
+#include "targets/c_source/embedded_library_checks.h"
+
 namespace tile_ir::hip {
 namespace {
 
@@ -28,28 +30,11 @@ TEST(HipDeviceHeadersTest, EmbedsTheWholeLibrary) {
 }
 
 TEST(HipDeviceHeadersTest, EachHeaderNamesItsOrigin) {
-  for (const c_source::EmbeddedFile& header : HipDeviceHeaders()) {
-    const std::string_view base = header.name.substr(header.name.rfind('/') + 1);
-    const std::string_view dir = header.name.substr(0, 12) == "tl/portable/"
-                                     ? "targets/c_source/device/"
-                                     : "targets/hip/device/";
-    EXPECT_EQ(header.origin, std::string(dir) + std::string(base));
-  }
+  c_source::ExpectOriginsIn(HipDeviceHeaders(), "targets/hip/device/");
 }
 
 TEST(HipDeviceHeadersTest, IncludesResolveInsideTheLibrary) {
-  std::set<std::string> names;
-  for (const c_source::EmbeddedFile& header : HipDeviceHeaders()) names.emplace(header.name);
-  for (const c_source::EmbeddedFile& header : HipDeviceHeaders()) {
-    std::string_view rest = header.source;
-    const std::string_view directive = "#include \"";
-    for (size_t at = rest.find(directive); at != std::string_view::npos;
-         at = rest.find(directive)) {
-      rest = rest.substr(at + directive.size());
-      std::string included(rest.substr(0, rest.find('"')));
-      EXPECT_TRUE(names.contains(included)) << header.name << " includes " << included;
-    }
-  }
+  c_source::ExpectIncludesResolve(HipDeviceHeaders());
 }
 
 }  // namespace
