@@ -137,37 +137,28 @@ absl::StatusOr<std::shared_ptr<const TargetInfo>> FindFakeTarget(std::string_vie
 }
 
 void RegisterFakeIntrinsics() {
-  IntrinsicInfo async_copy;
-  async_copy.name = "test_gpu.async_copy";
-  async_copy.num_args = 3;
-  async_copy.result = IntrinsicInfo::ResultType::kVoid;
-  async_copy.pure = false;
-  async_copy.async_copy = true;
-  async_copy.description = "test-gpu's asynchronous copy of `bytes` bytes";
-  RegisterIntrinsic(std::move(async_copy));  // false when already registered
-  IntrinsicInfo async_copy_if;
-  async_copy_if.name = "test_gpu.async_copy_if";
-  async_copy_if.num_args = 4;
-  async_copy_if.result = IntrinsicInfo::ResultType::kVoid;
-  async_copy_if.pure = false;
-  async_copy_if.async_copy = true;
-  async_copy_if.description =
-      "test-gpu's asynchronous copy of `bytes` bytes where the last argument holds, zeros where not";
-  RegisterIntrinsic(std::move(async_copy_if));
-  IntrinsicInfo mm;
-  mm.name = "test_gpu.mm";
-  mm.num_args = 3;
-  mm.result = IntrinsicInfo::ResultType::kVoid;
-  mm.pure = false;
-  mm.description = "test-gpu's matrix instruction, reading its first two tiles as core matrices";
-  RegisterIntrinsic(std::move(mm));
-  IntrinsicInfo fence;
-  fence.name = "test_gpu.fence";
-  fence.num_args = 0;
-  fence.result = IntrinsicInfo::ResultType::kVoid;
-  fence.pure = false;
-  fence.description = "orders test_gpu.mm's operand stores before it";
-  RegisterIntrinsic(std::move(fence));
+  // test-gpu's calls made for their effect; RegisterIntrinsic is false (and changes nothing)
+  // when one is registered already.
+  auto register_void = [](std::string name, int num_args, std::string description,
+                          bool async_copy = false) {
+    IntrinsicInfo info;
+    info.name = std::move(name);
+    info.num_args = num_args;
+    info.result = IntrinsicInfo::ResultType::kVoid;
+    info.pure = false;
+    info.async_copy = async_copy;
+    info.description = std::move(description);
+    RegisterIntrinsic(std::move(info));
+  };
+  register_void("test_gpu.async_copy", 3, "test-gpu's asynchronous copy of `bytes` bytes",
+                /*async_copy=*/true);
+  register_void("test_gpu.async_copy_if", 4,
+                "test-gpu's asynchronous copy of `bytes` bytes where the last argument holds, "
+                "zeros where not",
+                /*async_copy=*/true);
+  register_void("test_gpu.mm", 3,
+                "test-gpu's matrix instruction, reading its first two tiles as core matrices");
+  register_void("test_gpu.fence", 0, "orders test_gpu.mm's operand stores before it");
   IntrinsicInfo role;
   role.name = "test_gpu.first_role";
   role.num_args = 0;
