@@ -56,11 +56,8 @@ absl::StatusOr<Module> BuildConfig(const ops::OpCase& op, const Config& config) 
   return dsl::MakeModule({*kernel});
 }
 
-// The config's kernel compiled (through the cache) with `dims` as constants.
-absl::StatusOr<runtime::LoadedKernel*> CompileSpecialized(runtime::jit::KernelCache& cache,
-                                                          const ops::OpCase& op,
-                                                          const Config& config,
-                                                          const ops::Shapes& dims) {
+absl::StatusOr<Module> BuildSpecializedConfig(const ops::OpCase& op, const Config& config,
+                                              const ops::Shapes& dims) {
   absl::StatusOr<Module> module = BuildConfig(op, config);
   if (!module.ok()) return module.status();
   for (Kernel& kernel : module->kernels) {
@@ -68,6 +65,16 @@ absl::StatusOr<runtime::LoadedKernel*> CompileSpecialized(runtime::jit::KernelCa
     if (!specialized.ok()) return specialized.status();
     kernel = *std::move(specialized);
   }
+  return module;
+}
+
+// The config's kernel compiled (through the cache) with `dims` as constants.
+absl::StatusOr<runtime::LoadedKernel*> CompileSpecialized(runtime::jit::KernelCache& cache,
+                                                          const ops::OpCase& op,
+                                                          const Config& config,
+                                                          const ops::Shapes& dims) {
+  absl::StatusOr<Module> module = BuildSpecializedConfig(op, config, dims);
+  if (!module.ok()) return module.status();
   absl::StatusOr<runtime::jit::CachedKernel> cached = cache.Get(*module, op.name);
   if (!cached.ok()) return cached.status();
   return cached->kernel;

@@ -56,6 +56,10 @@ std::string ConfigName(const ops::OpCase& op, const runtime::jit::Config& config
 
 // The module holding the op's kernel for `config`.
 absl::StatusOr<Module> BuildConfig(const ops::OpCase& op, const runtime::jit::Config& config);
+// The same with `dims` compiled in as constants (specialize-dims), as --static-shapes runs it.
+absl::StatusOr<Module> BuildSpecializedConfig(const ops::OpCase& op,
+                                              const runtime::jit::Config& config,
+                                              const ops::Shapes& dims);
 
 }  // namespace tile_ir::tools
 

@@ -4,7 +4,6 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "passes/transforms/specialize_dims.h"
 #include "tools/tile_run/autotune_op.h"
 #include "tools/tile_run/report.h"
 
@@ -15,15 +14,9 @@ absl::StatusOr<std::vector<std::string>> LoweringRemarks(const ops::OpCase& op,
                                                          const ops::Shapes& dims,
                                                          bool static_shapes,
                                                          const targets::Target& target) {
-  absl::StatusOr<Module> module = BuildConfig(op, config);
+  absl::StatusOr<Module> module =
+      static_shapes ? BuildSpecializedConfig(op, config, dims) : BuildConfig(op, config);
   if (!module.ok()) return module.status();
-  if (static_shapes) {
-    for (Kernel& kernel : module->kernels) {
-      absl::StatusOr<Kernel> specialized = passes::SpecializeDims(kernel, dims);
-      if (!specialized.ok()) return specialized.status();
-      kernel = *std::move(specialized);
-    }
-  }
   std::vector<std::string> remarks;
   absl::StatusOr<Module> lowered = target.Lower(*module, "", &remarks);
   if (!lowered.ok()) return lowered.status();
