@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <iostream>
+#include <string>
+#include <utility>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -72,9 +74,9 @@ absl::StatusOr<TargetName> TargetRegistry::Canonical(const TargetName& name,
                                                        key, "' takes a whole number from ", low,
                                                        " to ", high, ", not '", value, "'"));
       }
-      // One spelling: "0132" is 132.
-      if (number != std::stoll(option->values.front())) {
-        canonical.options.emplace_back(key, absl::StrCat(number));
+      // One spelling: "0132" is 132, and the default (written canonically) is left out.
+      if (std::string spelled = absl::StrCat(number); spelled != option->values.front()) {
+        canonical.options.emplace_back(key, std::move(spelled));
       }
       continue;
     }

@@ -582,8 +582,7 @@ Kernel WarpSpecialize(const Kernel& kernel, const CudaTargetInfo& cuda,
   }
   if (why.empty() && result != kernel && why_not != nullptr) {
     // What was done is worth a line too: tile-run --explain and the autotuner show it.
-    const bool persistent = result->launch.grid.size() != kernel->launch.grid.size() ||
-                            result->launch.grid[0].var != kernel->launch.grid[0].var;
+    const bool persistent = cuda.persistent_blocks() > 0 && persistent_why_not.empty();
     why_not->push_back(absl::StrCat(
         "warp-specialize: kernel '", kernel->name, "' gives its copies to a producer warpgroup "
         "(TMA loads and mbarriers) beside ", kernel->launch.threads[0] / kProducerThreads,
