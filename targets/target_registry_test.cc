@@ -60,7 +60,7 @@ TEST(TargetRegistryTest, RefusalsListWhatIsAccepted) {
             "target 'cuda{gemm=fma}': option 'gemm' takes auto | wgmma | mma, not 'fma'");
   EXPECT_EQ(Error("cuda{tiles=big}"),
             "target 'cuda{tiles=big}': unknown option 'tiles' of cuda; options: gemm, "
-            "warp_specialize, persistent, sms");
+            "warp_specialize, persistent, sms, tma_store");
   EXPECT_EQ(Error("cuda{sms=0}"),
             "target 'cuda{sms=0}': option 'sms' takes a whole number from 1 to 1024, not '0'");
   EXPECT_EQ(Error("cuda{sms=many}"),
@@ -68,6 +68,9 @@ TEST(TargetRegistryTest, RefusalsListWhatIsAccepted) {
             "'many'");
   EXPECT_TRUE(absl::StrContains(Error("cuda:sm_80{sms=108}"), "applies to sm_90a only"));
   EXPECT_TRUE(absl::StrContains(Error("cuda:sm_80{persistent=on}"), "applies to sm_90a only"));
+  EXPECT_TRUE(absl::StrContains(Error("cuda:sm_80{tma_store=on}"), "applies to sm_90a only"));
+  EXPECT_EQ(Error("cuda{tma_store=yes}"),
+            "target 'cuda{tma_store=yes}': option 'tma_store' takes off | on, not 'yes'");
   EXPECT_EQ(Error("hip{gemm=mma}"),
             "target 'hip{gemm=mma}': unknown option 'gemm' of hip, which takes none");
   EXPECT_TRUE(absl::StrContains(Error("cuda:sm_80{gemm=wgmma}"), "only sm_90a has both"));

@@ -398,5 +398,63 @@ TEST_F(CudaFakeDriverTest, TensorMapsOfBatchedTensorsHaveTheirRank) {
   EXPECT_EQ(g_maps[1][kFakeTensorMapRank], 2u);
 }
 
+// {tma_store=on}: the consumers store C with the TMA, so the launch passes C's tensor map
+// too (parameter 6), its box one staging tile's 128 rows of 64 bf16.
+constexpr char kTmaStoreGemm[] = R"(ir_version 3;
+producer "test" "1";
+
+kernel tma_gemm<M: i32>(A: bf16[M, 128], B: bf16[128, 256], C: bf16[M, 256])
+    grid(bx: 1, by: ceildiv(M, 128)) threads(256) {
+  alloc A_s: shared bf16[128, 64];
+  alloc B_s: shared bf16[64, 256];
+  alloc C_l: fragment f32[128, 256];
+  fill C_l = 0.0;
+  for k in 0 +: 2 pipelined(num_stages=2) {
+    copy A[by * 128 +: 128, k * 64 +: 64] -> A_s;
+    copy B[k * 64 +: 64, 0 +: 256] -> B_s;
+    gemm A_s, B_s -> C_l {transpose_a=false, transpose_b=false, policy=square, clear_accum=false};
+  }
+  copy C_l -> C[by * 128 +: 128, 0 +: 256];
+}
+)";
+
+uint64_t g_store_map[16];
+void RecordStoreTensorMap(const char* entry, const FakeCudaLaunch*, void** params) {
+  ASSERT_STREQ(entry, "tma_gemm");
+  ASSERT_EQ(reinterpret_cast<uintptr_t>(params[6]) % 64, 0u);
+  std::memcpy(g_store_map, params[6], sizeof g_store_map);
+}
+
+TEST_F(CudaFakeDriverTest, TmaStoresGetTheOutputsTensorMap) {
+  CudaDeviceOptions options;
+  options.driver = driver_;
+  options.target = *targets::ParseTargetName("cuda{tma_store=on}");
+  absl::StatusOr<std::unique_ptr<CudaDevice>> device = OpenCudaDevice(options);
+  ASSERT_TRUE(device.ok()) << device.status();
+  EXPECT_EQ((*device)->target().ToString(), "cuda:sm_90a{tma_store=on}");
+  absl::StatusOr<Module> module = text::ParseModule(kTmaStoreGemm, "tma_store.tile");
+  ASSERT_TRUE(module.ok()) << module.status();
+  absl::StatusOr<std::unique_ptr<LoadedKernel>> kernel = (*device)->Load(*module, "tma_gemm");
+  ASSERT_TRUE(kernel.ok()) << kernel.status();
+  EXPECT_THAT((*kernel)->artifacts()[0].contents,
+              HasSubstr("tl::tma_store_2d<128, 256>(&tl_tensor_map_2, "));
+  absl::StatusOr<std::unique_ptr<DeviceBuffer>> a = (*device)->Allocate(kBF16, {200, 128});
+  absl::StatusOr<std::unique_ptr<DeviceBuffer>> b = (*device)->Allocate(kBF16, {128, 256});
+  absl::StatusOr<std::unique_ptr<DeviceBuffer>> c = (*device)->Allocate(kBF16, {200, 256});
+  ASSERT_TRUE(a.ok() && b.ok() && c.ok());
+  control_->set_kernel(RecordStoreTensorMap);
+  std::vector<KernelArg> args = {KernelArg::Tensor((*a)->tensor()),
+                                 KernelArg::Tensor((*b)->tensor()),
+                                 KernelArg::Tensor((*c)->tensor())};
+  ASSERT_TRUE((*kernel)->Launch(args).ok());
+  EXPECT_EQ(g_store_map[kFakeTensorMapAddress], reinterpret_cast<uintptr_t>((*c)->tensor()->data));
+  EXPECT_EQ(g_store_map[kFakeTensorMapDataType], 9u);  // CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+  EXPECT_EQ(g_store_map[kFakeTensorMapInnerDim], 256u);
+  EXPECT_EQ(g_store_map[kFakeTensorMapOuterDim], 200u);
+  EXPECT_EQ(g_store_map[kFakeTensorMapBoxInner], 64u);
+  EXPECT_EQ(g_store_map[kFakeTensorMapBoxOuter], 128u);
+  EXPECT_EQ(g_store_map[kFakeTensorMapSwizzle], 3u);  // CU_TENSOR_MAP_SWIZZLE_128B
+}
+
 }  // namespace
 }  // namespace tile_ir::runtime::cuda

@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
-# What it takes to make persistent warp-specialized kernels (cuda:sm_90a{persistent=on}) the
-# default, in two device calls of at most 10 minutes each (carry .devrun; OUT is set by the
-# device tool):
+# What it takes to make persistent warp-specialized kernels (cuda:sm_90a{persistent=on}) and
+# their TMA-store epilogue ({tma_store=on}) the default, in two device calls of at most 10
+# minutes each (carry .devrun; OUT is set by the device tool):
 #   bash scripts/gpu/persistent_check.sh checks   # correctness
 #   bash scripts/gpu/persistent_check.sh bench    # speed, beside the peers of the same machine
 # checks: the suite at default and ragged shapes (one tile per block, the default), static
 #   checks of the 128x256x64_s4 gemms, the Python package (host time per call also with the GPU
 #   kept out: call_timing.host_us), then {persistent=on} with few SMs named ({sms=1,2,7}: every
-#   block loops over several tiles) and under racecheck and memcheck (persistent_checks.log).
-# bench: the peers (cuBLAS, cuDNN, ...) and the 4096^3 / 8192^3 gemms at 128x256x64_s4 and the
-#   b128 attention, each with and without {persistent=on} (persistent_bench.log).
+#   block loops over several tiles), then {tma_store=on} at 128x256x64_s3 (whose 3 stages
+#   leave room for the staging tile) with one tile per block and persistent, and all of them
+#   under racecheck and memcheck, the TMA stores under synccheck too (persistent_checks.log).
+# bench: the peers (cuBLAS, cuDNN, ...) and the 4096^3 / 8192^3 gemms at 128x256x64_s4 with
+#   and without {persistent=on} and at 128x256x64_s3 with {tma_store=on} (with and without
+#   persistent), and the b128 attention with and without {persistent=on}
+#   (persistent_bench.log).
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 PHASE=${1:-}
@@ -30,6 +34,22 @@ case $PHASE in
         done
         timeout 60 $T .devrun/ops/flash_attn_d128_b128.tile "--target=cuda:sm_90a{persistent=on,sms=$sms}" \
           --check --seed=$sms --shapes=BATCH=2,HEADS=3,SEQ=1000 2>&1 | grep -E "check|error|Error" | head -3
+      done
+      for t in "cuda:sm_90a{tma_store=on}" "cuda:sm_90a{persistent=on,sms=1,tma_store=on}" \
+               "cuda:sm_90a{persistent=on,sms=7,tma_store=on}"; do
+        for op in gemm_bf16_to_bf16 gemm_f16_to_f16; do
+          for shapes in M=1000,N=1024,K=520 M=4097,N=136,K=72 M=256,N=256,K=64; do
+            echo "== $op $t $shapes"
+            timeout 60 $T .devrun/ops/$op.tile "--target=$t" --config=128x256x64_s3 --check \
+              --seed=7 --shapes=$shapes 2>&1 | grep -E "check|error|Error" | head -4
+          done
+        done
+      done
+      for tool in racecheck memcheck synccheck; do
+        timeout 120 compute-sanitizer --tool $tool --error-exitcode=9 $T .devrun/ops/gemm_bf16_to_bf16.tile \
+          "--target=cuda:sm_90a{persistent=on,sms=2,tma_store=on}" --config=128x256x64_s3 --check \
+          --shapes=M=300,N=520,K=200 2>&1 | tail -3
+        echo "gemm 128x256 {persistent=on,sms=2,tma_store=on} $tool exit ${PIPESTATUS[0]}"
       done
       for tool in racecheck memcheck; do
         timeout 120 compute-sanitizer --tool $tool --error-exitcode=9 $T .devrun/ops/gemm_bf16_to_bf16.tile \
@@ -53,6 +73,11 @@ case $PHASE in
           for t in cuda "cuda:sm_90a{persistent=on}"; do
             echo "== $op $shapes $t"
             timeout 60 $T .devrun/ops/$op.tile "--target=$t" --config=128x256x64_s4 --bench \
+              --static-shapes --iters=20 --warmup=3 --seed=4 --shapes=$shapes 2>&1 | grep -E "^  bench|rror"
+          done
+          for t in cuda "cuda:sm_90a{tma_store=on}" "cuda:sm_90a{persistent=on,tma_store=on}"; do
+            echo "== $op $shapes $t 128x256x64_s3"
+            timeout 60 $T .devrun/ops/$op.tile "--target=$t" --config=128x256x64_s3 --bench \
               --static-shapes --iters=20 --warmup=3 --seed=4 --shapes=$shapes 2>&1 | grep -E "^  bench|rror"
           done
         done

@@ -51,16 +51,18 @@ class Cuda final : public c_source::GlobalKernelDialect {
     if (std::optional<CExpr> async = c_source::EmitAsyncCopyCall(node, context)) return async;
     if (!absl::StartsWith(node.name, kCudaIntrinsicPrefix)) return std::nullopt;
     if (TmaLoadRank(node) != 0) return EmitTmaLoad(node, context);
-    if (node.name == "cuda.producer_warps" || node.name == "cuda.producer_leader") {
+    if (TmaStoreRank(node) != 0) return EmitTmaStore(node, context);
+    if (node.name == "cuda.producer_warps" || node.name == "cuda.producer_leader" ||
+        node.name == "cuda.consumer_leader") {
       // warp_specialize.h's marker, which warp-roles replaces with a thread-index test.
       return context.Fail(absl::StrCat(
-          node.name, " marks the producer of a warp-specialized kernel; the warp-roles pass "
+          node.name, " marks a role of a warp-specialized kernel; the warp-roles pass "
           "(after insert-barriers) gives that branch its threads, and it did not run"));
     }
     return c_source::EmitRegisteredLibraryCall(node, kCudaIntrinsicPrefix, *this, context);
   }
 
-  // The tensor maps of the kernel's TMA loads (tensor_maps.h), after its dimensions.
+  // The tensor maps of the kernel's TMA loads and stores (tensor_maps.h), after its dimensions.
   absl::StatusOr<std::vector<std::string>> DerivedParams(const KernelNode& kernel) const override {
     absl::StatusOr<std::vector<TensorMapUse>> maps = CollectTensorMaps(kernel);
     if (!maps.ok()) return maps.status();
@@ -103,13 +105,44 @@ class Cuda final : public c_source::GlobalKernelDialect {
   std::string WarpBarrier() const override { return "__syncwarp();"; }
 
  private:
+  // The tensor map a TMA load or store names, and its index among the kernel's (its kernel
+  // parameter's number).
+  static absl::StatusOr<std::pair<TensorMapUse, int>> TensorMapIndex(const Call& node,
+                                                                      CallContext& context) {
+    absl::StatusOr<TensorMapUse> use = TensorMapOf(node, context.kernel());
+    if (!use.ok()) return use.status();
+    absl::StatusOr<std::vector<TensorMapUse>> maps = CollectTensorMaps(context.kernel());
+    if (!maps.ok()) return maps.status();
+    return std::pair(*use, static_cast<int>(std::find(maps->begin(), maps->end(), *use) -
+                                            maps->begin()));
+  }
+
+  // tl::tma_store_<rank>d<ROWS, COLS>(&<its tensor map>, &src, <coordinates>).
+  static CExpr EmitTmaStore(const Call& node, CallContext& context) {
+    absl::StatusOr<std::pair<TensorMapUse, int>> map = TensorMapIndex(node, context);
+    if (!map.ok()) return context.Fail(std::string(map.status().message()));
+    const auto& [use, index] = *map;
+    const BufferLoad* src = As<BufferLoad>(node.args[0]);
+    if (src == nullptr || src->buffer->scope != MemoryScope::kShared) {
+      return context.Fail(absl::StrCat(node.name, ": argument 0 must be an element of shared memory"));
+    }
+    const size_t cols = node.args.size() - 1;
+    std::string text = absl::StrCat("tl::tma_store_", use.rank, "d<", use.box_rows, ", ",
+                                    *AsConstInt(node.args[cols]), ">(&",
+                                    TensorMapParamName(index), ", ",
+                                    context.AddressOf(*src).text);
+    for (size_t i = 2; i + 2 < node.args.size(); ++i) {
+      absl::StrAppend(&text, ", ", context.Emit(node.args[i]).text);
+    }
+    return CExpr{absl::StrCat(text, ")")};
+  }
+
   // tl::tma_load_<rank>d<ROWS, COLS>(&<its tensor map>, &dst, &barrier, <coordinates>).
   static CExpr EmitTmaLoad(const Call& node, CallContext& context) {
-    absl::StatusOr<TensorMapUse> use = TensorMapOf(node, context.kernel());
-    if (!use.ok()) return context.Fail(std::string(use.status().message()));
-    absl::StatusOr<std::vector<TensorMapUse>> maps = CollectTensorMaps(context.kernel());
-    if (!maps.ok()) return context.Fail(std::string(maps.status().message()));
-    const int index = static_cast<int>(std::find(maps->begin(), maps->end(), *use) - maps->begin());
+    absl::StatusOr<std::pair<TensorMapUse, int>> map = TensorMapIndex(node, context);
+    if (!map.ok()) return context.Fail(std::string(map.status().message()));
+    const TensorMapUse* use = &map->first;
+    const int index = map->second;
     const BufferLoad* dst = As<BufferLoad>(node.args[0]);
     const BufferLoad* barrier = As<BufferLoad>(node.args[2]);
     if (dst == nullptr || dst->buffer->scope != MemoryScope::kShared || barrier == nullptr) {

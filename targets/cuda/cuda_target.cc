@@ -50,9 +50,11 @@ class CudaTarget final : public targets::Target {
  public:
   CudaTarget(targets::TargetName name, WgmmaUse wgmma)
       : Target(name),
-        info_(std::make_shared<CudaTargetInfo>(name.arch, wgmma, name.ToString(),
-                                               name.Option("warp_specialize") != "off",
-                                               PersistentBlocks(name))) {}
+        info_(std::make_shared<CudaTargetInfo>(
+            name.arch, wgmma, name.ToString(),
+            WarpSpecialization{.enabled = name.Option("warp_specialize") != "off",
+                               .persistent_blocks = PersistentBlocks(name),
+                               .tma_stores = name.Option("tma_store") == "on"})) {}
 
   std::shared_ptr<const passes::TargetInfo> info() const override { return info_; }
   std::string DefaultPipeline() const override { return DefaultCudaPipeline(); }
@@ -150,7 +152,14 @@ class CudaFamily final : public targets::TargetFamily {
              {absl::StrCat(kDefaultSms)},
              "the SM count persistent kernels launch a block on (132 is the H100 SXM's and "
              "H200's; the runtime names its GPU's count when it differs)",
-             std::pair<int64_t, int64_t>{1, 1024}}};
+             std::pair<int64_t, int64_t>{1, 1024}},
+            {"tma_store",
+             {"off", "on"},
+             "whether the consumers of a warp-specialized sm_90a kernel write each output tile "
+             "from registers to shared memory and store it with the TMA, one thread issuing the "
+             "store while the others go on (on), or store their registers to global memory "
+             "themselves (off, the default until TMA stores are verified and timed on an "
+             "H100/H200: NOTES.md)"}};
   }
   void RegisterIntrinsics() const override {
     RegisterCudaLibraryIntrinsics();
@@ -207,6 +216,12 @@ class CudaFamily final : public targets::TargetFamily {
       return absl::InvalidArgumentError(absl::StrCat(
           "target '", name.ToString(), "': {", persistent.empty() ? "sms" : "persistent",
           "=...} applies to sm_90a only, whose warp-specialized kernels can be persistent"));
+    }
+    if (name.arch != "sm_90a" && !name.Option("tma_store").empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "target '", name.ToString(),
+          "': {tma_store=...} applies to sm_90a only, whose warp-specialized kernels' "
+          "consumers can store with the TMA"));
     }
     if (name.arch != "sm_90a" && !gemm.empty()) {
       return absl::InvalidArgumentError(

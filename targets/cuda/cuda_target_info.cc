@@ -76,12 +76,11 @@ absl::Status CheckCudaArch(std::string_view arch) {
 }
 
 CudaTargetInfo::CudaTargetInfo(std::string arch, WgmmaUse wgmma, std::string name,
-                               bool warp_specialize, int persistent_blocks)
+                               WarpSpecialization split)
     : arch_(std::move(arch)),
       wgmma_(wgmma),
       name_(name.empty() ? "cuda:" + arch_ : name),
-      warp_specialize_(warp_specialize),
-      persistent_blocks_(persistent_blocks) {}
+      split_(split) {}
 
 std::optional<WgmmaPlan> CudaTargetInfo::WgmmaPlanFor(const Gemm& gemm,
                                                       const KernelNode& kernel) const {

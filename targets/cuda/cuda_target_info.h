@@ -29,26 +29,36 @@ enum class WgmmaUse {
   kWherePossible,    // every gemm PlanWgmma accepts
 };
 
+// How sm_90a's warp-specialized kernels are built: the target's options
+// (cuda:sm_90a{warp_specialize=...,persistent=...,sms=...,tma_store=...}).
+struct WarpSpecialization {
+  // warp-specialize gives pipelined copies to a producer warpgroup (the default; {warp_specialize
+  // =off} declines).
+  bool enabled = false;
+  // > 0: each role of a split kernel loops over output tiles in that many blocks (the GPU's SM
+  // count: {persistent=on,sms=N}); 0 keeps one tile per block (the default, {persistent=off}).
+  int persistent_blocks = 0;
+  // The consumers of a split kernel store their output tiles through shared memory with the
+  // TMA ({tma_store=on}; tma_stores.h); off by default.
+  bool tma_stores = false;
+};
+
 class CudaTargetInfo final : public passes::TargetInfo {
  public:
   // `arch` is one of KnownCudaArchs(); `wgmma` says which gemms take wgmma on sm_90a.
   // `name` is the canonical target name the CudaTarget was made from (messages say it);
-  // "cuda:<arch>" when empty.
-  // `warp_specialize` true lets warp-specialize give pipelined copies to a producer
-  // warpgroup on sm_90a (the default; {warp_specialize=off} declines).
-  // `persistent_blocks` > 0 lets warp-specialize loop each role of a split kernel over output
-  // tiles in that many blocks (the GPU's SM count: {persistent=on,sms=N}); 0 keeps one tile
-  // per block (the default, {persistent=off}).
+  // "cuda:<arch>" when empty. `split` applies on sm_90a only.
   explicit CudaTargetInfo(std::string arch, WgmmaUse wgmma = WgmmaUse::kSwizzledOperands,
-                          std::string name = "", bool warp_specialize = false,
-                          int persistent_blocks = 0);
+                          std::string name = "", WarpSpecialization split = {});
 
   // Whether warp-specialize splits pipelined kernels into a producer warpgroup and consumers:
   // on sm_90a (mbarrier parity waits, setmaxnreg) when the target asked for it.
-  bool warp_specializes() const { return arch_ == "sm_90a" && warp_specialize_; }
+  bool warp_specializes() const { return arch_ == "sm_90a" && split_.enabled; }
   // The blocks a persistent split kernel launches at most (one per SM), or 0 when split
   // kernels keep one output tile per block.
-  int persistent_blocks() const { return warp_specializes() ? persistent_blocks_ : 0; }
+  int persistent_blocks() const { return warp_specializes() ? split_.persistent_blocks : 0; }
+  // Whether a split kernel's consumers store output tiles with the TMA (tma_stores.h).
+  bool tma_stores() const { return warp_specializes() && split_.tma_stores; }
 
   std::string name() const override { return name_; }
   std::string arch() const override { return arch_; }
@@ -92,8 +102,7 @@ class CudaTargetInfo final : public passes::TargetInfo {
   std::string arch_;
   WgmmaUse wgmma_;
   std::string name_;
-  bool warp_specialize_;
-  int persistent_blocks_;
+  WarpSpecialization split_;
 };
 
 // The pass pipeline that lowers a tile-level module for CUDA (every

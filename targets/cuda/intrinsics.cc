@@ -65,6 +65,18 @@ const CoreMatrixReads* FindCoreMatrixReads(std::string_view name) {
   return it == table.by_name.end() ? nullptr : &it->second;
 }
 
+void RegisterRoleMarker(std::string name, std::string description, bool partitions_threads) {
+  IntrinsicInfo marker;
+  marker.name = std::move(name);
+  marker.num_args = 0;
+  marker.result = IntrinsicInfo::ResultType::kFixed;
+  marker.fixed_result = kBool;
+  marker.pure = false;
+  marker.partitions_threads = partitions_threads;
+  marker.description = std::move(description);
+  RegisterIntrinsic(std::move(marker));
+}
+
 void RegisterCudaLibraryIntrinsics() {
   static std::once_flag once;
   std::call_once(once, [] {

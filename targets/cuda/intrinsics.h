@@ -59,6 +59,12 @@ absl::Status RegisterCoreMatrixReads(std::string name, CoreMatrixReads reads);
 // nullptr for an intrinsic that reads no core matrices.
 const CoreMatrixReads* FindCoreMatrixReads(std::string_view name);
 
+// Registers `name` as a role marker of warp-specialized kernels: a bool intrinsic of no
+// arguments, impure (never folded or moved: warp-roles finds it where a pass put it and
+// replaces it with a thread-index test), `partitions_threads` when two groups of threads run
+// the arms of a branch on it concurrently (tile_ir/intrinsics.h). Registering it again is OK.
+void RegisterRoleMarker(std::string name, std::string description, bool partitions_threads);
+
 // Registers the intrinsics of the device library itself (safe to call again):
 //   cuda.cp_async_16(dst, src, pred), cuda.cp_async_8(...), cuda.cp_async_4(...):
 //     an asynchronous copy of 16, 8 or 4 bytes from the global element src to

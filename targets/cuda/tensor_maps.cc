@@ -1,4 +1,4 @@
-// Which tensor maps a lowered kernel's TMA loads read (tensor_maps.h).
+// Which tensor maps a lowered kernel's TMA loads and stores name (tensor_maps.h).
 #include "targets/cuda/tensor_maps.h"
 
 #include <algorithm>
@@ -19,7 +19,7 @@ class TmaCalls : public IRVisitor {
  protected:
   void VisitCall(const Call& node) override {
     IRVisitor::VisitCall(node);
-    if (TmaLoadRank(node) != 0) calls.push_back(&node);
+    if (TmaTileRank(node) != 0) calls.push_back(&node);
   }
 };
 
@@ -34,7 +34,33 @@ int TmaLoadRank(const Call& call) {
   return 0;
 }
 
+std::string TmaStoreIntrinsic(int rank) { return absl::StrCat("cuda.tma_store_", rank, "d"); }
+
+int TmaStoreRank(const Call& call) {
+  for (int rank = kTmaMinRank; rank <= kTmaMaxRank; ++rank) {
+    if (call.name == TmaStoreIntrinsic(rank)) return rank;
+  }
+  return 0;
+}
+
 void RegisterTmaIntrinsics() {
+  RegisterCudaLibraryIntrinsics();  // the fence the stores' tiles take
+  for (int rank = kTmaMinRank; rank <= kTmaMaxRank; ++rank) {
+    RegisterCudaIntrinsic(
+        TmaStoreIntrinsic(rank), kTmaStoreFixedArgs + rank, 2,
+        absl::StrCat("TMA store of the ROWS x COLS shared tile at arg 0 (128-byte swizzled) to "
+                     "the tile at the ", rank, " coordinates from arg 2 on of the rank-", rank,
+                     " tensor arg 1 names, as one bulk group (device/tma.cuh)"),
+        /*async_copy=*/false, /*core_matrix_operands=*/{0},
+        /*core_matrix_fence=*/"cuda.fence_proxy_async")
+        .IgnoreError();
+  }
+  RegisterCudaIntrinsic(kTmaStoreWaitReadIntrinsic, 1, 0,
+                        "waits until this thread's TMA stores have read their shared tiles (arg "
+                        "0 names the tile that is written next)",
+                        /*async_copy=*/false, /*core_matrix_operands=*/{0},
+                        /*core_matrix_fence=*/"cuda.fence_proxy_async")
+      .IgnoreError();
   for (int rank = kTmaMinRank; rank <= kTmaMaxRank; ++rank) {
     // Only a foreign registration of the name can fail; the emitter then names it.
     RegisterCudaIntrinsic(
@@ -53,9 +79,10 @@ absl::StatusOr<TensorMapUse> TensorMapOf(const Call& call, const KernelNode& ker
     return absl::InvalidArgumentError(
         absl::StrCat("kernel '", kernel.name, "': ", call.name, ": ", why));
   };
-  const int rank = TmaLoadRank(call);
-  if (rank == 0) return refuse("is not a TMA load");
-  const size_t num_args = kTmaLoadFixedArgs + rank;
+  const bool load = TmaLoadRank(call) != 0;
+  const int rank = TmaTileRank(call);
+  if (rank == 0) return refuse("is not a TMA load or store");
+  const size_t num_args = (load ? kTmaLoadFixedArgs : kTmaStoreFixedArgs) + rank;
   if (call.args.size() != num_args) {
     return refuse(absl::StrCat("takes ", num_args, " arguments, not ", call.args.size()));
   }

@@ -1,4 +1,5 @@
-// TMA tile loads and the tensor maps they read. A warp-specialized kernel's producer issues
+// TMA tile loads and stores and the tensor maps they name. A warp-specialized kernel's producer
+// issues
 //
 //   eval cuda.tma_load_2d(T_s[slot, 0, 0], A[0, 0], ws_full[slot], row, col, ROWS, COLS);
 //   eval cuda.tma_load_4d(T_s[slot, 0, 0], K[0, 0, 0, 0], ws_full[slot], b, h, row, col,
@@ -13,6 +14,17 @@
 // from the tensor's address and shape (runtime/cuda/cuda_kernel.cc) and passes as a
 // `const __grid_constant__` parameter after the kernel's dimensions. The code generator and
 // the runtime both derive the list of those parameters from the lowered kernel alone, here.
+//
+// With {tma_store=on} its consumers write an output tile the same way in reverse
+// (targets/cuda/passes/tma_stores.h):
+//
+//   eval cuda.tma_store_2d(C_stage[0, 0], C[0, 0], row, col, ROWS, COLS);
+//   eval cuda.tma_store_wait_read(C_stage[0, 0]);
+//
+// stores the ROWS x COLS shared tile C_stage (128-byte swizzled, as a load writes it) to the
+// tile at (row, col) of C as one bulk group (elements outside the tensor are not written),
+// and the wait returns once this thread's bulk groups have read their shared tiles, so that
+// they may be written again.
 #ifndef TARGETS_CUDA_TENSOR_MAPS_H_
 #define TARGETS_CUDA_TENSOR_MAPS_H_
 
@@ -27,6 +39,10 @@ namespace tile_ir::cuda {
 
 // dst, tensor, barrier, one coordinate per dimension of the tensor, ROWS, COLS.
 inline constexpr int kTmaLoadFixedArgs = 5;
+// src, tensor, one coordinate per dimension of the tensor, ROWS, COLS.
+inline constexpr int kTmaStoreFixedArgs = 4;
+// cuda.tma_store_wait_read(tile): waits until this thread's TMA stores have read their tiles.
+inline constexpr char kTmaStoreWaitReadIntrinsic[] = "cuda.tma_store_wait_read";
 // The ranks a tensor map may have.
 inline constexpr int kTmaMinRank = 2;
 inline constexpr int kTmaMaxRank = 5;
@@ -53,17 +69,30 @@ struct TensorMapUse {
 std::string TmaLoadIntrinsic(int rank);
 // The tensor rank of a call to a TMA load intrinsic, or 0 for any other call.
 int TmaLoadRank(const Call& call);
+// "cuda.tma_store_<rank>d".
+std::string TmaStoreIntrinsic(int rank);
+// The tensor rank of a call to a TMA store intrinsic, or 0 for any other call.
+int TmaStoreRank(const Call& call);
+// The tensor rank of a TMA load or store, or 0 for any other call.
+inline int TmaTileRank(const Call& call) {
+  const int load = TmaLoadRank(call);
+  return load != 0 ? load : TmaStoreRank(call);
+}
 
-// Registers cuda.tma_load_2d to cuda.tma_load_5d (idempotent).
+// Registers cuda.tma_load_2d to cuda.tma_load_5d, cuda.tma_store_2d to cuda.tma_store_5d and
+// cuda.tma_store_wait_read (idempotent). A store's tile and the wait's are core-matrix operands
+// (CoreMatrixReads, intrinsics.h): core-matrix-tiles lays them out in the 128-byte swizzle the
+// TMA reads, and fences the ordinary stores that fill them (fence.proxy.async) before the
+// store reads them.
 void RegisterTmaIntrinsics();
 
-// The tensor maps the TMA load calls of a thread-level kernel read, each distinct (tensor,
-// box) once in the order of its first call: the kernel's parameters after its dimensions. An
-// error names a call whose tensor is not a dense buffer parameter of the call's rank or whose
-// box the TMA cannot load.
+// The tensor maps the TMA load and store calls of a thread-level kernel name, each distinct
+// (tensor, box) once in the order of its first call: the kernel's parameters after its
+// dimensions. An error names a call whose tensor is not a dense buffer parameter of the call's
+// rank or whose box the TMA cannot move.
 absl::StatusOr<std::vector<TensorMapUse>> CollectTensorMaps(const KernelNode& kernel);
 
-// The use one TMA load call reads (its arguments checked as CollectTensorMaps does).
+// The use one TMA load or store call names (its arguments checked as CollectTensorMaps does).
 absl::StatusOr<TensorMapUse> TensorMapOf(const Call& call, const KernelNode& kernel);
 
 // The name of the kernel parameter holding tensor map `index`.

@@ -35,8 +35,27 @@ kernel gemm(A: bf16[1024, 1024], B: bf16[1024, 1024], C: f32[1024, 1024])
 }
 )";
 
-absl::StatusOr<std::string> Source(const std::string& target_name) {
-  absl::StatusOr<Module> module = text::ParseModule(kGemm, "gemm.tile");
+// The same gemm writing C in bf16 from 3 stages: its 64 KiB staging tile fits beside them.
+constexpr char kGemmBf16Out[] = R"(ir_version 1;
+producer "test" "1";
+
+kernel gemm(A: bf16[1024, 1024], B: bf16[1024, 1024], C: bf16[1024, 1024])
+    grid(bx: 4, by: 8) threads(256) {
+  alloc A_s: shared bf16[128, 64];
+  alloc B_s: shared bf16[64, 256];
+  alloc C_l: fragment f32[128, 256];
+  fill C_l = 0.0;
+  for k in 0 +: 16 pipelined(num_stages=3) {
+    copy A[by * 128 +: 128, k * 64 +: 64] -> A_s;
+    copy B[k * 64 +: 64, bx * 256 +: 256] -> B_s;
+    gemm A_s, B_s -> C_l {transpose_a=false, transpose_b=false, policy=square, clear_accum=false};
+  }
+  copy C_l -> C[by * 128 +: 128, bx * 256 +: 256];
+}
+)";
+
+absl::StatusOr<std::string> Source(const std::string& target_name, const char* text = kGemm) {
+  absl::StatusOr<Module> module = text::ParseModule(text, "gemm.tile");
   if (!module.ok()) return module.status();
   absl::StatusOr<targets::TargetName> name = targets::ParseTargetName(target_name);
   if (!name.ok()) return name.status();
@@ -114,11 +133,49 @@ TEST_F(WarpSpecializeNvrtcTest, PersistentBlocksLoopOverTiles) {
   EXPECT_FALSE(absl::StrContains(*one_tile, "tile_iter")) << *one_tile;
 }
 
+// {tma_store=on}: the consumers write C into a shared tile, fence it for the async proxy, and
+// one thread stores it with the TMA (a third tensor map), waiting for the store to have read
+// the tile before the next tile's copy and before the kernel ends. No thread stores to
+// global memory itself.
+TEST_F(WarpSpecializeNvrtcTest, TmaStoresWriteTheOutputTileFromSharedMemory) {
+  for (const char* target : {"cuda:sm_90a{tma_store=on}", "cuda:sm_90a{persistent=on,sms=8,tma_store=on}"}) {
+    SCOPED_TRACE(target);
+    absl::StatusOr<std::string> source = Source(target, kGemmBf16Out);
+    ASSERT_TRUE(source.ok()) << source.status();
+    EXPECT_TRUE(absl::StrContains(*source, "tl::tma_store_2d<128, 256>(&tl_tensor_map_2, "))
+        << *source;
+    EXPECT_TRUE(absl::StrContains(*source, "const __grid_constant__ tl::TensorMap tl_tensor_map_2)"))
+        << *source;
+    absl::StatusOr<NvrtcOutput> compiled =
+        CompileWithNvrtc(*source, "gemm.cu", {.arch = "sm_90a"});
+    ASSERT_TRUE(compiled.ok()) << compiled.status() << "\n" << *source;
+    const std::string& ptx = compiled->ptx;
+    for (const char* instruction :
+         {"cp.async.bulk.tensor.2d.global.shared::cta.bulk_group", "cp.async.bulk.commit_group",
+          "cp.async.bulk.wait_group.read 0", "fence.proxy.async.shared::cta",
+          "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes",
+          "wgmma.mma_async.sync.aligned.m64n"}) {
+      EXPECT_TRUE(absl::StrContains(ptx, instruction)) << instruction;
+    }
+    EXPECT_FALSE(absl::StrContains(ptx, "st.global")) << ptx;
+  }
+  // Off (the default): the consumers store C themselves.
+  absl::StatusOr<std::string> direct = Source("cuda:sm_90a", kGemmBf16Out);
+  ASSERT_TRUE(direct.ok()) << direct.status();
+  EXPECT_FALSE(absl::StrContains(*direct, "tma_store")) << *direct;
+}
+
 TEST(WarpSpecializeTargetTest, TheOptionIsSm90aOnly) {
   absl::StatusOr<targets::TargetName> name =
       targets::ParseTargetName("cuda:sm_80{warp_specialize=on}");
   ASSERT_TRUE(name.ok()) << name.status();
   absl::StatusOr<std::unique_ptr<targets::Target>> target = MakeCudaFamily()->Create(*name);
+  ASSERT_FALSE(target.ok());
+  EXPECT_TRUE(absl::StrContains(target.status().message(), "applies to sm_90a only"))
+      << target.status();
+  name = targets::ParseTargetName("cuda:sm_80{tma_store=on}");
+  ASSERT_TRUE(name.ok()) << name.status();
+  target = MakeCudaFamily()->Create(*name);
   ASSERT_FALSE(target.ok());
   EXPECT_TRUE(absl::StrContains(target.status().message(), "applies to sm_90a only"))
       << target.status();

@@ -1,7 +1,8 @@
 // The Tensor Memory Accelerator (sm_90a): tile loads from global into shared memory through a
-// tensor map, completing on an mbarrier by transaction bytes. The calls of
-// targets/cuda/passes/warp_specialize.h (TMA producers); the tensor maps are kernel
-// parameters the runtime encodes at launch (targets/cuda/tensor_maps.h says which).
+// tensor map, completing on an mbarrier by transaction bytes, and tile stores back, completing
+// as bulk groups. The calls of targets/cuda/passes/warp_specialize.h (TMA producers) and
+// targets/cuda/passes/tma_stores.h (an epilogue through shared memory); the tensor maps are
+// kernel parameters the runtime encodes at launch (targets/cuda/tensor_maps.h says which).
 #pragma once
 
 namespace tl {
@@ -114,6 +115,105 @@ __device__ __forceinline__ void tma_load_5d(const TensorMap* map, T* dst, long l
                                             int c0, int c1, int c2, int row, int col) {
   const int outer[3] = {c0, c1, c2};
   tma_load_tile<ROWS, COLS, 3>(map, dst, barrier, outer, row, col);
+}
+
+// One box store from shared memory: `coords` are the box's first element in the tensor,
+// innermost dimension first. The TMA writes only the elements inside the tensor.
+template <int N>
+__device__ __forceinline__ void tma_store_box(unsigned long long tensor, unsigned source,
+                                              const int (&coords)[N]) {
+  static_assert(N >= 2 && N <= 5, "a tensor map has rank 2 to 5");
+  if constexpr (N == 2) {
+    asm volatile(
+        "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];\n" ::"l"(
+            tensor),
+        "r"(coords[0]), "r"(coords[1]), "r"(source)
+        : "memory");
+  } else if constexpr (N == 3) {
+    asm volatile(
+        "cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%1, %2, %3}], [%4];\n" ::"l"(
+            tensor),
+        "r"(coords[0]), "r"(coords[1]), "r"(coords[2]), "r"(source)
+        : "memory");
+  } else if constexpr (N == 4) {
+    asm volatile(
+        "cp.async.bulk.tensor.4d.global.shared::cta.bulk_group [%0, {%1, %2, %3, %4}], [%5];\n" ::"l"(
+            tensor),
+        "r"(coords[0]), "r"(coords[1]), "r"(coords[2]), "r"(coords[3]), "r"(source)
+        : "memory");
+  } else {
+    asm volatile(
+        "cp.async.bulk.tensor.5d.global.shared::cta.bulk_group [%0, {%1, %2, %3, %4, %5}], [%6];\n" ::"l"(
+            tensor),
+        "r"(coords[0]), "r"(coords[1]), "r"(coords[2]), "r"(coords[3]), "r"(coords[4]),
+        "r"(source)
+        : "memory");
+  }
+}
+
+// Stores the ROWS x COLS shared tile `src`, laid out as tma_load_tile writes one (128-byte
+// swizzle atoms, one box per atom column), to the tile whose first element is (row, col) of
+// the last two dimensions of the tensor `map` describes, at `outer` in its leading dimensions
+// (outermost first): one bulk group, committed. The caller has made its threads' stores to
+// `src` visible to the async proxy (fence.proxy.async, then a barrier); before `src` is
+// written again, tma_store_wait_read.
+template <int ROWS, int COLS, int OUTER, typename T>
+__device__ __forceinline__ void tma_store_tile(const TensorMap* map, const T* src,
+                                               const int (&outer)[OUTER > 0 ? OUTER : 1],
+                                               int row, int col) {
+#if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  static_assert(ROWS < 0, "tl::tma_store needs sm_90a");
+#endif
+  constexpr int kAtom = 128 / static_cast<int>(sizeof(T));
+  static_assert(COLS % kAtom == 0 && ROWS % 8 == 0 && ROWS <= 256,
+                "a TMA tile is whole 128-byte swizzle atoms of at most 256 rows");
+  const unsigned long long tensor = reinterpret_cast<unsigned long long>(map);
+#pragma unroll
+  for (int atom = 0; atom < COLS / kAtom; ++atom) {
+    const unsigned source =
+        static_cast<unsigned>(__cvta_generic_to_shared(src + atom * ROWS * kAtom));
+    int coords[OUTER + 2];
+    coords[0] = col + atom * kAtom;
+    coords[1] = row;
+#pragma unroll
+    for (int d = 0; d < OUTER; ++d) coords[2 + d] = outer[OUTER - 1 - d];
+    tma_store_box<OUTER + 2>(tensor, source, coords);
+  }
+  asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+}
+
+template <int ROWS, int COLS, typename T>
+__device__ __forceinline__ void tma_store_2d(const TensorMap* map, const T* src, int row,
+                                             int col) {
+  const int none[1] = {0};
+  tma_store_tile<ROWS, COLS, 0>(map, src, none, row, col);
+}
+template <int ROWS, int COLS, typename T>
+__device__ __forceinline__ void tma_store_3d(const TensorMap* map, const T* src, int c0, int row,
+                                             int col) {
+  const int outer[1] = {c0};
+  tma_store_tile<ROWS, COLS, 1>(map, src, outer, row, col);
+}
+template <int ROWS, int COLS, typename T>
+__device__ __forceinline__ void tma_store_4d(const TensorMap* map, const T* src, int c0, int c1,
+                                             int row, int col) {
+  const int outer[2] = {c0, c1};
+  tma_store_tile<ROWS, COLS, 2>(map, src, outer, row, col);
+}
+template <int ROWS, int COLS, typename T>
+__device__ __forceinline__ void tma_store_5d(const TensorMap* map, const T* src, int c0, int c1,
+                                             int c2, int row, int col) {
+  const int outer[3] = {c0, c1, c2};
+  tma_store_tile<ROWS, COLS, 3>(map, src, outer, row, col);
+}
+
+// Waits until every bulk group this thread committed has read its shared tiles (their global
+// writes may still be in flight; the kernel's end completes them). `tile` names the tile the
+// caller writes next, so that the IR orders the wait before those writes.
+template <typename T>
+__device__ __forceinline__ void tma_store_wait_read(const T* tile) {
+  (void)tile;
+  asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory");
 }
 
 }  // namespace tl

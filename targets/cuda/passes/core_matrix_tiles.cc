@@ -149,8 +149,8 @@ class UseChecker : public IRVisitor {
   const absl::flat_hash_map<const BufferNode*, Buffer>& operands_;
 };
 
-// The first TMA load whose destination this pass does not lay out as the load writes it: 128-
-// byte swizzle atoms of the box's shape (device/tma.cuh).
+// The first TMA load whose destination (or store whose source) this pass does not lay out as
+// the TMA writes (reads) it: 128-byte swizzle atoms of the box's shape (device/tma.cuh).
 class TmaDestinationChecker : public IRVisitor {
  public:
   using IRVisitor::Visit;
@@ -161,9 +161,10 @@ class TmaDestinationChecker : public IRVisitor {
  protected:
   void VisitCall(const Call& node) override {
     IRVisitor::VisitCall(node);
-    const int tensor_rank = tile_ir::cuda::TmaLoadRank(node);
-    if (error || tensor_rank == 0 ||
-        node.args.size() != static_cast<size_t>(tile_ir::cuda::kTmaLoadFixedArgs + tensor_rank)) {
+    const int tensor_rank = tile_ir::cuda::TmaTileRank(node);
+    const int fixed = tile_ir::cuda::TmaLoadRank(node) != 0 ? tile_ir::cuda::kTmaLoadFixedArgs
+                                                             : tile_ir::cuda::kTmaStoreFixedArgs;
+    if (error || tensor_rank == 0 || node.args.size() != static_cast<size_t>(fixed + tensor_rank)) {
       return;
     }
     const BufferLoad* dst = As<BufferLoad>(node.args[0]);
@@ -176,8 +177,9 @@ class TmaDestinationChecker : public IRVisitor {
     const size_t last = node.args.size() - 1;
     if (!operands_.contains(&buffer) || !swizzled || rows != AsConstInt(node.args[last - 1]) ||
         cols != AsConstInt(node.args[last])) {
-      error = absl::StrCat("core-matrix-tiles: ", node.name, " writes shared buffer '",
-                           buffer.name,
+      error = absl::StrCat("core-matrix-tiles: ", node.name,
+                           fixed == tile_ir::cuda::kTmaLoadFixedArgs ? " writes" : " reads",
+                           " shared buffer '", buffer.name,
                            "' in 128-byte swizzle atoms of its whole tile, but the buffer is not "
                            "a matrix-instruction operand laid out so");
     }

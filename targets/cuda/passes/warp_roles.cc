@@ -11,6 +11,7 @@
 #include "passes/analysis/var_mentions.h"
 #include "passes/transforms/fresh_names.h"
 #include "targets/cuda/gemm_wgmma.h"
+#include "targets/cuda/passes/tma_stores.h"
 #include "targets/cuda/passes/warp_specialize.h"
 #include "tile_ir/mutator.h"
 #include "tile_ir/op_shorthand.h"
@@ -42,6 +43,22 @@ bool IsLeaderMarker(const Expr& e) {
   const Call* call = As<Call>(e);
   return call != nullptr && call->name == kProducerLeaderMarker;
 }
+
+// The consumers' leader marker (tma_stores.h) becomes a test for their first thread.
+class ConsumerLeader : public IRMutator {
+ public:
+  explicit ConsumerLeader(VarRef tx) : tx_(std::move(tx)) {}
+  using IRMutator::Mutate;
+
+ protected:
+  Expr MutateCall(const Call& node, const Expr& self) override {
+    if (node.name != kConsumerLeaderMarker) return IRMutator::MutateCall(node, self);
+    return Op(BinaryOp::kEq, tx_, Int(0, tx_->dtype()));
+  }
+
+ private:
+  VarRef tx_;
+};
 
 // Replaces variables by expressions.
 class Substitute : public IRMutator {
@@ -273,7 +290,7 @@ Stmt RoleBinder::Consumer(const Stmt& branch) {
   }
   Stmt rewritten = BarrierRewriter(Evaluate::MakeVoidCall("cuda.named_barrier_sync",
                                                           {Int(kConsumerBarrier), Int(consumers_)}))
-                       .Mutate(branch);
+                       .Mutate(ConsumerLeader(tx_).Mutate(branch));
   // The pipeline loop, at the top of the branch or inside a persistent kernel's tile loop.
   class Overlap : public IRMutator {
    public:

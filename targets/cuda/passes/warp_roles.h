@@ -10,7 +10,8 @@
 //     it); elsewhere in the producer branch tx becomes tx - T and a block barrier waits for
 //     the producers only;
 //   - turns every block barrier of the consumer branch into a named barrier of the T consumer
-//     threads (a __syncthreads would wait for producers that never come);
+//     threads (a __syncthreads would wait for producers that never come), and the consumers'
+//     leader marker (tma_stores.h) into `tx == 0`;
 //   - keeps one wgmma group in flight across a consumer loop `wait; ...; gemm_wgmma; arrive`
 //     whose other statements leave the accumulators alone: the gemm becomes gemm_wgmma_async,
 //     the slot of the previous iteration is released after it (its group has retired then),

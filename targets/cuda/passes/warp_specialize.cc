@@ -23,6 +23,7 @@
 #include "targets/cuda/intrinsics.h"
 #include "targets/cuda/passes/core_matrix_tiles.h"
 #include "targets/cuda/passes/persistent_tiles.h"
+#include "targets/cuda/passes/tma_stores.h"
 #include "targets/cuda/tensor_maps.h"
 #include "tile_ir/intrinsics.h"
 #include "tile_ir/mutator.h"
@@ -150,6 +151,8 @@ class Splitter {
   // The reason, or empty with `result` set; a reason the split kernel keeps one tile per
   // block goes to `persistent_why_not`.
   std::string Run(Kernel* result, std::string* persistent_why_not);
+  // With {tma_store=on}, what the split did with each of the consumers' output copies.
+  const std::vector<std::string>& store_remarks() const { return store_remarks_; }
 
  private:
   std::string Check(const For& loop, const std::vector<Stmt>& top);
@@ -174,6 +177,7 @@ class Splitter {
   // The top-level lets only the consumers compute (Check): those that load, and those that
   // name one of them; the others stay in front of the split for both roles.
   absl::flat_hash_set<const Var*> consumer_only_;
+  std::vector<std::string> store_remarks_;
 
   bool StaysInFront(const Stmt& s) const {
     const Let* let = As<Let>(s);
@@ -482,8 +486,10 @@ Stmt Splitter::Emit(const For& loop, const std::vector<Stmt>& top, size_t loop_i
   // statement outside the loop is the consumers'.
   std::vector<Stmt> front;
   std::vector<Stmt> consumer;
+  size_t consumer_loop = 0;  // where the pipeline loop is in `consumer`
   for (size_t i = 0; i < top.size(); ++i) {
     if (i == loop_index) {
+      consumer_loop = consumer.size();
       consumer.push_back(For::Make(loop.var, loop.min, loop.extent, ForKind::kSerial,
                                    Seq::Make(std::move(consumer_body)), loop.loc()));
     } else if (tiles != nullptr && tiles->IsBlockLet(top[i])) {
@@ -496,6 +502,20 @@ Stmt Splitter::Emit(const For& loop, const std::vector<Stmt>& top, size_t loop_i
   }
   for (const Buffer& f : full) front.push_back(Allocate::Make(f));
   front.push_back(Allocate::Make(empty));
+  // {tma_store=on}: the consumers' output tiles leave through shared memory and the TMA.
+  std::vector<Stmt> drain;
+  if (cuda_->tma_stores()) {
+    const int64_t barriers = static_cast<int64_t>(full.size() + 1) * passes::kCoreMatrixTileAlignment;
+    TmaStoreEpilogue stores = StoreTilesWithTma(
+        *kernel_, std::vector<Stmt>(consumer.begin() + consumer_loop + 1, consumer.end()),
+        SharedFootprint(kernel_->body, staged_) + barriers, cuda_->max_shared_memory_bytes(),
+        tiles != nullptr, names_);
+    consumer.resize(consumer_loop + 1);
+    consumer.insert(consumer.end(), stores.epilogue.begin(), stores.epilogue.end());
+    front.insert(front.end(), stores.allocations.begin(), stores.allocations.end());
+    drain = std::move(stores.drain);
+    store_remarks_ = std::move(stores.remarks);
+  }
   for (int s = 0; s < stages; ++s) {
     // A slot's phase: the leader's one arrival and the bytes of its loads.
     for (const Buffer& f : full) {
@@ -507,6 +527,11 @@ Stmt Splitter::Emit(const For& loop, const std::vector<Stmt>& top, size_t loop_i
   }
   Stmt consumers = Seq::Make(std::move(consumer));
   if (tiles != nullptr) consumers = tiles->LoopOverTiles(consumer_tile, consumers, names_);
+  if (!drain.empty()) {
+    std::vector<Stmt> all = Seq::StmtsOf(consumers);
+    all.insert(all.end(), drain.begin(), drain.end());
+    consumers = Seq::Make(std::move(all));
+  }
   front.push_back(If::Make(Call::Make(kBool, kProducerWarpsMarker, {}), std::move(producer),
                            std::move(consumers), loop.loc()));
   return passes::AllocationRestager(staged_).Mutate(
@@ -527,24 +552,15 @@ std::pair<int, int> RoleRegisters(int64_t consumer_threads) {
 void RegisterWarpSpecializationIntrinsics() {
   static std::once_flag once;
   std::call_once(once, [] {
-    IntrinsicInfo marker;
-    marker.name = kProducerWarpsMarker;
-    marker.num_args = 0;
-    marker.result = IntrinsicInfo::ResultType::kFixed;
-    marker.fixed_result = kBool;
-    marker.pure = false;  // never folded or moved: warp-roles finds it where it was put
-    marker.partitions_threads = true;  // the roles' arms run concurrently
-    marker.description =
-        "true in the producer warpgroup of a warp-specialized kernel (a marker that "
-        "warp-roles replaces with a thread-index test)";
-    RegisterIntrinsic(marker);
-    marker.name = kProducerLeaderMarker;
-    marker.partitions_threads = false;  // one thread of the producer's arm
-    marker.description =
-        "true in one thread of the producer warpgroup, the one that issues its TMA loads (a "
-        "marker that warp-roles replaces with a thread-index test)";
-    RegisterIntrinsic(std::move(marker));
-    RegisterTmaIntrinsics();
+    RegisterRoleMarker(kProducerWarpsMarker,
+                       "true in the producer warpgroup of a warp-specialized kernel (a marker "
+                       "that warp-roles replaces with a thread-index test)",
+                       /*partitions_threads=*/true);  // the roles' arms run concurrently
+    RegisterRoleMarker(kProducerLeaderMarker,
+                       "true in one thread of the producer warpgroup, the one that issues its "
+                       "TMA loads (a marker that warp-roles replaces with a thread-index test)",
+                       /*partitions_threads=*/false);  // one thread of the producer's arm
+    RegisterTmaStoreIntrinsics();
     // Only a foreign registration of the same name can fail; lowering then names it.
     const std::pair<const char*, const char*> calls[] = {
         {"cuda.mbarrier_init", "initializes the mbarrier at arg 0 to expect arg 1 arrivals"},
@@ -575,7 +591,8 @@ Kernel WarpSpecialize(const Kernel& kernel, const CudaTargetInfo& cuda,
                       std::vector<std::string>* why_not) {
   Kernel result = kernel;
   std::string persistent_why_not;
-  std::string why = Splitter(kernel, &cuda).Run(&result, &persistent_why_not);
+  Splitter splitter(kernel, &cuda);
+  std::string why = splitter.Run(&result, &persistent_why_not);
   if (!why.empty() && why_not != nullptr) {
     why_not->push_back(absl::StrCat("warp-specialize: kernel '", kernel->name,
                                     "' keeps its copies in the compute warps: ", why));
@@ -594,6 +611,11 @@ Kernel WarpSpecialize(const Kernel& kernel, const CudaTargetInfo& cuda,
   if (!persistent_why_not.empty() && why_not != nullptr) {
     why_not->push_back(absl::StrCat("warp-specialize: kernel '", kernel->name,
                                     "' keeps one output tile per block: ", persistent_why_not));
+  }
+  for (const std::string& remark : splitter.store_remarks()) {
+    if (why_not != nullptr) {
+      why_not->push_back(absl::StrCat("warp-specialize: kernel '", kernel->name, "' ", remark));
+    }
   }
   return result;
 }

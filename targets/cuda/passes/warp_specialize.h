@@ -45,7 +45,10 @@
 //
 // The generic lowering passes then lower both branches with the kernel's T threads as
 // before; the markers are replaced by the `warp-roles` pass, after insert-barriers, with a
-// warpgroup of 128 more threads and its first thread (see warp_roles.h). A kernel this pass
+// warpgroup of 128 more threads and its first thread (see warp_roles.h). With
+// {persistent=on} each role loops over output tiles (persistent_tiles.h); with
+// {tma_store=on} the consumers' output copies go through shared memory and the TMA
+// (tma_stores.h). A kernel this pass
 // cannot split keeps its pipelined loop for inject-software-pipeline, with a remark
 // (`--remarks`) saying why.
 #ifndef TARGETS_CUDA_PASSES_WARP_SPECIALIZE_H_
