@@ -4,7 +4,8 @@
 # minutes each (carry .devrun; OUT is set by the device tool):
 #   bash scripts/gpu/persistent_check.sh checks   # correctness
 #   bash scripts/gpu/persistent_check.sh bench    # speed, beside the peers of the same machine
-# checks: the suite at default and ragged shapes (one tile per block, the default), static
+# checks: the suite at default and ragged shapes (one tile per block, the default), every
+#   CUDA support-matrix record re-probed (matrix_records.json, to merge with tile-matrix merge), static
 #   checks of the 128x256x64_s4 gemms, the Python package (host time per call also with the GPU
 #   kept out: call_timing.host_us), then {persistent=on} with few SMs named ({sms=1,2,7}: every
 #   block loops over several tiles), then {tma_store=on} at 128x256x64_s3 (whose 3 stages
@@ -20,10 +21,10 @@ PHASE=${1:-}
 T=.devrun/bin/tile-run-gpu
 case $PHASE in
   checks)
-    BENCH_CASES="" SEED_CASES="" SKIP_PEERS=1 SKIP_MATRIX=1 \
+    BENCH_CASES="" SEED_CASES="" SKIP_PEERS=1 \
       STATIC_CHECK_CASES="gemm_bf16_to_bf16@128x256x64_s4:M=4000,N=2048,K=520 gemm_f16_to_f16@128x256x64_s4:M=1000,N=776,K=336" \
       SANITIZE_OPS="flash_attn_d128_b128" RACECHECK_OPS="flash_attn_d128_b128" \
-      RUN_BUDGET_S=${RUN_BUDGET_S:-330} bash scripts/gpu/run_on_device.sh
+      RUN_BUDGET_S=${RUN_BUDGET_S:-360} bash scripts/gpu/run_on_device.sh
     source scripts/gpu/env.sh
     {
       for sms in 1 2 7; do
