@@ -175,13 +175,20 @@ class TmaDestinationChecker : public IRVisitor {
     std::optional<int64_t> cols = rank >= 2 ? AsConstInt(buffer.shape[rank - 1]) : std::nullopt;
     const bool swizzled = cols && SwizzledCoreMatrixTile(*cols * buffer.dtype.bits() / 8);
     const size_t last = node.args.size() - 1;
-    if (!operands_.contains(&buffer) || !swizzled || rows != AsConstInt(node.args[last - 1]) ||
-        cols != AsConstInt(node.args[last])) {
-      error = absl::StrCat("core-matrix-tiles: ", node.name,
-                           fixed == tile_ir::cuda::kTmaLoadFixedArgs ? " writes" : " reads",
-                           " shared buffer '", buffer.name,
-                           "' in 128-byte swizzle atoms of its whole tile, but the buffer is not "
-                           "a matrix-instruction operand laid out so");
+    const std::string what = absl::StrCat(
+        "core-matrix-tiles: ", node.name,
+        fixed == tile_ir::cuda::kTmaLoadFixedArgs ? " writes" : " reads", " shared buffer '",
+        buffer.name, "' in 128-byte swizzle atoms of its whole tile");
+    if (!operands_.contains(&buffer) || !swizzled) {
+      error = absl::StrCat(what, ", but the buffer is not a matrix-instruction operand laid out so");
+    } else if (rows != AsConstInt(node.args[last - 1]) || cols != AsConstInt(node.args[last])) {
+      auto extent = [](const Expr& e) {
+        std::optional<int64_t> value = AsConstInt(e);
+        return value ? absl::StrCat(*value) : std::string("?");
+      };
+      error = absl::StrCat(what, ", but its box (the last two arguments, ",
+                           extent(node.args[last - 1]), " x ", extent(node.args[last]),
+                           ") is not the buffer's ", *rows, " x ", *cols);
     }
   }
 
