@@ -162,18 +162,26 @@ std::string ProgressBar(int done, int total, const std::string& what) {
                       done, "/", total, " ", what, "\x1b[K");
 }
 
-absl::StatusOr<TuningResult> Autotune(KernelCache& cache, const ConfigSpace& space,
-                                      const TuningProblem& problem,
-                                      const AutotuneOptions& options) {
-  const std::vector<Config> configs = space.Enumerate();
-  // Every candidate's module, built up front (cheap): their texts key the record.
+namespace {
+
+// The candidates' modules (built up front: cheap) and the context that keys the record: the
+// candidates' kernel texts, the space, the problem and the backend's own fields.
+struct TuningRecordKey {
+  std::vector<Config> configs;
   std::vector<absl::StatusOr<Module>> modules;
+  CacheContext context;
+};
+
+TuningRecordKey KeyTuningRecord(KernelCache& cache, const ConfigSpace& space,
+                                const TuningProblem& problem) {
+  TuningRecordKey key;
+  key.configs = space.Enumerate();
   Sha256 space_hash;
-  for (const Config& config : configs) {
-    modules.push_back(problem.build(config));
+  for (const Config& config : key.configs) {
+    key.modules.push_back(problem.build(config));
     space_hash.Update(ConfigToString(config));
-    if (modules.back().ok()) {
-      for (const Kernel& kernel : modules.back()->kernels) {
+    if (key.modules.back().ok()) {
+      for (const Kernel& kernel : key.modules.back()->kernels) {
         if (kernel->name == problem.kernel_name) space_hash.Update(Print(*kernel));
       }
     }
@@ -181,7 +189,7 @@ absl::StatusOr<TuningResult> Autotune(KernelCache& cache, const ConfigSpace& spa
   std::string digest;
   for (uint8_t byte : space_hash.Finish())
     absl::StrAppend(&digest, absl::Hex(byte, absl::kZeroPad2));
-  CacheContext context;
+  CacheContext& context = key.context;
   context.Set("kind", "autotune");
   context.Set("kernel", problem.kernel_name);
   context.Set("ir_sha256", digest);
@@ -189,15 +197,35 @@ absl::StatusOr<TuningResult> Autotune(KernelCache& cache, const ConfigSpace& spa
   context.Set("problem", problem.problem);
   const CacheContext base = cache.backend().BaseContext();
   for (const auto& [field, value] : base.fields()) context.Set(field, value);
+  return key;
+}
+
+std::optional<TuningResult> ReadTuningRecord(KernelCache& cache, const CacheContext& context) {
+  std::optional<std::string> record = cache.LoadRecord(context);
+  if (!record) return std::nullopt;
+  absl::StatusOr<TuningResult> stored = TuningResult::FromRecord(*record);
+  if (!stored.ok()) return std::nullopt;  // a damaged record: tuning again replaces it
+  stored->from_cache = true;
+  stored->key = context.Key();
+  return *std::move(stored);
+}
+
+}  // namespace
+
+std::optional<TuningResult> StoredTuning(KernelCache& cache, const ConfigSpace& space,
+                                         const TuningProblem& problem) {
+  return ReadTuningRecord(cache, KeyTuningRecord(cache, space, problem).context);
+}
+
+absl::StatusOr<TuningResult> Autotune(KernelCache& cache, const ConfigSpace& space,
+                                      const TuningProblem& problem,
+                                      const AutotuneOptions& options) {
+  TuningRecordKey key = KeyTuningRecord(cache, space, problem);
+  const std::vector<Config>& configs = key.configs;
+  std::vector<absl::StatusOr<Module>>& modules = key.modules;
+  const CacheContext& context = key.context;
   if (!options.retune) {
-    if (std::optional<std::string> record = cache.LoadRecord(context)) {
-      absl::StatusOr<TuningResult> stored = TuningResult::FromRecord(*record);
-      if (stored.ok()) {
-        stored->from_cache = true;
-        stored->key = context.Key();
-        return stored;
-      }
-    }
+    if (std::optional<TuningResult> stored = ReadTuningRecord(cache, context)) return *stored;
   }
 
   const int total = static_cast<int>(configs.size());

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -88,6 +89,13 @@ struct AutotuneOptions {
 absl::StatusOr<TuningResult> Autotune(KernelCache& cache, const ConfigSpace& space,
                                       const TuningProblem& problem,
                                       const AutotuneOptions& options = {});
+
+// The choice Autotune stored for this space and problem on the cache's backend (the same key:
+// kernel texts, space, problem, target, architecture, toolkits), without tuning or compiling
+// anything; nullopt when there is none (or it is damaged). `problem.check_and_time` is not
+// called.
+std::optional<TuningResult> StoredTuning(KernelCache& cache, const ConfigSpace& space,
+                                         const TuningProblem& problem);
 
 // A one-line progress bar for `progress` on a terminal ("\r[#####     ] 5/10 what").
 std::string ProgressBar(int done, int total, const std::string& what);

@@ -147,6 +147,22 @@ TEST(AutotunerTest, PicksTheFastestPassingCandidateAndStoresTheEvidence) {
   EXPECT_EQ(stored->candidates.size(), 3u);
   EXPECT_EQ(stored->device, result->device);
   EXPECT_EQ(stored->date, result->date);
+
+  // The stored choice is found without tuning (nothing compiled or timed), for this problem
+  // only.
+  KernelCache third(**backend, options);
+  problem.check_and_time = [](LoadedKernel&, const Config&) -> absl::StatusOr<double> {
+    ADD_FAILURE() << "StoredTuning timed a candidate";
+    return 1.0;
+  };
+  std::optional<TuningResult> found = StoredTuning(third, space, problem);
+  ASSERT_TRUE(found.has_value());
+  EXPECT_TRUE(found->from_cache);
+  EXPECT_EQ(found->best, result->best);
+  EXPECT_EQ(found->key, result->key);
+  EXPECT_EQ(third.stats().compiles.load(), 0);
+  problem.problem = "M=16,N=8";
+  EXPECT_FALSE(StoredTuning(third, space, problem).has_value());
 }
 
 TEST(AutotunerTest, DefaultConfigHeuristicsExplainThemselves) {

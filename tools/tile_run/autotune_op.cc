@@ -80,6 +80,30 @@ absl::StatusOr<runtime::LoadedKernel*> CompileSpecialized(runtime::jit::KernelCa
   return cached->kernel;
 }
 
+namespace {
+
+// What keys the tuning record besides the backend: the kernel, the candidates' builds and the
+// problem (the shapes timed and checked). The seed of the check's inputs stays out of the key:
+// a choice checked on one set of random inputs holds for another, and tile-run draws a fresh
+// seed when none is given.
+runtime::jit::TuningProblem KeyedProblem(const ops::OpCase& op, const AutotuneRequest& request) {
+  runtime::jit::TuningProblem problem;
+  problem.kernel_name = op.name;
+  problem.build = [&op](const Config& config) { return BuildConfig(op, config); };
+  problem.problem = absl::StrCat("timed ", FormatShapes(request.dims),
+                                 request.static_shapes ? " (static shapes)" : "", "; checked ",
+                                 FormatShapes(CheckShapes(request.dims)));
+  return problem;
+}
+
+}  // namespace
+
+std::optional<TuningResult> StoredTuningOp(runtime::jit::KernelCache& cache, const ops::OpCase& op,
+                                           const AutotuneRequest& request) {
+  if (op.config_space.candidates.empty() || !op.config_space.build) return std::nullopt;
+  return runtime::jit::StoredTuning(cache, ToJitSpace(op.config_space), KeyedProblem(op, request));
+}
+
 absl::StatusOr<TuningResult> AutotuneOp(runtime::jit::KernelCache& cache, const ops::OpCase& op,
                                         const AutotuneRequest& request) {
   if (op.config_space.candidates.empty() || !op.config_space.build) {
@@ -88,9 +112,7 @@ absl::StatusOr<TuningResult> AutotuneOp(runtime::jit::KernelCache& cache, const 
   }
   runtime::Device& device = cache.backend().device();
   const ops::Shapes check_dims = CheckShapes(request.dims);
-  runtime::jit::TuningProblem problem;
-  problem.kernel_name = op.name;
-  problem.build = [&op](const Config& config) { return BuildConfig(op, config); };
+  runtime::jit::TuningProblem problem = KeyedProblem(op, request);
   problem.check_and_time = [&](runtime::LoadedKernel& kernel,
                                const Config& config) -> absl::StatusOr<double> {
     RunOptions check;
@@ -125,11 +147,6 @@ absl::StatusOr<TuningResult> AutotuneOp(runtime::jit::KernelCache& cache, const 
     if (!run.ok()) return run.status();
     return *run->median_seconds;
   };
-  // The seed of the check's inputs stays out of the key: a choice checked on one set of
-  // random inputs holds for another, and tile-run draws a fresh seed when none is given.
-  problem.problem = absl::StrCat("timed ", FormatShapes(request.dims),
-                                 request.static_shapes ? " (static shapes)" : "", "; checked ",
-                                 FormatShapes(check_dims));
   runtime::jit::AutotuneOptions options;
   options.retune = request.retune;
   options.progress = request.progress;

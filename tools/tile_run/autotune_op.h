@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,12 @@ ops::Shapes CheckShapes(const ops::Shapes& dims);
 absl::StatusOr<runtime::jit::TuningResult> AutotuneOp(runtime::jit::KernelCache& cache,
                                                       const ops::OpCase& op,
                                                       const AutotuneRequest& request);
+
+// The choice a tuning of `op` for `request` (its dims and static_shapes) stored in the cache,
+// found without tuning; nullopt when there is none.
+std::optional<runtime::jit::TuningResult> StoredTuningOp(runtime::jit::KernelCache& cache,
+                                                         const ops::OpCase& op,
+                                                         const AutotuneRequest& request);
 
 // One row per candidate: name, its values, time, throughput, and what
 // happened ("best", "ok", "refused by the target: ...", "wrong: ...").

@@ -122,6 +122,22 @@ TEST_F(TileRunAutotuneCpuTest, TunesStoresTheChoiceAndReadsItBack) {
   // The same best config both times.
   auto best = [](const std::string& out) { return out.substr(out.find("\nbest ")); };
   EXPECT_EQ(best(first.out).substr(0, 40), best(second.out).substr(0, 40));
+
+  // A plain run of the same shapes runs the stored choice, and says so; other shapes, which
+  // no tuning covers, run the default config.
+  const std::string chosen = best(first.out).substr(6, best(first.out).find(' ', 6) - 6);
+  Result plain = Run({"gemm_f16", "--check", "--shapes=M=128,N=96,K=64", "--seed=9"});
+  ASSERT_EQ(plain.status, 0) << plain.out << plain.err;
+  EXPECT_THAT(plain.out, HasSubstr("config  " + chosen + ": tuned for these shapes on "));
+  EXPECT_THAT(plain.out, HasSubstr("PASS"));
+  Result untuned = Run({"gemm_f16", "--check", "--shapes=M=40,N=96,K=20", "--seed=9"});
+  ASSERT_EQ(untuned.status, 0) << untuned.out << untuned.err;
+  // (This suite's cut space names neither config, so they are spelled by their values.)
+  EXPECT_THAT(untuned.out, HasSubstr("config  block_k=32,block_m=64,block_n=128,num_stages=3: "
+                                     "the default for these shapes (--explain says why), not the "
+                                     "operator's own block_k=64,block_m=128,block_n=128,"
+                                     "num_stages=3"));
+  EXPECT_THAT(untuned.out, HasSubstr("PASS"));
 }
 
 TEST_F(TileRunAutotuneCpuTest, TunesStaticShapeBinariesUnderTheirOwnKey) {

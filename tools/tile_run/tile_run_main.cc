@@ -26,6 +26,7 @@
 #include "tile_ir/verifier.h"
 #include "tools/common/cli.h"
 #include "tools/tile_run/autotune_op.h"
+#include "tools/tile_run/choose_config.h"
 #include "tools/tile_run/dump_artifacts.h"
 #include "tools/tile_run/explain_op.h"
 #include "tools/tile_run/file_run.h"
@@ -251,6 +252,13 @@ int Autotune(const cli::ArgParser& parser, const ops::OpCase& op, const RunOptio
   return -1;
 }
 
+// Whether `kernel` is the suite's own kernel of `op` (a file may hold a changed copy of it,
+// which a config of the suite's would silently replace).
+bool IsSuiteKernel(const ops::OpCase& op, const KernelNode& kernel) {
+  absl::StatusOr<Kernel> own = op.build();
+  return !own.ok() || Print(**own) == Print(kernel);
+}
+
 // Replaces `module` by the operator's config named `config_name`; returns an exit status, -1
 // to go on. `kernel` is the kernel read (from a file or the suite): the config rebuilds the
 // operator from the suite, so a kernel that differs from the suite's is refused rather than
@@ -262,8 +270,7 @@ int PickConfig(const std::string& config_name, const ops::OpCase* op, const Kern
         << config_name << "' from\n";
     return 2;
   }
-  absl::StatusOr<Kernel> own = op->build();
-  if (own.ok() && Print(**own) != Print(kernel)) {
+  if (!IsSuiteKernel(*op, kernel)) {
     err << "tile-run: error: --config rebuilds operator '" << op->name
         << "' from the suite, and this kernel differs from the suite's; run the operator by "
            "name, or give the file without --config\n";
@@ -443,6 +450,25 @@ int RunFile(const cli::ArgParser& parser, const RunOptions& base, const FileFlag
     if (int status = PickConfig(parser.Get("config"), op, **kernel, *module, out, err);
         status >= 0) {
       return status;
+    }
+  } else if (op != nullptr && !op->config_space.candidates.empty() && !tune &&
+             compiler.device != nullptr && IsSuiteKernel(*op, **kernel)) {
+    // What --explain explains, or the choice a tuning stored for these shapes.
+    const bool async_copy = compiler.target_object != nullptr &&
+                            compiler.target_object->info()->has_async_copy();
+    ChosenConfig chosen = ChooseConfig(*op, options.dims, parser.Has("static-shapes"),
+                                       compiler.cache.get(), async_copy);
+    if (!chosen.own || chosen.tuned) {
+      absl::StatusOr<Module> built = BuildConfig(*op, chosen.config);
+      if (!built.ok()) {
+        err << "tile-run: error: " << built.status().message() << "\n";
+        return 1;
+      }
+      module = *std::move(built);
+      out << "config  " << ConfigName(*op, chosen.config) << ": " << chosen.why << "\n";
+    }
+    if (chosen.tuned && parser.Has("explain")) {
+      out << "(--explain's default gives way to the tuned choice above)\n";
     }
   }
   if (parser.Has("explain")) {
