@@ -26,22 +26,6 @@ constexpr int kSwizzle128B = 3;
 constexpr int kL2Promotion256B = 3;
 constexpr int kOobFillZeros = 0;
 
-std::optional<int> TensorMapDataType(ScalarType type) {
-  switch (type) {
-    case ScalarType::kU8:
-    case ScalarType::kI8:
-    case ScalarType::kF8E4M3:
-    case ScalarType::kF8E5M2: return 0;  // UINT8: the bytes as they are
-    case ScalarType::kF16: return 6;
-    case ScalarType::kBF16: return 9;
-    case ScalarType::kF32: return 7;
-    case ScalarType::kI32: return 3;
-    case ScalarType::kF64: return 8;
-    case ScalarType::kI64: return 5;
-    default: return std::nullopt;
-  }
-}
-
 // Destroys an event when it leaves scope.
 class ScopedEvent {
  public:
@@ -161,7 +145,7 @@ absl::Status CudaKernel::EncodeTensorMap(const TensorMapUse& use,
   const Param& param = kernel_->params[use.param];
   const DLTensor& tensor = *args[use.param].tensor;
   const int64_t element = param.buffer->dtype.bits() / 8;
-  std::optional<int> data_type = TensorMapDataType(use.element);
+  std::optional<int> data_type = ::tile_ir::cuda::TensorMapDataType(use.element);
   if (!data_type) {
     return Error(absl::InvalidArgumentError(
         absl::StrCat("tensor '", param.buffer->name, "' has no TMA element type")));

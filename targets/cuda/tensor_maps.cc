@@ -25,6 +25,24 @@ class TmaCalls : public IRVisitor {
 
 }  // namespace
 
+std::optional<int> TensorMapDataType(ScalarType type) {
+  switch (type) {
+    case ScalarType::kBool:
+    case ScalarType::kU8:
+    case ScalarType::kI8:
+    case ScalarType::kF8E4M3:
+    case ScalarType::kF8E5M2: return 0;  // UINT8: the bytes as they are
+    case ScalarType::kI16: return 1;     // UINT16: the bits as they are
+    case ScalarType::kF16: return 6;
+    case ScalarType::kBF16: return 9;
+    case ScalarType::kF32: return 7;
+    case ScalarType::kI32: return 3;
+    case ScalarType::kF64: return 8;
+    case ScalarType::kI64: return 5;
+    default: return std::nullopt;
+  }
+}
+
 std::string TmaLoadIntrinsic(int rank) { return absl::StrCat("cuda.tma_load_", rank, "d"); }
 
 int TmaLoadRank(const Call& call) {
@@ -100,8 +118,9 @@ absl::StatusOr<TensorMapUse> TensorMapOf(const Call& call, const KernelNode& ker
   std::optional<int64_t> rows = AsConstInt(call.args[num_args - 2]);
   std::optional<int64_t> cols = AsConstInt(call.args[num_args - 1]);
   const int64_t bytes = buffer->dtype.bits() / 8;
-  if (bytes == 0 || buffer->dtype.lanes() != 1) {
-    return refuse(absl::StrCat("'", buffer->name, "' has elements of less than a byte"));
+  if (bytes == 0 || buffer->dtype.lanes() != 1 || !TensorMapDataType(buffer->dtype.scalar())) {
+    return refuse(absl::StrCat("'", buffer->name, "' has elements the TMA does not move (",
+                               buffer->dtype.ToString(), ")"));
   }
   if (!rows || !cols || *rows <= 0 || *rows > kTmaMaxBoxRows || *rows % 8 != 0 ||
       *cols <= 0 || (*cols * bytes) % kTmaSwizzleBytes != 0) {

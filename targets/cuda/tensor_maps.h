@@ -29,6 +29,7 @@
 #define TARGETS_CUDA_TENSOR_MAPS_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,11 @@ struct TensorMapUse {
     return param == other.param && box_rows == other.box_rows && box_cols == other.box_cols;
   }
 };
+
+// cuTensorMapEncodeTiled's CUtensorMapDataType for a tensor's elements (the TMA moves bits: an
+// integer type of the element's width serves types it has no name for), or nullopt for one it
+// cannot move.
+std::optional<int> TensorMapDataType(ScalarType type);
 
 // "cuda.tma_load_<rank>d".
 std::string TmaLoadIntrinsic(int rank);

@@ -7,6 +7,8 @@
 #include <optional>
 #include <utility>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "passes/analysis/divisibility.h"
 #include "passes/transforms/plan_shared_memory.h"
@@ -59,7 +61,9 @@ std::string WhyNot(const Copy& copy, const KernelNode& kernel,
                         kTmaMaxRank);
   }
   const int64_t element = dst.dtype.bits() / 8;
-  if (element == 0 || dst.dtype.lanes() != 1) return "it writes sub-byte elements";
+  if (element == 0 || dst.dtype.lanes() != 1 || !TensorMapDataType(dst.dtype.scalar())) {
+    return absl::StrCat("the TMA does not move its elements (", dst.dtype.ToString(), ")");
+  }
   const int64_t rows = *AsConstInt(src.shape[0]);
   const int64_t cols = *AsConstInt(src.shape[1]);
   bool one_matrix = true;
@@ -79,6 +83,35 @@ std::string WhyNot(const Copy& copy, const KernelNode& kernel,
   }
   return "";
 }
+
+// The statements naming each buffer, and the buffers written by copies to global memory that
+// sit inside other statements (loops, branches).
+class EpilogueUses : public IRVisitor {
+ public:
+  using IRVisitor::Visit;
+  absl::flat_hash_map<const BufferNode*, int> statements;  // naming the buffer
+  std::vector<const BufferNode*> nested_outputs;
+
+  void VisitStatement(const Stmt& s) {
+    named_.clear();
+    top_ = s.get();
+    Visit(s);
+    for (const BufferNode* buffer : named_) ++statements[buffer];
+  }
+
+ protected:
+  void VisitBufferUse(const Buffer& buffer) override { named_.insert(buffer.get()); }
+  void VisitCopy(const Copy& node) override {
+    if (&node != top_ && node.dst.buffer->scope == MemoryScope::kGlobal) {
+      nested_outputs.push_back(node.dst.buffer.get());
+    }
+    IRVisitor::VisitCopy(node);
+  }
+
+ private:
+  absl::flat_hash_set<const BufferNode*> named_;
+  const StmtNode* top_ = nullptr;
+};
 
 }  // namespace
 
@@ -126,7 +159,16 @@ TmaStoreEpilogue StoreTilesWithTma(const KernelNode& kernel, const std::vector<S
   passes::Divisibility divisibility;
   divisibility.AddRequirements(kernel);
   divisibility.Visit(kernel.body);
+  EpilogueUses uses;
+  for (const Stmt& s : epilogue) uses.VisitStatement(s);
   TmaStoreEpilogue out;
+  for (const BufferNode* nested : uses.nested_outputs) {
+    out.remarks.push_back(absl::StrCat("keeps the consumers' stores to '", nested->name,
+                                       "' inside a loop or branch: only the epilogue's top-level "
+                                       "copies go through the TMA"));
+  }
+  std::optional<size_t> first_store;  // where the first staging copy is in out.epilogue
+  Expr first_stage;                   // its tile
   for (const Stmt& s : epilogue) {
     const Copy* copy = As<Copy>(s);
     if (copy == nullptr || copy->dst.buffer->scope != MemoryScope::kGlobal) {
@@ -142,6 +184,12 @@ TmaStoreEpilogue StoreTilesWithTma(const KernelNode& kernel, const std::vector<S
       keep(why);
       continue;
     }
+    if (uses.statements[dst.get()] > 1) {
+      // The store's global writes complete asynchronously, unordered with other accesses.
+      keep(absl::StrCat("another statement of the epilogue reads or writes '", dst->name,
+                        "', which the asynchronous store would not be ordered with"));
+      continue;
+    }
     const Buffer& src = copy->src.buffer;
     Buffer stage = BufferNode::Make(names.Fresh(dst->name + "_stage"), dst->dtype, src->shape,
                                     MemoryScope::kShared);
@@ -155,21 +203,33 @@ TmaStoreEpilogue StoreTilesWithTma(const KernelNode& kernel, const std::vector<S
     }
     shared_bytes = needed;
     const DataType index = copy->dst.ranges[0].min->dtype();
-    Expr origin = BufferLoad::Make(stage, {Int(0, index), Int(0, index)});
+    auto origin = [&] { return BufferLoad::Make(stage, {Int(0, index), Int(0, index)}); };
     std::vector<Expr> tensor_origin(dst->rank(), Int(0, index));
-    std::vector<Expr> args = {origin, BufferLoad::Make(dst, std::move(tensor_origin))};
+    std::vector<Expr> args = {origin(), BufferLoad::Make(dst, std::move(tensor_origin))};
     for (const Range& range : copy->dst.ranges) args.push_back(range.min);
     args.push_back(src->shape[0]);
     args.push_back(src->shape[1]);
-    Stmt wait = ByLeader(Evaluate::MakeVoidCall(kTmaStoreWaitReadIntrinsic, {origin}));
     out.allocations.push_back(Allocate::Make(stage));
-    if (persistent) out.epilogue.push_back(wait);
+    if (!first_store) {
+      first_store = out.epilogue.size();
+      first_stage = origin();
+    }
     out.epilogue.push_back(Copy::Make(copy->src, Region::Full(stage), s->loc()));
     out.epilogue.push_back(ByLeader(Evaluate::MakeVoidCall(
         TmaStoreIntrinsic(static_cast<int>(dst->rank())), std::move(args))));
-    out.drain.push_back(wait);
+    // Each staging tile is named by a wait of the drain, so that it stays allocated (and its
+    // bytes unshared) until the stores have read it.
+    out.drain.push_back(ByLeader(Evaluate::MakeVoidCall(kTmaStoreWaitReadIntrinsic, {origin()})));
     out.remarks.push_back(absl::StrCat("stores '", dst->name, "' through a ", bytes,
                                        "-byte shared tile with the TMA"));
+  }
+  if (persistent && first_store) {
+    // One wait before the tile's first staging copy: the last tile's stores (every bulk group
+    // of this thread) have read their tiles, and the barrier insert-barriers puts after it
+    // (the wait names a staging tile) holds the other threads until then.
+    out.epilogue.insert(
+        out.epilogue.begin() + static_cast<std::ptrdiff_t>(*first_store),
+        ByLeader(Evaluate::MakeVoidCall(kTmaStoreWaitReadIntrinsic, {first_stage})));
   }
   return out;
 }

@@ -28,12 +28,15 @@
 // warp-roles turns the marker into the first consumer thread. Elements of the tile outside
 // the tensor are not written, as the threads' guarded stores did not write them.
 //
-// A copy qualifies when its source is a whole fragment of constant shape R x W, its
-// destination a tile of that shape of the last two dimensions of a dense tensor parameter of
-// rank 2 to 5 (one element of each other dimension) whose rows are a whole number of 128
-// bytes, R a multiple of 8 of at most 256, the row pitch proved a multiple of 16 bytes, and the
+// A copy qualifies when it is a statement of the epilogue's top level, its source is a whole
+// fragment of constant shape R x W, its destination a tile of that shape of the last two
+// dimensions of a dense tensor parameter of rank 2 to 5 (one element of each other dimension)
+// with elements the TMA moves and rows of a whole number of 128 bytes, R a multiple of 8 of at
+// most 256, the row pitch proved a multiple of 16 bytes, no other statement of the epilogue
+// names the tensor (nothing would order it with the store's asynchronous writes), and the
 // staging tile fits the shared memory the kernel leaves. Others stay as they are, with a
-// remark.
+// remark. With several, a persistent kernel waits once before the first staging copy of each
+// tile.
 #ifndef TARGETS_CUDA_PASSES_TMA_STORES_H_
 #define TARGETS_CUDA_PASSES_TMA_STORES_H_
 
@@ -75,8 +78,11 @@ TmaStoreEpilogue StoreTilesWithTma(const KernelNode& kernel, const std::vector<S
                                    passes::FreshNames& names);
 
 // The shared memory a kernel body's allocations take, each buffer in `staged` at its staged
-// shape, each rounded up to the 1024 bytes a core-matrix tile is aligned to: an upper bound of
-// what plan-shared-memory places (it may overlap buffers whose uses do not).
+// shape, each rounded up to the 1024 bytes a core-matrix tile is aligned to: more than
+// plan-shared-memory places for these buffers (it may overlap buffers whose uses do not), but
+// not counting those later passes add (a cross-warp reduction's scratch, padded rows). A
+// staging tile that fits this estimate and not the final pool makes plan-shared-memory refuse
+// the kernel, naming the bytes; {tma_store=off} then compiles it.
 int64_t SharedFootprint(const Stmt& body, const passes::BufferMap& staged);
 
 }  // namespace tile_ir::cuda
