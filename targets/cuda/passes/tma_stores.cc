@@ -11,6 +11,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "passes/analysis/divisibility.h"
+#include "passes/analysis/software_pipeline_stages.h"
 #include "passes/transforms/plan_shared_memory.h"
 #include "targets/cuda/intrinsics.h"
 #include "targets/cuda/passes/core_matrix_tiles.h"
@@ -31,25 +32,14 @@ Stmt ByLeader(Stmt body) {
   return If::Make(Call::Make(kBool, kConsumerLeaderMarker, {}), std::move(body));
 }
 
-bool IsFull(const Region& region) {
-  const BufferNode& buffer = *region.buffer;
-  if (region.ranges.size() != buffer.rank()) return false;
-  for (size_t d = 0; d < region.ranges.size(); ++d) {
-    if (AsConstInt(region.ranges[d].min) != 0 ||
-        AsConstInt(region.ranges[d].extent) != AsConstInt(buffer.shape[d]) ||
-        !AsConstInt(buffer.shape[d])) {
-      return false;
-    }
-  }
-  return true;
-}
-
 // Why `copy` cannot go through a staging tile and a TMA store, or empty.
 std::string WhyNot(const Copy& copy, const KernelNode& kernel,
                    const passes::Divisibility& divisibility) {
   const BufferNode& src = *copy.src.buffer;
   const BufferNode& dst = *copy.dst.buffer;
-  if (src.scope != MemoryScope::kFragment || src.rank() != 2 || !IsFull(copy.src)) {
+  if (src.scope != MemoryScope::kFragment || src.rank() != 2 || !AsConstInt(src.shape[0]) ||
+      !AsConstInt(src.shape[1]) || copy.src.ranges.size() != 2 ||
+      !passes::IsFullRegion(copy.src)) {
     return "its source is not a whole 2-D fragment of constant shape";
   }
   const bool is_param = std::any_of(kernel.params.begin(), kernel.params.end(),
