@@ -24,13 +24,16 @@ absl::StatusOr<std::vector<std::string>> LoweringRemarks(const ops::OpCase& op,
 }
 
 void Explain(const ops::OpCase& op, const ops::Shapes& dims, const std::vector<std::string>& order,
-             bool static_shapes, const targets::Target& target, std::ostream& out) {
+             bool static_shapes, const targets::Target& target, std::ostream& out,
+             const runtime::jit::Config* given) {
   const bool async_copy = target.info()->has_async_copy();
   std::vector<std::string> lines;
   runtime::jit::Config config =
-      runtime::jit::DefaultConfig(ToJitSpace(op.config_space), dims, async_copy, &lines);
-  out << "default config of " << op.name << " at " << FormatShapes(dims, order) << " on "
-      << target.ToString() << " ("
+      given != nullptr
+          ? *given
+          : runtime::jit::DefaultConfig(ToJitSpace(op.config_space), dims, async_copy, &lines);
+  out << (given != nullptr ? "config given with --config" : "default config") << " of " << op.name
+      << " at " << FormatShapes(dims, order) << " on " << target.ToString() << " ("
       << (async_copy ? "asynchronous copies" : "no asynchronous copies")
       << "): " << ConfigName(op, config) << "\n";
   for (const std::string& line : lines) out << "  " << line << "\n";

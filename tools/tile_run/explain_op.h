@@ -1,5 +1,6 @@
-// tile-run --explain: an operator's default config for the run's shapes and target, why each
-// parameter has its value, and what the target's lowering decided for that config (its
+// tile-run --explain: an operator's default config for the run's shapes and target (or the one
+// --config names), why each parameter has its value, and what the target's lowering decided
+// for that config (its
 // passes' remarks: a producer warpgroup or not and why, persistent tiles or not, fragments
 // staged through shared memory). It needs the target, not a device: it compiles nothing.
 #ifndef TOOLS_TILE_RUN_EXPLAIN_OP_H_
@@ -24,9 +25,11 @@ absl::StatusOr<std::vector<std::string>> LoweringRemarks(const ops::OpCase& op,
                                                          bool static_shapes,
                                                          const targets::Target& target);
 
-// Prints the explanation; `order` is the kernel's dimensions, for printing shapes.
+// Prints the explanation; `order` is the kernel's dimensions, for printing shapes. With
+// `given` (--config), what the lowering decides for that config instead of the default.
 void Explain(const ops::OpCase& op, const ops::Shapes& dims, const std::vector<std::string>& order,
-             bool static_shapes, const targets::Target& target, std::ostream& out);
+             bool static_shapes, const targets::Target& target, std::ostream& out,
+             const runtime::jit::Config* given = nullptr);
 
 // Below an autotuning table: each timed candidate's lowering remarks, so that the table says
 // which candidates the target split into a producer and consumers, and why not the others.

@@ -103,9 +103,10 @@ cli::ArgParser MakeParser() {
               "128x256x64_s4 (an unknown name lists them); combines with --static-shapes"});
   parser.Add(
       {"explain", "",
-       "print the operator's default config for these shapes and target, why, and what the "
-       "target's lowering decides for it (its remarks: e.g. whether sm_90a gives the copies to "
-       "a producer warpgroup); alone it opens no device, so GPU targets are explained anywhere"});
+       "print the operator's default config for these shapes and target (or --config's), why, "
+       "and what the target's lowering decides for it (its remarks: e.g. whether sm_90a gives "
+       "the copies to a producer warpgroup); alone it opens no device, so GPU targets are "
+       "explained anywhere"});
   parser.Add({"help", "", "show this help"});
   return parser;
 }
@@ -419,9 +420,9 @@ int RunFile(const cli::ArgParser& parser, const RunOptions& base, const FileFlag
   }
 
   const bool tune = parser.Has("autotune");
-  if ((tune || parser.Has("explain")) && parser.Has("config")) {
-    err << "tile-run: error: --config picks a config, and --" << (tune ? "autotune" : "explain")
-        << (tune ? " searches for one" : " explains the default one") << "; give one of them\n";
+  if (tune && parser.Has("config")) {
+    err << "tile-run: error: --config picks a config, and --autotune searches for one; give one "
+           "of them\n";
     return 2;
   }
   if (tune || parser.Has("explain") || parser.Has("retune")) {
@@ -477,7 +478,16 @@ int RunFile(const cli::ArgParser& parser, const RunOptions& base, const FileFlag
           << compiler.target << "'\n";
       return 2;
     }
-    Explain(*op, options.dims, order, parser.Has("static-shapes"), *compiler.target_object, out);
+    std::optional<runtime::jit::Config> given;
+    if (parser.Has("config")) {
+      for (const ops::OpConfig& candidate : op->config_space.candidates) {
+        if (candidate.name == parser.Get("config")) {
+          given = runtime::jit::Config(candidate.values.begin(), candidate.values.end());
+        }
+      }
+    }
+    Explain(*op, options.dims, order, parser.Has("static-shapes"), *compiler.target_object, out,
+            given ? &*given : nullptr);
     if (compiler.device == nullptr) return 0;  // explaining only
   }
   runtime::Device& device = *compiler.device;
