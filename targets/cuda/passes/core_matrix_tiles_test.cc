@@ -7,6 +7,7 @@
 #include "passes/testing/fake_targets.h"
 #include "passes/testing/ir_test_util.h"
 #include "targets/cuda/passes/test_core_matrix_reads.h"
+#include "targets/cuda/tensor_maps.h"
 #include "tile_ir/intrinsics.h"
 #include "tile_ir/printer.h"
 
@@ -22,6 +23,7 @@ void RegisterTestIntrinsics() {
   static std::once_flag once;
   std::call_once(once, [] {
     ::tile_ir::cuda::testing::RegisterTestCoreMatrixReads();
+    ::tile_ir::cuda::RegisterTmaIntrinsics();  // a TMA store's tile is a core-matrix operand
     IntrinsicInfo addr;
     addr.name = "test_gpu.addr";
     addr.num_args = 1;
@@ -254,6 +256,52 @@ kernel k(A: f16[12, 16]) grid(bx: 1) threads(16) {
   EXPECT_NE(shape.status().message().find("is 12 x 16: rows must be a multiple of 8"),
             std::string::npos)
       << shape.status();
+}
+
+// A TMA store's shared tile (targets/cuda/passes/tma_stores.h) is laid out as a TMA load's:
+// 128-byte swizzle atoms, [W / 64][R][64] for f16 rows of W elements, each 16-byte chunk c of
+// row r at chunk c ^ (r % 8). The threads' ordinary stores into it are followed by the fence
+// that orders them before the async proxy's reads; the wait that precedes the next write names
+// the tile but takes no address of it the layout would change.
+TEST(CoreMatrixTilesTest, ATmaStoresTileIsSwizzledAndItsStoresFenced) {
+  absl::StatusOr<std::string> laid = Laid(R"(
+kernel store(C: f16[256, 128]) grid(bx: 1) threads(16) {
+  for tx in 0 +: 16 thread_bound(x) {
+    alloc C_s: shared f16[16, 128];
+    eval cuda.tma_store_wait_read(C_s[0, 0]);
+    C_s[tx, ramp(72, 1, 8)] = broadcast(1.0_f16, 8);
+    eval cuda.tma_store_2d(C_s[0, 0], C[0, 0], 16, 0, 16, 128);
+  }
+})");
+  ASSERT_TRUE(laid.ok()) << laid.status();
+  EXPECT_EQ(*laid, Canonical(R"(
+kernel store(C: f16[256, 128]) grid(bx: 1) threads(16) {
+  for tx in 0 +: 16 thread_bound(x) {
+    alloc C_s: shared f16[2, 16, 64];
+    eval cuda.tma_store_wait_read(C_s[0 / 64, 0, (0 % 64 / 8 ^ 0 % 8) * 8 + 0 % 8]);
+    C_s[72 / 64, tx, ramp((72 % 64 / 8 ^ tx % 8) * 8 + 72 % 8, 1, 8)] = broadcast(1.0_f16, 8);
+    eval cuda.fence_proxy_async();
+    eval cuda.tma_store_2d(C_s[0 / 64, 0, (0 % 64 / 8 ^ 0 % 8) * 8 + 0 % 8], C[0, 0], 16, 0, 16, 128);
+  }
+})"));
+}
+
+// A TMA store reads its shared tile whole, box by box of 128-byte swizzle atoms: a box of other
+// rows than the tile's would read the layout wrongly.
+TEST(CoreMatrixTilesTest, ATmaStoreOfAnotherBoxThanItsTileIsRefused) {
+  absl::StatusOr<std::string> laid = Laid(R"(
+kernel store_box(C: f16[256, 64]) grid(bx: 1) threads(16) {
+  for tx in 0 +: 16 thread_bound(x) {
+    alloc C_s: shared f16[128, 64];
+    C_s[tx, 0] = 1.0_f16;
+    eval cuda.tma_store_2d(C_s[0, 0], C[0, 0], 0, 0, 64, 64);
+  }
+})");
+  ASSERT_FALSE(laid.ok());
+  EXPECT_EQ(laid.status().message(),
+            "kernel 'store_box': core-matrix-tiles: cuda.tma_store_2d reads shared buffer 'C_s' in "
+            "128-byte swizzle atoms of its whole tile, but its box (the last two arguments, 64 x "
+            "64) is not the buffer's 128 x 64");
 }
 
 }  // namespace
