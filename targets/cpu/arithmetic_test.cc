@@ -257,5 +257,51 @@ TEST_F(ArithmeticTest, MathIntrinsics) {
   }
 }
 
+// exp and exp2 of f32 vectors against float64 over their whole range, every 1/4096 of a unit
+// (and specials): within 1.2e-7 of the value where the result is a normal f32, within one
+// denormal below, +inf above; NaN stays NaN.
+TEST_F(ArithmeticTest, VectorExpAndExp2MatchFloat64) {
+  BlockFn kernel = Load("math.tile", "exp_f32_vector");
+  ASSERT_NE(kernel, nullptr);
+  std::vector<float> x;
+  for (int i = -160 * 4096; i <= 130 * 4096; ++i) x.push_back(static_cast<float>(i) / 4096.0f);
+  for (float special : {std::numeric_limits<float>::infinity(),
+                        -std::numeric_limits<float>::infinity(),
+                        std::numeric_limits<float>::quiet_NaN(), -0.0f, 1e-30f, -1e-30f,
+                        88.7228f, 88.7229f, -103.97f, 127.99999f, 128.0f, -149.0f, -149.5f}) {
+    x.push_back(special);
+  }
+  while (x.size() % 16 != 0) x.push_back(0.0f);
+  int32_t n = static_cast<int32_t>(x.size());
+  std::vector<float> out(2 * x.size());
+  RunGrid(kernel, {x.data(), out.data(), &n}, n / 16);
+  const double kMaxNormal = std::numeric_limits<float>::max();
+  const double kMinNormal = std::numeric_limits<float>::min();
+  const double kMinDenormal = std::numeric_limits<float>::denorm_min();
+  int failures = 0;
+  for (int f = 0; f < 2 && failures < 10; ++f) {
+    for (int32_t i = 0; i < n && failures < 10; ++i) {
+      const double want = f == 0 ? std::exp(static_cast<double>(x[i]))
+                                 : std::exp2(static_cast<double>(x[i]));
+      const float got = out[f * n + i];
+      bool ok;
+      if (std::isnan(want)) {
+        ok = std::isnan(got);
+      } else if (want > kMaxNormal) {
+        ok = std::isinf(got) && got > 0;
+      } else if (want < kMinNormal) {
+        ok = std::fabs(got - want) <= kMinDenormal;
+      } else {
+        ok = std::fabs(got - want) <= 1.2e-7 * want;
+      }
+      if (!ok) {
+        ++failures;
+        ADD_FAILURE() << (f == 0 ? "exp(" : "exp2(") << x[i] << ") = " << got << ", want "
+                      << want;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tile_ir::cpu

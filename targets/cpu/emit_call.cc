@@ -1,5 +1,5 @@
-// Intrinsic calls: the math functions (LLVM intrinsics, or libm for tanh and
-// erf, resolved from the process by the JIT), atomic_add_at as atomicrmw or,
+// Intrinsic calls: the math functions (LLVM intrinsics, f32 exp and exp2 in straight-line IR
+// (exp_f32.h), or libm for tanh and erf, resolved from the process by the JIT), atomic_add_at as atomicrmw or,
 // for the packed and bit-stored types, a compare-exchange loop, and the
 // asynchronous-copy markers, which are no-ops.
 #include <string>
@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Intrinsics.h"
+#include "targets/cpu/exp_f32.h"
 #include "targets/cpu/float_formats.h"
 #include "targets/cpu/kernel_emitter.h"
 #include "tile_ir/intrinsics.h"
@@ -84,6 +85,11 @@ llvm::Value* KernelEmitter::EmitMath(const std::string& name,
       result = builder_.CreateInsertElement(result, element, lane);
     }
     return result;
+  }
+  if (type->getScalarType()->isFloatTy()) {
+    // LLVM would call libm's exp2f once per lane: these are vector instructions.
+    if (name == "exp") return EmitExpF32(builder_, args[0]);
+    if (name == "exp2" || name == "exp2_ftz") return EmitExp2F32(builder_, args[0]);
   }
   return builder_.CreateIntrinsic(LlvmMathIntrinsics().at(name), {type}, args);
 }

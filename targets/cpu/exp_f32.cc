@@ -1,0 +1,102 @@
+// exp and exp2 of f32 values as straight-line IR (see exp_f32.h).
+#include "targets/cpu/exp_f32.h"
+
+#include <initializer_list>
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/Intrinsics.h"
+
+namespace tile_ir::cpu {
+namespace {
+
+// Polynomials p with p(0) = 1 fitted here to 2^f on [-1/2, 1/2] and to e^r on
+// [-ln(2)/2, ln(2)/2] by least squares on the relative error, reweighted until its largest
+// values even out (a minimax approximation), degree 6, the coefficients rounded to f32.
+// Evaluated in f32 by Horner's rule, each within 1.0e-7 of the function (0.84 ulp).
+constexpr float kExp2Poly[] = {1.0f,
+                               0.6931471824645996f,
+                               0.24022647738456726f,
+                               0.055503323674201965f,
+                               0.00961843691766262f,
+                               0.0013398875016719103f,
+                               0.00015353361959569156f};
+constexpr float kExpPoly[] = {1.0f,
+                              1.0f,
+                              0.4999999403953552f,
+                              0.16666431725025177f,
+                              0.04166800156235695f,
+                              0.00837415549904108f,
+                              0.0013843653723597527f};
+
+llvm::Value* Constant(llvm::Type* type, double value) {
+  return llvm::ConstantFP::get(type, value);
+}
+
+llvm::Value* Horner(llvm::IRBuilderBase& b, const float (&coefficients)[7], llvm::Value* x) {
+  llvm::Type* type = x->getType();
+  llvm::Value* result = Constant(type, coefficients[6]);
+  for (int k = 5; k >= 0; --k) {
+    result = b.CreateIntrinsic(llvm::Intrinsic::fmuladd, {type},
+                               {result, x, Constant(type, coefficients[k])});
+  }
+  return result;
+}
+
+// p * 2^n for an integral n in [-150, 129]: two factors 2^h and 2^(n - h), h = n >> 1, each a
+// normal f32 built from its exponent bits, so that results below 2^-126 round once, in the
+// last multiplication, and those above 2^127 overflow to +inf there.
+llvm::Value* Scale(llvm::IRBuilderBase& b, llvm::Value* p, llvm::Value* n) {
+  llvm::Type* type = p->getType();
+  llvm::Type* int_type = b.getInt32Ty();
+  if (auto* vector = llvm::dyn_cast<llvm::VectorType>(type)) {
+    int_type = llvm::VectorType::get(int_type, vector->getElementCount());
+  }
+  llvm::Value* whole = b.CreateFPToSI(n, int_type);
+  llvm::Value* half = b.CreateAShr(whole, llvm::ConstantInt::get(int_type, 1));
+  auto power = [&](llvm::Value* exponent) {
+    llvm::Value* biased = b.CreateAdd(exponent, llvm::ConstantInt::get(int_type, 127));
+    return b.CreateBitCast(b.CreateShl(biased, llvm::ConstantInt::get(int_type, 23)), type);
+  };
+  llvm::Value* scaled = b.CreateFMul(p, power(half));
+  return b.CreateFMul(scaled, power(b.CreateSub(whole, half)));
+}
+
+// `x` clamped to [lo, hi]; NaN becomes hi (minnum and maxnum return the number), so that the
+// integer conversion after it is defined; the caller puts the NaN back.
+llvm::Value* Clamp(llvm::IRBuilderBase& b, llvm::Value* x, double lo, double hi) {
+  llvm::Type* type = x->getType();
+  llvm::Value* below = b.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, x, Constant(type, hi));
+  return b.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, below, Constant(type, lo));
+}
+
+llvm::Value* KeepNan(llvm::IRBuilderBase& b, llvm::Value* x, llvm::Value* result) {
+  return b.CreateSelect(b.CreateFCmpUNO(x, x), x, result);
+}
+
+}  // namespace
+
+llvm::Value* EmitExp2F32(llvm::IRBuilderBase& b, llvm::Value* x) {
+  // 2^128 overflows and 2^-150 rounds to 0: beyond them the result no longer changes.
+  llvm::Value* clamped = Clamp(b, x, -150.0, 128.0);
+  llvm::Value* n = b.CreateUnaryIntrinsic(llvm::Intrinsic::roundeven, clamped);
+  llvm::Value* f = b.CreateFSub(clamped, n);  // exact
+  return KeepNan(b, x, Scale(b, Horner(b, kExp2Poly, f), n));
+}
+
+llvm::Value* EmitExpF32(llvm::IRBuilderBase& b, llvm::Value* x) {
+  llvm::Type* type = x->getType();
+  // e^89 overflows and e^-104 is below half the smallest denormal.
+  llvm::Value* clamped = Clamp(b, x, -104.0, 89.0);
+  llvm::Value* n = b.CreateUnaryIntrinsic(
+      llvm::Intrinsic::roundeven, b.CreateFMul(clamped, Constant(type, 1.4426950408889634)));
+  // ln(2) = kLn2High + kLn2Low, kLn2High with 9 significant bits: n * kLn2High is exact for
+  // |n| < 2^15, and so is its difference from x near it.
+  constexpr double kLn2High = 0.693359375;
+  constexpr double kLn2Low = -2.12194440054690583e-4;
+  llvm::Value* r = b.CreateFSub(clamped, b.CreateFMul(n, Constant(type, kLn2High)));
+  r = b.CreateFSub(r, b.CreateFMul(n, Constant(type, kLn2Low)));
+  return KeepNan(b, x, Scale(b, Horner(b, kExpPoly, r), n));
+}
+
+}  // namespace tile_ir::cpu
