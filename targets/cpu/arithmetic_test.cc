@@ -257,36 +257,41 @@ TEST_F(ArithmeticTest, MathIntrinsics) {
   }
 }
 
-// exp and exp2 of f32 vectors against float64 over their whole range, every 1/4096 of a unit
-// (and specials): within 1.2e-7 of the value where the result is a normal f32, within one
-// denormal below, +inf above; NaN stays NaN.
-TEST_F(ArithmeticTest, VectorExpAndExp2MatchFloat64) {
+// exp, exp2 and tanh of f32 vectors against float64 over their whole range, every 1/4096 of a
+// unit (and specials): exp and exp2 within 1.2e-7 of the value where the result is a normal
+// f32, within one denormal below, +inf above; tanh within 1.4e-7; NaN stays NaN.
+TEST_F(ArithmeticTest, VectorExpExp2AndTanhMatchFloat64) {
   BlockFn kernel = Load("math.tile", "exp_f32_vector");
   ASSERT_NE(kernel, nullptr);
   std::vector<float> x;
   for (int i = -160 * 4096; i <= 130 * 4096; ++i) x.push_back(static_cast<float>(i) / 4096.0f);
   for (float special : {std::numeric_limits<float>::infinity(),
                         -std::numeric_limits<float>::infinity(),
-                        std::numeric_limits<float>::quiet_NaN(), -0.0f, 1e-30f, -1e-30f,
-                        88.7228f, 88.7229f, -103.97f, 127.99999f, 128.0f, -149.0f, -149.5f}) {
+                        std::numeric_limits<float>::quiet_NaN(), -0.0f, 1e-30f, -1e-30f, 1e-40f,
+                        88.7228f, 88.7229f, -103.97f, 127.99999f, 128.0f, -149.0f, -149.5f,
+                        0.62499994f, 0.625f, -0.625f, 9.0f, -9.5f}) {
     x.push_back(special);
   }
   while (x.size() % 16 != 0) x.push_back(0.0f);
   int32_t n = static_cast<int32_t>(x.size());
-  std::vector<float> out(2 * x.size());
+  std::vector<float> out(3 * x.size());
   RunGrid(kernel, {x.data(), out.data(), &n}, n / 16);
   const double kMaxNormal = std::numeric_limits<float>::max();
   const double kMinNormal = std::numeric_limits<float>::min();
   const double kMinDenormal = std::numeric_limits<float>::denorm_min();
+  const char* const kNames[] = {"exp(", "exp2(", "tanh("};
   int failures = 0;
-  for (int f = 0; f < 2 && failures < 10; ++f) {
+  for (int f = 0; f < 3 && failures < 10; ++f) {
     for (int32_t i = 0; i < n && failures < 10; ++i) {
-      const double want = f == 0 ? std::exp(static_cast<double>(x[i]))
-                                 : std::exp2(static_cast<double>(x[i]));
+      const double v = x[i];
+      const double want = f == 0 ? std::exp(v) : f == 1 ? std::exp2(v) : std::tanh(v);
       const float got = out[f * n + i];
       bool ok;
       if (std::isnan(want)) {
         ok = std::isnan(got);
+      } else if (f == 2) {
+        ok = std::fabs(got - want) <= 1.4e-7 * std::fabs(want) ||
+             (std::fabs(want) < kMinNormal && std::fabs(got - want) <= kMinDenormal);
       } else if (want > kMaxNormal) {
         ok = std::isinf(got) && got > 0;
       } else if (want < kMinNormal) {
@@ -296,8 +301,7 @@ TEST_F(ArithmeticTest, VectorExpAndExp2MatchFloat64) {
       }
       if (!ok) {
         ++failures;
-        ADD_FAILURE() << (f == 0 ? "exp(" : "exp2(") << x[i] << ") = " << got << ", want "
-                      << want;
+        ADD_FAILURE() << kNames[f] << x[i] << ") = " << got << ", want " << want;
       }
     }
   }

@@ -1,5 +1,6 @@
-// Intrinsic calls: the math functions (LLVM intrinsics, f32 exp and exp2 in straight-line IR
-// (exp_f32.h), or libm for tanh and erf, resolved from the process by the JIT), atomic_add_at as atomicrmw or,
+// Intrinsic calls: the math functions (LLVM intrinsics, f32 exp, exp2 and tanh in
+// straight-line IR (math_f32.h), or libm for erf and f64 tanh, resolved from the process by the
+// JIT), atomic_add_at as atomicrmw or,
 // for the packed and bit-stored types, a compare-exchange loop, and the
 // asynchronous-copy markers, which are no-ops.
 #include <string>
@@ -9,7 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Intrinsics.h"
-#include "targets/cpu/exp_f32.h"
+#include "targets/cpu/math_f32.h"
 #include "targets/cpu/float_formats.h"
 #include "targets/cpu/kernel_emitter.h"
 #include "tile_ir/intrinsics.h"
@@ -76,6 +77,12 @@ llvm::Value* KernelEmitter::EmitMath(const std::string& name,
     llvm::Value* root = builder_.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, args[0]);
     return builder_.CreateFDiv(llvm::ConstantFP::get(type, 1.0), root);
   }
+  if (type->getScalarType()->isFloatTy()) {
+    // LLVM would call libm's exp2f (tanhf) once per lane: these are vector instructions.
+    if (name == "exp") return EmitExpF32(builder_, args[0]);
+    if (name == "exp2" || name == "exp2_ftz") return EmitExp2F32(builder_, args[0]);
+    if (name == "tanh") return EmitTanhF32(builder_, args[0]);
+  }
   if (IsLibmFunction(name)) {
     auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(type);
     if (vector == nullptr) return EmitLibmCall(name, args[0]);
@@ -85,11 +92,6 @@ llvm::Value* KernelEmitter::EmitMath(const std::string& name,
       result = builder_.CreateInsertElement(result, element, lane);
     }
     return result;
-  }
-  if (type->getScalarType()->isFloatTy()) {
-    // LLVM would call libm's exp2f once per lane: these are vector instructions.
-    if (name == "exp") return EmitExpF32(builder_, args[0]);
-    if (name == "exp2" || name == "exp2_ftz") return EmitExp2F32(builder_, args[0]);
   }
   return builder_.CreateIntrinsic(LlvmMathIntrinsics().at(name), {type}, args);
 }
