@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string_view>
 
@@ -332,9 +333,11 @@ void KernelVerifier::CheckLayout(const BufferNode& buffer, const Site& site) {
       sink_.Report(site, absl::StrCat("replica '", replica->name, "' of ", what,
                                       " must be i32, not ", replica->dtype().ToString()));
     }
-    if (layout.replicate < 1) {
+    if (layout.replicate < 1 || layout.replicate > std::numeric_limits<int32_t>::max()) {
+      // The replica is an i32 that takes every value below the count.
       sink_.Report(site, absl::StrCat(what, " replicates ", layout.replicate,
-                                      " times; the count must be at least 1"));
+                                      " times; the count must be from 1 to 2147483647 (its "
+                                      "replica is an i32)"));
     }
     with_replica.AddVar(replica.get());
   } else if (layout.replicate != 1) {

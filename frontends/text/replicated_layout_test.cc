@@ -3,7 +3,10 @@
 // checked by the verifier (the replica only in the thread output, only on fragments).
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <functional>
 #include <string>
+#include <vector>
 
 #include "frontends/text/parser.h"
 #include "gmock/gmock.h"
@@ -64,6 +67,45 @@ TEST(ReplicatedLayoutTest, AProtobufDeclaringVersion3IsRefused) {
   EXPECT_THAT(read.status().message(),
               HasSubstr("a replicated layout needs ir_version 4, but the module declares "
                         "ir_version 3"));
+}
+
+// The replica is an i32 taking every value below the count: a protobuf's count beyond that is
+// refused by the verifier (the text form could not hold it: a verified module must print and
+// read back; the verifier fuzzer found one that did not).
+TEST(ReplicatedLayoutTest, AReplicaCountBeyondI32IsRefused) {
+  absl::StatusOr<Module> module = ParseModule(kRows, "rows.tile");
+  ASSERT_TRUE(module.ok()) << module.status();
+  v1::Module proto;
+  ASSERT_TRUE(proto.ParseFromString(WriteModuleProto(*module)));
+  // Every LayoutReplica in the message, wherever the allocation sits.
+  int changed = 0;
+  std::function<void(google::protobuf::Message&)> visit = [&](google::protobuf::Message& m) {
+    if (auto* replica = dynamic_cast<v1::LayoutReplica*>(&m)) {
+      replica->set_count(int64_t{1} << 33);
+      ++changed;
+    }
+    const google::protobuf::Reflection* reflection = m.GetReflection();
+    std::vector<const google::protobuf::FieldDescriptor*> fields;
+    reflection->ListFields(m, &fields);
+    for (const google::protobuf::FieldDescriptor* field : fields) {
+      if (field->cpp_type() != google::protobuf::FieldDescriptor::CPPTYPE_MESSAGE) continue;
+      if (field->is_repeated()) {
+        for (int i = 0; i < reflection->FieldSize(m, field); ++i) {
+          visit(*reflection->MutableRepeatedMessage(&m, field, i));
+        }
+      } else {
+        visit(*reflection->MutableMessage(&m, field));
+      }
+    }
+  };
+  visit(proto);
+  ASSERT_EQ(changed, 1);
+  absl::StatusOr<Module> read = ReadModuleProto(proto.SerializeAsString(), "rows.tilepb");
+  const absl::Status verified = read.ok() ? Verify(*read) : read.status();
+  ASSERT_FALSE(verified.ok());
+  EXPECT_THAT(verified.message(),
+              HasSubstr("replicates 8589934592 times; the count must be from 1 to 2147483647 "
+                        "(its replica is an i32)"));
 }
 
 std::string VerifierError(const std::string& alloc) {
