@@ -2,6 +2,8 @@
 #include "targets/cuda/cuda_dialect.h"
 
 #include <algorithm>
+#include <string_view>
+#include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -119,43 +121,41 @@ class Cuda final : public c_source::GlobalKernelDialect {
 
   // tl::tma_store_<rank>d<ROWS, COLS>(&<its tensor map>, &src, <coordinates>).
   static CExpr EmitTmaStore(const Call& node, CallContext& context) {
-    absl::StatusOr<std::pair<TensorMapUse, int>> map = TensorMapIndex(node, context);
-    if (!map.ok()) return context.Fail(std::string(map.status().message()));
-    const auto& [use, index] = *map;
-    const BufferLoad* src = As<BufferLoad>(node.args[0]);
-    if (src == nullptr || src->buffer->scope != MemoryScope::kShared) {
-      return context.Fail(absl::StrCat(node.name, ": argument 0 must be an element of shared memory"));
-    }
-    const size_t cols = node.args.size() - 1;
-    std::string text = absl::StrCat("tl::tma_store_", use.rank, "d<", use.box_rows, ", ",
-                                    *AsConstInt(node.args[cols]), ">(&",
-                                    TensorMapParamName(index), ", ",
-                                    context.AddressOf(*src).text);
-    for (size_t i = 2; i + 2 < node.args.size(); ++i) {
-      absl::StrAppend(&text, ", ", context.Emit(node.args[i]).text);
-    }
-    return CExpr{absl::StrCat(text, ")")};
+    return EmitTmaCall(node, context, "store", /*addresses=*/1);
   }
 
   // tl::tma_load_<rank>d<ROWS, COLS>(&<its tensor map>, &dst, &barrier, <coordinates>).
   static CExpr EmitTmaLoad(const Call& node, CallContext& context) {
+    return EmitTmaCall(node, context, "load", /*addresses=*/2);
+  }
+
+  // tl::tma_<kind>_<rank>d<ROWS, COLS>(&<its tensor map>, <addresses>, <coordinates>): argument 0
+  // is the shared tile, argument 1 names the tensor, and `addresses` - 1 more element
+  // addresses (a load's mbarrier) follow it before the coordinates.
+  static CExpr EmitTmaCall(const Call& node, CallContext& context, std::string_view kind,
+                           size_t addresses) {
     absl::StatusOr<std::pair<TensorMapUse, int>> map = TensorMapIndex(node, context);
     if (!map.ok()) return context.Fail(std::string(map.status().message()));
-    const TensorMapUse* use = &map->first;
-    const int index = map->second;
-    const BufferLoad* dst = As<BufferLoad>(node.args[0]);
-    const BufferLoad* barrier = As<BufferLoad>(node.args[2]);
-    if (dst == nullptr || dst->buffer->scope != MemoryScope::kShared || barrier == nullptr) {
-      return context.Fail(absl::StrCat(node.name,
-                                       ": arguments 0 and 2 must be elements of shared memory"));
+    const auto& [use, index] = *map;
+    std::vector<const BufferLoad*> elements = {As<BufferLoad>(node.args[0])};
+    for (size_t i = 2; i <= addresses; ++i) elements.push_back(As<BufferLoad>(node.args[i]));
+    if (std::count(elements.begin(), elements.end(), nullptr) > 0 ||
+        elements[0]->buffer->scope != MemoryScope::kShared) {
+      return context.Fail(absl::StrCat(node.name, addresses == 1
+                                                      ? ": argument 0 must be an element of "
+                                                        "shared memory"
+                                                      : ": arguments 0 and 2 must be elements of "
+                                                        "shared memory"));
     }
     const size_t cols = node.args.size() - 1;
-    std::string text = absl::StrCat("tl::tma_load_", use->rank, "d<", use->box_rows, ", ",
+    std::string text = absl::StrCat("tl::tma_", absl::string_view(kind.data(), kind.size()), "_",
+                                    use.rank, "d<", use.box_rows, ", ",
                                     *AsConstInt(node.args[cols]), ">(&",
-                                    TensorMapParamName(index), ", ",
-                                    context.AddressOf(*dst).text, ", ",
-                                    context.AddressOf(*barrier).text);
-    for (size_t i = 3; i + 2 < node.args.size(); ++i) {
+                                    TensorMapParamName(index));
+    for (const BufferLoad* element : elements) {
+      absl::StrAppend(&text, ", ", context.AddressOf(*element).text);
+    }
+    for (size_t i = addresses + 1; i + 2 < node.args.size(); ++i) {
       absl::StrAppend(&text, ", ", context.Emit(node.args[i]).text);
     }
     return CExpr{absl::StrCat(text, ")")};

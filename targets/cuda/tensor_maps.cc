@@ -23,6 +23,14 @@ class TmaCalls : public IRVisitor {
   }
 };
 
+// The rank r for which `call` calls intrinsic(r), or 0.
+int RankOfCallTo(const Call& call, std::string (*intrinsic)(int rank)) {
+  for (int rank = kTmaMinRank; rank <= kTmaMaxRank; ++rank) {
+    if (call.name == intrinsic(rank)) return rank;
+  }
+  return 0;
+}
+
 }  // namespace
 
 std::optional<int> TensorMapDataType(ScalarType type) {
@@ -45,21 +53,11 @@ std::optional<int> TensorMapDataType(ScalarType type) {
 
 std::string TmaLoadIntrinsic(int rank) { return absl::StrCat("cuda.tma_load_", rank, "d"); }
 
-int TmaLoadRank(const Call& call) {
-  for (int rank = kTmaMinRank; rank <= kTmaMaxRank; ++rank) {
-    if (call.name == TmaLoadIntrinsic(rank)) return rank;
-  }
-  return 0;
-}
+int TmaLoadRank(const Call& call) { return RankOfCallTo(call, TmaLoadIntrinsic); }
 
 std::string TmaStoreIntrinsic(int rank) { return absl::StrCat("cuda.tma_store_", rank, "d"); }
 
-int TmaStoreRank(const Call& call) {
-  for (int rank = kTmaMinRank; rank <= kTmaMaxRank; ++rank) {
-    if (call.name == TmaStoreIntrinsic(rank)) return rank;
-  }
-  return 0;
-}
+int TmaStoreRank(const Call& call) { return RankOfCallTo(call, TmaStoreIntrinsic); }
 
 void RegisterTmaIntrinsics() {
   RegisterCudaLibraryIntrinsics();  // the fence the stores' tiles take
