@@ -111,6 +111,7 @@ TEST(BuiltinPassesTest, RegistersEveryBuiltinPass) {
                           "inject-software-pipeline", "insert-barriers", "layout-inference",
                           "lower-tile-ops", "pipeline-planning", "plan-shared-memory",
                           "rasterize-blocks", "remove-dead-code", "simplify", "specialize-dims",
+                          "specialize-divisibility",
                           "thread-binding", "vectorize"));
   for (const PassInfo* pass : registry.All()) {
     EXPECT_FALSE(pass->description.empty()) << pass->name;

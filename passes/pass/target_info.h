@@ -108,6 +108,12 @@ class TargetInfo {
       const KernelNode& kernel) const {
     return {};
   }
+
+  // The largest power of two by whose divisibility the runtimes specialize a call's dynamic
+  // dims (passes/transforms/specialize_divisibility.h: `require K % 16 == 0` compiled in, K
+  // left symbolic). A target whose passes gain from proved divisibility asks for it; 1, the
+  // default, compiles one binary for every shape.
+  virtual int64_t dim_divisibility_specialization() const { return 1; }
 };
 
 }  // namespace tile_ir::passes

@@ -17,6 +17,7 @@
 #include "passes/transforms/remove_dead_code.h"
 #include "passes/transforms/simplify.h"
 #include "passes/transforms/specialize_dims.h"
+#include "passes/transforms/specialize_divisibility.h"
 #include "passes/transforms/thread_binding.h"
 #include "passes/transforms/vectorize.h"
 
@@ -39,6 +40,7 @@ void RegisterBuiltinPasses(PassRegistry& registry) {
   RegisterOrDie(registry, RemoveDeadCodePass());
   RegisterOrDie(registry, SimplifyPass());
   RegisterOrDie(registry, SpecializeDimsPass());
+  RegisterOrDie(registry, SpecializeDivisibilityPass());
   RegisterOrDie(registry, RasterizeBlocksPass());
   RegisterOrDie(registry, LayoutInferencePass());
   RegisterOrDie(registry, LowerTileOpsPass());

@@ -21,7 +21,16 @@
 namespace tile_ir::passes {
 namespace {
 
-absl::StatusOr<std::map<std::string, int64_t>> ParseValues(const std::string& text) {
+std::string FormatValues(const std::map<std::string, int64_t>& values) {
+  std::vector<std::string> items;
+  for (const auto& [name, value] : values) items.push_back(absl::StrCat(name, "=", value));
+  return absl::StrJoin(items, ", ");
+}
+
+}  // namespace
+
+absl::StatusOr<std::map<std::string, int64_t>> ParseDimValues(const std::string& text,
+                                                              std::string_view pass_name) {
   std::map<std::string, int64_t> values;
   for (absl::string_view item : absl::StrSplit(text, ',', absl::SkipWhitespace())) {
     std::vector<absl::string_view> parts = absl::StrSplit(item, '=');
@@ -30,20 +39,12 @@ absl::StatusOr<std::map<std::string, int64_t>> ParseValues(const std::string& te
     int64_t value = 0;
     if (parts.size() != 2 || name.empty() || !absl::SimpleAtoi(parts[1], &value)) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "specialize-dims: expected NAME=INTEGER in values, got '", std::string(item), "'"));
+          std::string(pass_name), ": expected NAME=INTEGER in values, got '", std::string(item), "'"));
     }
     values[std::string(name)] = value;
   }
   return values;
 }
-
-std::string FormatValues(const std::map<std::string, int64_t>& values) {
-  std::vector<std::string> items;
-  for (const auto& [name, value] : values) items.push_back(absl::StrCat(name, "=", value));
-  return absl::StrJoin(items, ", ");
-}
-
-}  // namespace
 
 absl::StatusOr<Kernel> SpecializeDims(const Kernel& kernel,
                                       const std::map<std::string, int64_t>& values) {
@@ -164,7 +165,7 @@ PassInfo SpecializeDimsPass() {
   info.options = {{"values", OptionType::kString, "", "comma-separated NAME=INTEGER bindings"}};
   info.run = [](Module& module, const PassOptions& options) -> absl::StatusOr<bool> {
     absl::StatusOr<std::map<std::string, int64_t>> values =
-        ParseValues(options.GetString("values"));
+        ParseDimValues(options.GetString("values"), "specialize-dims");
     if (!values.ok()) return values.status();
     bool changed = false;
     for (Kernel& kernel : module.kernels) {

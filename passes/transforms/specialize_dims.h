@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -37,6 +38,11 @@ std::vector<std::string> DimsSizingRegisters(const KernelNode& kernel);
 absl::StatusOr<Kernel> SpecializeRegisterDims(const Kernel& kernel,
                                               const std::map<std::string, int64_t>& values,
                                               std::vector<std::string>* specialized = nullptr);
+
+// "M=4096, N=4096" as bindings; an error, prefixed with `pass_name`, names an item that is
+// not NAME=INTEGER.
+absl::StatusOr<std::map<std::string, int64_t>> ParseDimValues(const std::string& text,
+                                                              std::string_view pass_name);
 
 // The pass: `specialize-dims{values="M=4096,N=4096"}`, on every kernel that has the dims
 // named (a kernel without any of them is left alone).

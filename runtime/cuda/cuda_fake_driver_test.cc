@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -19,6 +20,9 @@
 #include "runtime/cuda/cuda_kernel.h"
 #include "runtime/cuda/fake_cuda_driver.h"
 #include "runtime/host_buffer.h"
+#include "runtime/jit/jit_backend.h"
+#include "runtime/jit/kernel_cache.h"
+#include "runtime/jit/specializer.h"
 #include "targets/cuda/nvrtc_compiler.h"
 #include "targets/target_name.h"
 #include "ops/op_suite.h"
@@ -27,6 +31,7 @@ namespace tile_ir::runtime::cuda {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 constexpr char kFakeDriver[] = "runtime/cuda/libfake_cuda.so";
 
@@ -457,4 +462,85 @@ TEST_F(CudaFakeDriverTest, TmaStoresGetTheOutputsTensorMap) {
 }
 
 }  // namespace
+// A gemm whose K and N are dynamic: its row pitches are proved only by requirements.
+constexpr char kDynamicGemm[] = R"(ir_version 3;
+producer "test" "1";
+
+kernel dyn_gemm<M: i32, N: i32, K: i32>(A: bf16[M, K], B: bf16[K, N], C: f32[M, N])
+    grid(bx: ceildiv(N, 256), by: ceildiv(M, 128)) threads(256) {
+  alloc A_s: shared bf16[128, 64];
+  alloc B_s: shared bf16[64, 256];
+  alloc C_l: fragment f32[128, 256];
+  fill C_l = 0.0;
+  for k in 0 +: ceildiv(K, 64) pipelined(num_stages=2) {
+    copy A[by * 128 +: 128, k * 64 +: 64] -> A_s;
+    copy B[k * 64 +: 64, bx * 256 +: 256] -> B_s;
+    gemm A_s, B_s -> C_l {transpose_a=false, transpose_b=false, policy=square, clear_accum=false};
+  }
+  copy C_l -> C[by * 128 +: 128, bx * 256 +: 256];
+}
+)";
+
+void IgnoreLaunch(const char*, const FakeCudaLaunch*, void**) {}
+
+// On sm_90a the JIT specializes dynamic dims on their divisibility by powers of two up to 16:
+// a call whose K and N are multiples of 8 bf16 (16 bytes) gets the TMA pipeline, one whose N is
+// not keeps its copies in the compute warps, and calls of one class share a binary.
+TEST_F(CudaFakeDriverTest, TheJitSpecializesDynamicDimsOnTheirDivisibility) {
+  ASSERT_EQ(device_->target().ToString(), "cuda:sm_90a");
+  absl::StatusOr<Module> module = text::ParseModule(kDynamicGemm, "dyn_gemm.tile");
+  ASSERT_TRUE(module.ok()) << module.status();
+  control_->set_kernel(IgnoreLaunch);
+  jit::JitBackend backend(std::move(device_));
+  jit::KernelCache cache(backend, jit::KernelCacheOptions{});
+  jit::JitFunction gemm(jit::KernelTemplate::FromModule(*module, "dyn_gemm"), {}, cache);
+  std::vector<std::unique_ptr<DeviceBuffer>> keep;
+  auto call = [&](int64_t m, int64_t n, int64_t k, jit::CacheSource* source) {
+    std::vector<KernelArg> args;
+    for (auto [rows, cols, dtype] : {std::tuple(m, k, kBF16), std::tuple(k, n, kBF16),
+                                     std::tuple(m, n, kF32)}) {
+      absl::StatusOr<std::unique_ptr<DeviceBuffer>> buffer =
+          backend.device().Allocate(dtype, {rows, cols});
+      EXPECT_TRUE(buffer.ok()) << buffer.status();
+      if (!buffer.ok()) return static_cast<LoadedKernel*>(nullptr);
+      args.push_back(KernelArg::Tensor((*buffer)->tensor()));
+      keep.push_back(*std::move(buffer));
+    }
+    absl::StatusOr<LoadedKernel*> kernel = gemm.Specialize(args, source);
+    EXPECT_TRUE(kernel.ok()) << kernel.status();
+    if (!kernel.ok()) return static_cast<LoadedKernel*>(nullptr);
+    EXPECT_TRUE((*kernel)->Launch(args).ok());
+    return *kernel;
+  };
+  jit::CacheSource source;
+  LoadedKernel* classes_16 = call(200, 512, 128, &source);
+  ASSERT_NE(classes_16, nullptr);
+  EXPECT_EQ(source, jit::CacheSource::kCompiled);
+  const std::string& split = classes_16->artifacts()[0].contents;
+  EXPECT_THAT(split, HasSubstr("__grid_constant__ tl::TensorMap"));
+  // Another shape of the same classes (M = 72 is a multiple of 8 like 200): the same binary, from this function's table.
+  EXPECT_EQ(call(72, 1024, 4096, &source), classes_16);
+  EXPECT_EQ(source, jit::CacheSource::kMemory);
+  // N = 264 is a multiple of 8 (its class): a binary of its own, split as well.
+  LoadedKernel* n_class_8 = call(200, 264, 128, &source);
+  ASSERT_NE(n_class_8, nullptr);
+  EXPECT_NE(n_class_8, classes_16);
+  EXPECT_THAT(n_class_8->artifacts()[0].contents, HasSubstr("__grid_constant__ tl::TensorMap"));
+  // N = 260 proves only 8-byte rows of B: no TMA, the copies stay in the compute warps.
+  LoadedKernel* n_class_4 = call(200, 260, 128, &source);
+  ASSERT_NE(n_class_4, nullptr);
+  EXPECT_THAT(n_class_4->artifacts()[0].contents, Not(HasSubstr("tl::TensorMap")));
+  // A binary of one class refuses a call of another, naming the requirement.
+  std::vector<KernelArg> args;
+  for (auto [rows, cols, dtype] : {std::tuple(200, 128, kBF16), std::tuple(128, 260, kBF16),
+                                   std::tuple(200, 260, kF32)}) {
+    absl::StatusOr<std::unique_ptr<DeviceBuffer>> buffer =
+        backend.device().Allocate(dtype, {rows, cols});
+    ASSERT_TRUE(buffer.ok()) << buffer.status();
+    args.push_back(KernelArg::Tensor((*buffer)->tensor()));
+    keep.push_back(*std::move(buffer));
+  }
+  EXPECT_THAT(std::string(classes_16->Launch(args).message()), HasSubstr("N % 16 == 0"));
+}
+
 }  // namespace tile_ir::runtime::cuda

@@ -1,11 +1,13 @@
 // The two-level dispatch table: dtype families, then static dimension values.
 #include "runtime/jit/specializer.h"
 
+#include <optional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "passes/transforms/specialize_dims.h"
+#include "passes/transforms/specialize_divisibility.h"
 #include "runtime/host_buffer.h"
 #include "tile_ir/verifier.h"
 
@@ -23,6 +25,18 @@ std::optional<DataType> FromDlpack(const DLDataType& dl) {
     if (ToDLDataType(DataType(scalar), &ours) && ours.code == dl.code && ours.bits == dl.bits &&
         ours.lanes == dl.lanes) {
       return DataType(scalar);
+    }
+  }
+  return std::nullopt;
+}
+
+// The parameter and axis whose extent is `dim` itself, which a call's tensors give.
+std::optional<std::pair<int, int>> SourceOf(const KernelNode& kernel, const Var& dim) {
+  for (size_t p = 0; p < kernel.params.size(); ++p) {
+    const Param& param = kernel.params[p];
+    if (!param.is_buffer()) continue;
+    for (int axis = 0; axis < param.buffer->rank(); ++axis) {
+      if (As<Var>(param.buffer->shape[axis]) == &dim) return std::make_pair(static_cast<int>(p), axis);
     }
   }
   return std::nullopt;
@@ -76,21 +90,19 @@ absl::StatusOr<JitFunction::Family*> JitFunction::GetFamily(const std::vector<Ke
   // Dims that size fragments are static whatever the template says: a thread's registers
   // are fixed when the kernel is compiled.
   const std::vector<std::string> sizing = passes::DimsSizingRegisters(*family->kernel);
+  family->max_divisor = cache_.backend().target().info()->dim_divisibility_specialization();
   for (const VarRef& dim : family->kernel->dims) {
     bool wanted = template_.all_static;
     for (const std::string& name : template_.static_dims) wanted |= name == dim->name;
     for (const std::string& name : sizing) wanted |= name == dim->name;
-    if (!wanted) continue;
-    std::optional<std::pair<int, int>> source;
-    for (size_t p = 0; p < family->kernel->params.size() && !source; ++p) {
-      const Param& param = family->kernel->params[p];
-      if (!param.is_buffer()) continue;
-      for (int axis = 0; axis < param.buffer->rank(); ++axis) {
-        if (const Var* var = As<Var>(param.buffer->shape[axis]); var == dim.get()) {
-          source = std::make_pair(static_cast<int>(p), axis);
-          break;
-        }
+    std::optional<std::pair<int, int>> source = SourceOf(*family->kernel, *dim);
+    if (!wanted) {
+      // A dynamic dim: its divisibility class selects, where the target asks for classes.
+      if (family->max_divisor > 1 && source) {
+        family->divisible_names.push_back(dim->name);
+        family->divisible_sources.push_back(*source);
       }
+      continue;
     }
     if (!source) {
       return absl::InvalidArgumentError(absl::StrCat(
@@ -126,14 +138,30 @@ absl::StatusOr<JitFunction::Values> JitFunction::StaticValues(
     }
     values.push_back(args[param].tensor->shape[axis]);
   }
+  // A tensor too small to give a dynamic dim is the launch's to refuse, with its own message.
+  for (auto [param, axis] : family.divisible_sources) {
+    const bool given = static_cast<size_t>(param) < args.size() &&
+                       args[param].tensor != nullptr && axis < args[param].tensor->ndim;
+    values.push_back(given ? passes::DivisibilityClass(args[param].tensor->shape[axis],
+                                                       family.max_divisor)
+                           : 1);
+  }
   return values;
 }
 
 absl::StatusOr<std::pair<CacheContext, Module>> JitFunction::SpecializedModule(
     Family& family, const Values& values) {
   std::map<std::string, int64_t> bound;
-  for (size_t i = 0; i < values.size(); ++i) bound[family.static_names[i]] = values[i];
+  for (size_t i = 0; i < family.static_names.size(); ++i) bound[family.static_names[i]] = values[i];
+  std::map<std::string, int64_t> classes;
+  for (size_t i = 0; i < family.divisible_names.size(); ++i) {
+    classes[family.divisible_names[i]] = values[family.static_names.size() + i];
+  }
   absl::StatusOr<Kernel> kernel = passes::SpecializeDims(family.kernel, bound);
+  if (!kernel.ok()) return kernel.status();
+  // A class is a value divisible by exactly the power of two it names (or by the cap), so it
+  // gives itself as its requirement.
+  kernel = passes::SpecializeDivisibility(*kernel, classes, family.max_divisor);
   if (!kernel.ok()) return kernel.status();
   Module module{family.generic.ir_version,
                 family.generic.producer,

@@ -5,7 +5,9 @@
 // declares generic, and the values of the dimensions it marks static (all,
 // or some; the others stay parameters of one binary). Each specialization is
 // a KernelCache entry; repeated calls find it in a table keyed by those
-// values alone, without printing or hashing IR. The substitution itself is
+// values alone, without printing or hashing IR. On targets that ask for it, the dims left
+// dynamic specialize on their divisibility class as well (`require K % 16 == 0` compiled in,
+// passes/transforms/specialize_divisibility.h), so one binary serves each class. The substitution itself is
 // passes::SpecializeDims (passes/transforms/specialize_dims.h), as tile-run's
 // --static-shapes and the specialize-dims pass use it.
 #ifndef RUNTIME_JIT_SPECIALIZER_H_
@@ -75,6 +77,13 @@ class JitFunction {
     Kernel kernel;
     std::vector<std::string> static_names;
     std::vector<std::pair<int, int>> static_sources;  // (parameter, axis)
+    // The dynamic dims whose divisibility class (passes::DivisibilityClass) selects a
+    // specialization too, on targets that ask for it (TargetInfo::
+    // dim_divisibility_specialization, `max_divisor`): their classes follow the static
+    // values in the table's key.
+    std::vector<std::string> divisible_names;
+    std::vector<std::pair<int, int>> divisible_sources;
+    int64_t max_divisor = 1;
     absl::flat_hash_map<Values, LoadedKernel*> specializations;
   };
   absl::StatusOr<Family*> GetFamily(const std::vector<KernelArg>& args, const Values& dtypes);

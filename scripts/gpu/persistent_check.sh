@@ -49,6 +49,15 @@ case $PHASE in
           done
         done
       done
+      # Dynamic shapes: each dim's divisibility class is compiled in (require N % 16 == 0), so
+      # the split applies where the classes prove 16-byte pitches and not where they do not.
+      for t in cuda "cuda:sm_90a{persistent=on,sms=7}" "cuda:sm_90a{persistent=on,sms=3,tma_store=on}"; do
+        for shapes in M=1000,N=1024,K=520 M=4097,N=136,K=72 M=999,N=1000,K=1000 M=1000,N=1001,K=520; do
+          echo "== dynamic gemm_bf16_to_bf16 $t $shapes"
+          timeout 60 $T .devrun/ops/gemm_bf16_to_bf16.tile "--target=$t" --config=128x256x64_s3 --check \
+            --explain --seed=11 --shapes=$shapes 2>&1 | grep -E "check|error|Error|warp-specialize|divisibility" | head -6
+        done
+      done
       for tool in racecheck memcheck synccheck; do
         timeout 120 compute-sanitizer --tool $tool --error-exitcode=9 $T .devrun/ops/gemm_bf16_to_bf16.tile \
           "--target=cuda:sm_90a{persistent=on,sms=2,tma_store=on}" --config=128x256x64_s3 --static-shapes --check \

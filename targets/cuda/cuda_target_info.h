@@ -60,6 +60,13 @@ class CudaTargetInfo final : public passes::TargetInfo {
   // Whether a split kernel's consumers store output tiles with the TMA (tma_stores.h).
   bool tma_stores() const { return warp_specializes() && split_.tma_stores; }
 
+  // 16 where warp-specialize may split: its TMA loads and stores need row pitches proved a
+  // multiple of 16 bytes, which a dim divisible by 16 proves for every element width. One
+  // binary per class keeps the Hopper pipeline for dynamic shapes; elsewhere 1.
+  int64_t dim_divisibility_specialization() const override {
+    return warp_specializes() ? 16 : 1;
+  }
+
   std::string name() const override { return name_; }
   std::string arch() const override { return arch_; }
   int warp_size() const override { return 32; }

@@ -7,6 +7,7 @@
 #include "absl/strings/str_join.h"
 #include "frontends/cpp/builder.h"
 #include "passes/transforms/specialize_dims.h"
+#include "passes/transforms/specialize_divisibility.h"
 #include "tools/tile_run/report.h"
 #include "tools/tile_run/run_kernel.h"
 
@@ -34,10 +35,13 @@ runtime::jit::ConfigSpace ToJitSpace(const ops::OpConfigSpace& space) {
   return jit_space;
 }
 
-ops::Shapes CheckShapes(const ops::Shapes& dims) {
+ops::Shapes CheckShapes(const ops::Shapes& dims, int64_t max_divisor) {
   ops::Shapes small;
   for (const auto& [name, value] : dims) {
-    small[name] = std::min<int64_t>(value, name == "BATCH" ? 2 : 97);
+    const int64_t limit = name == "BATCH" ? 2 : 97;
+    const int64_t divisor = passes::DivisibilityClass(value, max_divisor);
+    const int64_t cut = std::max(divisor, limit - limit % divisor);
+    small[name] = std::min<int64_t>(value, cut);
   }
   return small;
 }
@@ -68,6 +72,18 @@ absl::StatusOr<Module> BuildSpecializedConfig(const ops::OpCase& op, const Confi
   return module;
 }
 
+absl::StatusOr<Module> BuildClassedConfig(const ops::OpCase& op, const Config& config,
+                                          const ops::Shapes& dims, int64_t max_divisor) {
+  absl::StatusOr<Module> module = BuildConfig(op, config);
+  if (!module.ok()) return module.status();
+  for (Kernel& kernel : module->kernels) {
+    absl::StatusOr<Kernel> classed = passes::SpecializeDivisibility(kernel, dims, max_divisor);
+    if (!classed.ok()) return classed.status();
+    kernel = *std::move(classed);
+  }
+  return module;
+}
+
 // The config's kernel compiled (through the cache) with `dims` as constants.
 absl::StatusOr<runtime::LoadedKernel*> CompileSpecialized(runtime::jit::KernelCache& cache,
                                                           const ops::OpCase& op,
@@ -89,10 +105,13 @@ namespace {
 runtime::jit::TuningProblem KeyedProblem(const ops::OpCase& op, const AutotuneRequest& request) {
   runtime::jit::TuningProblem problem;
   problem.kernel_name = op.name;
-  problem.build = [&op](const Config& config) { return BuildConfig(op, config); };
+  const int64_t max_divisor = request.static_shapes ? 1 : request.max_divisor;
+  problem.build = [&op, dims = request.dims, max_divisor](const Config& config) {
+    return BuildClassedConfig(op, config, dims, max_divisor);
+  };
   problem.problem = absl::StrCat("timed ", FormatShapes(request.dims),
                                  request.static_shapes ? " (static shapes)" : "", "; checked ",
-                                 FormatShapes(CheckShapes(request.dims)));
+                                 FormatShapes(CheckShapes(request.dims, max_divisor)));
   return problem;
 }
 
@@ -111,7 +130,8 @@ absl::StatusOr<TuningResult> AutotuneOp(runtime::jit::KernelCache& cache, const 
         absl::StrCat("operator '", op.name, "' has no config space to tune"));
   }
   runtime::Device& device = cache.backend().device();
-  const ops::Shapes check_dims = CheckShapes(request.dims);
+  const ops::Shapes check_dims =
+      CheckShapes(request.dims, request.static_shapes ? 1 : request.max_divisor);
   runtime::jit::TuningProblem problem = KeyedProblem(op, request);
   problem.check_and_time = [&](runtime::LoadedKernel& kernel,
                                const Config& config) -> absl::StatusOr<double> {

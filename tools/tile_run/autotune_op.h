@@ -31,6 +31,10 @@ struct AutotuneRequest {
   // Time each candidate compiled for `dims` as constants (specialize-dims), as
   // --static-shapes runs it; the check still runs the dynamic-shape binary.
   bool static_shapes = false;
+  // Without static_shapes: the target's TargetInfo::dim_divisibility_specialization. Above 1,
+  // each candidate compiles with the dims' divisibility classes as requirements (one binary
+  // per class, as a dynamic-shape run compiles it) and is checked at shapes of those classes.
+  int64_t max_divisor = 1;
   std::function<void(int done, int total, const std::string& what)> progress;
 };
 
@@ -39,8 +43,10 @@ runtime::jit::ConfigSpace ToJitSpace(const ops::OpConfigSpace& space);
 
 // The shapes candidates are checked at: each dimension at most 97 (not a
 // multiple of any tile, so the bounds are exercised), batch-like dimensions
-// at most 2.
-ops::Shapes CheckShapes(const ops::Shapes& dims);
+// at most 2. With max_divisor > 1, a dimension is cut to a multiple of its
+// divisibility class instead (96 for a class of 16), so that a binary compiled
+// for the class runs there.
+ops::Shapes CheckShapes(const ops::Shapes& dims, int64_t max_divisor = 1);
 
 // Tunes `op` (which must have candidates) on the cache's backend.
 absl::StatusOr<runtime::jit::TuningResult> AutotuneOp(runtime::jit::KernelCache& cache,
@@ -67,6 +73,11 @@ absl::StatusOr<Module> BuildConfig(const ops::OpCase& op, const runtime::jit::Co
 absl::StatusOr<Module> BuildSpecializedConfig(const ops::OpCase& op,
                                               const runtime::jit::Config& config,
                                               const ops::Shapes& dims);
+// The same with the dims left symbolic and each one's divisibility class under `max_divisor`
+// compiled in as a requirement (passes::SpecializeDivisibility), as a dynamic-shape run on a
+// target that specializes on divisibility compiles it; BuildConfig's module for max_divisor 1.
+absl::StatusOr<Module> BuildClassedConfig(const ops::OpCase& op, const runtime::jit::Config& config,
+                                          const ops::Shapes& dims, int64_t max_divisor);
 
 }  // namespace tile_ir::tools
 

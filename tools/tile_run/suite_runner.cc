@@ -8,6 +8,7 @@
 #include "absl/strings/str_join.h"
 #include "ops/op_tensors.h"
 #include "passes/transforms/specialize_dims.h"
+#include "passes/transforms/specialize_divisibility.h"
 #include "tile_ir/printer.h"
 #include "tools/tile_run/dump_artifacts.h"
 #include "tools/tile_run/report.h"
@@ -84,6 +85,14 @@ OperatorCheck CheckOperator(const ops::OpCase& op, runtime::Device& device,
   // Dims that size fragments are compiled in as constants (the others stay symbolic).
   std::vector<std::string> specialized;
   kernel = passes::SpecializeRegisterDims(*kernel, dims, &specialized);
+  if (!kernel.ok()) {
+    check.status = kernel.status();
+    return check;
+  }
+  // The dims left symbolic carry their divisibility classes where the target specializes on
+  // them, as the runtimes compile a call of these shapes.
+  kernel = passes::SpecializeDivisibility(
+      *kernel, dims, device.target().info()->dim_divisibility_specialization());
   if (!kernel.ok()) {
     check.status = kernel.status();
     return check;

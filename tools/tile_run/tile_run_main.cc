@@ -18,6 +18,7 @@
 #include "frontends/cpp/builder.h"
 #include "frontends/io/module_io.h"
 #include "passes/transforms/specialize_dims.h"
+#include "passes/transforms/specialize_divisibility.h"
 #include "passes/pass/target_info.h"
 #include "runtime/jit/autotuner.h"
 #include "runtime/jit/kernel_cache.h"
@@ -211,6 +212,7 @@ int Autotune(const cli::ArgParser& parser, const ops::OpCase& op, const RunOptio
   request.iters = options.iters;
   request.retune = parser.Has("retune");
   request.static_shapes = parser.Has("static-shapes");
+  request.max_divisor = compiler.backend->target().info()->dim_divisibility_specialization();
   if (progress_bar) {
     request.progress = [&err](int done, int total, const std::string& what) {
       err << runtime::jit::ProgressBar(done, total, what) << std::flush;
@@ -233,7 +235,9 @@ int Autotune(const cli::ArgParser& parser, const ops::OpCase& op, const RunOptio
         << " candidates compiled, checked and timed in " << FormatSeconds(seconds) << "\n";
   }
   out << "autotune " << op.name << " at " << FormatShapes(options.dims, order) << " (checked at "
-      << FormatShapes(CheckShapes(options.dims), order) << ") on " << result->device << ", "
+      << FormatShapes(CheckShapes(options.dims, request.static_shapes ? 1 : request.max_divisor),
+                      order)
+      << ") on " << result->device << ", "
       << result->date << (result->from_cache ? ", from the cache" : "") << "\n"
       << FormatTuningTable(op, *result, options.dims)
       << FormatCandidateRemarks(op, *result, options.dims, request.static_shapes,
@@ -524,13 +528,34 @@ int RunFile(const cli::ArgParser& parser, const RunOptions& base, const FileFlag
         err << "tile-run: error: " << path << ": " << specialized.status().message() << "\n";
         return 2;
       }
-      if (specialized_names.empty()) continue;
-      out << "specialized " << absl::StrJoin(specialized_names, ", ")
-          << " (sizing fragments, so compiled in as constants)\n";
+      if (!specialized_names.empty()) {
+        out << "specialized " << absl::StrJoin(specialized_names, ", ")
+            << " (sizing fragments, so compiled in as constants)\n";
+        options.specialized_dims.insert(options.specialized_dims.end(),
+                                        specialized_names.begin(), specialized_names.end());
+      }
+      // The others stay symbolic; where the target specializes on divisibility, the run's
+      // classes are compiled in as requirements, as the runtimes compile a call.
+      const size_t before = (*specialized)->requirements.size();
+      absl::StatusOr<Kernel> classed = passes::SpecializeDivisibility(
+          *specialized, options.dims,
+          compiler.target_object ? compiler.target_object->info()->dim_divisibility_specialization()
+                                 : 1);
+      if (!classed.ok()) {
+        err << "tile-run: error: " << path << ": " << classed.status().message() << "\n";
+        return 2;
+      }
+      std::vector<std::string> added;
+      for (size_t i = before; i < (*classed)->requirements.size(); ++i) {
+        added.push_back(Print((*classed)->requirements[i].condition));
+      }
+      if (!added.empty()) {
+        out << "divisibility " << absl::StrJoin(added, ", ")
+            << " (compiled in; the shapes stay dynamic)\n";
+      }
+      if (*classed == each) continue;
       replaced.push_back(each);
-      options.specialized_dims.insert(options.specialized_dims.end(), specialized_names.begin(),
-                                      specialized_names.end());
-      each = *std::move(specialized);
+      each = *std::move(classed);
     }
   }
   std::unique_ptr<runtime::LoadedKernel> owned;
