@@ -95,6 +95,14 @@ case $PHASE in
           done
         done
       done
+      # Dynamic shapes (no --static-shapes): the divisibility classes give the split.
+      for op in gemm_bf16_to_bf16 gemm_f16_to_f16; do
+        for t in cuda "cuda:sm_90a{persistent=on}"; do
+          echo "== dynamic $op M=4096,N=4096,K=4096 $t 128x256x64_s4"
+          timeout 60 $T .devrun/ops/$op.tile "--target=$t" --config=128x256x64_s4 --bench \
+            --iters=20 --warmup=3 --seed=4 --shapes=M=4096,N=4096,K=4096 2>&1 | grep -E "^  bench|rror"
+        done
+      done
       for op in flash_attn_d128_b128 flash_attn_d128_b128_causal; do
         for t in cuda "cuda:sm_90a{persistent=on}"; do
           echo "== $op $t"
