@@ -19,7 +19,8 @@ struct tile_module {
 
 struct tile_kernel {
   // Owned by the process-wide kernel cache of its target, which outlives it. Null for a kernel
-  // with dims that size fragments: those are compiled in per call, through `per_call`.
+  // with dims that size fragments, or with dynamic dims on a target that specializes on their
+  // divisibility: those are compiled per call's values or classes, through `per_call`.
   tile_ir::runtime::LoadedKernel* loaded = nullptr;
   std::unique_ptr<tile_ir::runtime::jit::JitFunction> per_call;
   std::string name;

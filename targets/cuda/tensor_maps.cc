@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "targets/cuda/intrinsics.h"
@@ -29,6 +30,52 @@ int RankOfCallTo(const Call& call, std::string (*intrinsic)(int rank)) {
     if (call.name == intrinsic(rank)) return rank;
   }
   return 0;
+}
+
+// TensorMapOf with the kernel's divisibility known.
+absl::StatusOr<TensorMapUse> UseOf(const Call& call, const KernelNode& kernel,
+                                   const passes::Divisibility& divisibility) {
+  auto refuse = [&](const std::string& why) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("kernel '", kernel.name, "': ", call.name, ": ", why));
+  };
+  const bool load = TmaLoadRank(call) != 0;
+  const int rank = TmaTileRank(call);
+  if (rank == 0) return refuse("is not a TMA load or store");
+  const size_t num_args = (load ? kTmaLoadFixedArgs : kTmaStoreFixedArgs) + rank;
+  if (call.args.size() != num_args) {
+    return refuse(absl::StrCat("takes ", num_args, " arguments, not ", call.args.size()));
+  }
+  const BufferLoad* tensor = As<BufferLoad>(call.args[1]);
+  if (tensor == nullptr) return refuse("argument 1 must name a global tensor (an element load)");
+  const Buffer& buffer = tensor->buffer;
+  if (buffer->rank() != rank) {
+    return refuse(absl::StrCat("'", buffer->name, "' has rank ", buffer->rank(), ", not the ",
+                               rank, " the call gives coordinates for"));
+  }
+  // The region the call moves: from its coordinates, one matrix of the tile's shape.
+  const Expr& rows = call.args[num_args - 2];
+  const Expr& cols = call.args[num_args - 1];
+  Region region{buffer, {}};
+  const size_t first_coordinate = num_args - 2 - rank;
+  for (int d = 0; d < rank; ++d) {
+    Expr extent = d == rank - 2 ? rows : d == rank - 1 ? cols : Int(1, rows->dtype());
+    region.ranges.push_back({call.args[first_coordinate + d], std::move(extent)});
+  }
+  if (std::string why = TmaTileWhyNot(kernel, region, {rows, cols}, divisibility);
+      !why.empty()) {
+    return refuse(why);
+  }
+  TensorMapUse use;
+  use.param = static_cast<int>(
+      std::find_if(kernel.params.begin(), kernel.params.end(),
+                   [&](const Param& p) { return p.buffer == buffer; }) -
+      kernel.params.begin());
+  use.rank = rank;
+  use.element = buffer->dtype.scalar();
+  use.box_rows = *AsConstInt(rows);
+  use.box_cols = kTmaSwizzleBytes / (buffer->dtype.bits() / 8);
+  return use;
 }
 
 }  // namespace
@@ -90,57 +137,77 @@ void RegisterTmaIntrinsics() {
   }
 }
 
+std::string TmaTileWhyNot(const KernelNode& kernel, const Region& global,
+                          const std::vector<Expr>& tile,
+                          const passes::Divisibility& divisibility) {
+  const BufferNode& tensor = *global.buffer;
+  const std::string name = absl::StrCat("'", tensor.name, "'");
+  const bool is_param = std::any_of(kernel.params.begin(), kernel.params.end(),
+                                    [&](const Param& p) { return p.buffer == global.buffer; });
+  if (!is_param || tensor.scope != MemoryScope::kGlobal) {
+    return absl::StrCat(name, " is not a buffer parameter of the kernel in global memory");
+  }
+  const int rank = tensor.rank();
+  if (rank < kTmaMinRank || rank > kTmaMaxRank) {
+    return absl::StrCat(name, " has rank ", rank, "; the TMA moves tiles of tensors of rank ",
+                        kTmaMinRank, " to ", kTmaMaxRank);
+  }
+  if (tensor.layout || !tensor.strides.empty()) {
+    return absl::StrCat(name, " is not dense (it has strides or a layout)");
+  }
+  const int64_t element = tensor.dtype.bits() / 8;
+  if (element == 0 || tensor.dtype.lanes() != 1 || !TensorMapDataType(tensor.dtype.scalar())) {
+    return absl::StrCat(name, " has elements the TMA does not move (", tensor.dtype.ToString(),
+                        ")");
+  }
+  std::optional<int64_t> rows = tile.size() == 2 ? AsConstInt(tile[0]) : std::nullopt;
+  std::optional<int64_t> cols = tile.size() == 2 ? AsConstInt(tile[1]) : std::nullopt;
+  if (!rows || !cols) {
+    return absl::StrCat("the tile moved to or from ", name, " has no constant 2-D shape");
+  }
+  bool one_matrix = global.ranges.size() == static_cast<size_t>(rank);
+  for (int d = 0; one_matrix && d + 2 < rank; ++d) {
+    one_matrix = AsConstInt(global.ranges[d].extent) == 1;
+  }
+  if (!one_matrix || AsConstInt(global.ranges[rank - 2].extent) != rows ||
+      AsConstInt(global.ranges[rank - 1].extent) != cols) {
+    return absl::StrCat("the region of ", name, " does not match the ", *rows, " x ", *cols,
+                        " tile (its shape in the last two dimensions, one element of each "
+                        "other)");
+  }
+  if (*rows <= 0 || *rows > kTmaMaxBoxRows || *rows % 8 != 0 || *cols <= 0 ||
+      (*cols * element) % kTmaSwizzleBytes != 0) {
+    return absl::StrCat("the ", *rows, " x ", *cols, " tile of ", name, " is not at most ",
+                        kTmaMaxBoxRows, " rows (a multiple of 8) of whole ", kTmaSwizzleBytes,
+                        "-byte rows");
+  }
+  // The leading dimensions' pitches are multiples of the rows'.
+  if (divisibility.Of(tensor.shape[rank - 1]) * element % 16 != 0) {
+    return absl::StrCat("the pitch of the rows of ", name,
+                        " is not proved a multiple of 16 bytes (constant shapes or a `require` "
+                        "line prove it)");
+  }
+  return "";
+}
+
+passes::Divisibility TmaDivisibility(const KernelNode& kernel) {
+  passes::Divisibility divisibility;
+  divisibility.AddRequirements(kernel);
+  divisibility.Visit(kernel.body);
+  return divisibility;
+}
+
 absl::StatusOr<TensorMapUse> TensorMapOf(const Call& call, const KernelNode& kernel) {
-  auto refuse = [&](const std::string& why) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("kernel '", kernel.name, "': ", call.name, ": ", why));
-  };
-  const bool load = TmaLoadRank(call) != 0;
-  const int rank = TmaTileRank(call);
-  if (rank == 0) return refuse("is not a TMA load or store");
-  const size_t num_args = (load ? kTmaLoadFixedArgs : kTmaStoreFixedArgs) + rank;
-  if (call.args.size() != num_args) {
-    return refuse(absl::StrCat("takes ", num_args, " arguments, not ", call.args.size()));
-  }
-  const BufferLoad* tensor = As<BufferLoad>(call.args[1]);
-  if (tensor == nullptr) return refuse("argument 1 must name a global tensor (an element load)");
-  const Buffer& buffer = tensor->buffer;
-  auto param = std::find_if(kernel.params.begin(), kernel.params.end(),
-                            [&](const Param& p) { return p.buffer == buffer; });
-  if (param == kernel.params.end() || buffer->scope != MemoryScope::kGlobal) {
-    return refuse(absl::StrCat("'", buffer->name, "' is not a buffer parameter of the kernel"));
-  }
-  if (buffer->rank() != rank || buffer->layout || !buffer->strides.empty()) {
-    return refuse(absl::StrCat("'", buffer->name, "' is not a dense tensor of rank ", rank));
-  }
-  std::optional<int64_t> rows = AsConstInt(call.args[num_args - 2]);
-  std::optional<int64_t> cols = AsConstInt(call.args[num_args - 1]);
-  const int64_t bytes = buffer->dtype.bits() / 8;
-  if (bytes == 0 || buffer->dtype.lanes() != 1 || !TensorMapDataType(buffer->dtype.scalar())) {
-    return refuse(absl::StrCat("'", buffer->name, "' has elements the TMA does not move (",
-                               buffer->dtype.ToString(), ")"));
-  }
-  if (!rows || !cols || *rows <= 0 || *rows > kTmaMaxBoxRows || *rows % 8 != 0 ||
-      *cols <= 0 || (*cols * bytes) % kTmaSwizzleBytes != 0) {
-    return refuse(absl::StrCat("the tile must be at most ", kTmaMaxBoxRows,
-                               " rows (a multiple of 8) of whole ", kTmaSwizzleBytes,
-                               "-byte rows"));
-  }
-  TensorMapUse use;
-  use.param = static_cast<int>(param - kernel.params.begin());
-  use.rank = rank;
-  use.element = buffer->dtype.scalar();
-  use.box_rows = *rows;
-  use.box_cols = kTmaSwizzleBytes / bytes;
-  return use;
+  return UseOf(call, kernel, TmaDivisibility(kernel));
 }
 
 absl::StatusOr<std::vector<TensorMapUse>> CollectTensorMaps(const KernelNode& kernel) {
   TmaCalls finder;
   finder.Visit(kernel.body);
+  const passes::Divisibility divisibility = TmaDivisibility(kernel);
   std::vector<TensorMapUse> uses;
   for (const Call* call : finder.calls) {
-    absl::StatusOr<TensorMapUse> use = TensorMapOf(*call, kernel);
+    absl::StatusOr<TensorMapUse> use = UseOf(*call, kernel, divisibility);
     if (!use.ok()) return use.status();
     if (std::find(uses.begin(), uses.end(), *use) == uses.end()) uses.push_back(*use);
   }

@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "passes/analysis/divisibility.h"
 #include "tile_ir/module.h"
 
 namespace tile_ir::cuda {
@@ -92,10 +93,34 @@ inline int TmaTileRank(const Call& call) {
 // store reads them.
 void RegisterTmaIntrinsics();
 
+// Whether the TMA can move the tile of shape `tile` (ROWS, COLS: the shared tile it fills or
+// reads) from or to `global`, the region of the tensor it spans: "" when it can, else why not,
+// as a clause naming the tensor that follows a caller's "...: ". The one eligibility check of
+// warp-specialize (loads), tma-stores (stores) and TensorMapOf (the emitter and the runtime),
+// so that a pass never makes a call the emitter refuses. It asks for
+//  - a buffer parameter of the kernel in global memory, dense (no strides, no layout), of rank
+//    kTmaMinRank to kTmaMaxRank, with elements TensorMapDataType names;
+//  - a constant 2-D tile, the region one element of each leading dimension and the tile's
+//    shape in the last two (the box a tensor map describes);
+//  - at most kTmaMaxBoxRows rows, a multiple of 8 (a swizzle atom's), each a whole number of
+//    kTmaSwizzleBytes (the layout core-matrix-tiles gives the shared tile);
+//  - a row pitch `divisibility` proves a multiple of 16 bytes (cuTensorMapEncodeTiled's
+//    global strides), where the caller has added the kernel's requirements and visited its
+//    body (TmaDivisibility).
+// Callers add what only they can see: a load's element conversion and wgmma reads, a store's
+// fragment source, a call's arguments.
+std::string TmaTileWhyNot(const KernelNode& kernel, const Region& global,
+                          const std::vector<Expr>& tile,
+                          const passes::Divisibility& divisibility);
+
+// What divides the integers of `kernel`, as TmaTileWhyNot asks: its body's lets and its
+// `require` lines.
+passes::Divisibility TmaDivisibility(const KernelNode& kernel);
+
 // The tensor maps the TMA load and store calls of a thread-level kernel name, each distinct
 // (tensor, box) once in the order of its first call: the kernel's parameters after its
-// dimensions. An error names a call whose tensor is not a dense buffer parameter of the call's
-// rank or whose box the TMA cannot move.
+// dimensions. An error names a call whose arguments do not fit its intrinsic or whose tile
+// TmaTileWhyNot refuses.
 absl::StatusOr<std::vector<TensorMapUse>> CollectTensorMaps(const KernelNode& kernel);
 
 // The use one TMA load or store call names (its arguments checked as CollectTensorMaps does).

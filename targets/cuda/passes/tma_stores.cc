@@ -2,7 +2,6 @@
 // (tma_stores.h).
 #include "targets/cuda/passes/tma_stores.h"
 
-#include <algorithm>
 #include <mutex>
 #include <optional>
 #include <utility>
@@ -36,42 +35,12 @@ Stmt ByLeader(Stmt body) {
 std::string WhyNot(const Copy& copy, const KernelNode& kernel,
                    const passes::Divisibility& divisibility) {
   const BufferNode& src = *copy.src.buffer;
-  const BufferNode& dst = *copy.dst.buffer;
   if (src.scope != MemoryScope::kFragment || src.rank() != 2 || !AsConstInt(src.shape[0]) ||
       !AsConstInt(src.shape[1]) || copy.src.ranges.size() != 2 ||
       !passes::IsFullRegion(copy.src)) {
     return "its source is not a whole 2-D fragment of constant shape";
   }
-  const bool is_param = std::any_of(kernel.params.begin(), kernel.params.end(),
-                                    [&](const Param& p) { return p.buffer.get() == &dst; });
-  const int rank = static_cast<int>(dst.rank());
-  if (!is_param || rank < kTmaMinRank || rank > kTmaMaxRank || dst.layout ||
-      !dst.strides.empty()) {
-    return absl::StrCat("it does not write a dense tensor parameter of rank ", kTmaMinRank, " to ",
-                        kTmaMaxRank);
-  }
-  const int64_t element = dst.dtype.bits() / 8;
-  if (element == 0 || dst.dtype.lanes() != 1 || !TensorMapDataType(dst.dtype.scalar())) {
-    return absl::StrCat("the TMA does not move its elements (", dst.dtype.ToString(), ")");
-  }
-  const int64_t rows = *AsConstInt(src.shape[0]);
-  const int64_t cols = *AsConstInt(src.shape[1]);
-  bool one_matrix = true;
-  for (int d = 0; d + 2 < rank; ++d) one_matrix &= AsConstInt(copy.dst.ranges[d].extent) == 1;
-  if (!one_matrix || AsConstInt(copy.dst.ranges[rank - 2].extent) != rows ||
-      AsConstInt(copy.dst.ranges[rank - 1].extent) != cols) {
-    return "its destination is not a tile of the fragment's shape in the last two dimensions";
-  }
-  if (rows % 8 != 0 || rows > kTmaMaxBoxRows || !passes::SwizzledCoreMatrixTile(cols * element)) {
-    return absl::StrCat("its ", rows, " x ", cols, " tile is not at most ", kTmaMaxBoxRows,
-                        " rows (a multiple of 8) of whole ", kTmaSwizzleBytes, "-byte rows");
-  }
-  if (divisibility.Of(dst.shape[rank - 1]) * element % 16 != 0) {
-    return absl::StrCat("the pitch of the rows of '", dst.name,
-                        "' is not proved a multiple of 16 bytes (constant shapes or a `require` "
-                        "line prove it)");
-  }
-  return "";
+  return TmaTileWhyNot(kernel, copy.dst, src.shape, divisibility);
 }
 
 // The statements naming each buffer, and the buffers written by copies to global memory that
@@ -146,9 +115,7 @@ TmaStoreEpilogue StoreTilesWithTma(const KernelNode& kernel, const std::vector<S
                                    int64_t shared_bytes, int64_t shared_limit, bool persistent,
                                    passes::FreshNames& names) {
   RegisterTmaStoreIntrinsics();
-  passes::Divisibility divisibility;
-  divisibility.AddRequirements(kernel);
-  divisibility.Visit(kernel.body);
+  const passes::Divisibility divisibility = TmaDivisibility(kernel);
   EpilogueUses uses;
   for (const Stmt& s : epilogue) uses.VisitStatement(s);
   TmaStoreEpilogue out;

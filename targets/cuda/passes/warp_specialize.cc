@@ -340,51 +340,18 @@ std::string Splitter::Check(const For& loop, const std::vector<Stmt>& top) {
 }
 
 std::string Splitter::TmaWhyNot() {
-  // The TMA reads rows at a pitch of a multiple of 16 bytes.
-  passes::Divisibility divisibility;
-  divisibility.AddRequirements(*kernel_);
-  divisibility.Visit(kernel_->body);
+  const passes::Divisibility divisibility = TmaDivisibility(*kernel_);
   for (size_t p = 0; p < producers_.size(); ++p) {
     const Copy& copy = *As<Copy>(producers_[p]);
-    const BufferNode& src = *copy.src.buffer;
     const BufferNode& dst = *copy.dst.buffer;
     auto refuse = [&](absl::string_view why) {
       return absl::StrCat("the copy into '", dst.name, "' ", why);
     };
-    const bool is_param =
-        std::any_of(kernel_->params.begin(), kernel_->params.end(),
-                    [&](const Param& p) { return p.buffer.get() == &src; });
-    const int rank = static_cast<int>(src.rank());
-    if (!is_param || src.scope != MemoryScope::kGlobal || rank < kTmaMinRank ||
-        rank > kTmaMaxRank || src.layout || !src.strides.empty()) {
-      return refuse(absl::StrCat("does not read a dense tensor parameter of rank ", kTmaMinRank,
-                                 " to ", kTmaMaxRank));
+    if (std::string why = TmaTileWhyNot(*kernel_, copy.src, dst.shape, divisibility);
+        !why.empty()) {
+      return refuse(absl::StrCat("cannot be a TMA load: ", why));
     }
-    if (src.dtype != dst.dtype) return refuse("converts its elements");
-    const int64_t element = src.dtype.bits() / 8;
-    if (element == 0 || src.dtype.lanes() != 1) return refuse("moves sub-byte elements");
-    std::optional<int64_t> rows = dst.rank() == 2 ? AsConstInt(dst.shape[0]) : std::nullopt;
-    std::optional<int64_t> cols = dst.rank() == 2 ? AsConstInt(dst.shape[1]) : std::nullopt;
-    const std::vector<Range>& ranges = copy.src.ranges;
-    bool one_matrix = true;  // one element of each leading dimension
-    for (int d = 0; d + 2 < rank; ++d) one_matrix &= AsConstInt(ranges[d].extent) == 1;
-    if (!rows || !cols || !one_matrix || AsConstInt(ranges[rank - 2].extent) != rows ||
-        AsConstInt(ranges[rank - 1].extent) != cols) {
-      return refuse("is not a constant 2-D tile of the same shape as the last two dimensions "
-                    "of its source region");
-    }
-    if (*rows % 8 != 0 || *rows > kTmaMaxBoxRows ||
-        !passes::SwizzledCoreMatrixTile(*cols * element)) {
-      return refuse(absl::StrCat("fills a ", *rows, " x ", *cols,
-                                 " tile: a TMA tile here is at most ", kTmaMaxBoxRows,
-                                 " rows of whole ", kTmaSwizzleBytes, "-byte rows"));
-    }
-    // The other dimensions' pitches are multiples of the rows'.
-    if (divisibility.Of(src.shape[rank - 1]) * element % 16 != 0) {
-      return refuse(absl::StrCat("reads rows of '", src.name,
-                                 "' whose pitch is not proved a multiple of 16 bytes (constant "
-                                 "shapes or a `require` line prove it)"));
-    }
+    if (copy.src.buffer->dtype != dst.dtype) return refuse("converts its elements");
     SwizzledWgmmaOperandUses operand_uses(&dst, *kernel_, *cuda_);
     int64_t uses = 0;
     for (const Stmt& c : consumers_) {
@@ -394,7 +361,9 @@ std::string Splitter::TmaWhyNot() {
     if (uses == 0 || operand_uses.count != uses) {
       return refuse("fills a tile that is read otherwise than as a swizzled wgmma operand");
     }
-    group_bytes_[group_of_[p]] += *rows * *cols * element;
+    // What the load delivers: the tile, a constant shape of whole bytes (TmaTileWhyNot).
+    group_bytes_[group_of_[p]] +=
+        *AsConstInt(dst.shape[0]) * *AsConstInt(dst.shape[1]) * (dst.dtype.bits() / 8);
   }
   return "";
 }

@@ -12,8 +12,9 @@
 // consumers (RoleRegisters; ptxas allocates their code at it, above the kernel's entry count:
 // H200 run 16). Each copy must be able to be a TMA load: a constant tile of at most 256 rows (a
 // multiple of 8) of whole 128 bytes, from one matrix of a dense tensor parameter of rank 2 to
-// 5 (the last two dimensions; one element of each other) whose row pitch is proved a multiple
-// of 16 bytes, read only as a 128-byte swizzled wgmma operand (the order the TMA's 128-byte
+// 5 (the last two dimensions; one element of each other) with elements the TMA moves, whose
+// row pitch is proved a multiple of 16 bytes (TmaTileWhyNot, tensor_maps.h), of the tensor's
+// element type, read only as a 128-byte swizzled wgmma operand (the order the TMA's 128-byte
 // swizzle writes). Adjacent copies form a group with one mbarrier per slot (a gemm's A and B:
 // one group; attention's K and V, copied before Q K^T and before P V: two). The consumers may
 // use shared memory of their own (a staged epilogue): insert-barriers orders it inside their
