@@ -102,10 +102,18 @@ namespace {
 // problem (the shapes timed and checked). The seed of the check's inputs stays out of the key:
 // a choice checked on one set of random inputs holds for another, and tile-run draws a fresh
 // seed when none is given.
-runtime::jit::TuningProblem KeyedProblem(const ops::OpCase& op, const AutotuneRequest& request) {
+// The divisibility cap the candidates compile with: the target's for dynamic shapes.
+int64_t TuningDivisor(runtime::jit::KernelCache& cache, const AutotuneRequest& request) {
+  return request.static_shapes
+             ? 1
+             : cache.backend().target().info()->dim_divisibility_specialization();
+}
+
+runtime::jit::TuningProblem KeyedProblem(runtime::jit::KernelCache& cache, const ops::OpCase& op,
+                                         const AutotuneRequest& request) {
   runtime::jit::TuningProblem problem;
   problem.kernel_name = op.name;
-  const int64_t max_divisor = request.static_shapes ? 1 : request.max_divisor;
+  const int64_t max_divisor = TuningDivisor(cache, request);
   problem.build = [&op, dims = request.dims, max_divisor](const Config& config) {
     return BuildClassedConfig(op, config, dims, max_divisor);
   };
@@ -117,10 +125,15 @@ runtime::jit::TuningProblem KeyedProblem(const ops::OpCase& op, const AutotuneRe
 
 }  // namespace
 
+ops::Shapes TuningCheckShapes(runtime::jit::KernelCache& cache, const AutotuneRequest& request) {
+  return CheckShapes(request.dims, TuningDivisor(cache, request));
+}
+
 std::optional<TuningResult> StoredTuningOp(runtime::jit::KernelCache& cache, const ops::OpCase& op,
                                            const AutotuneRequest& request) {
   if (op.config_space.candidates.empty() || !op.config_space.build) return std::nullopt;
-  return runtime::jit::StoredTuning(cache, ToJitSpace(op.config_space), KeyedProblem(op, request));
+  return runtime::jit::StoredTuning(cache, ToJitSpace(op.config_space),
+                                    KeyedProblem(cache, op, request));
 }
 
 absl::StatusOr<TuningResult> AutotuneOp(runtime::jit::KernelCache& cache, const ops::OpCase& op,
@@ -130,9 +143,8 @@ absl::StatusOr<TuningResult> AutotuneOp(runtime::jit::KernelCache& cache, const 
         absl::StrCat("operator '", op.name, "' has no config space to tune"));
   }
   runtime::Device& device = cache.backend().device();
-  const ops::Shapes check_dims =
-      CheckShapes(request.dims, request.static_shapes ? 1 : request.max_divisor);
-  runtime::jit::TuningProblem problem = KeyedProblem(op, request);
+  const ops::Shapes check_dims = TuningCheckShapes(cache, request);
+  runtime::jit::TuningProblem problem = KeyedProblem(cache, op, request);
   problem.check_and_time = [&](runtime::LoadedKernel& kernel,
                                const Config& config) -> absl::StatusOr<double> {
     RunOptions check;

@@ -30,11 +30,10 @@ struct AutotuneRequest {
   bool retune = false;  // ignore a stored choice
   // Time each candidate compiled for `dims` as constants (specialize-dims), as
   // --static-shapes runs it; the check still runs the dynamic-shape binary.
+  // Without it, on a target that specializes on divisibility (TargetInfo::
+  // dim_divisibility_specialization), each candidate compiles with the dims' classes as
+  // requirements, as a dynamic-shape run compiles it, and is checked at shapes of those classes.
   bool static_shapes = false;
-  // Without static_shapes: the target's TargetInfo::dim_divisibility_specialization. Above 1,
-  // each candidate compiles with the dims' divisibility classes as requirements (one binary
-  // per class, as a dynamic-shape run compiles it) and is checked at shapes of those classes.
-  int64_t max_divisor = 1;
   std::function<void(int done, int total, const std::string& what)> progress;
 };
 
@@ -47,6 +46,10 @@ runtime::jit::ConfigSpace ToJitSpace(const ops::OpConfigSpace& space);
 // divisibility class instead (96 for a class of 16), so that a binary compiled
 // for the class runs there.
 ops::Shapes CheckShapes(const ops::Shapes& dims, int64_t max_divisor = 1);
+
+// The shapes AutotuneOp checks the candidates at, on the cache's target: CheckShapes with the
+// target's divisibility cap for dynamic shapes, 1 for static ones.
+ops::Shapes TuningCheckShapes(runtime::jit::KernelCache& cache, const AutotuneRequest& request);
 
 // Tunes `op` (which must have candidates) on the cache's backend.
 absl::StatusOr<runtime::jit::TuningResult> AutotuneOp(runtime::jit::KernelCache& cache,

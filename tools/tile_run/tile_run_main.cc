@@ -212,7 +212,6 @@ int Autotune(const cli::ArgParser& parser, const ops::OpCase& op, const RunOptio
   request.iters = options.iters;
   request.retune = parser.Has("retune");
   request.static_shapes = parser.Has("static-shapes");
-  request.max_divisor = compiler.backend->target().info()->dim_divisibility_specialization();
   if (progress_bar) {
     request.progress = [&err](int done, int total, const std::string& what) {
       err << runtime::jit::ProgressBar(done, total, what) << std::flush;
@@ -235,9 +234,7 @@ int Autotune(const cli::ArgParser& parser, const ops::OpCase& op, const RunOptio
         << " candidates compiled, checked and timed in " << FormatSeconds(seconds) << "\n";
   }
   out << "autotune " << op.name << " at " << FormatShapes(options.dims, order) << " (checked at "
-      << FormatShapes(CheckShapes(options.dims, request.static_shapes ? 1 : request.max_divisor),
-                      order)
-      << ") on " << result->device << ", "
+      << FormatShapes(TuningCheckShapes(*compiler.cache, request), order) << ") on " << result->device << ", "
       << result->date << (result->from_cache ? ", from the cache" : "") << "\n"
       << FormatTuningTable(op, *result, options.dims)
       << FormatCandidateRemarks(op, *result, options.dims, request.static_shapes,
