@@ -50,8 +50,8 @@ absl::StatusOr<TensorMapUse> UseOf(const Call& call, const KernelNode& kernel,
   if (tensor == nullptr) return refuse("argument 1 must name a global tensor (an element load)");
   const Buffer& buffer = tensor->buffer;
   if (buffer->rank() != rank) {
-    return refuse(absl::StrCat("'", buffer->name, "' has rank ", buffer->rank(), ", not the ",
-                               rank, " the call gives coordinates for"));
+    return refuse(absl::StrCat("'", buffer->name, "' has rank ", buffer->rank(), ", not the ", rank,
+                               " the call gives coordinates for"));
   }
   // The region the call moves: from its coordinates, one matrix of the tile's shape.
   const Expr& rows = call.args[num_args - 2];
@@ -62,15 +62,13 @@ absl::StatusOr<TensorMapUse> UseOf(const Call& call, const KernelNode& kernel,
     Expr extent = d == rank - 2 ? rows : d == rank - 1 ? cols : Int(1, rows->dtype());
     region.ranges.push_back({call.args[first_coordinate + d], std::move(extent)});
   }
-  if (std::string why = TmaTileWhyNot(kernel, region, {rows, cols}, divisibility);
-      !why.empty()) {
+  if (std::string why = TmaTileWhyNot(kernel, region, {rows, cols}, divisibility); !why.empty()) {
     return refuse(why);
   }
   TensorMapUse use;
-  use.param = static_cast<int>(
-      std::find_if(kernel.params.begin(), kernel.params.end(),
-                   [&](const Param& p) { return p.buffer == buffer; }) -
-      kernel.params.begin());
+  use.param = static_cast<int>(std::find_if(kernel.params.begin(), kernel.params.end(),
+                                            [&](const Param& p) { return p.buffer == buffer; }) -
+                               kernel.params.begin());
   use.rank = rank;
   use.element = buffer->dtype.scalar();
   use.box_rows = *AsConstInt(rows);
@@ -138,8 +136,7 @@ void RegisterTmaIntrinsics() {
 }
 
 std::string TmaTileWhyNot(const KernelNode& kernel, const Region& global,
-                          const std::vector<Expr>& tile,
-                          const passes::Divisibility& divisibility) {
+                          const std::vector<Expr>& tile, const passes::Divisibility& divisibility) {
   const BufferNode& tensor = *global.buffer;
   const std::string name = absl::StrCat("'", tensor.name, "'");
   const bool is_param = std::any_of(kernel.params.begin(), kernel.params.end(),

@@ -110,8 +110,7 @@ void RegisterTmaIntrinsics();
 // Callers add what only they can see: a load's element conversion and wgmma reads, a store's
 // fragment source, a call's arguments.
 std::string TmaTileWhyNot(const KernelNode& kernel, const Region& global,
-                          const std::vector<Expr>& tile,
-                          const passes::Divisibility& divisibility);
+                          const std::vector<Expr>& tile, const passes::Divisibility& divisibility);
 
 // What divides the integers of `kernel`, as TmaTileWhyNot asks: its body's lets and its
 // `require` lines.

@@ -29,14 +29,13 @@
 // the tensor are not written, as the threads' guarded stores did not write them.
 //
 // A copy qualifies when it is a statement of the epilogue's top level, its source is a whole
-// fragment of constant shape R x W, the TMA can move its destination (TmaTileWhyNot,
-// tensor_maps.h: a tile of that shape of the last two dimensions of a dense tensor parameter
-// of rank 2 to 5, one element of each other dimension, with elements the TMA moves and rows of
-// a whole number of 128 bytes, R a multiple of 8 of at most 256, the row pitch proved a
-// multiple of 16 bytes), no other statement of the epilogue
-// names the tensor (nothing would order it with the store's asynchronous writes), and the
-// staging tile fits the shared memory the kernel leaves. Others stay as they are, with a
-// remark. With several, a persistent kernel waits once before the first staging copy of each
+// fragment of constant shape R x W, the TMA can move its destination (TmaTileWhyNot, tensor_maps.h:
+// a tile of that shape of the last two dimensions of a dense tensor parameter of rank 2 to 5, one
+// element of each other dimension, with elements the TMA moves and rows of a whole number of 128
+// bytes, R a multiple of 8 of at most 256, the row pitch proved a multiple of 16 bytes), no other
+// statement of the epilogue names the tensor (nothing would order it with the store's asynchronous
+// writes), and the staging tile fits the shared memory the kernel leaves. Others stay as they are,
+// with a remark. With several, a persistent kernel waits once before the first staging copy of each
 // tile.
 #ifndef TARGETS_CUDA_PASSES_TMA_STORES_H_
 #define TARGETS_CUDA_PASSES_TMA_STORES_H_
