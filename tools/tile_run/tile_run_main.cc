@@ -261,12 +261,12 @@ bool IsSuiteKernel(const ops::OpCase& op, const KernelNode& kernel) {
   return !own.ok() || Print(**own) == Print(kernel);
 }
 
-// Replaces `module` by the operator's config named `config_name`; returns an exit status, -1
-// to go on. `kernel` is the kernel read (from a file or the suite): the config rebuilds the
+// Replaces `module` by the operator's config named `config_name`, which `picked` receives;
+// returns an exit status, -1 to go on. `kernel` is the kernel read (from a file or the suite): the config rebuilds the
 // operator from the suite, so a kernel that differs from the suite's is refused rather than
 // silently replaced.
 int PickConfig(const std::string& config_name, const ops::OpCase* op, const KernelNode& kernel,
-               Module& module, std::ostream& out, std::ostream& err) {
+               Module& module, runtime::jit::Config& picked, std::ostream& out, std::ostream& err) {
   if (op == nullptr || op->config_space.candidates.empty()) {
     err << "tile-run: error: kernel '" << kernel.name << "' has no config space to pick '"
         << config_name << "' from\n";
@@ -288,6 +288,7 @@ int PickConfig(const std::string& config_name, const ops::OpCase* op, const Kern
       return 1;
     }
     module = *std::move(built);
+    picked = runtime::jit::Config(candidate.values.begin(), candidate.values.end());
     out << "config  " << config_name << " of " << op->name << "'s space\n";
     return -1;
   }
@@ -448,8 +449,10 @@ int RunFile(const cli::ArgParser& parser, const RunOptions& base, const FileFlag
       return 2;
     }
   }
+  std::optional<runtime::jit::Config> given;  // --config's, which --explain explains
   if (parser.Has("config")) {
-    if (int status = PickConfig(parser.Get("config"), op, **kernel, *module, out, err);
+    given.emplace();
+    if (int status = PickConfig(parser.Get("config"), op, **kernel, *module, *given, out, err);
         status >= 0) {
       return status;
     }
@@ -478,14 +481,6 @@ int RunFile(const cli::ArgParser& parser, const RunOptions& base, const FileFlag
       err << "tile-run: error: --explain: this binary cannot look up the target '"
           << compiler.target << "'\n";
       return 2;
-    }
-    std::optional<runtime::jit::Config> given;
-    if (parser.Has("config")) {
-      for (const ops::OpConfig& candidate : op->config_space.candidates) {
-        if (candidate.name == parser.Get("config")) {
-          given = runtime::jit::Config(candidate.values.begin(), candidate.values.end());
-        }
-      }
     }
     Explain(*op, options.dims, order, parser.Has("static-shapes"), *compiler.target_object, out,
             given ? &*given : nullptr);
