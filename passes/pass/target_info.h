@@ -114,6 +114,14 @@ class TargetInfo {
   // left symbolic). A target whose passes gain from proved divisibility asks for it; 1, the
   // default, compiles one binary for every shape.
   virtual int64_t dim_divisibility_specialization() const { return 1; }
+
+  // Blocks of fewer threads miss the target's fastest lowering, so the default-config
+  // heuristics (runtime/jit/autotuner.h's TargetPreferences) prefer candidates of at least this
+  // many. 0, the default: no preference.
+  virtual int64_t min_block_threads_preferred() const { return 0; }
+  // Whether `lowered` (a kernel after the target's pipeline) took the path that
+  // min_block_threads_preferred is for (CUDA: warp-specialize split it). True by default.
+  virtual bool OnFastestPath(const KernelNode& lowered) const { return true; }
 };
 
 }  // namespace tile_ir::passes

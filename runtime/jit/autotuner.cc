@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <thread>
+#include <tuple>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -103,6 +104,71 @@ Config DefaultConfig(const ConfigSpace& space, const std::map<std::string, int64
     }
     config[param.name] = value;
     say(absl::StrCat(param.name, " = ", value, ": ", why));
+  }
+  return config;
+}
+
+Config DefaultConfig(const ConfigSpace& space, const std::map<std::string, int64_t>& dims,
+                     const TargetPreferences& target, std::vector<std::string>* explanation) {
+  Config config = DefaultConfig(space, dims, target.has_async_copy, explanation);
+  if (target.min_block_threads <= 0 || !target.block_threads) return config;
+  const std::optional<int64_t> threads = target.block_threads(config);
+  if (!threads || *threads >= target.min_block_threads) return config;
+  // No tile beyond the padded dimension it covers: a bigger block must not buy its threads
+  // with padding work.
+  auto fits = [&](const Config& candidate) {
+    for (const TuningParam& param : space.params) {
+      if (param.kind != TuningParam::Kind::kTile || param.covers.empty()) continue;
+      auto dim = dims.find(param.covers);
+      auto value = candidate.find(param.name);
+      if (dim != dims.end() && value != candidate.end() &&
+          value->second > (dim->second + 15) / 16 * 16) {
+        return false;
+      }
+    }
+    return true;
+  };
+  // Candidates with the threads that fit, nearest the default first.
+  struct Near {
+    int tile_changes = 0;
+    int other_changes = 0;
+    size_t order = 0;
+    const Config* config = nullptr;
+  };
+  std::vector<Near> near;
+  for (size_t i = 0; i < space.candidates.size(); ++i) {
+    const Config& candidate = space.candidates[i];
+    if (!fits(candidate)) continue;
+    const std::optional<int64_t> candidate_threads = target.block_threads(candidate);
+    if (!candidate_threads || *candidate_threads < target.min_block_threads) continue;
+    Near each{0, 0, i, &candidate};
+    for (const TuningParam& param : space.params) {
+      auto mine = candidate.find(param.name);
+      auto own = config.find(param.name);
+      if (mine == candidate.end() || own == config.end() || mine->second == own->second) continue;
+      ++(param.kind == TuningParam::Kind::kTile ? each.tile_changes : each.other_changes);
+    }
+    near.push_back(each);
+  }
+  std::sort(near.begin(), near.end(), [](const Near& a, const Near& b) {
+    return std::tie(a.tile_changes, a.other_changes, a.order) <
+           std::tie(b.tile_changes, b.other_changes, b.order);
+  });
+  const std::string wants = absl::StrCat("the target's fastest lowering wants blocks of at least ",
+                                         target.min_block_threads, " threads and ",
+                                         ConfigToString(config), " has ", *threads);
+  for (const Near& each : near) {
+    if (target.takes_fastest_path && !target.takes_fastest_path(*each.config)) continue;
+    if (explanation) {
+      explanation->push_back(absl::StrCat(
+          wants, ": ", ConfigToString(*each.config),
+          " is the candidate nearest it that has them, fits these shapes and lowers on that path"));
+    }
+    return *each.config;
+  }
+  if (explanation) {
+    explanation->push_back(absl::StrCat(
+        wants, ", and no candidate that has them fits these shapes and lowers on that path: kept"));
   }
   return config;
 }

@@ -51,6 +51,29 @@ struct ConfigSpace {
 Config DefaultConfig(const ConfigSpace& space, const std::map<std::string, int64_t>& dims,
                      bool has_async_copy, std::vector<std::string>* explanation);
 
+// What the target adds to DefaultConfig's heuristics.
+struct TargetPreferences {
+  bool has_async_copy = true;
+  // TargetInfo::min_block_threads_preferred: blocks of fewer threads miss the target's fastest
+  // lowering. 0: no preference.
+  int64_t min_block_threads = 0;
+  // A candidate's threads per block (its build's launch), nullopt when it does not build.
+  std::function<std::optional<int64_t>(const Config&)> block_threads;
+  // Whether a candidate's lowering succeeds and takes the target's fastest path
+  // (TargetInfo::OnFastestPath); asked of few candidates, since it lowers. Null: any that
+  // has the threads does.
+  std::function<bool(const Config&)> takes_fastest_path;
+};
+
+// DefaultConfig, then, when the target prefers blocks of at least `min_block_threads` and the
+// default's are fewer: the candidate of the space nearest the default (fewest tile sizes
+// changed, then fewest other parameters, then the space's order) that has that many threads,
+// no tile larger than the (padded to 16) dimension it covers, and whose lowering takes the
+// target's fastest path. The default stays where no candidate qualifies. `explanation` gets
+// one more line saying which and why.
+Config DefaultConfig(const ConfigSpace& space, const std::map<std::string, int64_t>& dims,
+                     const TargetPreferences& target, std::vector<std::string>* explanation);
+
 struct TuningProblem {
   std::string kernel_name;
   std::function<absl::StatusOr<Module>(const Config&)> build;

@@ -181,5 +181,47 @@ TEST(AutotunerTest, DefaultConfigHeuristicsExplainThemselves) {
   EXPECT_EQ(big.at("num_stages"), 3);
 }
 
+// A target whose fastest lowering wants 256 threads: the nearest candidate that has them, fits
+// the shapes and lowers on that path replaces the default; none qualifying keeps it.
+TEST(AutotunerTest, DefaultConfigTakesTheNearestCandidateOnTheTargetsFastestPath) {
+  ConfigSpace space;
+  space.params = {{"block_m", TuningParam::Kind::kTile, {64, 128, 256}, 128, "M"},
+                  {"block_n", TuningParam::Kind::kTile, {64, 128, 256}, 128, "N"},
+                  {"num_stages", TuningParam::Kind::kStages, {3, 4}, 3, ""}};
+  space.candidates = {{{"block_m", 128}, {"block_n", 128}, {"num_stages", 3}},
+                      {{"block_m", 256}, {"block_n", 256}, {"num_stages", 3}},
+                      {{"block_m", 128}, {"block_n", 256}, {"num_stages", 4}},
+                      {{"block_m", 256}, {"block_n", 128}, {"num_stages", 4}},
+                      {{"block_m", 128}, {"block_n", 256}, {"num_stages", 3}}};
+  TargetPreferences target;
+  target.min_block_threads = 256;
+  // One thread per 128 outputs.
+  target.block_threads = [](const Config& c) -> std::optional<int64_t> {
+    return c.at("block_m") * c.at("block_n") / 128;
+  };
+  std::vector<Config> lowered;
+  target.takes_fastest_path = [&](const Config& c) {
+    lowered.push_back(c);
+    return c.at("block_m") != 256;  // 256-row tiles miss it here
+  };
+  std::vector<std::string> why;
+  Config config = DefaultConfig(space, {{"M", 4096}, {"N", 4096}}, target, &why);
+  // 128x256 at 3 stages changes one tile size and no stages; 256x128 at 4 changes both and
+  // is never lowered.
+  EXPECT_EQ(config, (Config{{"block_m", 128}, {"block_n", 256}, {"num_stages", 3}}));
+  EXPECT_EQ(lowered.size(), 1u);
+  ASSERT_EQ(why.size(), 4u);
+  EXPECT_NE(why[3].find("at least 256 threads"), std::string::npos) << why[3];
+  // N = 200 fits no 256-wide tile, and the 256-row candidates miss the path: kept.
+  why.clear();
+  Config kept = DefaultConfig(space, {{"M", 4096}, {"N", 200}}, target, &why);
+  EXPECT_EQ(kept, (Config{{"block_m", 128}, {"block_n", 128}, {"num_stages", 3}}));
+  EXPECT_NE(why.back().find(": kept"), std::string::npos) << why.back();
+  // No preference: the heuristics alone.
+  target.min_block_threads = 0;
+  EXPECT_EQ(DefaultConfig(space, {{"M", 4096}, {"N", 4096}}, target, nullptr),
+            (Config{{"block_m", 128}, {"block_n", 128}, {"num_stages", 3}}));
+}
+
 }  // namespace
 }  // namespace tile_ir::runtime::jit

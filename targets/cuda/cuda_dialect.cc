@@ -82,19 +82,7 @@ class Cuda final : public c_source::GlobalKernelDialect {
   // role's code within the count its setmaxnreg sets (HOPPER.md; without it, the consumers
   // of a 384-thread kernel get the 168 registers of an even split).
   int MinBlocksPerMultiprocessor(const KernelNode& kernel) const override {
-    class Finder : public IRVisitor {
-     public:
-      using IRVisitor::Visit;
-      bool found = false;
-
-     protected:
-      void VisitCall(const Call& node) override {
-        found |= absl::StartsWith(node.name, "cuda.setmaxnreg");
-        IRVisitor::VisitCall(node);
-      }
-    } finder;
-    finder.Visit(kernel.body);
-    return finder.found ? 1 : 0;
+    return SetsWarpgroupRegisters(kernel) ? 1 : 0;
   }
   std::string NarrowFloatType(ScalarType type) const override {
     switch (type) {

@@ -182,4 +182,8 @@ std::string DefaultCudaPipeline() {
          "insert-barriers,warp-roles,simplify,remove-dead-code";
 }
 
+bool CudaTargetInfo::OnFastestPath(const KernelNode& lowered) const {
+  return !warp_specializes() || SetsWarpgroupRegisters(lowered);
+}
+
 }  // namespace tile_ir::cuda

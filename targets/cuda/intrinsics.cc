@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "targets/c_source/library_call.h"
 #include "tile_ir/intrinsics.h"
+#include "tile_ir/visitor.h"
 
 namespace tile_ir::cuda {
 namespace {
@@ -95,6 +96,22 @@ void RegisterCudaLibraryIntrinsics() {
                           "async proxy (wgmma operands)")
         .IgnoreError();
   });
+}
+
+bool SetsWarpgroupRegisters(const KernelNode& kernel) {
+  class Finder : public IRVisitor {
+   public:
+    using IRVisitor::Visit;
+    bool found = false;
+
+   protected:
+    void VisitCall(const Call& node) override {
+      found |= absl::StartsWith(node.name, "cuda.setmaxnreg");
+      IRVisitor::VisitCall(node);
+    }
+  } finder;
+  finder.Visit(kernel.body);
+  return finder.found;
 }
 
 }  // namespace tile_ir::cuda

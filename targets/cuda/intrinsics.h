@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "tile_ir/module.h"
 
 namespace tile_ir::cuda {
 
@@ -74,6 +75,10 @@ void RegisterRoleMarker(std::string name, std::string description, bool partitio
 //   cuda.fence_proxy_async(): fence.proxy.async.shared::cta on sm_90 and newer (ordinary
 //     shared-memory stores before reads of the async proxy, wgmma's), nothing before.
 void RegisterCudaLibraryIntrinsics();
+
+// Whether `kernel`'s warpgroups set their own register counts (cuda.setmaxnreg_*, which
+// warp-roles emits for the roles of a warp-specialized kernel).
+bool SetsWarpgroupRegisters(const KernelNode& kernel);
 
 }  // namespace tile_ir::cuda
 

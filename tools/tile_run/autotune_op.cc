@@ -53,6 +53,35 @@ std::string ConfigName(const ops::OpCase& op, const Config& config) {
   return runtime::jit::ConfigToString(config);
 }
 
+runtime::jit::TargetPreferences PreferencesOf(const ops::OpCase& op, const targets::Target& target,
+                                              const ops::Shapes& dims, bool static_shapes) {
+  runtime::jit::TargetPreferences preferences;
+  const std::shared_ptr<const passes::TargetInfo> info = target.info();
+  preferences.has_async_copy = info->has_async_copy();
+  preferences.min_block_threads = info->min_block_threads_preferred();
+  preferences.block_threads = [&op](const Config& config) -> std::optional<int64_t> {
+    absl::StatusOr<Kernel> kernel =
+        op.config_space.build(std::map<std::string, int64_t>(config.begin(), config.end()));
+    if (!kernel.ok()) return std::nullopt;
+    int64_t threads = 1;
+    for (int64_t extent : (*kernel)->launch.threads) threads *= extent;
+    return threads;
+  };
+  preferences.takes_fastest_path = [&op, &target, info, dims, static_shapes](const Config& config) {
+    absl::StatusOr<Module> module =
+        static_shapes ? BuildSpecializedConfig(op, config, dims)
+                      : BuildClassedConfig(op, config, dims, info->dim_divisibility_specialization());
+    if (!module.ok()) return false;
+    absl::StatusOr<Module> lowered = target.Lower(*module);
+    if (!lowered.ok()) return false;
+    for (const Kernel& kernel : lowered->kernels) {
+      if (!info->OnFastestPath(*kernel)) return false;
+    }
+    return true;
+  };
+  return preferences;
+}
+
 absl::StatusOr<Module> BuildConfig(const ops::OpCase& op, const Config& config) {
   absl::StatusOr<Kernel> kernel =
       op.config_space.build(std::map<std::string, int64_t>(config.begin(), config.end()));

@@ -18,6 +18,7 @@
 #include "runtime/jit/autotuner.h"
 #include "runtime/jit/kernel_cache.h"
 #include "ops/op_suite.h"
+#include "targets/target.h"
 
 namespace tile_ir::tools {
 
@@ -69,6 +70,13 @@ std::string FormatTuningTable(const ops::OpCase& op, const runtime::jit::TuningR
 
 // The candidate's name ("128x128x32_s3"), or its values when it has none.
 std::string ConfigName(const ops::OpCase& op, const runtime::jit::Config& config);
+
+// What `target` adds to the default-config heuristics for `op` at `dims` (runtime::jit::
+// TargetPreferences): its asynchronous copies, its preferred block threads, each candidate's
+// threads from its build, and whether its lowering (shaped as the run compiles it: constants
+// with `static_shapes`, else divisibility classes) takes the target's fastest path.
+runtime::jit::TargetPreferences PreferencesOf(const ops::OpCase& op, const targets::Target& target,
+                                              const ops::Shapes& dims, bool static_shapes);
 
 // The module holding the op's kernel for `config`.
 absl::StatusOr<Module> BuildConfig(const ops::OpCase& op, const runtime::jit::Config& config);

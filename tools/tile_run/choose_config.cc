@@ -7,7 +7,7 @@
 namespace tile_ir::tools {
 
 ChosenConfig ChooseConfig(const ops::OpCase& op, const ops::Shapes& dims, bool static_shapes,
-                          runtime::jit::KernelCache* cache, bool has_async_copy) {
+                          runtime::jit::KernelCache* cache, const targets::Target& target) {
   const runtime::jit::ConfigSpace space = ToJitSpace(op.config_space);
   runtime::jit::Config own;
   for (const runtime::jit::TuningParam& param : space.params) own[param.name] = param.default_value;
@@ -25,7 +25,7 @@ ChosenConfig ChooseConfig(const ops::OpCase& op, const ops::Shapes& dims, bool s
                               " (the cache's choice; --autotune shows the table, --retune with it "
                               "tunes again)");
   } else {
-    chosen.config = runtime::jit::DefaultConfig(space, dims, has_async_copy, nullptr);
+    chosen.config = runtime::jit::DefaultConfig(space, dims, PreferencesOf(op, target, dims, static_shapes), nullptr);
     chosen.why = "the default for these shapes (--explain says why)";
   }
   chosen.own = chosen.config == own;

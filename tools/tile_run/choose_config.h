@@ -11,6 +11,7 @@
 
 #include "absl/status/statusor.h"
 #include "ops/op_suite.h"
+#include "targets/target.h"
 #include "runtime/jit/autotuner.h"
 #include "runtime/jit/kernel_cache.h"
 #include "tile_ir/module.h"
@@ -24,10 +25,10 @@ struct ChosenConfig {
   std::string why;                                  // one line, for the report
 };
 
-// The config for `op` at `dims` (compiled in when `static_shapes`); `cache` may be null (no
-// stored choice is looked for then); `has_async_copy` is the target's.
+// The config for `op` at `dims` (compiled in when `static_shapes`) on `target`; `cache` may
+// be null (no stored choice is looked for then).
 ChosenConfig ChooseConfig(const ops::OpCase& op, const ops::Shapes& dims, bool static_shapes,
-                          runtime::jit::KernelCache* cache, bool has_async_copy);
+                          runtime::jit::KernelCache* cache, const targets::Target& target);
 
 }  // namespace tile_ir::tools
 

@@ -33,7 +33,8 @@ void Explain(const ops::OpCase& op, const ops::Shapes& dims, const std::vector<s
   runtime::jit::Config config =
       given != nullptr
           ? *given
-          : runtime::jit::DefaultConfig(ToJitSpace(op.config_space), dims, async_copy, &lines);
+          : runtime::jit::DefaultConfig(ToJitSpace(op.config_space), dims,
+                                        PreferencesOf(op, target, dims, static_shapes), &lines);
   out << (given != nullptr ? "config given with --config" : "default config") << " of " << op.name
       << " at " << FormatShapes(dims, order) << " on " << target.ToString() << " ("
       << (async_copy ? "asynchronous copies" : "no asynchronous copies")

@@ -459,10 +459,8 @@ int RunFile(const cli::ArgParser& parser, const RunOptions& base, const FileFlag
   } else if (op != nullptr && !op->config_space.candidates.empty() && !tune &&
              compiler.device != nullptr && IsSuiteKernel(*op, **kernel)) {
     // What --explain explains, or the choice a tuning stored for these shapes.
-    const bool async_copy = compiler.target_object != nullptr &&
-                            compiler.target_object->info()->has_async_copy();
     ChosenConfig chosen = ChooseConfig(*op, options.dims, parser.Has("static-shapes"),
-                                       compiler.cache.get(), async_copy);
+                                       compiler.cache.get(), compiler.device->target());
     if (!chosen.own || chosen.tuned) {
       absl::StatusOr<Module> built = BuildConfig(*op, chosen.config);
       if (!built.ok()) {

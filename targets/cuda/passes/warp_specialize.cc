@@ -243,10 +243,9 @@ std::string Splitter::Check(const For& loop, const std::vector<Stmt>& top) {
     return absl::StrCat("its threads are not one axis of a multiple of ", kProducerThreads,
                         " that leaves room for a producer warpgroup of ", kProducerThreads);
   }
-  if (kernel.launch.threads[0] < 2 * kProducerThreads) {
-    // Its accumulators fill a warpgroup's registers already: beside a producer warpgroup
-    // there is room for one block per SM, not the two the compute warps alone run, which
-    // costs more than the producer saves (H200 run 14: 491 vs 550 TFLOP/s at 128 x 128).
+  if (kernel.launch.threads[0] < kMinSplitBlockThreads) {
+    // Its accumulators fill a warpgroup's registers already (cuda_target_info.h says why one
+    // consumer warpgroup does not pay).
     return "it has one consumer warpgroup, and a producer warpgroup beside it would halve the "
            "blocks per SM (two consumer warpgroups, e.g. a 128 x 256 tile on 256 threads, "
            "split)";
