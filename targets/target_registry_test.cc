@@ -68,9 +68,9 @@ TEST(TargetRegistryTest, RefusalsListWhatIsAccepted) {
             "'many'");
   EXPECT_TRUE(absl::StrContains(Error("cuda:sm_80{sms=108}"), "applies to sm_90a only"));
   EXPECT_TRUE(absl::StrContains(Error("cuda:sm_80{persistent=on}"), "applies to sm_90a only"));
-  EXPECT_TRUE(absl::StrContains(Error("cuda:sm_80{tma_store=on}"), "applies to sm_90a only"));
+  EXPECT_TRUE(absl::StrContains(Error("cuda:sm_80{tma_store=off}"), "applies to sm_90a only"));
   EXPECT_EQ(Error("cuda{tma_store=yes}"),
-            "target 'cuda{tma_store=yes}': option 'tma_store' takes off | on, not 'yes'");
+            "target 'cuda{tma_store=yes}': option 'tma_store' takes on | off, not 'yes'");
   EXPECT_EQ(Error("hip{gemm=mma}"),
             "target 'hip{gemm=mma}': unknown option 'gemm' of hip, which takes none");
   EXPECT_TRUE(absl::StrContains(Error("cuda:sm_80{gemm=wgmma}"), "only sm_90a has both"));

@@ -312,7 +312,7 @@ TEST_F(CudaFakeDriverTest, TmaLoadsGetTheirTensorMapsEncodedWhenTheirTensorsMove
   ASSERT_TRUE(kernel.ok()) << kernel.status();
   EXPECT_THAT((*kernel)->artifacts()[0].contents,
               HasSubstr("int M, const __grid_constant__ tl::TensorMap tl_tensor_map_0, "
-                        "const __grid_constant__ tl::TensorMap tl_tensor_map_1)"));
+                        "const __grid_constant__ tl::TensorMap tl_tensor_map_1"));
   absl::StatusOr<std::unique_ptr<DeviceBuffer>> a = device_->Allocate(kBF16, {200, 128});
   absl::StatusOr<std::unique_ptr<DeviceBuffer>> b = device_->Allocate(kBF16, {128, 256});
   absl::StatusOr<std::unique_ptr<DeviceBuffer>> c = device_->Allocate(kF32, {200, 256});
@@ -403,7 +403,7 @@ TEST_F(CudaFakeDriverTest, TensorMapsOfBatchedTensorsHaveTheirRank) {
   EXPECT_EQ(g_maps[1][kFakeTensorMapRank], 2u);
 }
 
-// {tma_store=on}: the consumers store C with the TMA, so the launch passes C's tensor map
+// TMA stores (the default on sm_90a): the consumers store C with the TMA, so the launch passes C's tensor map
 // too (parameter 6), its box one staging tile's 128 rows of 64 bf16.
 constexpr char kTmaStoreGemm[] = R"(ir_version 3;
 producer "test" "1";
@@ -433,10 +433,10 @@ void RecordStoreTensorMap(const char* entry, const FakeCudaLaunch*, void** param
 TEST_F(CudaFakeDriverTest, TmaStoresGetTheOutputsTensorMap) {
   CudaDeviceOptions options;
   options.driver = driver_;
-  options.target = *targets::ParseTargetName("cuda{tma_store=on}");
+  options.target = *targets::ParseTargetName("cuda");
   absl::StatusOr<std::unique_ptr<CudaDevice>> device = OpenCudaDevice(options);
   ASSERT_TRUE(device.ok()) << device.status();
-  EXPECT_EQ((*device)->target().ToString(), "cuda:sm_90a{tma_store=on}");
+  EXPECT_EQ((*device)->target().ToString(), "cuda:sm_90a");
   absl::StatusOr<Module> module = text::ParseModule(kTmaStoreGemm, "tma_store.tile");
   ASSERT_TRUE(module.ok()) << module.status();
   absl::StatusOr<std::unique_ptr<LoadedKernel>> kernel = (*device)->Load(*module, "tma_gemm");

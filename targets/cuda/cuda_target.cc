@@ -6,6 +6,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "targets/cuda/cuda_codegen.h"
 #include "targets/cuda/device_headers.h"
 #include "targets/cuda/gemm_mma.h"
@@ -46,6 +47,42 @@ int PersistentBlocks(const targets::TargetName& name) {
   return sms;
 }
 
+// The options of a CUDA target, each default first.
+std::vector<targets::TargetOption> CudaOptions() {
+  std::vector<std::string> values;
+  for (const auto& [value, unused] : kGemmOptions) values.emplace_back(value);
+  return {{"gemm",
+           values,
+           "how sm_90a runs tensor-core gemms: auto (wgmma when both operand tiles are "
+           "128-byte swizzled, else mma.sync), wgmma (wherever it can run), mma (mma.sync "
+           "only)"},
+          {"warp_specialize",
+           {"on", "off"},
+           "whether sm_90a gives the copies of a kernel's software pipeline to a producer "
+           "warpgroup whose one thread issues them as TMA loads, synchronized by mbarriers: "
+           "on (the default: where the loop and its copies allow, --remarks says why not "
+           "elsewhere), off (the compute warps issue cp.async copies)"},
+          {"persistent",
+           {"off", "on"},
+           "whether a warp-specialized sm_90a kernel whose output tiles all take the same "
+           "work launches one block per SM that loops over tiles, so that the producer loads "
+           "the next tile's stages while the consumers store the last one (on), or one block "
+           "per tile (off, the default until persistent kernels are verified and timed on an "
+           "H100/H200: NOTES.md)"},
+          {"sms",
+           {absl::StrCat(kDefaultSms)},
+           "the SM count persistent kernels launch a block on (132 is the H100 SXM's and "
+           "H200's; the runtime names its GPU's count when it differs)",
+           std::pair<int64_t, int64_t>{1, 1024}},
+          {"tma_store",
+           {"on", "off"},
+           "whether the consumers of a warp-specialized sm_90a kernel write each output tile "
+           "from registers to shared memory and store it with the TMA, one thread issuing the "
+           "store while the others go on (on, the default: 1-2% faster gemms on the H200, "
+           "bench/results/h200_2026-12-05_run19), or store their registers to global memory "
+           "themselves (off)"}};
+}
+
 class CudaTarget final : public targets::Target {
  public:
   CudaTarget(targets::TargetName name, WgmmaUse wgmma)
@@ -54,7 +91,7 @@ class CudaTarget final : public targets::Target {
             name.arch, wgmma, name.ToString(),
             WarpSpecialization{.enabled = name.Option("warp_specialize") != "off",
                                .persistent_blocks = PersistentBlocks(name),
-                               .tma_stores = name.Option("tma_store") == "on"})) {}
+                               .tma_stores = name.Option("tma_store") != "off"})) {}
 
   std::shared_ptr<const passes::TargetInfo> info() const override { return info_; }
   std::string DefaultPipeline() const override { return DefaultCudaPipeline(); }
@@ -112,6 +149,15 @@ class CudaTarget final : public targets::Target {
     fields.emplace_back("device_library",
                         absl::StrCat(absl::Hex(DeviceLibraryFingerprint(), absl::kZeroPad16)));
     fields.emplace_back("options", kNvrtcOptions);
+    // Every option's effective value, defaults included: a changed default changes the code
+    // while the canonical name (which omits defaults) stays, and the key must change with it.
+    std::vector<std::string> effective;
+    for (const targets::TargetOption& option : CudaOptions()) {
+      std::string value = name().Option(option.key);
+      if (value.empty() && !option.values.empty()) value = option.values.front();
+      effective.push_back(absl::StrCat(option.key, "=", value));
+    }
+    fields.emplace_back("target_options", absl::StrJoin(effective, ","));
     return fields;
   }
 
@@ -127,40 +173,7 @@ class CudaFamily final : public targets::TargetFamily {
   }
   std::vector<std::string> archs() const override { return KnownCudaArchs(); }
   std::string default_arch() const override { return "sm_90a"; }
-  std::vector<targets::TargetOption> options() const override {
-    std::vector<std::string> values;
-    for (const auto& [value, unused] : kGemmOptions) values.emplace_back(value);
-    return {{"gemm",
-             values,
-             "how sm_90a runs tensor-core gemms: auto (wgmma when both operand tiles are "
-             "128-byte swizzled, else mma.sync), wgmma (wherever it can run), mma (mma.sync "
-             "only)"},
-            {"warp_specialize",
-             {"on", "off"},
-             "whether sm_90a gives the copies of a kernel's software pipeline to a producer "
-             "warpgroup whose one thread issues them as TMA loads, synchronized by mbarriers: "
-             "on (the default: where the loop and its copies allow, --remarks says why not "
-             "elsewhere), off (the compute warps issue cp.async copies)"},
-            {"persistent",
-             {"off", "on"},
-             "whether a warp-specialized sm_90a kernel whose output tiles all take the same "
-             "work launches one block per SM that loops over tiles, so that the producer loads "
-             "the next tile's stages while the consumers store the last one (on), or one block "
-             "per tile (off, the default until persistent kernels are verified and timed on an "
-             "H100/H200: NOTES.md)"},
-            {"sms",
-             {absl::StrCat(kDefaultSms)},
-             "the SM count persistent kernels launch a block on (132 is the H100 SXM's and "
-             "H200's; the runtime names its GPU's count when it differs)",
-             std::pair<int64_t, int64_t>{1, 1024}},
-            {"tma_store",
-             {"off", "on"},
-             "whether the consumers of a warp-specialized sm_90a kernel write each output tile "
-             "from registers to shared memory and store it with the TMA, one thread issuing the "
-             "store while the others go on (on), or store their registers to global memory "
-             "themselves (off, the default until TMA stores are verified and timed on an "
-             "H100/H200: NOTES.md)"}};
-  }
+  std::vector<targets::TargetOption> options() const override { return CudaOptions(); }
   void RegisterIntrinsics() const override {
     RegisterCudaLibraryIntrinsics();
     // These fail only when another component took the names; lowering would say so.

@@ -185,16 +185,16 @@ TEST_F(TileRunAutotuneCpuTest, ExplainsAGpuTargetWithoutTheGpu) {
   EXPECT_THAT(bad.err, HasSubstr("unknown cuda architecture 'sm_70'"));
 }
 
-// --explain with --config explains that config's lowering (here: sm_90a with TMA stores, whose
-// remarks say what became of the output copy), still without a GPU.
+// --explain with --config explains that config's lowering (here: sm_90a, whose remarks say
+// why this config keeps its copies in the compute warps), still without a GPU.
 TEST_F(TileRunAutotuneCpuTest, ExplainsAGivenConfig) {
   Result r = Run({"gemm_f16", "--explain", "--config=128x128x32_s3",
-                  "--target=cuda:sm_90a{tma_store=on}", "--shapes=M=4096,N=4096,K=4096"});
+                  "--target=cuda:sm_90a", "--shapes=M=4096,N=4096,K=4096"});
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_THAT(r.out, HasSubstr("config given with --config of gemm_f16 at M=4096,N=4096,K=4096 "
-                               "on cuda:sm_90a{tma_store=on} (asynchronous copies): "
+                               "on cuda:sm_90a (asynchronous copies): "
                                "128x128x32_s3\n"));
-  EXPECT_THAT(r.out, HasSubstr("its lowering for cuda:sm_90a{tma_store=on} (dynamic shapes)"));
+  EXPECT_THAT(r.out, HasSubstr("its lowering for cuda:sm_90a (dynamic shapes)"));
   Result unknown = Run({"gemm_f16", "--explain", "--config=1x1x1_s1"});
   EXPECT_EQ(unknown.status, 2);
   EXPECT_THAT(unknown.err, HasSubstr("has no config '1x1x1_s1'"));
