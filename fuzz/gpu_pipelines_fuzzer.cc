@@ -49,7 +49,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       ResolveTargets();
   static const std::shared_ptr<const tile_ir::targets::Target> persistent =
       Resolve(kPersistentTarget);
-  static const std::shared_ptr<const tile_ir::targets::Target> tma_stores =
+  static const std::shared_ptr<const tile_ir::targets::Target> direct_stores =
       Resolve(kDirectStoreTarget);
   std::string_view bytes(reinterpret_cast<const char*>(data), size);
   absl::StatusOr<tile_ir::Module> module = tile_ir::ReadModuleProto(bytes, "fuzz.tilepb");
@@ -57,7 +57,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (const auto& target : targets) {
     const bool swap = size % 2 == 1 && target->ToString() == "cuda:sm_90a";
     tile_ir::fuzz::CheckTargetPipeline(
-        !swap ? *target : size % 4 == 1 ? *persistent : *tma_stores, *module);
+        !swap ? *target : size % 4 == 1 ? *persistent : *direct_stores, *module);
   }
   return 0;
 }
