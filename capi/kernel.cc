@@ -9,7 +9,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-
 #include "capi/handles.h"
 #include "capi/tile.h"
 #include "frontends/io/module_io.h"

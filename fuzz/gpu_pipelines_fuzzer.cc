@@ -56,8 +56,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!module.ok() || !tile_ir::Verify(*module).ok()) return 0;
   for (const auto& target : targets) {
     const bool swap = size % 2 == 1 && target->ToString() == "cuda:sm_90a";
-    tile_ir::fuzz::CheckTargetPipeline(
-        !swap ? *target : size % 4 == 1 ? *persistent : *direct_stores, *module);
+    tile_ir::fuzz::CheckTargetPipeline(!swap           ? *target
+                                       : size % 4 == 1 ? *persistent
+                                                       : *direct_stores,
+                                       *module);
   }
   return 0;
 }

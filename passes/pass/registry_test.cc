@@ -106,13 +106,12 @@ TEST(PassOptionsDeathTest, ReadingAnUndeclaredOptionIsABug) {
 
 TEST(BuiltinPassesTest, RegistersEveryBuiltinPass) {
   const PassRegistry& registry = BuiltinPassRegistry();
-  EXPECT_THAT(registry.Names(),
-              ElementsAre("async-copies", "bound-predication",
-                          "inject-software-pipeline", "insert-barriers", "layout-inference",
-                          "lower-tile-ops", "pipeline-planning", "plan-shared-memory",
-                          "rasterize-blocks", "remove-dead-code", "simplify", "specialize-dims",
-                          "specialize-divisibility",
-                          "thread-binding", "vectorize"));
+  EXPECT_THAT(
+      registry.Names(),
+      ElementsAre("async-copies", "bound-predication", "inject-software-pipeline",
+                  "insert-barriers", "layout-inference", "lower-tile-ops", "pipeline-planning",
+                  "plan-shared-memory", "rasterize-blocks", "remove-dead-code", "simplify",
+                  "specialize-dims", "specialize-divisibility", "thread-binding", "vectorize"));
   for (const PassInfo* pass : registry.All()) {
     EXPECT_FALSE(pass->description.empty()) << pass->name;
   }

@@ -38,8 +38,9 @@ absl::StatusOr<std::map<std::string, int64_t>> ParseDimValues(const std::string&
     absl::string_view name = parts.empty() ? "" : absl::StripAsciiWhitespace(parts[0]);
     int64_t value = 0;
     if (parts.size() != 2 || name.empty() || !absl::SimpleAtoi(parts[1], &value)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          std::string(pass_name), ": expected NAME=INTEGER in values, got '", std::string(item), "'"));
+      return absl::InvalidArgumentError(absl::StrCat(std::string(pass_name),
+                                                     ": expected NAME=INTEGER in values, got '",
+                                                     std::string(item), "'"));
     }
     values[std::string(name)] = value;
   }

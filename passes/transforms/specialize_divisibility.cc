@@ -17,15 +17,15 @@ int64_t DivisibilityClass(int64_t value, int64_t max_divisor) {
   uint64_t magnitude = value < 0 ? -static_cast<uint64_t>(value) : static_cast<uint64_t>(value);
   uint64_t lowest_bit = magnitude & (~magnitude + 1);
   return lowest_bit >= static_cast<uint64_t>(max_divisor) ? max_divisor
-                                                         : static_cast<int64_t>(lowest_bit);
+                                                          : static_cast<int64_t>(lowest_bit);
 }
 
 absl::StatusOr<Kernel> SpecializeDivisibility(const Kernel& kernel,
                                               const std::map<std::string, int64_t>& values,
                                               int64_t max_divisor) {
   if (max_divisor > 1 && (max_divisor & (max_divisor - 1)) != 0) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "specialize-divisibility: max must be a power of two, got ", max_divisor));
+    return absl::InvalidArgumentError(
+        absl::StrCat("specialize-divisibility: max must be a power of two, got ", max_divisor));
   }
   if (max_divisor <= 1) return kernel;
   // What the kernel's own requirements prove already needs no second line.
@@ -37,10 +37,9 @@ absl::StatusOr<Kernel> SpecializeDivisibility(const Kernel& kernel,
     if (it == values.end()) continue;
     const int64_t divisor = DivisibilityClass(it->second, max_divisor);
     if (divisor <= 1 || known.Of(dim) >= divisor) continue;
-    requirements.push_back(
-        {Op(BinaryOp::kEq, Op(BinaryOp::kMod, dim, Int(divisor, dim->dtype())),
-            Int(0, dim->dtype())),
-         kernel->loc});
+    requirements.push_back({Op(BinaryOp::kEq, Op(BinaryOp::kMod, dim, Int(divisor, dim->dtype())),
+                               Int(0, dim->dtype())),
+                            kernel->loc});
   }
   if (requirements.size() == kernel->requirements.size()) return kernel;
   return kernel->WithRequirements(std::move(requirements));

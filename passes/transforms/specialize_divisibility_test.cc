@@ -50,7 +50,8 @@ TEST(SpecializeDivisibilityTest, NothingToAddLeavesTheKernelItself) {
   Module module = ParseOrDie(kKernel);
   const Kernel& kernel = module.kernels[0];
   // M is odd, K's requirement already says 4, and L is no dim of this kernel.
-  absl::StatusOr<Kernel> same = SpecializeDivisibility(kernel, {{"M", 97}, {"K", 12}, {"L", 64}}, 16);
+  absl::StatusOr<Kernel> same =
+      SpecializeDivisibility(kernel, {{"M", 97}, {"K", 12}, {"L", 64}}, 16);
   ASSERT_TRUE(same.ok()) << same.status();
   EXPECT_EQ(*same, kernel);
   absl::StatusOr<Kernel> off = SpecializeDivisibility(kernel, {{"N", 1024}}, 1);
@@ -62,8 +63,7 @@ TEST(SpecializeDivisibilityTest, ACapThatIsNoPowerOfTwoIsRefused) {
   Module module = ParseOrDie(kKernel);
   absl::StatusOr<Kernel> bad = SpecializeDivisibility(module.kernels[0], {{"N", 1024}}, 12);
   ASSERT_FALSE(bad.ok());
-  EXPECT_NE(bad.status().message().find("power of two, got 12"), std::string::npos)
-      << bad.status();
+  EXPECT_NE(bad.status().message().find("power of two, got 12"), std::string::npos) << bad.status();
 }
 
 }  // namespace

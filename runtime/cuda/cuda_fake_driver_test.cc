@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "frontends/text/parser.h"
+#include "ops/op_suite.h"
 #include "runtime/cuda/cuda_device.h"
 #include "runtime/cuda/cuda_driver.h"
 #include "runtime/cuda/cuda_kernel.h"
@@ -25,7 +26,6 @@
 #include "runtime/jit/specializer.h"
 #include "targets/cuda/nvrtc_compiler.h"
 #include "targets/target_name.h"
-#include "ops/op_suite.h"
 
 namespace tile_ir::runtime::cuda {
 namespace {
@@ -403,8 +403,8 @@ TEST_F(CudaFakeDriverTest, TensorMapsOfBatchedTensorsHaveTheirRank) {
   EXPECT_EQ(g_maps[1][kFakeTensorMapRank], 2u);
 }
 
-// TMA stores (the default on sm_90a): the consumers store C with the TMA, so the launch passes C's tensor map
-// too (parameter 6), its box one staging tile's 128 rows of 64 bf16.
+// TMA stores (the default on sm_90a): the consumers store C with the TMA, so the launch passes C's
+// tensor map too (parameter 6), its box one staging tile's 128 rows of 64 bf16.
 constexpr char kTmaStoreGemm[] = R"(ir_version 3;
 producer "test" "1";
 
@@ -497,8 +497,8 @@ TEST_F(CudaFakeDriverTest, TheJitSpecializesDynamicDimsOnTheirDivisibility) {
   std::vector<std::unique_ptr<DeviceBuffer>> keep;
   auto call = [&](int64_t m, int64_t n, int64_t k, jit::CacheSource* source) {
     std::vector<KernelArg> args;
-    for (auto [rows, cols, dtype] : {std::tuple(m, k, kBF16), std::tuple(k, n, kBF16),
-                                     std::tuple(m, n, kF32)}) {
+    for (auto [rows, cols, dtype] :
+         {std::tuple(m, k, kBF16), std::tuple(k, n, kBF16), std::tuple(m, n, kF32)}) {
       absl::StatusOr<std::unique_ptr<DeviceBuffer>> buffer =
           backend.device().Allocate(dtype, {rows, cols});
       EXPECT_TRUE(buffer.ok()) << buffer.status();
@@ -518,7 +518,8 @@ TEST_F(CudaFakeDriverTest, TheJitSpecializesDynamicDimsOnTheirDivisibility) {
   EXPECT_EQ(source, jit::CacheSource::kCompiled);
   const std::string& split = classes_16->artifacts()[0].contents;
   EXPECT_THAT(split, HasSubstr("__grid_constant__ tl::TensorMap"));
-  // Another shape of the same classes (M = 72 is a multiple of 8 like 200): the same binary, from this function's table.
+  // Another shape of the same classes (M = 72 is a multiple of 8 like 200): the same binary, from
+  // this function's table.
   EXPECT_EQ(call(72, 1024, 4096, &source), classes_16);
   EXPECT_EQ(source, jit::CacheSource::kMemory);
   // N = 264 is a multiple of 8 (its class): a binary of its own, split as well.
@@ -532,8 +533,8 @@ TEST_F(CudaFakeDriverTest, TheJitSpecializesDynamicDimsOnTheirDivisibility) {
   EXPECT_THAT(n_class_4->artifacts()[0].contents, Not(HasSubstr("tl::TensorMap")));
   // A binary of one class refuses a call of another, naming the requirement.
   std::vector<KernelArg> args;
-  for (auto [rows, cols, dtype] : {std::tuple(200, 128, kBF16), std::tuple(128, 260, kBF16),
-                                   std::tuple(200, 260, kF32)}) {
+  for (auto [rows, cols, dtype] :
+       {std::tuple(200, 128, kBF16), std::tuple(128, 260, kBF16), std::tuple(200, 260, kF32)}) {
     absl::StatusOr<std::unique_ptr<DeviceBuffer>> buffer =
         backend.device().Allocate(dtype, {rows, cols});
     ASSERT_TRUE(buffer.ok()) << buffer.status();

@@ -36,7 +36,8 @@ std::optional<std::pair<int, int>> SourceOf(const KernelNode& kernel, const Var&
     const Param& param = kernel.params[p];
     if (!param.is_buffer()) continue;
     for (int axis = 0; axis < param.buffer->rank(); ++axis) {
-      if (As<Var>(param.buffer->shape[axis]) == &dim) return std::make_pair(static_cast<int>(p), axis);
+      if (As<Var>(param.buffer->shape[axis]) == &dim)
+        return std::make_pair(static_cast<int>(p), axis);
     }
   }
   return std::nullopt;
@@ -140,11 +141,10 @@ absl::StatusOr<JitFunction::Values> JitFunction::StaticValues(
   }
   // A tensor too small to give a dynamic dim is the launch's to refuse, with its own message.
   for (auto [param, axis] : family.divisible_sources) {
-    const bool given = static_cast<size_t>(param) < args.size() &&
-                       args[param].tensor != nullptr && axis < args[param].tensor->ndim;
-    values.push_back(given ? passes::DivisibilityClass(args[param].tensor->shape[axis],
-                                                       family.max_divisor)
-                           : 1);
+    const bool given = static_cast<size_t>(param) < args.size() && args[param].tensor != nullptr &&
+                       axis < args[param].tensor->ndim;
+    values.push_back(
+        given ? passes::DivisibilityClass(args[param].tensor->shape[axis], family.max_divisor) : 1);
   }
   return values;
 }

@@ -7,8 +7,8 @@
 // a KernelCache entry; repeated calls find it in a table keyed by those
 // values alone, without printing or hashing IR. On targets that ask for it, the dims left
 // dynamic specialize on their divisibility class as well (`require K % 16 == 0` compiled in,
-// passes/transforms/specialize_divisibility.h), so one binary serves each class. The substitution itself is
-// passes::SpecializeDims (passes/transforms/specialize_dims.h), as tile-run's
+// passes/transforms/specialize_divisibility.h), so one binary serves each class. The substitution
+// itself is passes::SpecializeDims (passes/transforms/specialize_dims.h), as tile-run's
 // --static-shapes and the specialize-dims pass use it.
 #ifndef RUNTIME_JIT_SPECIALIZER_H_
 #define RUNTIME_JIT_SPECIALIZER_H_

@@ -265,11 +265,11 @@ TEST_F(ArithmeticTest, VectorExpExp2AndTanhMatchFloat64) {
   ASSERT_NE(kernel, nullptr);
   std::vector<float> x;
   for (int i = -160 * 4096; i <= 130 * 4096; ++i) x.push_back(static_cast<float>(i) / 4096.0f);
-  for (float special : {std::numeric_limits<float>::infinity(),
-                        -std::numeric_limits<float>::infinity(),
-                        std::numeric_limits<float>::quiet_NaN(), -0.0f, 1e-30f, -1e-30f, 1e-40f,
-                        88.7228f, 88.7229f, -103.97f, 127.99999f, 128.0f, -149.0f, -149.5f,
-                        0.62499994f, 0.625f, -0.625f, 9.0f, -9.5f}) {
+  for (float special :
+       {std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+        std::numeric_limits<float>::quiet_NaN(), -0.0f, 1e-30f, -1e-30f, 1e-40f, 88.7228f, 88.7229f,
+        -103.97f, 127.99999f, 128.0f, -149.0f, -149.5f, 0.62499994f, 0.625f, -0.625f, 9.0f,
+        -9.5f}) {
     x.push_back(special);
   }
   while (x.size() % 16 != 0) x.push_back(0.0f);

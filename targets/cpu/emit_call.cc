@@ -10,9 +10,9 @@
 #include "absl/strings/str_cat.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Intrinsics.h"
-#include "targets/cpu/math_f32.h"
 #include "targets/cpu/float_formats.h"
 #include "targets/cpu/kernel_emitter.h"
+#include "targets/cpu/math_f32.h"
 #include "tile_ir/intrinsics.h"
 
 namespace tile_ir::cpu {

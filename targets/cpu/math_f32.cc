@@ -29,15 +29,12 @@ constexpr float kExpPoly[] = {1.0f,
                               0.00837415549904108f,
                               0.0013843653723597527f};
 
-llvm::Value* Constant(llvm::Type* type, double value) {
-  return llvm::ConstantFP::get(type, value);
-}
+llvm::Value* Constant(llvm::Type* type, double value) { return llvm::ConstantFP::get(type, value); }
 
 // tanh(x) = x + x^3 q(x^2) on [-0.625, 0.625], q fitted the same way to the relative error of
 // tanh, degree 4.
-constexpr float kTanhPoly[] = {-0.3333328068256378f, 0.13331441581249237f,
-                               -0.05373971536755562f, 0.02063908614218235f,
-                               -0.005704985000193119f};
+constexpr float kTanhPoly[] = {-0.3333328068256378f, 0.13331441581249237f, -0.05373971536755562f,
+                               0.02063908614218235f, -0.005704985000193119f};
 constexpr double kTanhSmall = 0.625;
 
 template <size_t N>
@@ -113,8 +110,7 @@ llvm::Value* EmitTanhF32(llvm::IRBuilderBase& b, llvm::Value* x) {
   // Near zero: x + x * (x^2 q(x^2)), which keeps x's own digits.
   llvm::Value* square = b.CreateFMul(x, x);
   llvm::Value* small = b.CreateIntrinsic(
-      llvm::Intrinsic::fmuladd, {type},
-      {x, b.CreateFMul(square, Horner(b, kTanhPoly, square)), x});
+      llvm::Intrinsic::fmuladd, {type}, {x, b.CreateFMul(square, Horner(b, kTanhPoly, square)), x});
   // Beyond: 1 - 2 / (e^2|x| + 1), with |x| at most 9 (tanh(9) rounds to 1; so do +-inf).
   llvm::Value* bounded =
       b.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, magnitude, Constant(type, 9.0));

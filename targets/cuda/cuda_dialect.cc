@@ -138,8 +138,7 @@ class Cuda final : public c_source::GlobalKernelDialect {
     const size_t cols = node.args.size() - 1;
     std::string text = absl::StrCat("tl::tma_", absl::string_view(kind.data(), kind.size()), "_",
                                     use.rank, "d<", use.box_rows, ", ",
-                                    *AsConstInt(node.args[cols]), ">(&",
-                                    TensorMapParamName(index));
+                                    *AsConstInt(node.args[cols]), ">(&", TensorMapParamName(index));
     for (const BufferLoad* element : elements) {
       absl::StrAppend(&text, ", ", context.AddressOf(*element).text);
     }

@@ -51,8 +51,7 @@ int PersistentBlocks(const targets::TargetName& name) {
 std::vector<targets::TargetOption> CudaOptions() {
   std::vector<std::string> values;
   for (const auto& [value, unused] : kGemmOptions) values.emplace_back(value);
-  return {{"gemm",
-           values,
+  return {{"gemm", values,
            "how sm_90a runs tensor-core gemms: auto (wgmma when both operand tiles are "
            "128-byte swizzled, else mma.sync), wgmma (wherever it can run), mma (mma.sync "
            "only)"},

@@ -69,9 +69,7 @@ class CudaTargetInfo final : public passes::TargetInfo {
   // 16 where warp-specialize may split: its TMA loads and stores need row pitches proved a
   // multiple of 16 bytes, which a dim divisible by 16 proves for every element width. One
   // binary per class keeps the Hopper pipeline for dynamic shapes; elsewhere 1.
-  int64_t dim_divisibility_specialization() const override {
-    return warp_specializes() ? 16 : 1;
-  }
+  int64_t dim_divisibility_specialization() const override { return warp_specializes() ? 16 : 1; }
 
   // kMinSplitBlockThreads where warp-specialize may split; 0 elsewhere.
   int64_t min_block_threads_preferred() const override {

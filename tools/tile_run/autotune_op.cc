@@ -69,8 +69,9 @@ runtime::jit::TargetPreferences PreferencesOf(const ops::OpCase& op, const targe
   };
   preferences.takes_fastest_path = [&op, &target, info, dims, static_shapes](const Config& config) {
     absl::StatusOr<Module> module =
-        static_shapes ? BuildSpecializedConfig(op, config, dims)
-                      : BuildClassedConfig(op, config, dims, info->dim_divisibility_specialization());
+        static_shapes
+            ? BuildSpecializedConfig(op, config, dims)
+            : BuildClassedConfig(op, config, dims, info->dim_divisibility_specialization());
     if (!module.ok()) return false;
     absl::StatusOr<Module> lowered = target.Lower(*module);
     if (!lowered.ok()) return false;
@@ -133,9 +134,8 @@ namespace {
 // seed when none is given.
 // The divisibility cap the candidates compile with: the target's for dynamic shapes.
 int64_t TuningDivisor(runtime::jit::KernelCache& cache, const AutotuneRequest& request) {
-  return request.static_shapes
-             ? 1
-             : cache.backend().target().info()->dim_divisibility_specialization();
+  return request.static_shapes ? 1
+                               : cache.backend().target().info()->dim_divisibility_specialization();
 }
 
 runtime::jit::TuningProblem KeyedProblem(runtime::jit::KernelCache& cache, const ops::OpCase& op,

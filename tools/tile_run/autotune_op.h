@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "ops/op_suite.h"
 #include "runtime/jit/autotuner.h"
 #include "runtime/jit/kernel_cache.h"
-#include "ops/op_suite.h"
 #include "targets/target.h"
 
 namespace tile_ir::tools {

@@ -25,7 +25,8 @@ ChosenConfig ChooseConfig(const ops::OpCase& op, const ops::Shapes& dims, bool s
                               " (the cache's choice; --autotune shows the table, --retune with it "
                               "tunes again)");
   } else {
-    chosen.config = runtime::jit::DefaultConfig(space, dims, PreferencesOf(op, target, dims, static_shapes), nullptr);
+    chosen.config = runtime::jit::DefaultConfig(
+        space, dims, PreferencesOf(op, target, dims, static_shapes), nullptr);
     chosen.why = "the default for these shapes (--explain says why)";
   }
   chosen.own = chosen.config == own;

@@ -11,9 +11,9 @@
 
 #include "absl/status/statusor.h"
 #include "ops/op_suite.h"
-#include "targets/target.h"
 #include "runtime/jit/autotuner.h"
 #include "runtime/jit/kernel_cache.h"
+#include "targets/target.h"
 #include "tile_ir/module.h"
 
 namespace tile_ir::tools {

@@ -15,9 +15,9 @@ absl::StatusOr<std::vector<std::string>> LoweringRemarks(const ops::OpCase& op,
                                                          bool static_shapes,
                                                          const targets::Target& target) {
   absl::StatusOr<Module> module =
-      static_shapes ? BuildSpecializedConfig(op, config, dims)
-                    : BuildClassedConfig(op, config, dims,
-                                         target.info()->dim_divisibility_specialization());
+      static_shapes
+          ? BuildSpecializedConfig(op, config, dims)
+          : BuildClassedConfig(op, config, dims, target.info()->dim_divisibility_specialization());
   if (!module.ok()) return module.status();
   std::vector<std::string> remarks;
   absl::StatusOr<Module> lowered = target.Lower(*module, "", &remarks);

@@ -188,8 +188,8 @@ TEST_F(TileRunAutotuneCpuTest, ExplainsAGpuTargetWithoutTheGpu) {
 // --explain with --config explains that config's lowering (here: sm_90a, whose remarks say
 // why this config keeps its copies in the compute warps), still without a GPU.
 TEST_F(TileRunAutotuneCpuTest, ExplainsAGivenConfig) {
-  Result r = Run({"gemm_f16", "--explain", "--config=128x128x32_s3",
-                  "--target=cuda:sm_90a", "--shapes=M=4096,N=4096,K=4096"});
+  Result r = Run({"gemm_f16", "--explain", "--config=128x128x32_s3", "--target=cuda:sm_90a",
+                  "--shapes=M=4096,N=4096,K=4096"});
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_THAT(r.out, HasSubstr("config given with --config of gemm_f16 at M=4096,N=4096,K=4096 "
                                "on cuda:sm_90a (asynchronous copies): "

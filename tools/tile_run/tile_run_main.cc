@@ -17,12 +17,12 @@
 #include "absl/strings/str_split.h"
 #include "frontends/cpp/builder.h"
 #include "frontends/io/module_io.h"
+#include "ops/op_tensors.h"
+#include "passes/pass/target_info.h"
 #include "passes/transforms/specialize_dims.h"
 #include "passes/transforms/specialize_divisibility.h"
-#include "passes/pass/target_info.h"
 #include "runtime/jit/autotuner.h"
 #include "runtime/jit/kernel_cache.h"
-#include "ops/op_tensors.h"
 #include "tile_ir/printer.h"
 #include "tile_ir/verifier.h"
 #include "tools/common/cli.h"
@@ -234,13 +234,14 @@ int Autotune(const cli::ArgParser& parser, const ops::OpCase& op, const RunOptio
         << " candidates compiled, checked and timed in " << FormatSeconds(seconds) << "\n";
   }
   out << "autotune " << op.name << " at " << FormatShapes(options.dims, order) << " (checked at "
-      << FormatShapes(TuningCheckShapes(*compiler.cache, request), order) << ") on " << result->device << ", "
-      << result->date << (result->from_cache ? ", from the cache" : "") << "\n"
+      << FormatShapes(TuningCheckShapes(*compiler.cache, request), order) << ") on "
+      << result->device << ", " << result->date << (result->from_cache ? ", from the cache" : "")
+      << "\n"
       << FormatTuningTable(op, *result, options.dims)
       << FormatCandidateRemarks(op, *result, options.dims, request.static_shapes,
                                 compiler.backend->target())
-      << "best " << ConfigName(op, result->best)
-      << " (" << runtime::jit::ConfigToString(result->best) << "); "
+      << "best " << ConfigName(op, result->best) << " ("
+      << runtime::jit::ConfigToString(result->best) << "); "
       << (disk ? absl::StrCat(result->from_cache ? "read from " : "stored in ", disk->directory(),
                               " as ", result->key)
                : std::string("not stored: the disk cache is off"))
@@ -262,9 +263,9 @@ bool IsSuiteKernel(const ops::OpCase& op, const KernelNode& kernel) {
 }
 
 // Replaces `module` by the operator's config named `config_name`, which `picked` receives;
-// returns an exit status, -1 to go on. `kernel` is the kernel read (from a file or the suite): the config rebuilds the
-// operator from the suite, so a kernel that differs from the suite's is refused rather than
-// silently replaced.
+// returns an exit status, -1 to go on. `kernel` is the kernel read (from a file or the suite): the
+// config rebuilds the operator from the suite, so a kernel that differs from the suite's is refused
+// rather than silently replaced.
 int PickConfig(const std::string& config_name, const ops::OpCase* op, const KernelNode& kernel,
                Module& module, runtime::jit::Config& picked, std::ostream& out, std::ostream& err) {
   if (op == nullptr || op->config_space.candidates.empty()) {
@@ -521,8 +522,8 @@ int RunFile(const cli::ArgParser& parser, const RunOptions& base, const FileFlag
       if (!specialized_names.empty()) {
         out << "specialized " << absl::StrJoin(specialized_names, ", ")
             << " (sizing fragments, so compiled in as constants)\n";
-        options.specialized_dims.insert(options.specialized_dims.end(),
-                                        specialized_names.begin(), specialized_names.end());
+        options.specialized_dims.insert(options.specialized_dims.end(), specialized_names.begin(),
+                                        specialized_names.end());
       }
       // The others stay symbolic; where the target specializes on divisibility, the run's
       // classes are compiled in as requirements, as the runtimes compile a call.
