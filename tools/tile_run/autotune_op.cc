@@ -128,16 +128,16 @@ absl::StatusOr<runtime::LoadedKernel*> CompileSpecialized(runtime::jit::KernelCa
 
 namespace {
 
-// What keys the tuning record besides the backend: the kernel, the candidates' builds and the
-// problem (the shapes timed and checked). The seed of the check's inputs stays out of the key:
-// a choice checked on one set of random inputs holds for another, and tile-run draws a fresh
-// seed when none is given.
 // The divisibility cap the candidates compile with: the target's for dynamic shapes.
 int64_t TuningDivisor(runtime::jit::KernelCache& cache, const AutotuneRequest& request) {
   return request.static_shapes ? 1
                                : cache.backend().target().info()->dim_divisibility_specialization();
 }
 
+// What keys the tuning record besides the backend: the kernel, the candidates' builds and the
+// problem (the shapes timed and checked). The seed of the check's inputs stays out of the key:
+// a choice checked on one set of random inputs holds for another, and tile-run draws a fresh
+// seed when none is given.
 runtime::jit::TuningProblem KeyedProblem(runtime::jit::KernelCache& cache, const ops::OpCase& op,
                                          const AutotuneRequest& request) {
   runtime::jit::TuningProblem problem;
