@@ -18,6 +18,10 @@
 namespace tile_ir::runtime::jit {
 namespace {
 
+// A dimension's extent padded to 16: what DefaultConfig measures a tile covering it against
+// (a smaller extent still costs the matrix instructions' 16).
+int64_t PaddedTo16(int64_t extent) { return (extent + 15) / 16 * 16; }
+
 absl::StatusOr<Config> ParseConfig(absl::string_view text) {
   Config config;
   for (absl::string_view item : absl::StrSplit(text, ',', absl::SkipEmpty())) {
@@ -79,7 +83,7 @@ Config DefaultConfig(const ConfigSpace& space, const std::map<std::string, int64
     if (param.kind == TuningParam::Kind::kTile && !param.covers.empty()) {
       auto dim = dims.find(param.covers);
       if (dim != dims.end()) {
-        const int64_t padded = (dim->second + 15) / 16 * 16;
+        const int64_t padded = PaddedTo16(dim->second);
         if (value > padded) {
           int64_t smallest = value;
           for (int64_t candidate : param.values) {
@@ -122,7 +126,7 @@ Config DefaultConfig(const ConfigSpace& space, const std::map<std::string, int64
       auto dim = dims.find(param.covers);
       auto value = candidate.find(param.name);
       if (dim != dims.end() && value != candidate.end() &&
-          value->second > (dim->second + 15) / 16 * 16) {
+          value->second > PaddedTo16(dim->second)) {
         return false;
       }
     }
