@@ -40,12 +40,14 @@ absl::StatusOr<std::shared_ptr<CudaContext>> CudaContext::Open(const CudaDriver&
   }
   info.name = name;
   int shared_optin = 0;
+  int l2_bytes = 0;
   const std::pair<int, int*> attributes[] = {
       {kDeviceAttributeComputeCapabilityMajor, &info.major},
       {kDeviceAttributeComputeCapabilityMinor, &info.minor},
       {kDeviceAttributeMultiprocessorCount, &info.multiprocessors},
       {kDeviceAttributeMaxThreadsPerBlock, &info.max_threads_per_block},
       {kDeviceAttributeMaxSharedMemoryPerBlockOptin, &shared_optin},
+      {kDeviceAttributeL2CacheSize, &l2_bytes},
   };
   for (const auto& [attribute, value] : attributes) {
     if (absl::Status status = driver.Check(api.cuDeviceGetAttribute(value, attribute, device),
@@ -55,6 +57,7 @@ absl::StatusOr<std::shared_ptr<CudaContext>> CudaContext::Open(const CudaDriver&
     }
   }
   info.max_shared_memory_per_block = shared_optin;
+  info.l2_cache_bytes = l2_bytes;
   info.arch = ArchForComputeCapability(info.major, info.minor);
   size_t total = 0;
   if (absl::Status status = driver.Check(api.cuDeviceTotalMem(&total, device), "cuDeviceTotalMem");
@@ -76,7 +79,29 @@ absl::StatusOr<std::shared_ptr<CudaContext>> CudaContext::Open(const CudaDriver&
 
 // A failed release cannot be reported from a destructor; the driver frees the
 // context at exit in any case.
-CudaContext::~CudaContext() { api().cuDevicePrimaryCtxRelease(device_); }
+CudaContext::~CudaContext() {
+  {
+    absl::MutexLock lock(&flush_mutex_);
+    if (flush_buffer_ != 0 && MakeCurrent().ok()) api().cuMemFree(flush_buffer_);
+  }
+  api().cuDevicePrimaryCtxRelease(device_);
+}
+
+absl::Status CudaContext::FlushL2() const {
+  const size_t bytes = 2 * static_cast<size_t>(info_.l2_cache_bytes);
+  if (bytes == 0) return absl::OkStatus();
+  absl::MutexLock lock(&flush_mutex_);
+  if (flush_buffer_ == 0) {
+    if (absl::Status status = Check(api().cuMemAlloc(&flush_buffer_, bytes), "cuMemAlloc");
+        !status.ok()) {
+      flush_buffer_ = 0;
+      return status;
+    }
+  }
+  // cuMemsetD8 on device memory returns before the fill is done (CUDA's API synchronization
+  // behaviour): it is queued on the default stream, as the launches are.
+  return Check(api().cuMemsetD8(flush_buffer_, 0, bytes), "cuMemsetD8");
+}
 
 // Every launch makes the context current; asking first is cheaper than setting it again
 // when it already is (the common case: one context per process, as torch's primary one).

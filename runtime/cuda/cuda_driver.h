@@ -36,6 +36,7 @@ inline constexpr int kDeviceAttributeMultiprocessorCount = 16;
 inline constexpr int kDeviceAttributeComputeCapabilityMajor = 75;
 inline constexpr int kDeviceAttributeComputeCapabilityMinor = 76;
 inline constexpr int kDeviceAttributeMaxSharedMemoryPerBlockOptin = 97;
+inline constexpr int kDeviceAttributeL2CacheSize = 38;
 // CUfunction_attribute values.
 inline constexpr int kFuncAttributeMaxThreadsPerBlock = 0;
 inline constexpr int kFuncAttributeNumRegs = 4;

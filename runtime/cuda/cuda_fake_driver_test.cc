@@ -216,6 +216,8 @@ TEST_F(CudaFakeDriverTest, TimesWithEventsAndKeepsArtifacts) {
       {KernelArg::Tensor(dx->tensor()), KernelArg::Tensor(dy->tensor()), KernelArg::Scalar(1)});
   ASSERT_TRUE(seconds.ok()) << seconds.status();
   EXPECT_DOUBLE_EQ(*seconds, 0.25e-3);
+  // The launch was queued behind a write of twice the L2 (the fake's is 1 MiB), as do_bench does.
+  EXPECT_EQ(control_->last_memset_bytes(), 2u << 20);
   std::vector<KernelArtifact> artifacts = kernel->artifacts();
   ASSERT_EQ(artifacts.size(), 3u);
   EXPECT_THAT(artifacts[0].contents, HasSubstr("void __launch_bounds__(128) scale("));

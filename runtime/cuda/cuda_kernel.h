@@ -65,7 +65,8 @@ class CudaKernel final : public LoadedKernel {
   absl::Status Launch(const std::vector<KernelArg>& args) override;
   // Binds and enqueues on `stream` (a CUstream of this context; nullptr: the default stream).
   absl::Status LaunchAsync(const std::vector<KernelArg>& args, void* stream) override;
-  // Launch timed with CUDA events recorded around the kernel.
+  // Launch timed with CUDA events recorded around the kernel, queued behind an L2 flush
+  // (CudaContext::FlushL2), as triton.testing.do_bench times the peers.
   absl::StatusOr<double> TimedLaunch(const std::vector<KernelArg>& args) override;
   // The CUDA source and PTX of a fresh compile, then the cubin.
   std::vector<KernelArtifact> artifacts() const override { return KernelArtifacts(compiled_); }

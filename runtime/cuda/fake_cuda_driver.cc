@@ -27,6 +27,7 @@ struct State {
   int dynamic_shared_limit = -1;
   int max_threads = 1024;
   int multiprocessors = 132;
+  unsigned long long memset_bytes = 0;  // NOLINT(runtime/int): of the last cuMemsetD8
   std::string fail_name;
   int fail_code = 0;
   std::string entry;
@@ -52,6 +53,7 @@ const FakeCudaLaunch* LastLaunch() { return &state().last; }
 int DynamicSharedLimit() { return state().dynamic_shared_limit; }
 void SetMaxThreads(int threads) { state().max_threads = threads; }
 void SetMultiprocessors(int count) { state().multiprocessors = count; }
+unsigned long long LastMemsetBytes() { return state().memset_bytes; }  // NOLINT(runtime/int)
 void FailNext(const char* name, int code) {
   std::lock_guard<std::mutex> lock(state().mutex);
   state().fail_name = name;
@@ -59,7 +61,8 @@ void FailNext(const char* name, int code) {
 }
 
 const FakeCudaControl kControl = {SetKernel,     LastLaunch, DynamicSharedLimit,
-                                  SetMaxThreads, FailNext,   SetMultiprocessors};
+                                  SetMaxThreads, FailNext,   SetMultiprocessors,
+                                  LastMemsetBytes};
 
 // Any non-null handle will do: the runtime only passes them back.
 void* Handle() { return reinterpret_cast<void*>(0x1000); }
@@ -102,6 +105,7 @@ CUresult cuDeviceGetAttribute(int* value, int attribute, int) {
     case 75: *value = 9; break;       // compute capability major
     case 76: *value = 0; break;       // minor
     case 97: *value = 232448; break;  // shared memory per block, opt-in
+    case 38: *value = 1 << 20; break;  // L2 bytes (small: timing overwrites twice this)
     default: return kInvalidValue;
   }
   return kSuccess;
@@ -174,6 +178,7 @@ CUresult cuMemcpyDtoH_v2(void* destination, CUdeviceptr source, size_t bytes) {
   return kSuccess;
 }
 CUresult cuMemsetD8_v2(CUdeviceptr destination, unsigned char value, size_t bytes) {
+  state().memset_bytes = bytes;
   std::memset(reinterpret_cast<void*>(destination), value, bytes);
   return kSuccess;
 }

@@ -30,6 +30,8 @@ struct FakeCudaControl {
   void (*fail_next)(const char* name, int code);
   // What cuDeviceGetAttribute(MULTIPROCESSOR_COUNT) answers (132 at first).
   void (*set_multiprocessors)(int count);
+  // The size of the last cuMemsetD8 (the fake's L2 is 1 MiB).
+  unsigned long long (*last_memset_bytes)();  // NOLINT(runtime/int)
 };
 
 // The symbol tests look up.
