@@ -63,7 +63,16 @@ std::optional<Placement> FindPlacement(const Expr& owner, const Expr& reg, const
     placement.registers = std::max(placement.registers, *r + 1);
     return true;
   });
-  if (!ok || placement.registers * threads > kMaxPoints) return std::nullopt;
+  if (!ok) return std::nullopt;
+  // Walk only the registers from the first one holding a point: a box of the second half of a
+  // fragment's rows (an epilogue storing a tile in chunks) then walks its own registers, not
+  // every register with the first half's guarded off.
+  const int64_t first = box.total == 0 ? 0
+                                       : *std::min_element(placement.point_register.begin(),
+                                                           placement.point_register.end());
+  for (int64_t& r : placement.point_register) r -= first;
+  placement.registers -= first;
+  if (placement.registers * threads > kMaxPoints) return std::nullopt;
   placement.owned.assign(placement.registers * threads, -1);
   for (int64_t point = 0; point < box.total; ++point) {
     int64_t& slot =

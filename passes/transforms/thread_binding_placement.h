@@ -34,11 +34,13 @@ struct ParallelBox {
 // not positive or the box has more than kMaxPoints points.
 std::optional<ParallelBox> FindParallelBox(const For& root);
 
-// Where an access places each point of a box (in row-major order).
+// Where an access places each point of a box (in row-major order). Registers count from the
+// lowest one that holds a point of the box (the walk's round 0); the accesses' register tables
+// map rounds back to the layout's registers.
 struct Placement {
   std::vector<int64_t> point_thread;
-  std::vector<int64_t> point_register;
-  int64_t registers = 0;       // 1 + the largest register
+  std::vector<int64_t> point_register;  // minus the lowest
+  int64_t registers = 0;                // 1 + the largest, minus the lowest
   std::vector<int64_t> owned;  // [r * threads + t]: the point (t, r) holds, -1 for none
 };
 

@@ -465,6 +465,35 @@ kernel k(A: f32[32, 16], O: f32[32, 16]) grid(bx: 1) threads(64) {
   for (int k = 0; k < 512; ++k) EXPECT_EQ(o[k], 2.0 * k + 1.0) << k;
 }
 
+// A nest over the second half of a fragment's rows (an epilogue storing its tile in chunks,
+// targets/cuda/passes/tma_stores.h), whose elements sit in each thread's upper registers: the
+// walk covers those registers only, in runs, with no guard for the half it does not touch.
+TEST(ThreadBindingTest, ANestOverTheUpperRowsWalksOnlyTheirRegisters) {
+  constexpr char kKernel[] = R"(
+kernel k(A: f32[16, 16], O: f32[8, 16]) grid(bx: 1) threads(32) {
+  alloc F: fragment f32[16, 16] layout((i, j) -> (i % 8 * 4 + j % 8 / 2, i / 8 * 4 + j / 8 * 2 + j % 2));
+  for i in 0 +: 16 parallel {
+    for j in 0 +: 16 parallel {
+      F[i, j] = A[i, j] * 2.0;
+    }
+  }
+  for p in 8 +: 8 parallel {
+    for q in 0 +: 16 parallel {
+      O[p - 8, q] = F[p, q] + 1.0;
+    }
+  }
+})";
+  absl::StatusOr<Module> module = Bound(kKernel, "test-gpu");
+  ASSERT_TRUE(module.ok()) << module.status();
+  std::string out = Print(*module);
+  EXPECT_THAT(out, HasSubstr("for run_1 in 0 +: 2 unrolled {"));
+  EXPECT_THAT(out, HasSubstr("= F[run_1 * 2 + lane_1 + 4] + 1.0;"));
+  EXPECT_THAT(out, ::testing::Not(HasSubstr("if (")));
+  std::vector<double> o = RunBound(*module, 256, 128);
+  ASSERT_EQ(o.size(), 128u);
+  for (int k = 0; k < 128; ++k) EXPECT_EQ(o[k], 2.0 * (128 + k) + 1.0) << k;
+}
+
 TEST(ThreadBindingTest, SeveralThreadAxesDefineAFlatIndex) {
   std::string out = BoundText(R"(
 kernel k(A: f32[64]) grid(bx: 1) threads(16, 4) {

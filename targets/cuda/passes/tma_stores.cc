@@ -12,6 +12,7 @@
 #include "passes/analysis/divisibility.h"
 #include "passes/analysis/software_pipeline_stages.h"
 #include "passes/transforms/plan_shared_memory.h"
+#include "passes/transforms/simplify.h"
 #include "targets/cuda/intrinsics.h"
 #include "targets/cuda/passes/core_matrix_tiles.h"
 #include "targets/cuda/tensor_maps.h"
@@ -25,6 +26,16 @@ namespace {
 int64_t Aligned(int64_t bytes) {
   constexpr int64_t kAlign = passes::kCoreMatrixTileAlignment;
   return (bytes + kAlign - 1) / kAlign * kAlign;
+}
+
+// Rows [first, first + rows) of a 2-D tile `region` (of its last two dimensions).
+Region ChunkRegion(const Region& region, int64_t first, int64_t rows) {
+  Region chunk = region;
+  Range& range = chunk.ranges[chunk.ranges.size() - 2];
+  const DataType index = range.min->dtype();
+  if (first != 0) range.min = passes::SimplifyExpr(Binary::Make(BinaryOp::kAdd, range.min, Int(first, index)));
+  range.extent = Int(rows, range.extent->dtype());
+  return chunk;
 }
 
 Stmt ByLeader(Stmt body) {
@@ -148,37 +159,79 @@ TmaStoreEpilogue StoreTilesWithTma(const KernelNode& kernel, const std::vector<S
       continue;
     }
     const Buffer& src = copy->src.buffer;
-    Buffer stage = BufferNode::Make(names.Fresh(dst->name + "_stage"), dst->dtype, src->shape,
-                                    MemoryScope::kShared);
-    const int64_t bytes = *passes::SharedBufferBytes(*stage);
-    const int64_t needed = shared_bytes + Aligned(bytes);
-    if (needed > shared_limit) {
-      keep(absl::StrCat("its ", bytes, "-byte staging tile beside the kernel's ", shared_bytes,
+    const int64_t rows = *AsConstInt(src->shape[0]);
+    // The whole tile, else row chunks of it (halving), one staging tile reused for each.
+    std::optional<int64_t> chunk_rows;
+    int64_t bytes = 0;
+    std::string why_not_chunk;
+    for (int64_t r = rows; r >= 8 && rows % r == 0 && r % 8 == 0; r /= 2) {
+      const int64_t tile_bytes = *passes::SharedBufferBytes(
+          *BufferNode::Make(dst->name, dst->dtype, {Int(r), src->shape[1]}, MemoryScope::kShared));
+      if (shared_bytes + Aligned(tile_bytes) > shared_limit) continue;
+      if (r != rows) {
+        std::vector<Expr> chunk_shape = {Int(r, src->shape[0]->dtype()), src->shape[1]};
+        if (std::string why = TmaTileWhyNot(kernel, ChunkRegion(copy->dst, 0, r), chunk_shape,
+                                            divisibility);
+            !why.empty()) {
+          why_not_chunk = why;
+          continue;
+        }
+      }
+      chunk_rows = r;
+      bytes = tile_bytes;
+      break;
+    }
+    if (!chunk_rows) {
+      const int64_t whole = *passes::SharedBufferBytes(*BufferNode::Make(
+          dst->name, dst->dtype, src->shape, MemoryScope::kShared));
+      keep(absl::StrCat("its ", whole, "-byte staging tile beside the kernel's ", shared_bytes,
                         " bytes of shared memory would exceed the target's ", shared_limit,
+                        ", and so would a chunk of its rows of 8 or more",
+                        why_not_chunk.empty() ? "" : absl::StrCat(" that the TMA can store (",
+                                                                  why_not_chunk, ")"),
                         " (fewer stages or a smaller tile leave room)"));
       continue;
     }
-    shared_bytes = needed;
+    shared_bytes += Aligned(bytes);
+    const int64_t chunks = rows / *chunk_rows;
+    Buffer stage = BufferNode::Make(names.Fresh(dst->name + "_stage"), dst->dtype,
+                                    {Int(*chunk_rows, src->shape[0]->dtype()), src->shape[1]},
+                                    MemoryScope::kShared);
     const DataType index = copy->dst.ranges[0].min->dtype();
     auto origin = [&] { return BufferLoad::Make(stage, {Int(0, index), Int(0, index)}); };
-    std::vector<Expr> tensor_origin(dst->rank(), Int(0, index));
-    std::vector<Expr> args = {origin(), BufferLoad::Make(dst, std::move(tensor_origin))};
-    for (const Range& range : copy->dst.ranges) args.push_back(range.min);
-    args.push_back(src->shape[0]);
-    args.push_back(src->shape[1]);
     out.allocations.push_back(Allocate::Make(stage));
-    if (!first_store) {
-      first_store = out.epilogue.size();
-      first_stage = origin();
+    for (int64_t c = 0; c < chunks; ++c) {
+      if (c > 0) {
+        // The previous chunk's store has read the staging tile before the threads overwrite it.
+        out.epilogue.push_back(
+            ByLeader(Evaluate::MakeVoidCall(kTmaStoreWaitReadIntrinsic, {origin()})));
+      } else if (!first_store) {
+        first_store = out.epilogue.size();
+        first_stage = origin();
+      }
+      const Region dst_chunk = ChunkRegion(copy->dst, c * *chunk_rows, *chunk_rows);
+      Region src_chunk = copy->src;
+      if (chunks > 1) src_chunk = ChunkRegion(copy->src, c * *chunk_rows, *chunk_rows);
+      std::vector<Expr> tensor_origin(dst->rank(), Int(0, index));
+      std::vector<Expr> args = {origin(), BufferLoad::Make(dst, std::move(tensor_origin))};
+      for (const Range& range : dst_chunk.ranges) args.push_back(range.min);
+      args.push_back(stage->shape[0]);
+      args.push_back(stage->shape[1]);
+      out.epilogue.push_back(Copy::Make(src_chunk, Region::Full(stage), s->loc()));
+      out.epilogue.push_back(ByLeader(Evaluate::MakeVoidCall(
+          TmaStoreIntrinsic(static_cast<int>(dst->rank())), std::move(args))));
     }
-    out.epilogue.push_back(Copy::Make(copy->src, Region::Full(stage), s->loc()));
-    out.epilogue.push_back(ByLeader(Evaluate::MakeVoidCall(
-        TmaStoreIntrinsic(static_cast<int>(dst->rank())), std::move(args))));
     // Each staging tile is named by a wait of the drain, so that it stays allocated (and its
     // bytes unshared) until the stores have read it.
     out.drain.push_back(ByLeader(Evaluate::MakeVoidCall(kTmaStoreWaitReadIntrinsic, {origin()})));
-    out.remarks.push_back(absl::StrCat("stores '", dst->name, "' through a ", bytes,
-                                       "-byte shared tile with the TMA"));
+    out.remarks.push_back(
+        chunks == 1
+            ? absl::StrCat("stores '", dst->name, "' through a ", bytes,
+                           "-byte shared tile with the TMA")
+            : absl::StrCat("stores '", dst->name, "' with the TMA in ", chunks, " chunks of ",
+                           *chunk_rows, " rows through one ", bytes,
+                           "-byte shared tile (the whole tile would not fit beside the "
+                           "kernel's other shared memory)"));
   }
   if (persistent && first_store) {
     // One wait before the tile's first staging copy: the last tile's stores (every bulk group
