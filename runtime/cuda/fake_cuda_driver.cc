@@ -60,9 +60,8 @@ void FailNext(const char* name, int code) {
   state().fail_code = code;
 }
 
-const FakeCudaControl kControl = {SetKernel,     LastLaunch, DynamicSharedLimit,
-                                  SetMaxThreads, FailNext,   SetMultiprocessors,
-                                  LastMemsetBytes};
+const FakeCudaControl kControl = {SetKernel, LastLaunch,         DynamicSharedLimit, SetMaxThreads,
+                                  FailNext,  SetMultiprocessors, LastMemsetBytes};
 
 // Any non-null handle will do: the runtime only passes them back.
 void* Handle() { return reinterpret_cast<void*>(0x1000); }

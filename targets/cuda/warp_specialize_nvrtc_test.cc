@@ -82,13 +82,15 @@ TEST_F(WarpSpecializeNvrtcTest, TheProducerWarpgroupSynchronizesThroughMbarriers
   EXPECT_TRUE(absl::StrContains(*source, "if (tx >= 256) {")) << *source;
   // A's and B's maps, then C's: its f32 tile (128 KiB) does not fit beside the four stages,
   // so the consumers store it in four chunks of 32 rows through one 32 KiB staging tile.
-  EXPECT_TRUE(absl::StrContains(*source, "float* C, const __grid_constant__ tl::TensorMap "
-                                         "tl_tensor_map_0, const __grid_constant__ "
-                                         "tl::TensorMap tl_tensor_map_1, const __grid_constant__ "
-                                         "tl::TensorMap tl_tensor_map_2)"))
+  EXPECT_TRUE(absl::StrContains(*source,
+                                "float* C, const __grid_constant__ tl::TensorMap "
+                                "tl_tensor_map_0, const __grid_constant__ "
+                                "tl::TensorMap tl_tensor_map_1, const __grid_constant__ "
+                                "tl::TensorMap tl_tensor_map_2)"))
       << *source;
-  EXPECT_TRUE(absl::StrContains(*source, "tl::tma_store_2d<32, 256>(&tl_tensor_map_2, "
-                                         "&C_stage[0], by * 128 + 96, bx * 256);"))
+  EXPECT_TRUE(absl::StrContains(*source,
+                                "tl::tma_store_2d<32, 256>(&tl_tensor_map_2, "
+                                "&C_stage[0], by * 128 + 96, bx * 256);"))
       << *source;
   absl::StatusOr<NvrtcOutput> compiled = CompileWithNvrtc(*source, "gemm.cu", {.arch = "sm_90a"});
   ASSERT_TRUE(compiled.ok()) << compiled.status() << "\n" << *source;

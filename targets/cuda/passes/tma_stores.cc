@@ -33,7 +33,8 @@ Region ChunkRegion(const Region& region, int64_t first, int64_t rows) {
   Region chunk = region;
   Range& range = chunk.ranges[chunk.ranges.size() - 2];
   const DataType index = range.min->dtype();
-  if (first != 0) range.min = passes::SimplifyExpr(Binary::Make(BinaryOp::kAdd, range.min, Int(first, index)));
+  if (first != 0)
+    range.min = passes::SimplifyExpr(Binary::Make(BinaryOp::kAdd, range.min, Int(first, index)));
   range.extent = Int(rows, range.extent->dtype());
   return chunk;
 }
@@ -170,8 +171,8 @@ TmaStoreEpilogue StoreTilesWithTma(const KernelNode& kernel, const std::vector<S
       if (shared_bytes + Aligned(tile_bytes) > shared_limit) continue;
       if (r != rows) {
         std::vector<Expr> chunk_shape = {Int(r, src->shape[0]->dtype()), src->shape[1]};
-        if (std::string why = TmaTileWhyNot(kernel, ChunkRegion(copy->dst, 0, r), chunk_shape,
-                                            divisibility);
+        if (std::string why =
+                TmaTileWhyNot(kernel, ChunkRegion(copy->dst, 0, r), chunk_shape, divisibility);
             !why.empty()) {
           why_not_chunk = why;
           continue;
@@ -182,13 +183,14 @@ TmaStoreEpilogue StoreTilesWithTma(const KernelNode& kernel, const std::vector<S
       break;
     }
     if (!chunk_rows) {
-      const int64_t whole = *passes::SharedBufferBytes(*BufferNode::Make(
-          dst->name, dst->dtype, src->shape, MemoryScope::kShared));
+      const int64_t whole = *passes::SharedBufferBytes(
+          *BufferNode::Make(dst->name, dst->dtype, src->shape, MemoryScope::kShared));
       keep(absl::StrCat("its ", whole, "-byte staging tile beside the kernel's ", shared_bytes,
                         " bytes of shared memory would exceed the target's ", shared_limit,
                         ", and so would a chunk of its rows of 8 or more",
-                        why_not_chunk.empty() ? "" : absl::StrCat(" that the TMA can store (",
-                                                                  why_not_chunk, ")"),
+                        why_not_chunk.empty()
+                            ? ""
+                            : absl::StrCat(" that the TMA can store (", why_not_chunk, ")"),
                         " (fewer stages or a smaller tile leave room)"));
       continue;
     }
@@ -225,13 +227,12 @@ TmaStoreEpilogue StoreTilesWithTma(const KernelNode& kernel, const std::vector<S
     // bytes unshared) until the stores have read it.
     out.drain.push_back(ByLeader(Evaluate::MakeVoidCall(kTmaStoreWaitReadIntrinsic, {origin()})));
     out.remarks.push_back(
-        chunks == 1
-            ? absl::StrCat("stores '", dst->name, "' through a ", bytes,
-                           "-byte shared tile with the TMA")
-            : absl::StrCat("stores '", dst->name, "' with the TMA in ", chunks, " chunks of ",
-                           *chunk_rows, " rows through one ", bytes,
-                           "-byte shared tile (the whole tile would not fit beside the "
-                           "kernel's other shared memory)"));
+        chunks == 1 ? absl::StrCat("stores '", dst->name, "' through a ", bytes,
+                                   "-byte shared tile with the TMA")
+                    : absl::StrCat("stores '", dst->name, "' with the TMA in ", chunks,
+                                   " chunks of ", *chunk_rows, " rows through one ", bytes,
+                                   "-byte shared tile (the whole tile would not fit beside the "
+                                   "kernel's other shared memory)"));
   }
   if (persistent && first_store) {
     // One wait before the tile's first staging copy: the last tile's stores (every bulk group
