@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_replace.h"
 #include "frontends/text/parser.h"
 #include "ops/op_suite.h"
 #include "runtime/cuda/cuda_device.h"
@@ -262,6 +263,36 @@ TEST_F(CudaFakeDriverTest, LoadRefusesMoreThreadsThanTheCodeCanRun) {
             "thread, so at most 64 threads per block can run on the Fake H200");
   EXPECT_EQ(device_->Load(*module, "gemm").status().message(),
             "no kernel named 'gemm' in the module (kernels: scale)");
+}
+
+// A kernel of clusters (warp-specialize's pairs, {cluster=2}) states their shape in its source
+// and launches like any other; a grid that is not whole clusters is refused before the driver
+// sees it.
+TEST_F(CudaFakeDriverTest, ClusterKernelsLaunchOnWholeClusters) {
+  absl::StatusOr<Module> module = text::ParseModule(
+      absl::StrReplaceAll(kModule, {{"threads(128) {", "threads(128) cluster(2) {"}}),
+      "cuda_fake_driver_test.tile");
+  ASSERT_TRUE(module.ok()) << module.status();
+  absl::StatusOr<std::unique_ptr<LoadedKernel>> kernel = device_->Load(*module, "scale");
+  ASSERT_TRUE(kernel.ok()) << kernel.status();
+  std::vector<KernelArtifact> artifacts = (*kernel)->artifacts();
+  ASSERT_FALSE(artifacts.empty());
+  EXPECT_THAT(artifacts[0].contents, HasSubstr("__cluster_dims__(2, 1, 1) scale("));
+  std::unique_ptr<DeviceBuffer> dx = Allocate(256), dy = Allocate(256);
+  ASSERT_TRUE(dx && dy);
+  EXPECT_TRUE((*kernel)
+                  ->Launch({KernelArg::Tensor(dx->tensor()), KernelArg::Tensor(dy->tensor()),
+                            KernelArg::Scalar(2.0)})
+                  .ok());
+  EXPECT_EQ(control_->last_launch()->grid[0], 2u);
+  std::unique_ptr<DeviceBuffer> ex = Allocate(300), ey = Allocate(300);
+  ASSERT_TRUE(ex && ey);
+  EXPECT_EQ((*kernel)
+                ->Launch({KernelArg::Tensor(ex->tensor()), KernelArg::Tensor(ey->tensor()),
+                          KernelArg::Scalar(2.0)})
+                .message(),
+            "kernel 'scale': its grid has 3 blocks along x, not a whole number of its clusters "
+            "of 2");
 }
 
 TEST_F(CudaFakeDriverTest, SharedMemoryOver48KiBIsOptedInto) {

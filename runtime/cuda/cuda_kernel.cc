@@ -62,10 +62,6 @@ absl::StatusOr<std::unique_ptr<CudaKernel>> CudaKernel::Load(std::shared_ptr<Cud
   }
   const targets::Binary& binary = kernel->compiled_.binary;
   const KernelNode& node = *kernel->kernel_;
-  if (!node.launch.cluster.empty()) {
-    return absl::UnimplementedError(absl::StrCat(
-        "kernel '", node.name, "': thread-block clusters are not launched by the cuda runtime"));
-  }
   const CudaContext& ctx = *kernel->context_;
   const CudaDriverApi& api = ctx.api();
   absl::StatusOr<std::vector<TensorMapUse>> maps = ::tile_ir::cuda::CollectTensorMaps(node);
@@ -189,6 +185,16 @@ absl::StatusOr<CudaLaunch> CudaKernel::Prepare(const std::vector<KernelArg>& arg
       return absl::InvalidArgumentError(absl::StrCat(
           "kernel '", kernel_->name, "': grid axis ", kernel_->launch.grid[axis].var->name, " has ",
           bound->grid[axis], " blocks; CUDA allows at most ", kMaxGridYZ, " on the y and z axes"));
+    }
+  }
+  // A kernel of thread-block clusters states their shape (__cluster_dims__, cuda_dialect.cc),
+  // and the driver refuses a grid that is not whole clusters.
+  for (size_t axis = 0; axis < kernel_->launch.cluster.size(); ++axis) {
+    const int64_t cluster = kernel_->launch.cluster[axis];
+    if (bound->grid[axis] % cluster != 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "kernel '", kernel_->name, "': its grid has ", bound->grid[axis], " blocks along ",
+          std::string(1, "xyz"[axis]), ", not a whole number of its clusters of ", cluster));
     }
   }
   CudaLaunch launch;

@@ -45,7 +45,8 @@ std::string GlobalKernelDialect::KernelOpen(const KernelNode& kernel, int64_t th
                                             const std::string& params) const {
   const int min_blocks = MinBlocksPerMultiprocessor(kernel);
   return absl::StrCat("extern \"C\" __global__ void __launch_bounds__(", threads,
-                      min_blocks > 0 ? absl::StrCat(", ", min_blocks) : "", ") ", kernel.name,
+                      min_blocks > 0 ? absl::StrCat(", ", min_blocks) : "", ") ",
+                      KernelAttributes(kernel), kernel.name,
                       "(", params, ") {");
 }
 

@@ -37,6 +37,9 @@ class GlobalKernelDialect : public Dialect {
   // The second argument of __launch_bounds__, the blocks per multiprocessor the register
   // allocation must leave room for; 0 writes none.
   virtual int MinBlocksPerMultiprocessor(const KernelNode& kernel) const { return 0; }
+  // Attributes written after the launch bounds (CUDA's __cluster_dims__), each followed by a
+  // space; none by default.
+  virtual std::string KernelAttributes(const KernelNode& kernel) const { return ""; }
   // The type of f16, bf16, f8e4m3 or f8e5m2 ("void" for one CheckType refuses).
   virtual std::string NarrowFloatType(ScalarType type) const = 0;
   // The statement that synchronizes the threads of a warp (a wavefront).

@@ -7,6 +7,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "targets/c_source/global_kernel_dialect.h"
 #include "targets/c_source/library_call.h"
 #include "targets/cuda/intrinsics.h"
@@ -93,6 +94,14 @@ class Cuda final : public c_source::GlobalKernelDialect {
     }
   }
   std::string WarpBarrier() const override { return "__syncwarp();"; }
+  // A kernel of thread-block clusters (warp-specialize's pairs, cuda:sm_90a{cluster=2}) states
+  // their shape, so that an ordinary launch of a grid of whole clusters runs it.
+  std::string KernelAttributes(const KernelNode& kernel) const override {
+    if (kernel.launch.cluster.empty()) return "";
+    std::vector<int64_t> dims = kernel.launch.cluster;
+    dims.resize(3, 1);
+    return absl::StrCat("__cluster_dims__(", absl::StrJoin(dims, ", "), ") ");
+  }
 
  private:
   // The tensor map a TMA load or store names, and its index among the kernel's (its kernel
@@ -114,7 +123,8 @@ class Cuda final : public c_source::GlobalKernelDialect {
 
   // tl::tma_load_<rank>d<ROWS, COLS>(&<its tensor map>, &dst, &barrier, <coordinates>).
   static CExpr EmitTmaLoad(const Call& node, CallContext& context) {
-    return EmitTmaCall(node, context, "load", /*addresses=*/2);
+    return EmitTmaCall(node, context, IsTmaLoadPair(node) ? "load_pair" : "load",
+                       /*addresses=*/2);
   }
 
   // tl::tma_<kind>_<rank>d<ROWS, COLS>(&<its tensor map>, <addresses>, <coordinates>): argument 0

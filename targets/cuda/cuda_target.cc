@@ -70,7 +70,14 @@ std::vector<targets::TargetOption> CudaOptions() {
            "from registers to shared memory and store it with the TMA, one thread issuing the "
            "store while the others go on (on, the default: 1-4% faster gemms on the H200, "
            "bench/results/h200_2026-12-05_run19), or store their registers to global memory "
-           "themselves (off)"}};
+           "themselves (off)"},
+          {"cluster",
+           {"1", "2"},
+           "blocks per thread-block cluster of a warp-specialized sm_90a kernel: 1 (the "
+           "default), or 2, where the blocks of each pair along x read the same tile of an "
+           "operand (a gemm's B in a rasterized grid) and each loads half of it into both "
+           "with a TMA multicast, halving that operand's traffic from L2 (compiled and checked "
+           "here, not yet timed on a GPU); warp-specialize says where it cannot pair"}};
 }
 
 // The value `name` gives option `key`, else its default (CudaOptions' first value): the one
@@ -99,7 +106,8 @@ class CudaTarget final : public targets::Target {
             name.arch, wgmma, name.ToString(),
             WarpSpecialization{.enabled = EffectiveOption(name, "warp_specialize") == "on",
                                .persistent_blocks = PersistentBlocks(name),
-                               .tma_stores = EffectiveOption(name, "tma_store") == "on"})) {}
+                               .tma_stores = EffectiveOption(name, "tma_store") == "on",
+                               .cluster_blocks = EffectiveOption(name, "cluster") == "2" ? 2 : 1})) {}
 
   std::shared_ptr<const passes::TargetInfo> info() const override { return info_; }
   std::string DefaultPipeline() const override { return DefaultCudaPipeline(); }
@@ -241,6 +249,12 @@ class CudaFamily final : public targets::TargetFamily {
           "target '", name.ToString(),
           "': {tma_store=...} applies to sm_90a only, whose warp-specialized kernels' "
           "consumers can store with the TMA"));
+    }
+    if (name.arch != "sm_90a" && !name.Option("cluster").empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "target '", name.ToString(),
+          "': {cluster=...} applies to sm_90a only, whose warp-specialized kernels' blocks "
+          "can share loads in thread-block clusters"));
     }
     if (name.arch != "sm_90a" && !gemm.empty()) {
       return absl::InvalidArgumentError(

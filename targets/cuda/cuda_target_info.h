@@ -41,6 +41,10 @@ struct WarpSpecialization {
   // The consumers of a split kernel store their output tiles through shared memory with the
   // TMA ({tma_store=on}; tma_stores.h); off by default.
   bool tma_stores = false;
+  // 2: the blocks of a split kernel run in clusters of two along x that load a tile both read
+  // once, half by each, with a TMA multicast ({cluster=2}; warp_specialize.h); 1 (the default)
+  // keeps every block on its own.
+  int cluster_blocks = 1;
 };
 
 // The fewest compute threads of a block that warp-specialize splits: two consumer warpgroups.
@@ -65,6 +69,8 @@ class CudaTargetInfo final : public passes::TargetInfo {
   int persistent_blocks() const { return warp_specializes() ? split_.persistent_blocks : 0; }
   // Whether a split kernel's consumers store output tiles with the TMA (tma_stores.h).
   bool tma_stores() const { return warp_specializes() && split_.tma_stores; }
+  // The blocks per cluster a split kernel asks for (warp_specialize.h): 1 or 2.
+  int cluster_blocks() const { return warp_specializes() ? split_.cluster_blocks : 1; }
 
   // 16 where warp-specialize may split: its TMA loads and stores need row pitches proved a
   // multiple of 16 bytes, which a dim divisible by 16 proves for every element width. One

@@ -98,7 +98,16 @@ std::optional<int> TensorMapDataType(ScalarType type) {
 
 std::string TmaLoadIntrinsic(int rank) { return absl::StrCat("cuda.tma_load_", rank, "d"); }
 
-int TmaLoadRank(const Call& call) { return RankOfCallTo(call, TmaLoadIntrinsic); }
+std::string TmaLoadPairIntrinsic(int rank) {
+  return absl::StrCat("cuda.tma_load_pair_", rank, "d");
+}
+
+int TmaLoadRank(const Call& call) {
+  const int rank = RankOfCallTo(call, TmaLoadIntrinsic);
+  return rank != 0 ? rank : RankOfCallTo(call, TmaLoadPairIntrinsic);
+}
+
+bool IsTmaLoadPair(const Call& call) { return RankOfCallTo(call, TmaLoadPairIntrinsic) != 0; }
 
 std::string TmaStoreIntrinsic(int rank) { return absl::StrCat("cuda.tma_store_", rank, "d"); }
 
@@ -130,6 +139,14 @@ void RegisterTmaIntrinsics() {
                      " coordinates from arg 3 on of the rank-", rank,
                      " tensor arg 1 names into the shared tile at arg 0 (128-byte swizzled), "
                      "counting its bytes on the mbarrier at arg 2 (device/tma.cuh)"),
+        /*async_copy=*/true)
+        .IgnoreError();
+    RegisterCudaIntrinsic(
+        TmaLoadPairIntrinsic(rank), kTmaLoadFixedArgs + rank, 2,
+        absl::StrCat("TMA load of ", TmaLoadIntrinsic(rank), "'s tile shared by the two blocks "
+                     "of a cluster: each block loads half of its atom columns into both blocks' "
+                     "shared tile at arg 0, counting the bytes on both blocks' mbarrier at arg 2 "
+                     "(device/tma.cuh)"),
         /*async_copy=*/true)
         .IgnoreError();
   }

@@ -74,8 +74,14 @@ std::optional<int> TensorMapDataType(ScalarType type);
 
 // "cuda.tma_load_<rank>d".
 std::string TmaLoadIntrinsic(int rank);
-// The tensor rank of a call to a TMA load intrinsic, or 0 for any other call.
+// "cuda.tma_load_pair_<rank>d": the load of a tile both blocks of a cluster of two read, each
+// loading half of it into both (cuda:sm_90a{cluster=2}); its arguments are the load's.
+std::string TmaLoadPairIntrinsic(int rank);
+// The tensor rank of a call to a TMA load intrinsic (of one block or of a pair), or 0 for any
+// other call.
 int TmaLoadRank(const Call& call);
+// Whether `call` is a TMA load of a pair of blocks.
+bool IsTmaLoadPair(const Call& call);
 // "cuda.tma_store_<rank>d".
 std::string TmaStoreIntrinsic(int rank);
 // The tensor rank of a call to a TMA store intrinsic, or 0 for any other call.

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_replace.h"
 #include "frontends/text/parser.h"
 #include "gtest/gtest.h"
 #include "targets/cuda/cuda_target.h"
@@ -173,6 +174,39 @@ TEST_F(WarpSpecializeNvrtcTest, TmaStoresWriteTheOutputTileFromSharedMemory) {
   EXPECT_FALSE(absl::StrContains(*direct, "tma_store")) << *direct;
 }
 
+// {cluster=2}: in the rasterized grid (panels of 8 rows of blocks), blocks 2i and 2i + 1 read
+// the same tile of B at every iteration, so they run as a cluster of two in which each loads half
+// of B's atom columns into both with a TMA multicast and releases each slot on both blocks'
+// barriers. Without the rasterization they share A, whose one 128-byte column does not split:
+// the blocks stay apart.
+TEST_F(WarpSpecializeNvrtcTest, PairedBlocksShareTheirBTileThroughAMulticast) {
+  const std::string rasterized = absl::StrReplaceAll(
+      kGemmBf16Out, {{"threads(256) {", "threads(256) swizzle(panel=8, order=row) {"}});
+  absl::StatusOr<std::string> source = Source("cuda:sm_90a{cluster=2}", rasterized.c_str());
+  ASSERT_TRUE(source.ok()) << source.status();
+  for (const char* line :
+       {"__launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) gemm(",
+        "tl::tma_load_pair_2d<64, 256>(&tl_tensor_map_1, ", "tl::tma_load_2d<128, 64>(",
+        "tl::mbarrier_init(&ws_empty[0], 512);", "tl::mbarrier_arrive_pair(&ws_empty[",
+        "tl::cluster_sync();"}) {
+    EXPECT_TRUE(absl::StrContains(*source, line)) << line << "\n" << *source;
+  }
+  absl::StatusOr<NvrtcOutput> compiled = CompileWithNvrtc(*source, "gemm.cu", {.arch = "sm_90a"});
+  ASSERT_TRUE(compiled.ok()) << compiled.status() << "\n" << *source;
+  for (const char* instruction :
+       {"cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+        ".multicast::cluster",
+        "mapa.shared::cluster.u32", "mbarrier.arrive.release.cluster.shared::cluster.b64",
+        "barrier.cluster.arrive.release.aligned", "barrier.cluster.wait.acquire.aligned",
+        "%cluster_ctarank"}) {
+    EXPECT_TRUE(absl::StrContains(compiled->ptx, instruction)) << instruction;
+  }
+  absl::StatusOr<std::string> apart = Source("cuda:sm_90a{cluster=2}", kGemmBf16Out);
+  ASSERT_TRUE(apart.ok()) << apart.status();
+  EXPECT_FALSE(absl::StrContains(*apart, "__cluster_dims__")) << *apart;
+  EXPECT_FALSE(absl::StrContains(*apart, "pair")) << *apart;
+}
+
 TEST(WarpSpecializeTargetTest, TheOptionIsSm90aOnly) {
   absl::StatusOr<targets::TargetName> name =
       targets::ParseTargetName("cuda:sm_80{warp_specialize=on}");
@@ -181,12 +215,14 @@ TEST(WarpSpecializeTargetTest, TheOptionIsSm90aOnly) {
   ASSERT_FALSE(target.ok());
   EXPECT_TRUE(absl::StrContains(target.status().message(), "applies to sm_90a only"))
       << target.status();
-  name = targets::ParseTargetName("cuda:sm_80{tma_store=on}");
-  ASSERT_TRUE(name.ok()) << name.status();
-  target = MakeCudaFamily()->Create(*name);
-  ASSERT_FALSE(target.ok());
-  EXPECT_TRUE(absl::StrContains(target.status().message(), "applies to sm_90a only"))
-      << target.status();
+  for (const char* other : {"cuda:sm_80{tma_store=on}", "cuda:sm_80{cluster=2}"}) {
+    name = targets::ParseTargetName(other);
+    ASSERT_TRUE(name.ok()) << name.status();
+    target = MakeCudaFamily()->Create(*name);
+    ASSERT_FALSE(target.ok());
+    EXPECT_TRUE(absl::StrContains(target.status().message(), "applies to sm_90a only"))
+        << target.status();
+  }
 }
 
 }  // namespace

@@ -117,6 +117,134 @@ __device__ __forceinline__ void tma_load_5d(const TensorMap* map, T* dst, long l
   tma_load_tile<ROWS, COLS, 3>(map, dst, barrier, outer, row, col);
 }
 
+// Thread-block clusters of two along x (cuda:sm_90a{cluster=2}; warp_specialize.h): the two
+// blocks of a cluster read the same tile of one operand, and each loads half of its atom
+// columns for both, landing at the same offset of both blocks' shared memory and counting its
+// bytes on both blocks' mbarrier at the barrier's offset.
+
+// This block's rank in its cluster.
+__device__ __forceinline__ unsigned cluster_ctarank() {
+  unsigned rank;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(rank));
+  return rank;
+}
+
+// Every thread of every block of the cluster arrives, then waits for all the others: orders
+// the mbarrier initializations before any remote arrival, and keeps a block's shared memory
+// alive until its peer is done arriving on it.
+__device__ __forceinline__ void cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release.aligned;\n"
+               "barrier.cluster.wait.acquire.aligned;\n" ::: "memory");
+}
+
+// One arrival on this block's mbarrier and one on the same mbarrier of the other block of a
+// cluster of two: a stage slot that both blocks' loads fill is free once both blocks' consumers
+// are done with it.
+__device__ __forceinline__ void mbarrier_arrive_pair(long long* barrier) {
+  const unsigned local = static_cast<unsigned>(__cvta_generic_to_shared(barrier));
+  asm volatile(
+      "{\n"
+      ".reg .b64 state;\n"
+      ".reg .b32 remote;\n"
+      "mbarrier.arrive.shared::cta.b64 state, [%0];\n"
+      "mapa.shared::cluster.u32 remote, %0, %1;\n"
+      "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n"
+      "}\n" ::"r"(local),
+      "r"(cluster_ctarank() ^ 1u)
+      : "memory");
+}
+
+// tma_copy_box to the same offset of every block of the cluster in `mask`.
+template <int N>
+__device__ __forceinline__ void tma_copy_box_multicast(unsigned target, unsigned long long tensor,
+                                                       unsigned bar, const int (&coords)[N],
+                                                       unsigned short mask) {
+  static_assert(N >= 2 && N <= 5, "a tensor map has rank 2 to 5");
+  if constexpr (N == 2) {
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+        ".multicast::cluster [%0], [%1, {%2, %3}], [%4], %5;\n" ::"r"(target),
+        "l"(tensor), "r"(coords[0]), "r"(coords[1]), "r"(bar), "h"(mask)
+        : "memory");
+  } else if constexpr (N == 3) {
+    asm volatile(
+        "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes"
+        ".multicast::cluster [%0], [%1, {%2, %3, %4}], [%5], %6;\n" ::"r"(target),
+        "l"(tensor), "r"(coords[0]), "r"(coords[1]), "r"(coords[2]), "r"(bar), "h"(mask)
+        : "memory");
+  } else if constexpr (N == 4) {
+    asm volatile(
+        "cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::complete_tx::bytes"
+        ".multicast::cluster [%0], [%1, {%2, %3, %4, %5}], [%6], %7;\n" ::"r"(target),
+        "l"(tensor), "r"(coords[0]), "r"(coords[1]), "r"(coords[2]), "r"(coords[3]), "r"(bar),
+        "h"(mask)
+        : "memory");
+  } else {
+    asm volatile(
+        "cp.async.bulk.tensor.5d.shared::cluster.global.mbarrier::complete_tx::bytes"
+        ".multicast::cluster [%0], [%1, {%2, %3, %4, %5, %6}], [%7], %8;\n" ::"r"(target),
+        "l"(tensor), "r"(coords[0]), "r"(coords[1]), "r"(coords[2]), "r"(coords[3]),
+        "r"(coords[4]), "r"(bar), "h"(mask)
+        : "memory");
+  }
+}
+
+// tma_load_tile for both blocks of a cluster of two: this block loads the atom columns of its
+// half (rank 0 the first) into both. Both blocks call it with the same tile.
+template <int ROWS, int COLS, int OUTER, typename T>
+__device__ __forceinline__ void tma_load_tile_pair(const TensorMap* map, T* dst,
+                                                   long long* barrier,
+                                                   const int (&outer)[OUTER > 0 ? OUTER : 1],
+                                                   int row, int col) {
+#if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  static_assert(ROWS < 0, "tl::tma_load needs sm_90a");
+#endif
+  constexpr int kAtom = 128 / static_cast<int>(sizeof(T));
+  constexpr int kHalf = COLS / kAtom / 2;
+  static_assert(COLS % (2 * kAtom) == 0 && ROWS % 8 == 0 && ROWS <= 256,
+                "a tile shared by two blocks is an even number of 128-byte swizzle atom "
+                "columns of at most 256 rows");
+  const unsigned bar = static_cast<unsigned>(__cvta_generic_to_shared(barrier));
+  const unsigned long long tensor = reinterpret_cast<unsigned long long>(map);
+  const int first = static_cast<int>(cluster_ctarank()) * kHalf;
+#pragma unroll
+  for (int a = 0; a < kHalf; ++a) {
+    const int atom = first + a;
+    const unsigned target = static_cast<unsigned>(__cvta_generic_to_shared(dst + atom * ROWS * kAtom));
+    int coords[OUTER + 2];
+    coords[0] = col + atom * kAtom;
+    coords[1] = row;
+#pragma unroll
+    for (int d = 0; d < OUTER; ++d) coords[2 + d] = outer[OUTER - 1 - d];
+    tma_copy_box_multicast<OUTER + 2>(target, tensor, bar, coords, 0x3);
+  }
+}
+
+template <int ROWS, int COLS, typename T>
+__device__ __forceinline__ void tma_load_pair_2d(const TensorMap* map, T* dst, long long* barrier,
+                                                 int row, int col) {
+  const int none[1] = {0};
+  tma_load_tile_pair<ROWS, COLS, 0>(map, dst, barrier, none, row, col);
+}
+template <int ROWS, int COLS, typename T>
+__device__ __forceinline__ void tma_load_pair_3d(const TensorMap* map, T* dst, long long* barrier,
+                                                 int c0, int row, int col) {
+  const int outer[1] = {c0};
+  tma_load_tile_pair<ROWS, COLS, 1>(map, dst, barrier, outer, row, col);
+}
+template <int ROWS, int COLS, typename T>
+__device__ __forceinline__ void tma_load_pair_4d(const TensorMap* map, T* dst, long long* barrier,
+                                                 int c0, int c1, int row, int col) {
+  const int outer[2] = {c0, c1};
+  tma_load_tile_pair<ROWS, COLS, 2>(map, dst, barrier, outer, row, col);
+}
+template <int ROWS, int COLS, typename T>
+__device__ __forceinline__ void tma_load_pair_5d(const TensorMap* map, T* dst, long long* barrier,
+                                                 int c0, int c1, int c2, int row, int col) {
+  const int outer[3] = {c0, c1, c2};
+  tma_load_tile_pair<ROWS, COLS, 3>(map, dst, barrier, outer, row, col);
+}
+
 // One box store from shared memory: `coords` are the box's first element in the tensor,
 // innermost dimension first. The TMA writes only the elements inside the tensor.
 template <int N>

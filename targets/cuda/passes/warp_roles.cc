@@ -248,7 +248,8 @@ std::optional<Stmt> KeepOneGroupInFlight(const For& loop, bool release_last) {
   if (loop.for_kind != ForKind::kSerial) return std::nullopt;
   std::vector<Stmt> body = Seq::StmtsOf(loop.body);
   if (body.size() < 3 || !IsCallTo(body.front(), "cuda.mbarrier_wait_parity") ||
-      !IsCallTo(body.back(), "cuda.mbarrier_arrive") ||
+      !(IsCallTo(body.back(), "cuda.mbarrier_arrive") ||
+        IsCallTo(body.back(), kMbarrierArrivePair)) ||
       !IsCallTo(body[body.size() - 2], kGemmWgmmaIntrinsic)) {
     return std::nullopt;
   }

@@ -14,6 +14,7 @@
 #include "passes/analysis/arith/expr_simplifier.h"
 #include "passes/analysis/buffer_access.h"
 #include "passes/analysis/divisibility.h"
+#include "passes/analysis/fragment_threads.h"
 #include "passes/analysis/software_pipeline_stages.h"
 #include "passes/pass/target_info.h"
 #include "passes/transforms/fresh_names.h"
@@ -153,12 +154,17 @@ class Splitter {
   std::string Run(Kernel* result, std::string* persistent_why_not);
   // With {tma_store=on}, what the split did with each of the consumers' output copies.
   const std::vector<std::string>& store_remarks() const { return store_remarks_; }
+  // With {cluster=2}: why the blocks run alone, or empty.
+  const std::string& pair_why_not() const { return pair_why_not_; }
 
  private:
   std::string Check(const For& loop, const std::vector<Stmt>& top);
   // Why the copies cannot all be TMA loads, or empty with group_bytes_ set.
   std::string TmaWhyNot();
-  Stmt TmaLoad(const Copy& copy, Expr barrier) const;
+  // With {cluster=2}: why the kernel's blocks cannot run in pairs that share a tile, or empty
+  // with pair_producer_ set.
+  std::string PairWhyNot(const For& loop, const std::vector<Stmt>& top);
+  Stmt TmaLoad(const Copy& copy, Expr barrier, bool pair) const;
   Stmt Emit(const For& loop, const std::vector<Stmt>& top, size_t loop_index,
             const PersistentTiles* tiles);
 
@@ -178,6 +184,10 @@ class Splitter {
   // name one of them; the others stay in front of the split for both roles.
   absl::flat_hash_set<const Var*> consumer_only_;
   std::vector<std::string> store_remarks_;
+  // {cluster=2}: the copy whose tile both blocks of a pair load, half each; the reason there is
+  // none.
+  std::optional<size_t> pair_producer_;
+  std::string pair_why_not_;
 
   bool StaysInFront(const Stmt& s) const {
     const Let* let = As<Let>(s);
@@ -223,6 +233,9 @@ std::string Splitter::Run(Kernel* result, std::string* persistent_why_not) {
     PersistentTiles tiles(kernel, top, loop, cuda_->persistent_blocks(),
                           [this](const Stmt& s) { return StaysInFront(s); }, names_);
     if (tiles.why_not().empty()) {
+      if (cuda_->cluster_blocks() > 1) {
+        pair_why_not_ = "it is persistent, and persistent blocks do not run in clusters yet";
+      }
       *result = KernelNode::Make(kernel.name, kernel.dims, kernel.params, tiles.PersistentLaunch(),
                                  Emit(loop, top, *loop_index, &tiles), kernel.loc,
                                  kernel.requirements);
@@ -230,7 +243,103 @@ std::string Splitter::Run(Kernel* result, std::string* persistent_why_not) {
     }
     *persistent_why_not = tiles.why_not();
   }
-  *result = kernel.WithBody(Emit(loop, top, *loop_index, nullptr));
+  Launch launch = kernel.launch;
+  if (cuda_->cluster_blocks() == 2) {
+    pair_why_not_ = PairWhyNot(loop, top);
+    if (pair_why_not_.empty()) launch.cluster = {2};
+  }
+  *result = KernelNode::Make(kernel.name, kernel.dims, kernel.params, std::move(launch),
+                             Emit(loop, top, *loop_index, nullptr), kernel.loc,
+                             kernel.requirements);
+  return "";
+}
+
+std::string Splitter::PairWhyNot(const For& loop, const std::vector<Stmt>& top) {
+  const KernelNode& kernel = *kernel_;
+  // The pairs are checked block by block: the grid and the loop must be constants.
+  std::vector<int64_t> extents;
+  int64_t blocks = 1;
+  for (const GridAxis& axis : kernel.launch.grid) {
+    std::optional<int64_t> extent = AsConstInt(axis.extent);
+    if (!extent) return "its grid is sized at run time (static shapes let the pairs be checked)";
+    extents.push_back(*extent);
+    blocks *= *extent;
+  }
+  if (extents[0] % 2 != 0) {
+    return absl::StrCat("its grid's x extent ", extents[0], " is odd, so blocks do not pair");
+  }
+  const std::optional<int64_t> first = AsConstInt(loop.min);
+  const std::optional<int64_t> trips = AsConstInt(loop.extent);
+  if (!first || !trips) return "its pipelined loop's trip count is not constant";
+  constexpr int64_t kMaxEvaluations = int64_t{1} << 22;
+  if (blocks * std::max<int64_t>(*trips, 1) > kMaxEvaluations) {
+    return "its grid and loop are too large to check pair by pair";
+  }
+  // A tile of an even number of 128-byte atom columns splits between the two blocks.
+  std::vector<size_t> candidates;
+  for (size_t p = 0; p < producers_.size(); ++p) {
+    const BufferNode& dst = *As<Copy>(producers_[p])->dst.buffer;
+    const int64_t row_bytes = *AsConstInt(dst.shape[1]) * (dst.dtype.bits() / 8);
+    if (row_bytes % (2 * kTmaSwizzleBytes) == 0) candidates.push_back(p);
+  }
+  if (candidates.empty()) {
+    return absl::StrCat("no copied tile has an even number of ", kTmaSwizzleBytes,
+                        "-byte columns for each block of a pair to load half of");
+  }
+  // Blocks (x, ...) and (x + 1, ...), x even, must read the same tile of the copy's tensor at
+  // every iteration: its region's first element is evaluated for both, through the top-level
+  // lets (the rasterization's) in front of the loop.
+  std::vector<bool> same(producers_.size(), true);
+  std::vector<int64_t> index(extents.size(), 0);
+  for (int64_t b = 0; b < blocks; ++b) {
+    for (size_t d = 0, rest = b; d < extents.size(); ++d) {
+      index[d] = static_cast<int64_t>(rest % extents[d]);
+      rest /= extents[d];
+    }
+    if (index[0] % 2 != 0) continue;
+    passes::IntEnv env[2];
+    for (int member = 0; member < 2; ++member) {
+      for (size_t d = 0; d < extents.size(); ++d) {
+        env[member][kernel.launch.grid[d].var.get()] = index[d] + (d == 0 ? member : 0);
+      }
+      for (const Stmt& s : top) {
+        if (s.get() == &loop) break;
+        const Let* let = As<Let>(s);
+        if (let == nullptr) continue;
+        if (std::optional<int64_t> value = passes::EvaluateInt(let->value, env[member])) {
+          env[member][let->var.get()] = *value;
+        }
+      }
+    }
+    for (int64_t k = *first; k < *first + *trips; ++k) {
+      for (size_t p : candidates) {
+        if (!same[p]) continue;
+        for (const Range& range : As<Copy>(producers_[p])->src.ranges) {
+          env[0][loop.var.get()] = k;
+          env[1][loop.var.get()] = k;
+          std::optional<int64_t> mine = passes::EvaluateInt(range.min, env[0]);
+          std::optional<int64_t> peer = passes::EvaluateInt(range.min, env[1]);
+          if (!mine || !peer || *mine != *peer) same[p] = false;
+        }
+      }
+    }
+  }
+  // The shared tile with the most bytes: the traffic a pair halves.
+  int64_t best_bytes = 0;
+  for (size_t p : candidates) {
+    if (!same[p]) continue;
+    const BufferNode& dst = *As<Copy>(producers_[p])->dst.buffer;
+    const int64_t bytes =
+        *AsConstInt(dst.shape[0]) * *AsConstInt(dst.shape[1]) * (dst.dtype.bits() / 8);
+    if (bytes > best_bytes) {
+      best_bytes = bytes;
+      pair_producer_ = p;
+    }
+  }
+  if (!pair_producer_) {
+    return "no copy reads the same tile in both blocks of each pair along x (a rasterized "
+           "gemm's B does)";
+  }
   return "";
 }
 
@@ -370,7 +479,7 @@ std::string Splitter::TmaWhyNot() {
 // cuda.tma_load_<rank>d(dst[0, 0], src[0, ...], barrier, <region's first element>, ROWS,
 // COLS) for the copy (the caller's rewrite gives dst its slot and the coordinates their
 // iteration).
-Stmt Splitter::TmaLoad(const Copy& copy, Expr barrier) const {
+Stmt Splitter::TmaLoad(const Copy& copy, Expr barrier, bool pair) const {
   const Buffer& dst = copy.dst.buffer;
   const Buffer& src = copy.src.buffer;
   DataType index = copy.src.ranges[0].min->dtype();
@@ -380,7 +489,9 @@ Stmt Splitter::TmaLoad(const Copy& copy, Expr barrier) const {
   for (const Range& range : copy.src.ranges) args.push_back(range.min);
   args.push_back(dst->shape[0]);
   args.push_back(dst->shape[1]);
-  return Evaluate::MakeVoidCall(TmaLoadIntrinsic(static_cast<int>(src->rank())), std::move(args));
+  const int rank = static_cast<int>(src->rank());
+  return Evaluate::MakeVoidCall(pair ? TmaLoadPairIntrinsic(rank) : TmaLoadIntrinsic(rank),
+                                std::move(args));
 }
 
 Stmt Splitter::Emit(const For& loop, const std::vector<Stmt>& top, size_t loop_index,
@@ -427,7 +538,8 @@ Stmt Splitter::Emit(const For& loop, const std::vector<Stmt>& top, size_t loop_i
       producer_body.push_back(Evaluate::MakeVoidCall("cuda.mbarrier_arrive_expect_tx",
                                                      {full_slot, Int(group_bytes_[group_of_[p]])}));
     }
-    producer_body.push_back(producer_rewriter.Mutate(TmaLoad(*As<Copy>(producers_[p]), full_slot)));
+    producer_body.push_back(producer_rewriter.Mutate(
+        TmaLoad(*As<Copy>(producers_[p]), full_slot, pair_producer_ == p)));
   }
   Stmt producer_loop = For::Make(k_producer, loop.min, loop.extent, ForKind::kSerial,
                                  Seq::Make(std::move(producer_body)), loop.loc());
@@ -447,8 +559,11 @@ Stmt Splitter::Emit(const For& loop, const std::vector<Stmt>& top, size_t loop_i
     }
     consumer_body.push_back(consumer_rewriter.Mutate(consumers_[c]));
   }
-  consumer_body.push_back(
-      Evaluate::MakeVoidCall("cuda.mbarrier_arrive", {BufferLoad::Make(empty, {c_slot})}));
+  // A slot of a pair of blocks is free once both blocks' consumers are done with it: each
+  // arrives on its own block's barrier and on the other's.
+  const bool pair = pair_producer_.has_value();
+  consumer_body.push_back(Evaluate::MakeVoidCall(
+      pair ? kMbarrierArrivePair : "cuda.mbarrier_arrive", {BufferLoad::Make(empty, {c_slot})}));
 
   // Declarations and pure lets stay in front of the split for both roles; every other
   // statement outside the loop is the consumers'.
@@ -490,9 +605,11 @@ Stmt Splitter::Emit(const For& loop, const std::vector<Stmt>& top, size_t loop_i
       front.push_back(
           Evaluate::MakeVoidCall("cuda.mbarrier_init", {BufferLoad::Make(f, {Int(s)}), Int(1)}));
     }
-    front.push_back(Evaluate::MakeVoidCall("cuda.mbarrier_init",
-                                           {BufferLoad::Make(empty, {Int(s)}), Int(threads)}));
+    front.push_back(Evaluate::MakeVoidCall(
+        "cuda.mbarrier_init", {BufferLoad::Make(empty, {Int(s)}), Int(pair ? 2 * threads : threads)}));
   }
+  // Both blocks' barriers exist before either block's loads or arrivals reach the other's.
+  if (pair) front.push_back(Evaluate::MakeVoidCall(kClusterSync, {}));
   Stmt consumers = Seq::Make(std::move(consumer));
   if (tiles != nullptr) consumers = tiles->LoopOverTiles(consumer_tile, consumers, names_);
   if (!drain.empty()) {
@@ -502,6 +619,8 @@ Stmt Splitter::Emit(const For& loop, const std::vector<Stmt>& top, size_t loop_i
   }
   front.push_back(If::Make(Call::Make(kBool, kProducerWarpsMarker, {}), std::move(producer),
                            std::move(consumers), loop.loc()));
+  // No block leaves while the other may still arrive on its barriers.
+  if (pair) front.push_back(Evaluate::MakeVoidCall(kClusterSync, {}));
   return passes::AllocationRestager(staged_).Mutate(
       Seq::Make(std::move(front), kernel_->body->loc()));
 }
@@ -540,15 +659,21 @@ void RegisterWarpSpecializationIntrinsics() {
          "arrives on the mbarrier at arg 0 and adds arg 1 bytes to the transactions its phase "
          "waits for"},
         {"cuda.named_barrier_sync", "waits at named barrier arg 0 for arg 1 threads"},
+        {kMbarrierArrivePair,
+         "arrives on the mbarrier at arg 0 of this block and on the same mbarrier of the other "
+         "block of its cluster of two (release)"},
+        {kClusterSync,
+         "waits until every thread of every block of the cluster has come here (barrier.cluster)"},
         {"cuda.setmaxnreg_inc", "raises this warpgroup's registers per thread to arg 0"},
         {"cuda.setmaxnreg_dec", "lowers this warpgroup's registers per thread to arg 0"},
     };
     for (const auto& [name, description] : calls) {
       std::string_view n = name;
-      int args = n == "cuda.fence_barrier_init"                                   ? 0
-                 : n == "cuda.mbarrier_arrive" || n == "cuda.setmaxnreg_inc" ||
-                         n == "cuda.setmaxnreg_dec"                               ? 1
-                                                                                  : 2;
+      int args = n == "cuda.fence_barrier_init" || n == kClusterSync ? 0
+                 : n == "cuda.mbarrier_arrive" || n == kMbarrierArrivePair ||
+                         n == "cuda.setmaxnreg_inc" || n == "cuda.setmaxnreg_dec"
+                     ? 1
+                     : 2;
       int template_args = n.rfind("cuda.setmaxnreg", 0) == 0 ? 1 : 0;
       RegisterCudaIntrinsic(name, args, template_args, description).IgnoreError();
     }
@@ -579,6 +704,15 @@ Kernel WarpSpecialize(const Kernel& kernel, const CudaTargetInfo& cuda,
   if (!persistent_why_not.empty() && why_not != nullptr) {
     why_not->push_back(absl::StrCat("warp-specialize: kernel '", kernel->name,
                                     "' keeps one output tile per block: ", persistent_why_not));
+  }
+  if (why.empty() && cuda.cluster_blocks() > 1 && why_not != nullptr) {
+    why_not->push_back(
+        splitter.pair_why_not().empty()
+            ? absl::StrCat("warp-specialize: kernel '", kernel->name,
+                           "' runs in clusters of 2 blocks along x, each loading half of the "
+                           "tile both read with a TMA multicast")
+            : absl::StrCat("warp-specialize: kernel '", kernel->name,
+                           "' keeps its blocks out of clusters: ", splitter.pair_why_not()));
   }
   for (const std::string& remark : splitter.store_remarks()) {
     if (why_not != nullptr) {

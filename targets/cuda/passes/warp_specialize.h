@@ -49,7 +49,13 @@
 // warpgroup of 128 more threads and its first thread (see warp_roles.h). With
 // {persistent=on} each role loops over output tiles (persistent_tiles.h); with
 // {tma_store=on} the consumers' output copies go through shared memory and the TMA
-// (tma_stores.h). A kernel this pass
+// (tma_stores.h). With {cluster=2}, a kernel of constant grid (even along x) and loop whose
+// blocks x and x + 1 (x even) read the same tile of one copy at every iteration (checked block
+// by block: a rasterized gemm's B) runs in clusters of two: that copy becomes
+// cuda.tma_load_pair_<rank>d (each block loads half of the tile's 128-byte atom columns into
+// both blocks, counting on both blocks' ws_full), the consumers release a slot with
+// cuda.mbarrier_arrive_pair (on both blocks' ws_empty, which expects 2T arrivals), and
+// cuda.cluster_sync follows the initialization and ends the kernel. A kernel this pass
 // cannot split keeps its pipelined loop for inject-software-pipeline, with a remark
 // (`--remarks`) saying why.
 #ifndef TARGETS_CUDA_PASSES_WARP_SPECIALIZE_H_
@@ -70,6 +76,9 @@ namespace tile_ir::cuda {
 inline constexpr char kProducerWarpsMarker[] = "cuda.producer_warps";
 // The marker condition, inside the producer branch, of the one thread that issues TMA loads.
 inline constexpr char kProducerLeaderMarker[] = "cuda.producer_leader";
+// The release of a stage slot of a pair of blocks, and the cluster barrier ({cluster=2}).
+inline constexpr char kMbarrierArrivePair[] = "cuda.mbarrier_arrive_pair";
+inline constexpr char kClusterSync[] = "cuda.cluster_sync";
 // Threads of the producer role: one warpgroup, the unit setmaxnreg reallocates.
 inline constexpr int kProducerThreads = 128;
 // 32-bit registers per SM (sm_90a), which the roles' register counts divide.
