@@ -46,8 +46,7 @@ std::string GlobalKernelDialect::KernelOpen(const KernelNode& kernel, int64_t th
   const int min_blocks = MinBlocksPerMultiprocessor(kernel);
   return absl::StrCat("extern \"C\" __global__ void __launch_bounds__(", threads,
                       min_blocks > 0 ? absl::StrCat(", ", min_blocks) : "", ") ",
-                      KernelAttributes(kernel), kernel.name,
-                      "(", params, ") {");
+                      KernelAttributes(kernel), kernel.name, "(", params, ") {");
 }
 
 std::string GlobalKernelDialect::BufferParam(ScalarType element, const std::string& name,

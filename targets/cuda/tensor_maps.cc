@@ -143,7 +143,8 @@ void RegisterTmaIntrinsics() {
         .IgnoreError();
     RegisterCudaIntrinsic(
         TmaLoadPairIntrinsic(rank), kTmaLoadFixedArgs + rank, 2,
-        absl::StrCat("TMA load of ", TmaLoadIntrinsic(rank), "'s tile shared by the two blocks "
+        absl::StrCat("TMA load of ", TmaLoadIntrinsic(rank),
+                     "'s tile shared by the two blocks "
                      "of a cluster: each block loads half of its atom columns into both blocks' "
                      "shared tile at arg 0, counting the bytes on both blocks' mbarrier at arg 2 "
                      "(device/tma.cuh)"),

@@ -133,8 +133,10 @@ __device__ __forceinline__ unsigned cluster_ctarank() {
 // the mbarrier initializations before any remote arrival, and keeps a block's shared memory
 // alive until its peer is done arriving on it.
 __device__ __forceinline__ void cluster_sync() {
-  asm volatile("barrier.cluster.arrive.release.aligned;\n"
-               "barrier.cluster.wait.acquire.aligned;\n" ::: "memory");
+  asm volatile(
+      "barrier.cluster.arrive.release.aligned;\n"
+      "barrier.cluster.wait.acquire.aligned;\n" ::
+          : "memory");
 }
 
 // One arrival on this block's mbarrier and one on the same mbarrier of the other block of a
@@ -183,8 +185,8 @@ __device__ __forceinline__ void tma_copy_box_multicast(unsigned target, unsigned
     asm volatile(
         "cp.async.bulk.tensor.5d.shared::cluster.global.mbarrier::complete_tx::bytes"
         ".multicast::cluster [%0], [%1, {%2, %3, %4, %5, %6}], [%7], %8;\n" ::"r"(target),
-        "l"(tensor), "r"(coords[0]), "r"(coords[1]), "r"(coords[2]), "r"(coords[3]),
-        "r"(coords[4]), "r"(bar), "h"(mask)
+        "l"(tensor), "r"(coords[0]), "r"(coords[1]), "r"(coords[2]), "r"(coords[3]), "r"(coords[4]),
+        "r"(bar), "h"(mask)
         : "memory");
   }
 }
@@ -192,8 +194,7 @@ __device__ __forceinline__ void tma_copy_box_multicast(unsigned target, unsigned
 // tma_load_tile for both blocks of a cluster of two: this block loads the atom columns of its
 // half (rank 0 the first) into both. Both blocks call it with the same tile.
 template <int ROWS, int COLS, int OUTER, typename T>
-__device__ __forceinline__ void tma_load_tile_pair(const TensorMap* map, T* dst,
-                                                   long long* barrier,
+__device__ __forceinline__ void tma_load_tile_pair(const TensorMap* map, T* dst, long long* barrier,
                                                    const int (&outer)[OUTER > 0 ? OUTER : 1],
                                                    int row, int col) {
 #if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -210,7 +211,8 @@ __device__ __forceinline__ void tma_load_tile_pair(const TensorMap* map, T* dst,
 #pragma unroll
   for (int a = 0; a < kHalf; ++a) {
     const int atom = first + a;
-    const unsigned target = static_cast<unsigned>(__cvta_generic_to_shared(dst + atom * ROWS * kAtom));
+    const unsigned target =
+        static_cast<unsigned>(__cvta_generic_to_shared(dst + atom * ROWS * kAtom));
     int coords[OUTER + 2];
     coords[0] = col + atom * kAtom;
     coords[1] = row;

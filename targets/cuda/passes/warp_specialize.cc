@@ -248,9 +248,9 @@ std::string Splitter::Run(Kernel* result, std::string* persistent_why_not) {
     pair_why_not_ = PairWhyNot(loop, top);
     if (pair_why_not_.empty()) launch.cluster = {2};
   }
-  *result = KernelNode::Make(kernel.name, kernel.dims, kernel.params, std::move(launch),
-                             Emit(loop, top, *loop_index, nullptr), kernel.loc,
-                             kernel.requirements);
+  *result =
+      KernelNode::Make(kernel.name, kernel.dims, kernel.params, std::move(launch),
+                       Emit(loop, top, *loop_index, nullptr), kernel.loc, kernel.requirements);
   return "";
 }
 
@@ -606,7 +606,8 @@ Stmt Splitter::Emit(const For& loop, const std::vector<Stmt>& top, size_t loop_i
           Evaluate::MakeVoidCall("cuda.mbarrier_init", {BufferLoad::Make(f, {Int(s)}), Int(1)}));
     }
     front.push_back(Evaluate::MakeVoidCall(
-        "cuda.mbarrier_init", {BufferLoad::Make(empty, {Int(s)}), Int(pair ? 2 * threads : threads)}));
+        "cuda.mbarrier_init",
+        {BufferLoad::Make(empty, {Int(s)}), Int(pair ? 2 * threads : threads)}));
   }
   // Both blocks' barriers exist before either block's loads or arrivals reach the other's.
   if (pair) front.push_back(Evaluate::MakeVoidCall(kClusterSync, {}));
