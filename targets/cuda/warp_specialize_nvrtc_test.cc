@@ -186,7 +186,7 @@ TEST_F(WarpSpecializeNvrtcTest, PairedBlocksShareTheirBTileThroughAMulticast) {
   ASSERT_TRUE(source.ok()) << source.status();
   for (const char* line : {"__launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) gemm(",
                            "tl::tma_load_pair_2d<64, 256>(&tl_tensor_map_1, ",
-                           "tl::tma_load_2d<128, 64>(", "tl::mbarrier_init(&ws_empty[0], 512);",
+                           "tl::tma_load_2d<128, 64>(", "tl::mbarrier_init(&ws_empty[0], 4);",
                            "tl::mbarrier_arrive_pair(&ws_empty[", "tl::cluster_sync();"}) {
     EXPECT_TRUE(absl::StrContains(*source, line)) << line << "\n" << *source;
   }

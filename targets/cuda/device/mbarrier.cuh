@@ -50,6 +50,14 @@ __device__ __forceinline__ void mbarrier_arrive(long long* barrier) {
       : "memory");
 }
 
+// One arrival for the executing warpgroup, by its first thread, after the warpgroup's wgmma
+// reading the slot have retired (wgmma.wait_group): the wgmma of a warpgroup complete as one,
+// so one arrival releases what all 128 threads read, where 128 arrivals cost FlashAttention-3
+// a measured regression (its PipelineTmaAsync variant signals from one thread of 128).
+__device__ __forceinline__ void mbarrier_arrive_warpgroup(long long* barrier) {
+  if ((threadIdx.x & 127u) == 0) mbarrier_arrive(barrier);
+}
+
 // bar.sync with a thread count: the barrier of one role (id 0 is __syncthreads).
 __device__ __forceinline__ void named_barrier_sync(int id, int threads) {
   asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");

@@ -139,10 +139,11 @@ __device__ __forceinline__ void cluster_sync() {
           : "memory");
 }
 
-// One arrival on this block's mbarrier and one on the same mbarrier of the other block of a
-// cluster of two: a stage slot that both blocks' loads fill is free once both blocks' consumers
-// are done with it.
+// mbarrier_arrive_warpgroup on this block's mbarrier and on the same mbarrier of the other block
+// of a cluster of two: a stage slot that both blocks' loads fill is free once both blocks'
+// consumer warpgroups are done with it.
 __device__ __forceinline__ void mbarrier_arrive_pair(long long* barrier) {
+  if ((threadIdx.x & 127u) != 0) return;
   const unsigned local = static_cast<unsigned>(__cvta_generic_to_shared(barrier));
   asm volatile(
       "{\n"

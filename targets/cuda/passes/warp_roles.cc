@@ -249,6 +249,7 @@ std::optional<Stmt> KeepOneGroupInFlight(const For& loop, bool release_last) {
   std::vector<Stmt> body = Seq::StmtsOf(loop.body);
   if (body.size() < 3 || !IsCallTo(body.front(), "cuda.mbarrier_wait_parity") ||
       !(IsCallTo(body.back(), "cuda.mbarrier_arrive") ||
+        IsCallTo(body.back(), kMbarrierArriveWarpgroup) ||
         IsCallTo(body.back(), kMbarrierArrivePair)) ||
       !IsCallTo(body[body.size() - 2], kGemmWgmmaIntrinsic)) {
     return std::nullopt;

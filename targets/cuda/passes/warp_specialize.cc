@@ -563,7 +563,7 @@ Stmt Splitter::Emit(const For& loop, const std::vector<Stmt>& top, size_t loop_i
   // arrives on its own block's barrier and on the other's.
   const bool pair = pair_producer_.has_value();
   consumer_body.push_back(Evaluate::MakeVoidCall(
-      pair ? kMbarrierArrivePair : "cuda.mbarrier_arrive", {BufferLoad::Make(empty, {c_slot})}));
+      pair ? kMbarrierArrivePair : kMbarrierArriveWarpgroup, {BufferLoad::Make(empty, {c_slot})}));
 
   // Declarations and pure lets stay in front of the split for both roles; every other
   // statement outside the loop is the consumers'.
@@ -607,7 +607,7 @@ Stmt Splitter::Emit(const For& loop, const std::vector<Stmt>& top, size_t loop_i
     }
     front.push_back(Evaluate::MakeVoidCall(
         "cuda.mbarrier_init",
-        {BufferLoad::Make(empty, {Int(s)}), Int(pair ? 2 * threads : threads)}));
+        {BufferLoad::Make(empty, {Int(s)}), Int((pair ? 2 : 1) * threads / kProducerThreads)}));
   }
   // Both blocks' barriers exist before either block's loads or arrivals reach the other's.
   if (pair) front.push_back(Evaluate::MakeVoidCall(kClusterSync, {}));
@@ -656,6 +656,9 @@ void RegisterWarpSpecializationIntrinsics() {
         {"cuda.mbarrier_wait_parity",
          "waits until the phase of parity arg 1 of the mbarrier at arg 0 has completed"},
         {"cuda.mbarrier_arrive", "arrives on the mbarrier at arg 0 (release)"},
+        {kMbarrierArriveWarpgroup,
+         "arrives on the mbarrier at arg 0 once for the executing warpgroup, from its first "
+         "thread, after the warpgroup's wgmma reading the slot have retired (release)"},
         {"cuda.mbarrier_arrive_expect_tx",
          "arrives on the mbarrier at arg 0 and adds arg 1 bytes to the transactions its phase "
          "waits for"},
@@ -672,6 +675,7 @@ void RegisterWarpSpecializationIntrinsics() {
       std::string_view n = name;
       int args = n == "cuda.fence_barrier_init" || n == kClusterSync ? 0
                  : n == "cuda.mbarrier_arrive" || n == kMbarrierArrivePair ||
+                         n == kMbarrierArriveWarpgroup ||
                          n == "cuda.setmaxnreg_inc" || n == "cuda.setmaxnreg_dec"
                      ? 1
                      : 2;

@@ -24,7 +24,7 @@
 //
 //   alloc <the copies' tiles, each with a leading stage dimension of num_stages slots>;
 //   alloc ws_full: shared i64[S]; alloc ws_empty: shared i64[S];  // mbarriers, one per slot
-//   eval cuda.mbarrier_init(ws_full[s], 1); eval cuda.mbarrier_init(ws_empty[s], T); ...
+//   eval cuda.mbarrier_init(ws_full[s], 1); eval cuda.mbarrier_init(ws_empty[s], T / 128); ...
 //   if (cuda.producer_warps()) {
 //     if (cuda.producer_leader()) {
 //       for k' ... serial {       // slot = k' % S, round = k' / S
@@ -39,7 +39,7 @@
 //     for k ... serial {
 //       <the loop's other statements, on tile[slot], each group's wait for its slot
 //        eval cuda.mbarrier_wait_parity(ws_full[slot], round % 2) before its first reader>
-//       eval cuda.mbarrier_arrive(ws_empty[slot]);                    // slot read
+//       eval cuda.mbarrier_arrive_warpgroup(ws_empty[slot]);  // slot read: once per warpgroup
 //     }
 //     <the kernel's statements after the loop>
 //   }
@@ -54,7 +54,7 @@
 // by block: a rasterized gemm's B) runs in clusters of two: that copy becomes
 // cuda.tma_load_pair_<rank>d (each block loads half of the tile's 128-byte atom columns into
 // both blocks, counting on both blocks' ws_full), the consumers release a slot with
-// cuda.mbarrier_arrive_pair (on both blocks' ws_empty, which expects 2T arrivals), and
+// cuda.mbarrier_arrive_pair (on both blocks' ws_empty, which expects 2T / 128 arrivals), and
 // cuda.cluster_sync follows the initialization and ends the kernel. A kernel this pass
 // cannot split keeps its pipelined loop for inject-software-pipeline, with a remark
 // (`--remarks`) saying why.
@@ -76,7 +76,10 @@ namespace tile_ir::cuda {
 inline constexpr char kProducerWarpsMarker[] = "cuda.producer_warps";
 // The marker condition, inside the producer branch, of the one thread that issues TMA loads.
 inline constexpr char kProducerLeaderMarker[] = "cuda.producer_leader";
-// The release of a stage slot of a pair of blocks, and the cluster barrier ({cluster=2}).
+// The consumers' release of a stage slot: one arrival per consumer warpgroup (its slot reads are
+// all wgmma, which retire for the warpgroup as one); for a pair of blocks ({cluster=2}), one
+// on each block's barrier. And the cluster barrier.
+inline constexpr char kMbarrierArriveWarpgroup[] = "cuda.mbarrier_arrive_warpgroup";
 inline constexpr char kMbarrierArrivePair[] = "cuda.mbarrier_arrive_pair";
 inline constexpr char kClusterSync[] = "cuda.cluster_sync";
 // Threads of the producer role: one warpgroup, the unit setmaxnreg reallocates.
