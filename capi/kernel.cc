@@ -132,7 +132,8 @@ tile_status tile_kernel_compile(const tile_module* module, const char* kernel_na
   const tile_ir::KernelNode& generic_kernel = *single->kernels.front();
   const std::vector<std::string> sizing = tile_ir::passes::DimsSizingRegisters(generic_kernel);
   const int64_t max_divisor =
-      (*runtime)->cache->backend().target().info()->dim_divisibility_specialization();
+      (*runtime)->cache->backend().target().info()->dim_divisibility_specialization(
+          generic_kernel);
   const bool by_class = max_divisor > 1 && generic_kernel.dims.size() > sizing.size();
   if (!sizing.empty() || by_class) {
     auto kernel = std::make_unique<tile_kernel>();

@@ -109,11 +109,11 @@ class TargetInfo {
     return {};
   }
 
-  // The largest power of two by whose divisibility the runtimes specialize a call's dynamic
-  // dims (passes/transforms/specialize_divisibility.h: `require K % 16 == 0` compiled in, K
-  // left symbolic). A target whose passes gain from proved divisibility asks for it; 1, the
-  // default, compiles one binary for every shape.
-  virtual int64_t dim_divisibility_specialization() const { return 1; }
+  // The largest power of two by whose divisibility the runtimes specialize the dynamic dims of
+  // a call of `kernel` (tile-level IR; passes/transforms/specialize_divisibility.h: `require K %
+  // 16 == 0` compiled in, K left symbolic). A target whose passes gain from proved divisibility
+  // in such a kernel asks for it; 1, the default, compiles one binary for every shape.
+  virtual int64_t dim_divisibility_specialization(const KernelNode& kernel) const { return 1; }
 
   // Blocks of fewer threads miss the target's fastest lowering, so the default-config
   // heuristics (runtime/jit/autotuner.h's TargetPreferences) prefer candidates of at least this

@@ -91,7 +91,8 @@ absl::StatusOr<JitFunction::Family*> JitFunction::GetFamily(const std::vector<Ke
   // Dims that size fragments are static whatever the template says: a thread's registers
   // are fixed when the kernel is compiled.
   const std::vector<std::string> sizing = passes::DimsSizingRegisters(*family->kernel);
-  family->max_divisor = cache_.backend().target().info()->dim_divisibility_specialization();
+  family->max_divisor =
+      cache_.backend().target().info()->dim_divisibility_specialization(*family->kernel);
   for (const VarRef& dim : family->kernel->dims) {
     bool wanted = template_.all_static;
     for (const std::string& name : template_.static_dims) wanted |= name == dim->name;

@@ -182,6 +182,32 @@ std::string DefaultCudaPipeline() {
          "insert-barriers,warp-roles,simplify,remove-dead-code";
 }
 
+int64_t CudaTargetInfo::dim_divisibility_specialization(const KernelNode& kernel) const {
+  if (!warp_specializes()) return 1;
+  // What warp-specialize splits: a pipelined loop at the top level that copies from global
+  // into shared memory (its TMA loads, and the TMA stores of the consumers after it, are what
+  // proved pitches buy).
+  class PipelinedCopies : public IRVisitor {
+   public:
+    using IRVisitor::Visit;
+    bool found = false;
+
+   protected:
+    void VisitCopy(const Copy& node) override {
+      found |= node.src.buffer->scope == MemoryScope::kGlobal &&
+               node.dst.buffer->scope == MemoryScope::kShared;
+    }
+  };
+  for (const Stmt& s : Seq::StmtsOf(kernel.body)) {
+    const For* loop = As<For>(s);
+    if (loop == nullptr || loop->for_kind != ForKind::kPipelined) continue;
+    PipelinedCopies copies;
+    copies.Visit(loop->body);
+    if (copies.found) return 16;
+  }
+  return 1;
+}
+
 bool CudaTargetInfo::OnFastestPath(const KernelNode& lowered) const {
   return !warp_specializes() || SetsWarpgroupRegisters(lowered);
 }

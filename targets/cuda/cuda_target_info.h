@@ -72,10 +72,12 @@ class CudaTargetInfo final : public passes::TargetInfo {
   // The blocks per cluster a split kernel asks for (warp_specialize.h): 1 or 2.
   int cluster_blocks() const { return warp_specializes() ? split_.cluster_blocks : 1; }
 
-  // 16 where warp-specialize may split: its TMA loads and stores need row pitches proved a
-  // multiple of 16 bytes, which a dim divisible by 16 proves for every element width. One
-  // binary per class keeps the Hopper pipeline for dynamic shapes; elsewhere 1.
-  int64_t dim_divisibility_specialization() const override { return warp_specializes() ? 16 : 1; }
+  // 16 for a kernel warp-specialize may split (a top-level pipelined loop that copies from
+  // global into shared memory): its TMA loads and stores need row pitches proved a multiple of
+  // 16 bytes, which a dim divisible by 16 proves for every element width. One binary per class
+  // keeps the Hopper pipeline for dynamic shapes; 1 for other kernels (an elementwise add gains
+  // nothing from the classes, and would compile once per class) and other targets.
+  int64_t dim_divisibility_specialization(const KernelNode& kernel) const override;
 
   // kMinSplitBlockThreads where warp-specialize may split; 0 elsewhere.
   int64_t min_block_threads_preferred() const override {

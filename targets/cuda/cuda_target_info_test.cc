@@ -8,6 +8,7 @@
 #include <cstdlib>
 
 #include "absl/strings/match.h"
+#include "frontends/text/parser.h"
 #include "passes/pass/target_info.h"
 #include "tile_ir/intrinsics.h"
 
@@ -47,6 +48,48 @@ TEST(CudaTargetInfoTest, RefusesWhatItCannotGenerate) {
   EXPECT_TRUE(sm80.CheckTileOp(TileOpKind::kAtomicAdd, kBF16).ok());
   EXPECT_TRUE(sm80.CheckTileOp(TileOpKind::kCopy, kI4).ok());
   EXPECT_TRUE(sm80.CheckTileOp(TileOpKind::kFill, kBool).ok());
+}
+
+// Divisibility classes only for kernels warp-specialize may split: a dynamic-shape add would
+// gain nothing from them and compile once per class; a pipelined gemm keeps its TMA path.
+TEST(CudaTargetInfoTest, DivisibilityClassesOnlyForKernelsThatSplit) {
+  constexpr char kModule[] = R"(ir_version 1;
+producer "test" "1";
+
+kernel add<N: i32>(A: f32[N], B: f32[N], C: f32[N]) grid(bx: ceildiv(N, 256)) threads(256) {
+  for i in 0 +: 256 parallel {
+    if (bx * 256 + i < N) {
+      C[bx * 256 + i] = A[bx * 256 + i] + B[bx * 256 + i];
+    }
+  }
+}
+
+kernel gemm<M: i32, N: i32, K: i32>(A: bf16[M, K], B: bf16[K, N], C: f32[M, N])
+    grid(bx: ceildiv(N, 256), by: ceildiv(M, 128)) threads(256) {
+  alloc A_s: shared bf16[128, 64];
+  alloc B_s: shared bf16[64, 256];
+  alloc C_l: fragment f32[128, 256];
+  fill C_l = 0.0;
+  for k in 0 +: ceildiv(K, 64) pipelined(num_stages=3) {
+    copy A[by * 128 +: 128, k * 64 +: 64] -> A_s;
+    copy B[k * 64 +: 64, bx * 256 +: 256] -> B_s;
+    gemm A_s, B_s -> C_l {transpose_a=false, transpose_b=false, policy=square, clear_accum=false};
+  }
+  copy C_l -> C[by * 128 +: 128, bx * 256 +: 256];
+}
+)";
+  absl::StatusOr<Module> module = text::ParseModule(kModule, "classes.tile");
+  ASSERT_TRUE(module.ok()) << module.status();
+  const KernelNode& add = *module->kernels[0];
+  const KernelNode& gemm = *module->kernels[1];
+  CudaTargetInfo sm90("sm_90a", WgmmaUse::kSwizzledOperands, "cuda:sm_90a",
+                      WarpSpecialization{.enabled = true});
+  EXPECT_EQ(sm90.dim_divisibility_specialization(add), 1);
+  EXPECT_EQ(sm90.dim_divisibility_specialization(gemm), 16);
+  CudaTargetInfo unsplit("sm_90a", WgmmaUse::kSwizzledOperands, "cuda:sm_90a",
+                         WarpSpecialization{.enabled = false});
+  EXPECT_EQ(unsplit.dim_divisibility_specialization(gemm), 1);
+  EXPECT_EQ(CudaTargetInfo("sm_80").dim_divisibility_specialization(gemm), 1);
 }
 
 TEST(CudaTargetInfoTest, OnePipelineForEveryArchitectureAndVariant) {

@@ -71,7 +71,7 @@ runtime::jit::TargetPreferences PreferencesOf(const ops::OpCase& op, const targe
     absl::StatusOr<Module> module =
         static_shapes
             ? BuildSpecializedConfig(op, config, dims)
-            : BuildClassedConfig(op, config, dims, info->dim_divisibility_specialization());
+            : BuildClassedConfig(op, config, dims, *info);
     if (!module.ok()) return false;
     absl::StatusOr<Module> lowered = target.Lower(*module);
     if (!lowered.ok()) return false;
@@ -103,11 +103,13 @@ absl::StatusOr<Module> BuildSpecializedConfig(const ops::OpCase& op, const Confi
 }
 
 absl::StatusOr<Module> BuildClassedConfig(const ops::OpCase& op, const Config& config,
-                                          const ops::Shapes& dims, int64_t max_divisor) {
+                                          const ops::Shapes& dims,
+                                          const passes::TargetInfo& target) {
   absl::StatusOr<Module> module = BuildConfig(op, config);
   if (!module.ok()) return module.status();
   for (Kernel& kernel : module->kernels) {
-    absl::StatusOr<Kernel> classed = passes::SpecializeDivisibility(kernel, dims, max_divisor);
+    absl::StatusOr<Kernel> classed = passes::SpecializeDivisibility(
+        kernel, dims, target.dim_divisibility_specialization(*kernel));
     if (!classed.ok()) return classed.status();
     kernel = *std::move(classed);
   }
@@ -128,10 +130,14 @@ absl::StatusOr<runtime::LoadedKernel*> CompileSpecialized(runtime::jit::KernelCa
 
 namespace {
 
-// The divisibility cap the candidates compile with: the target's for dynamic shapes.
-int64_t TuningDivisor(runtime::jit::KernelCache& cache, const AutotuneRequest& request) {
-  return request.static_shapes ? 1
-                               : cache.backend().target().info()->dim_divisibility_specialization();
+// The divisibility cap the candidates compile with: the target's for the operator's kernel at
+// dynamic shapes.
+int64_t TuningDivisor(runtime::jit::KernelCache& cache, const ops::OpCase& op,
+                      const AutotuneRequest& request) {
+  if (request.static_shapes) return 1;
+  absl::StatusOr<Kernel> kernel = op.build();
+  return kernel.ok() ? cache.backend().target().info()->dim_divisibility_specialization(**kernel)
+                     : 1;
 }
 
 // What keys the tuning record besides the backend: the kernel, the candidates' builds and the
@@ -142,9 +148,10 @@ runtime::jit::TuningProblem KeyedProblem(runtime::jit::KernelCache& cache, const
                                          const AutotuneRequest& request) {
   runtime::jit::TuningProblem problem;
   problem.kernel_name = op.name;
-  const int64_t max_divisor = TuningDivisor(cache, request);
-  problem.build = [&op, dims = request.dims, max_divisor](const Config& config) {
-    return BuildClassedConfig(op, config, dims, max_divisor);
+  const int64_t max_divisor = TuningDivisor(cache, op, request);
+  std::shared_ptr<const passes::TargetInfo> target = cache.backend().target().info();
+  problem.build = [&op, dims = request.dims, target](const Config& config) {
+    return BuildClassedConfig(op, config, dims, *target);
   };
   problem.problem = absl::StrCat("timed ", FormatShapes(request.dims),
                                  request.static_shapes ? " (static shapes)" : "", "; checked ",
@@ -154,8 +161,9 @@ runtime::jit::TuningProblem KeyedProblem(runtime::jit::KernelCache& cache, const
 
 }  // namespace
 
-ops::Shapes TuningCheckShapes(runtime::jit::KernelCache& cache, const AutotuneRequest& request) {
-  return CheckShapes(request.dims, TuningDivisor(cache, request));
+ops::Shapes TuningCheckShapes(runtime::jit::KernelCache& cache, const ops::OpCase& op,
+                              const AutotuneRequest& request) {
+  return CheckShapes(request.dims, TuningDivisor(cache, op, request));
 }
 
 std::optional<TuningResult> StoredTuningOp(runtime::jit::KernelCache& cache, const ops::OpCase& op,
@@ -172,7 +180,7 @@ absl::StatusOr<TuningResult> AutotuneOp(runtime::jit::KernelCache& cache, const 
         absl::StrCat("operator '", op.name, "' has no config space to tune"));
   }
   runtime::Device& device = cache.backend().device();
-  const ops::Shapes check_dims = TuningCheckShapes(cache, request);
+  const ops::Shapes check_dims = TuningCheckShapes(cache, op, request);
   runtime::jit::TuningProblem problem = KeyedProblem(cache, op, request);
   problem.check_and_time = [&](runtime::LoadedKernel& kernel,
                                const Config& config) -> absl::StatusOr<double> {

@@ -50,7 +50,8 @@ ops::Shapes CheckShapes(const ops::Shapes& dims, int64_t max_divisor = 1);
 
 // The shapes AutotuneOp checks the candidates at, on the cache's target: CheckShapes with the
 // target's divisibility cap for dynamic shapes, 1 for static ones.
-ops::Shapes TuningCheckShapes(runtime::jit::KernelCache& cache, const AutotuneRequest& request);
+ops::Shapes TuningCheckShapes(runtime::jit::KernelCache& cache, const ops::OpCase& op,
+                              const AutotuneRequest& request);
 
 // Tunes `op` (which must have candidates) on the cache's backend.
 absl::StatusOr<runtime::jit::TuningResult> AutotuneOp(runtime::jit::KernelCache& cache,
@@ -84,11 +85,12 @@ absl::StatusOr<Module> BuildConfig(const ops::OpCase& op, const runtime::jit::Co
 absl::StatusOr<Module> BuildSpecializedConfig(const ops::OpCase& op,
                                               const runtime::jit::Config& config,
                                               const ops::Shapes& dims);
-// The same with the dims left symbolic and each one's divisibility class under `max_divisor`
-// compiled in as a requirement (passes::SpecializeDivisibility), as a dynamic-shape run on a
-// target that specializes on divisibility compiles it; BuildConfig's module for max_divisor 1.
+// The same with the dims left symbolic and each one's divisibility class under the cap `target`
+// gives the config's kernel compiled in as a requirement (passes::SpecializeDivisibility), as a
+// dynamic-shape run compiles it; BuildConfig's module where the cap is 1.
 absl::StatusOr<Module> BuildClassedConfig(const ops::OpCase& op, const runtime::jit::Config& config,
-                                          const ops::Shapes& dims, int64_t max_divisor);
+                                          const ops::Shapes& dims,
+                                          const passes::TargetInfo& target);
 
 }  // namespace tile_ir::tools
 

@@ -17,7 +17,7 @@ absl::StatusOr<std::vector<std::string>> LoweringRemarks(const ops::OpCase& op,
   absl::StatusOr<Module> module =
       static_shapes
           ? BuildSpecializedConfig(op, config, dims)
-          : BuildClassedConfig(op, config, dims, target.info()->dim_divisibility_specialization());
+          : BuildClassedConfig(op, config, dims, *target.info());
   if (!module.ok()) return module.status();
   std::vector<std::string> remarks;
   absl::StatusOr<Module> lowered = target.Lower(*module, "", &remarks);

@@ -92,7 +92,7 @@ OperatorCheck CheckOperator(const ops::OpCase& op, runtime::Device& device,
   // The dims left symbolic carry their divisibility classes where the target specializes on
   // them, as the runtimes compile a call of these shapes.
   kernel = passes::SpecializeDivisibility(
-      *kernel, dims, device.target().info()->dim_divisibility_specialization());
+      *kernel, dims, device.target().info()->dim_divisibility_specialization(**kernel));
   if (!kernel.ok()) {
     check.status = kernel.status();
     return check;

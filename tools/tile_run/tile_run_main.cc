@@ -234,7 +234,7 @@ int Autotune(const cli::ArgParser& parser, const ops::OpCase& op, const RunOptio
         << " candidates compiled, checked and timed in " << FormatSeconds(seconds) << "\n";
   }
   out << "autotune " << op.name << " at " << FormatShapes(options.dims, order) << " (checked at "
-      << FormatShapes(TuningCheckShapes(*compiler.cache, request), order) << ") on "
+      << FormatShapes(TuningCheckShapes(*compiler.cache, op, request), order) << ") on "
       << result->device << ", " << result->date << (result->from_cache ? ", from the cache" : "")
       << "\n"
       << FormatTuningTable(op, *result, options.dims)
@@ -530,8 +530,9 @@ int RunFile(const cli::ArgParser& parser, const RunOptions& base, const FileFlag
       const size_t before = (*specialized)->requirements.size();
       absl::StatusOr<Kernel> classed = passes::SpecializeDivisibility(
           *specialized, options.dims,
-          compiler.target_object ? compiler.target_object->info()->dim_divisibility_specialization()
-                                 : 1);
+          compiler.target_object
+              ? compiler.target_object->info()->dim_divisibility_specialization(**specialized)
+              : 1);
       if (!classed.ok()) {
         err << "tile-run: error: " << path << ": " << classed.status().message() << "\n";
         return 2;
