@@ -4,6 +4,8 @@
 #   bash scripts/gpu/gemm_gap.sh checks   # correctness of what the tenth session built
 #   bash scripts/gpu/gemm_gap.sh bench    # speed, beside cuBLAS timed by the same method
 # then, on the same warm machine, TileLang (carry .tlw): bash scripts/gpu/tilelang_peer.sh
+# Back here, `python3 scripts/gpu/figures_json.py --bench-dir <bench call's files>
+# --tilelang-dir <TileLang call's files> ...` writes the run's figures.json.
 # What it checks and times, none of it run on a GPU before:
 # - tile-run --bench queues each timed launch behind a write of twice the L2, as do_bench does
 #   for the peers (CudaContext::FlushL2); before, each figure held ~5 us of host time.
@@ -69,6 +71,13 @@ case $PHASE in
             done
           done
         done
+      done
+      # Dynamic shapes (the divisibility classes give the split): run 19 had them 6% below
+      # static; NVRTC's PTX of the two consumer loops is the same, so the gap is to be found.
+      for cfg in 128x256x64_s3 128x256x64_s4; do
+        echo "== dynamic gemm_bf16_to_bf16 M=4096,N=4096,K=4096 cuda $cfg"
+        timeout 60 $T .devrun/ops/gemm_bf16_to_bf16.tile --target=cuda --config=$cfg --bench \
+          --iters=30 --warmup=5 --seed=4 --shapes=M=4096,N=4096,K=4096 2>&1 | grep -E "^  bench|rror"
       done
       for op in flash_attn_d128_b128 flash_attn_d128_b128_causal; do
         echo "== $op cuda"
