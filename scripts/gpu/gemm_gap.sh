@@ -12,6 +12,8 @@
 # - The 4-stage 128x256x64 gemm stores its output with the TMA in two chunks of 64 rows
 #   through 32 KiB of staging (tma-stores' chunks); before, it had no room for the TMA store.
 # - {cluster=2}: pairs of blocks share B's tile through a TMA multicast.
+# - One mbarrier arrival per consumer warpgroup releases a stage slot (it was one per thread).
+# - {pingpong=on}: the attention's two consumer warpgroups take turns at their first gemm.
 # checks: the gemms at s3/s4 with one tile per block, persistent on 7 SMs and in clusters of two,
 #   at ragged and small static shapes and the bf16 op at 512x2048x1024 (grid x even, so the
 #   cluster applies), then racecheck, synccheck and memcheck of the cluster and chunked kernels,
@@ -46,11 +48,25 @@ case $PHASE in
           done
         done
       done
+      # Ping-pong attention ({pingpong=on}): the two consumer warpgroups take turns.
+      for op in flash_attn_d128_b128 flash_attn_d128_b128_causal; do
+        for shapes in BATCH=2,HEADS=3,SEQ=1000 BATCH=1,HEADS=2,SEQ=4097; do
+          echo "== $op {pingpong=on} $shapes"
+          timeout 90 $T .devrun/ops/$op.tile "--target=cuda:sm_90a{pingpong=on}" --check --seed=6 \
+            --shapes=$shapes 2>&1 | grep -E "check |error|Error" | head -3
+          echo "   exit ${PIPESTATUS[0]}"
+        done
+      done
       for tool in racecheck synccheck memcheck; do
         timeout 150 compute-sanitizer --tool $tool --error-exitcode=9 $T .devrun/ops/gemm_bf16_to_bf16.tile \
           "--target=cuda:sm_90a{cluster=2}" --config=128x256x64_s4 --static-shapes --check \
           --shapes=M=384,N=1024,K=256 2>&1 | tail -3
         echo "gemm 128x256x64_s4 {cluster=2} $tool exit ${PIPESTATUS[0]}"
+      done
+      for tool in racecheck synccheck; do
+        timeout 150 compute-sanitizer --tool $tool --error-exitcode=9 $T .devrun/ops/flash_attn_d128_b128.tile \
+          "--target=cuda:sm_90a{pingpong=on}" --check --shapes=BATCH=1,HEADS=2,SEQ=300 2>&1 | tail -3
+        echo "attention b128 {pingpong=on} $tool exit ${PIPESTATUS[0]}"
       done
     } 2>&1 | tee "$OUT/gemm_gap_checks.log" || true
     timeout 200 .devrun/bin/tile-matrix-gpu run --backends=cuda --commit="${COMMIT:-unknown}" \
@@ -80,9 +96,11 @@ case $PHASE in
           --iters=30 --warmup=5 --seed=4 --shapes=M=4096,N=4096,K=4096 2>&1 | grep -E "^  bench|rror"
       done
       for op in flash_attn_d128_b128 flash_attn_d128_b128_causal; do
-        echo "== $op cuda"
-        timeout 60 $T .devrun/ops/$op.tile --target=cuda --bench --static-shapes --iters=30 --warmup=3 \
-          --seed=4 --shapes=BATCH=4,HEADS=32,SEQ=4096 2>&1 | grep -E "^  bench|rror"
+        for t in cuda "cuda:sm_90a{pingpong=on}"; do
+          echo "== $op $t"
+          timeout 60 $T .devrun/ops/$op.tile "--target=$t" --bench --static-shapes --iters=30 \
+            --warmup=3 --seed=4 --shapes=BATCH=4,HEADS=32,SEQ=4096 2>&1 | grep -E "^  bench|rror"
+        done
       done
     } 2>&1 | tee "$OUT/gemm_gap_bench.log"
     (

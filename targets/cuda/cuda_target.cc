@@ -77,7 +77,14 @@ std::vector<targets::TargetOption> CudaOptions() {
            "default), or 2, where the blocks of each pair along x read the same tile of an "
            "operand (a gemm's B in a rasterized grid) and each loads half of it into both "
            "with a TMA multicast, halving that operand's traffic from L2 (compiled and checked "
-           "here, not yet timed on a GPU); warp-specialize says where it cannot pair"}};
+           "here, not yet timed on a GPU); warp-specialize says where it cannot pair"},
+          {"pingpong",
+           {"off", "on"},
+           "whether the two consumer warpgroups of a warp-specialized sm_90a kernel take turns "
+           "issuing the first gemm of each iteration of a consumer loop with two or more gemms "
+           "(an attention's), through named barriers, so that one's softmax runs while the "
+           "other's gemms do, as FlashAttention-3 does (on), or run freely (off, the default "
+           "until timed on a GPU); persistent kernels run freely"}};
 }
 
 // The value `name` gives option `key`, else its default (CudaOptions' first value): the one
@@ -108,7 +115,8 @@ class CudaTarget final : public targets::Target {
                 .enabled = EffectiveOption(name, "warp_specialize") == "on",
                 .persistent_blocks = PersistentBlocks(name),
                 .tma_stores = EffectiveOption(name, "tma_store") == "on",
-                .cluster_blocks = EffectiveOption(name, "cluster") == "2" ? 2 : 1})) {}
+                .cluster_blocks = EffectiveOption(name, "cluster") == "2" ? 2 : 1,
+                .pingpong = EffectiveOption(name, "pingpong") == "on"})) {}
 
   std::shared_ptr<const passes::TargetInfo> info() const override { return info_; }
   std::string DefaultPipeline() const override { return DefaultCudaPipeline(); }
@@ -250,6 +258,12 @@ class CudaFamily final : public targets::TargetFamily {
           "target '", name.ToString(),
           "': {tma_store=...} applies to sm_90a only, whose warp-specialized kernels' "
           "consumers can store with the TMA"));
+    }
+    if (name.arch != "sm_90a" && !name.Option("pingpong").empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "target '", name.ToString(),
+          "': {pingpong=...} applies to sm_90a only, whose warp-specialized kernels have "
+          "consumer warpgroups to take turns"));
     }
     if (name.arch != "sm_90a" && !name.Option("cluster").empty()) {
       return absl::InvalidArgumentError(absl::StrCat(

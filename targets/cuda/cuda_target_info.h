@@ -45,6 +45,9 @@ struct WarpSpecialization {
   // once, half by each, with a TMA multicast ({cluster=2}; warp_specialize.h); 1 (the default)
   // keeps every block on its own.
   int cluster_blocks = 1;
+  // The two consumer warpgroups take turns issuing each iteration's first gemm ({pingpong=on};
+  // warp_roles.h); off by default.
+  bool pingpong = false;
 };
 
 // The fewest compute threads of a block that warp-specialize splits: two consumer warpgroups.
@@ -71,6 +74,8 @@ class CudaTargetInfo final : public passes::TargetInfo {
   bool tma_stores() const { return warp_specializes() && split_.tma_stores; }
   // The blocks per cluster a split kernel asks for (warp_specialize.h): 1 or 2.
   int cluster_blocks() const { return warp_specializes() ? split_.cluster_blocks : 1; }
+  // Whether warp-roles makes two consumer warpgroups take turns at their gemms.
+  bool pingpong() const { return warp_specializes() && split_.pingpong; }
 
   // 16 for a kernel warp-specialize may split (a top-level pipelined loop that copies from
   // global into shared memory): its TMA loads and stores need row pitches proved a multiple of

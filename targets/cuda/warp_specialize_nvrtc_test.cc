@@ -55,7 +55,8 @@ kernel gemm(A: bf16[1024, 1024], B: bf16[1024, 1024], C: bf16[1024, 1024])
 }
 )";
 
-absl::StatusOr<std::string> Source(const std::string& target_name, const char* text = kGemm) {
+absl::StatusOr<std::string> Source(const std::string& target_name, const char* text = kGemm,
+                                   const std::string& kernel = "gemm") {
   absl::StatusOr<Module> module = text::ParseModule(text, "gemm.tile");
   if (!module.ok()) return module.status();
   absl::StatusOr<targets::TargetName> name = targets::ParseTargetName(target_name);
@@ -64,7 +65,7 @@ absl::StatusOr<std::string> Source(const std::string& target_name, const char* t
   if (!target.ok()) return target.status();
   absl::StatusOr<Module> lowered = (*target)->Lower(*module);
   if (!lowered.ok()) return lowered.status();
-  return (*target)->Emit(*lowered, {.kernel = "gemm", .self_contained = false});
+  return (*target)->Emit(*lowered, {.kernel = kernel, .self_contained = false});
 }
 
 class WarpSpecializeNvrtcTest : public ::testing::Test {
@@ -206,6 +207,91 @@ TEST_F(WarpSpecializeNvrtcTest, PairedBlocksShareTheirBTileThroughAMulticast) {
   EXPECT_FALSE(absl::StrContains(*apart, "pair")) << *apart;
 }
 
+// {pingpong=on}: the attention's two consumer warpgroups take turns issuing Q K^T through named
+// barriers 3 and 4 (bar.sync by the warpgroup whose turn it is, bar.arrive by the other), the
+// gemm issued asynchronously inside the turn; NVRTC compiles it.
+constexpr char kAttention[] = R"(ir_version 1;
+producer "tile-cpp" "0.1.0";
+
+kernel attention(Q: f16[2, 2, 512, 128], K: f16[2, 2, 512, 128], V: f16[2, 2, 512, 128], O: f16[2, 2, 512, 128])
+    grid(bx: 4, by: 2, bz: 2) threads(256) {
+  alloc Q_s: shared f16[128, 128];
+  alloc K_s: shared f16[128, 128];
+  alloc V_s: shared f16[128, 128];
+  alloc O_s: shared f16[128, 128];
+  alloc S: fragment f32[128, 128];
+  alloc P: fragment f16[128, 128];
+  alloc acc_o: fragment f32[128, 128];
+  alloc row_max: fragment f32[128];
+  alloc prev_max: fragment f32[128];
+  alloc rescale: fragment f32[128];
+  alloc tile_sum: fragment f32[128];
+  alloc row_sum: fragment f32[128];
+  copy Q[bz +: 1, by +: 1, bx * 128 +: 128, 0 +: 128] -> Q_s;
+  fill acc_o = 0.0;
+  fill row_sum = 0.0;
+  fill row_max = -inf;
+  for k in 0 +: 4 pipelined(num_stages=2) {
+    copy K[bz +: 1, by +: 1, k * 128 +: 128, 0 +: 128] -> K_s;
+    for i in 0 +: 128 parallel {
+      for j in 0 +: 128 parallel {
+        S[i, j] = select(k * 128 + j < 512, 0.0, -inf);
+      }
+    }
+    gemm Q_s, K_s -> S {transpose_a=false, transpose_b=true, policy=full_row, clear_accum=false};
+    copy row_max -> prev_max;
+    reduce max S -> row_max {dim=1, clear=false};
+    for i_1 in 0 +: 128 parallel {
+      rescale[i_1] = exp2_ftz(prev_max[i_1] * 0.12751743082459868 - row_max[i_1] * 0.12751743082459868);
+    }
+    for i_2 in 0 +: 128 parallel {
+      for j_1 in 0 +: 128 parallel {
+        acc_o[i_2, j_1] = acc_o[i_2, j_1] * rescale[i_2];
+      }
+    }
+    for i_3 in 0 +: 128 parallel {
+      for j_2 in 0 +: 128 parallel {
+        S[i_3, j_2] = exp2_ftz(S[i_3, j_2] * 0.12751743082459868 - row_max[i_3] * 0.12751743082459868);
+      }
+    }
+    reduce sum S -> tile_sum {dim=1, clear=true};
+    for i_4 in 0 +: 128 parallel {
+      row_sum[i_4] = row_sum[i_4] * rescale[i_4] + tile_sum[i_4];
+    }
+    for i_5 in 0 +: 128 parallel {
+      for j_3 in 0 +: 128 parallel {
+        P[i_5, j_3] = cast<f16>(S[i_5, j_3]);
+      }
+    }
+    copy V[bz +: 1, by +: 1, k * 128 +: 128, 0 +: 128] -> V_s;
+    gemm P, V_s -> acc_o {transpose_a=false, transpose_b=false, policy=full_row, clear_accum=false};
+  }
+  for i_6 in 0 +: 128 parallel {
+    for j_4 in 0 +: 128 parallel {
+      O_s[i_6, j_4] = cast<f16>(acc_o[i_6, j_4] / row_sum[i_6]);
+    }
+  }
+  copy O_s -> O[bz +: 1, by +: 1, bx * 128 +: 128, 0 +: 128];
+}
+)";
+
+TEST_F(WarpSpecializeNvrtcTest, PingPongWarpgroupsTakeTurnsAtTheirGemms) {
+  absl::StatusOr<std::string> source = Source("cuda:sm_90a{pingpong=on}", kAttention, "attention");
+  ASSERT_TRUE(source.ok()) << source.status();
+  for (const char* line :
+       {"tl::named_barrier_arrive(3, 256);", "tl::named_barrier_sync(tx / 128 + 3, 256);",
+        "tl::gemm_wgmma_async<128, 128, 128, 2, 1, false, true, false>(",
+        "tl::named_barrier_arrive(4 - tx / 128, 256);", "tl::wgmma_wait<0, 64>(&S[0]);"}) {
+    EXPECT_TRUE(absl::StrContains(*source, line)) << line << "\n" << *source;
+  }
+  absl::StatusOr<NvrtcOutput> compiled = CompileWithNvrtc(*source, "attention.cu", {.arch = "sm_90a"});
+  ASSERT_TRUE(compiled.ok()) << compiled.status() << "\n" << *source;
+  EXPECT_TRUE(absl::StrContains(compiled->ptx, "bar.arrive")) << compiled->ptx;
+  absl::StatusOr<std::string> free_running = Source("cuda:sm_90a", kAttention, "attention");
+  ASSERT_TRUE(free_running.ok()) << free_running.status();
+  EXPECT_FALSE(absl::StrContains(*free_running, "named_barrier_arrive")) << *free_running;
+}
+
 TEST(WarpSpecializeTargetTest, TheOptionIsSm90aOnly) {
   absl::StatusOr<targets::TargetName> name =
       targets::ParseTargetName("cuda:sm_80{warp_specialize=on}");
@@ -214,7 +300,8 @@ TEST(WarpSpecializeTargetTest, TheOptionIsSm90aOnly) {
   ASSERT_FALSE(target.ok());
   EXPECT_TRUE(absl::StrContains(target.status().message(), "applies to sm_90a only"))
       << target.status();
-  for (const char* other : {"cuda:sm_80{tma_store=on}", "cuda:sm_80{cluster=2}"}) {
+  for (const char* other :
+       {"cuda:sm_80{tma_store=on}", "cuda:sm_80{cluster=2}", "cuda:sm_80{pingpong=on}"}) {
     name = targets::ParseTargetName(other);
     ASSERT_TRUE(name.ok()) << name.status();
     target = MakeCudaFamily()->Create(*name);

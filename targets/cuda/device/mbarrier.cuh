@@ -63,6 +63,12 @@ __device__ __forceinline__ void named_barrier_sync(int id, int threads) {
   asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
 }
 
+// bar.arrive with a thread count: this thread counts towards barrier `id` without waiting (the
+// other side of a named_barrier_sync).
+__device__ __forceinline__ void named_barrier_arrive(int id, int threads) {
+  asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+}
+
 // Registers per thread of the executing warpgroup (all its warps execute it).
 template <int kRegisters>
 __device__ __forceinline__ void setmaxnreg_inc() {

@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "passes/analysis/var_mentions.h"
 #include "passes/transforms/fresh_names.h"
+#include "targets/cuda/cuda_target_info.h"
 #include "targets/cuda/gemm_wgmma.h"
 #include "targets/cuda/passes/tma_stores.h"
 #include "targets/cuda/passes/warp_specialize.h"
@@ -23,6 +24,9 @@ namespace {
 // bar.sync 0 is __syncthreads; the roles take the next two.
 constexpr int kConsumerBarrier = 1;
 constexpr int kProducerBarrier = 2;
+// Ping-pong ({pingpong=on}): consumer warpgroup w waits at barrier kTurnBarrier + w for its turn
+// to issue its first gemm of an iteration.
+constexpr int kTurnBarrier = 3;
 
 const Call* EvaluatedCall(const Stmt& s) {
   const Evaluate* eval = As<Evaluate>(s);
@@ -107,8 +111,8 @@ class BarrierRewriter : public IRMutator {
 
 class RoleBinder {
  public:
-  RoleBinder(const Kernel& kernel, const For& threads)
-      : kernel_(kernel), names_(*kernel), tx_(threads.var), consumers_(0) {}
+  RoleBinder(const Kernel& kernel, const For& threads, bool pingpong)
+      : kernel_(kernel), names_(*kernel), tx_(threads.var), consumers_(0), pingpong_(pingpong) {}
 
   absl::StatusOr<Kernel> Run(const For& thread_loop, int64_t consumers);
 
@@ -120,6 +124,7 @@ class RoleBinder {
   passes::FreshNames names_;
   VarRef tx_;
   int64_t consumers_;
+  bool pingpong_;
   // Top-level lets whose value depends on the thread index: wrong in the producer branch
   // once its threads are renumbered.
   absl::flat_hash_set<const Var*> thread_lets_;
@@ -284,6 +289,65 @@ std::optional<Stmt> KeepOneGroupInFlight(const For& loop, bool release_last) {
   return Seq::Make(std::move(out), loop.loc());
 }
 
+// Ping-pong of two consumer warpgroups (FlashAttention-3's warp scheduler barriers): in a
+// consumer loop with two or more gemms and other work between them (an attention's softmax),
+// warpgroup w issues its iteration's first gemm (an ss wgmma) only after the other warpgroup
+// issued its own, and lets the other go once it has issued:
+//
+//   if (tx >= 128) eval cuda.named_barrier_arrive(3, 256);      // warpgroup 0 goes first
+//   for k {
+//     ...
+//     eval cuda.named_barrier_sync(3 + tx / 128, 256);        // my turn
+//     eval cuda.gemm_wgmma_async(...);                          // issued, in flight
+//     eval cuda.named_barrier_arrive(4 - tx / 128, 256);      // the other's turn
+//     eval cuda.wgmma_wait(C[0], 0, <registers>);
+//     ...
+//   }
+//
+// so that the two warpgroups' gemms alternate on the tensor cores and one's softmax runs while
+// the other's gemms do. Each turn waits only for the other warpgroup's previous issue, and both
+// run the loop's trip count (the block's), so neither waits forever; the other warpgroup's last
+// arrival is left unmatched when the block ends. Nullopt for another loop.
+std::optional<Stmt> PingPong(const For& loop, const VarRef& tx) {
+  if (loop.for_kind != ForKind::kSerial) return std::nullopt;
+  std::vector<Stmt> body = Seq::StmtsOf(loop.body);
+  std::optional<size_t> first;
+  int gemms = 0;
+  for (size_t i = 0; i < body.size(); ++i) {
+    if (IsCallTo(body[i], kGemmWgmmaIntrinsic) || IsCallTo(body[i], kGemmWgmmaRegisterAIntrinsic)) {
+      if (!first) first = i;
+      ++gemms;
+    }
+  }
+  if (gemms < 2 || !IsCallTo(body[*first], kGemmWgmmaIntrinsic)) return std::nullopt;
+  const Call& gemm = *EvaluatedCall(body[*first]);
+  const BufferLoad* accumulators = gemm.args.size() == 11 ? As<BufferLoad>(gemm.args[2]) : nullptr;
+  if (accumulators == nullptr) return std::nullopt;
+  const BufferNode* c = accumulators->buffer.get();
+  std::optional<int64_t> registers =
+      c->rank() == 1 ? AsConstInt(c->shape[0]) : std::optional<int64_t>();
+  if (!registers) return std::nullopt;
+  const DataType type = tx->dtype();
+  const Expr group = Op(BinaryOp::kDiv, tx, Int(kProducerThreads, type));
+  const Expr both = Int(2 * kProducerThreads);
+  std::vector<Stmt> turn = {
+      Evaluate::MakeVoidCall("cuda.named_barrier_sync",
+                             {Op(BinaryOp::kAdd, Int(kTurnBarrier, type), group), both}),
+      Evaluate::MakeVoidCall(kGemmWgmmaAsyncIntrinsic, gemm.args),
+      Evaluate::MakeVoidCall("cuda.named_barrier_arrive",
+                             {Op(BinaryOp::kSub, Int(kTurnBarrier + 1, type), group), both}),
+      Evaluate::MakeVoidCall(kWgmmaWaitIntrinsic, {gemm.args[2], Int(0), Int(*registers)})};
+  body.erase(body.begin() + static_cast<std::ptrdiff_t>(*first));
+  body.insert(body.begin() + static_cast<std::ptrdiff_t>(*first), turn.begin(), turn.end());
+  Stmt first_turn = If::Make(
+      Op(BinaryOp::kGe, tx, Int(kProducerThreads, type)),
+      Evaluate::MakeVoidCall("cuda.named_barrier_arrive", {Int(kTurnBarrier), both}));
+  return Seq::Make({first_turn, For::Make(loop.var, loop.min, loop.extent, loop.for_kind,
+                                          Seq::Make(std::move(body)), loop.loc(), loop.pipeline,
+                                          loop.thread_axis)},
+                   loop.loc());
+}
+
 Stmt RoleBinder::Consumer(const Stmt& branch) {
   std::vector<Stmt> out;
   if (consumers_ >= 2 * kProducerThreads) {
@@ -296,12 +360,18 @@ Stmt RoleBinder::Consumer(const Stmt& branch) {
   // The pipeline loop, at the top of the branch or inside a persistent kernel's tile loop.
   class Overlap : public IRMutator {
    public:
+    Overlap(VarRef tx, bool pingpong) : tx_(std::move(tx)), pingpong_(pingpong) {}
     using IRMutator::Mutate;
 
    protected:
     Stmt MutateFor(const For& node, const Stmt& self) override {
       if (std::optional<Stmt> overlapped = KeepOneGroupInFlight(node, enclosing_loops_ > 0)) {
         return *overlapped;
+      }
+      // Not in a persistent kernel's tile loop: the unmatched last arrival would carry over
+      // into the next tile's turns.
+      if (pingpong_ && enclosing_loops_ == 0) {
+        if (std::optional<Stmt> alternating = PingPong(node, tx_)) return *alternating;
       }
       ++enclosing_loops_;
       Stmt result = IRMutator::MutateFor(node, self);
@@ -310,15 +380,18 @@ Stmt RoleBinder::Consumer(const Stmt& branch) {
     }
 
    private:
+    VarRef tx_;
+    bool pingpong_;
     int enclosing_loops_ = 0;
   };
-  out.push_back(Overlap().Mutate(rewritten));
+  // Two consumer warpgroups take turns; with more, which order would be a choice of its own.
+  out.push_back(Overlap(tx_, pingpong_ && consumers_ == 2 * kProducerThreads).Mutate(rewritten));
   return Seq::Make(std::move(out), branch->loc());
 }
 
 }  // namespace
 
-absl::StatusOr<Kernel> BindWarpRoles(const Kernel& kernel) {
+absl::StatusOr<Kernel> BindWarpRoles(const Kernel& kernel, bool pingpong) {
   const For* threads = As<For>(kernel->body);
   if (const Seq* seq = As<Seq>(kernel->body); seq != nullptr && seq->stmts.size() == 1) {
     threads = As<For>(seq->stmts[0]);
@@ -330,7 +403,7 @@ absl::StatusOr<Kernel> BindWarpRoles(const Kernel& kernel) {
   }
   std::optional<int64_t> consumers = AsConstInt(threads->extent);
   if (!consumers || *consumers % kProducerThreads != 0) return kernel;
-  return RoleBinder(kernel, *threads).Run(*threads, *consumers);
+  return RoleBinder(kernel, *threads, pingpong).Run(*threads, *consumers);
 }
 
 passes::PassInfo WarpRolesPass() {
@@ -340,11 +413,13 @@ passes::PassInfo WarpRolesPass() {
       "gives warp-specialize's producer branch a warpgroup of its own threads: renumbers its "
       "threads, turns the consumers' block barriers into named barriers, initializes the "
       "mbarriers and reallocates registers between the roles";
-  info.run = [](Module& module, const passes::PassOptions&) -> absl::StatusOr<bool> {
+  info.run = [](Module& module, const passes::PassOptions& options) -> absl::StatusOr<bool> {
     RegisterWarpSpecializationIntrinsics();
+    const auto* cuda = dynamic_cast<const CudaTargetInfo*>(options.target_or_null());
+    const bool pingpong = cuda != nullptr && cuda->pingpong();
     bool changed = false;
     for (Kernel& kernel : module.kernels) {
-      absl::StatusOr<Kernel> result = BindWarpRoles(kernel);
+      absl::StatusOr<Kernel> result = BindWarpRoles(kernel, pingpong);
       if (!result.ok()) return result.status();
       changed |= *result != kernel;
       kernel = *std::move(result);

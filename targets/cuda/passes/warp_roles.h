@@ -16,6 +16,9 @@
 //     whose other statements leave the accumulators alone: the gemm becomes gemm_wgmma_async,
 //     the slot of the previous iteration is released after it (its group has retired then),
 //     and cuda.wgmma_wait(C[0], 0, registers) follows the loop;
+//   - with {pingpong=on} and two consumer warpgroups, makes them take turns issuing the first
+//     gemm of each iteration of a (non-persistent) consumer loop that has two or more gemms,
+//     through two named barriers (PingPong in warp_roles.cc), as FlashAttention-3 does;
 //   - has thread 0 initialize the mbarriers, followed by the fence that publishes them and a
 //     barrier of all threads;
 //   - with two or more consumer warpgroups, moves registers from the producer warpgroup to
@@ -31,7 +34,8 @@
 
 namespace tile_ir::cuda {
 
-absl::StatusOr<Kernel> BindWarpRoles(const Kernel& kernel);
+// `pingpong`: the target's {pingpong=on}.
+absl::StatusOr<Kernel> BindWarpRoles(const Kernel& kernel, bool pingpong = false);
 
 // The pass: `warp-roles`.
 passes::PassInfo WarpRolesPass();

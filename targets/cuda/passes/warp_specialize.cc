@@ -663,6 +663,8 @@ void RegisterWarpSpecializationIntrinsics() {
          "arrives on the mbarrier at arg 0 and adds arg 1 bytes to the transactions its phase "
          "waits for"},
         {"cuda.named_barrier_sync", "waits at named barrier arg 0 for arg 1 threads"},
+        {"cuda.named_barrier_arrive",
+         "counts this thread towards named barrier arg 0 of arg 1 threads, without waiting"},
         {kMbarrierArrivePair,
          "arrives on the mbarrier at arg 0 of this block and on the same mbarrier of the other "
          "block of its cluster of two (release)"},
