@@ -111,12 +111,11 @@ class CudaTarget final : public targets::Target {
       : Target(name),
         info_(std::make_shared<CudaTargetInfo>(
             name.arch, wgmma, name.ToString(),
-            WarpSpecialization{
-                .enabled = EffectiveOption(name, "warp_specialize") == "on",
-                .persistent_blocks = PersistentBlocks(name),
-                .tma_stores = EffectiveOption(name, "tma_store") == "on",
-                .cluster_blocks = EffectiveOption(name, "cluster") == "2" ? 2 : 1,
-                .pingpong = EffectiveOption(name, "pingpong") == "on"})) {}
+            WarpSpecialization{.enabled = EffectiveOption(name, "warp_specialize") == "on",
+                               .persistent_blocks = PersistentBlocks(name),
+                               .tma_stores = EffectiveOption(name, "tma_store") == "on",
+                               .cluster_blocks = EffectiveOption(name, "cluster") == "2" ? 2 : 1,
+                               .pingpong = EffectiveOption(name, "pingpong") == "on"})) {}
 
   std::shared_ptr<const passes::TargetInfo> info() const override { return info_; }
   std::string DefaultPipeline() const override { return DefaultCudaPipeline(); }

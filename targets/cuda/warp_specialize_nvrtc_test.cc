@@ -284,7 +284,8 @@ TEST_F(WarpSpecializeNvrtcTest, PingPongWarpgroupsTakeTurnsAtTheirGemms) {
         "tl::named_barrier_arrive(4 - tx / 128, 256);", "tl::wgmma_wait<0, 64>(&S[0]);"}) {
     EXPECT_TRUE(absl::StrContains(*source, line)) << line << "\n" << *source;
   }
-  absl::StatusOr<NvrtcOutput> compiled = CompileWithNvrtc(*source, "attention.cu", {.arch = "sm_90a"});
+  absl::StatusOr<NvrtcOutput> compiled =
+      CompileWithNvrtc(*source, "attention.cu", {.arch = "sm_90a"});
   ASSERT_TRUE(compiled.ok()) << compiled.status() << "\n" << *source;
   EXPECT_TRUE(absl::StrContains(compiled->ptx, "bar.arrive")) << compiled->ptx;
   absl::StatusOr<std::string> free_running = Source("cuda:sm_90a", kAttention, "attention");

@@ -339,9 +339,9 @@ std::optional<Stmt> PingPong(const For& loop, const VarRef& tx) {
       Evaluate::MakeVoidCall(kWgmmaWaitIntrinsic, {gemm.args[2], Int(0), Int(*registers)})};
   body.erase(body.begin() + static_cast<std::ptrdiff_t>(*first));
   body.insert(body.begin() + static_cast<std::ptrdiff_t>(*first), turn.begin(), turn.end());
-  Stmt first_turn = If::Make(
-      Op(BinaryOp::kGe, tx, Int(kProducerThreads, type)),
-      Evaluate::MakeVoidCall("cuda.named_barrier_arrive", {Int(kTurnBarrier), both}));
+  Stmt first_turn =
+      If::Make(Op(BinaryOp::kGe, tx, Int(kProducerThreads, type)),
+               Evaluate::MakeVoidCall("cuda.named_barrier_arrive", {Int(kTurnBarrier), both}));
   return Seq::Make({first_turn, For::Make(loop.var, loop.min, loop.extent, loop.for_kind,
                                           Seq::Make(std::move(body)), loop.loc(), loop.pipeline,
                                           loop.thread_axis)},
