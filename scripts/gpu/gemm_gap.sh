@@ -103,20 +103,9 @@ case $PHASE in
         done
       done
     } 2>&1 | tee "$OUT/gemm_gap_bench.log"
-    (
-      # run_python_on_device.sh's environment, for the do_bench cross-check.
-      BUNDLE=$PWD/.devrun
-      PYLIB=$(mktemp -d /tmp/tile-pylib.XXXX)
-      for lib in "$BUNDLE"/lib/*; do
-        case $(basename "$lib") in libz.so* | libcrypto.so* | libssl.so*) continue ;; esac
-        ln -s "$lib" "$PYLIB/"
-      done
-      export LD_LIBRARY_PATH="$PYLIB:$SYSTEM_LD_LIBRARY_PATH${NVRTC_DIR:+:$NVRTC_DIR}"
-      export TILE_LIBRARY=$BUNDLE/lib/libtile-gpu.so TILE_LAUNCH_EXTENSION=$BUNDLE/python/_launch.abi3.so
-      export TILE_CACHE_DIR=/tmp/tile-python-cache PYTHONUNBUFFERED=1
-      export PYTHONPATH=$BUNDLE/python:$BUNDLE/python/examples
-      timeout 150 python3 "$BUNDLE/python/examples/gemm_do_bench.py" cuda "cuda:sm_90a{cluster=2}"
-    ) 2>&1 | tee "$OUT/gemm_do_bench.log"
+    env LD_LIBRARY_PATH="$SYSTEM_LD_LIBRARY_PATH${NVRTC_DIR:+:$NVRTC_DIR}" PYTHON_SCRIPT=gemm_do_bench.py \
+      timeout 150 bash scripts/gpu/run_python_on_device.sh cuda "cuda:sm_90a{cluster=2}" 2>&1 |
+      tee "$OUT/gemm_do_bench.log"
     METRICS=gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second,sm__pipe_tensor_op_hgmma_cycles_active.avg.pct_of_peak_sustained_active,lts__t_sector_hit_rate.pct,dram__bytes_read.sum,launch__grid_size,launch__cluster_dim_x
     timeout 60 ncu --clock-control none --metrics $METRICS -k regex:gemm -c 1 $T .devrun/ops/gemm_bf16_to_bf16.tile \
       --target=cuda --config=128x256x64_s3 --static-shapes --shapes=M=4096,N=4096,K=4096 --seed=4 \

@@ -18,4 +18,5 @@ export TILE_LIBRARY=$BUNDLE/lib/libtile-gpu.so
 export TILE_LAUNCH_EXTENSION=$BUNDLE/python/_launch.abi3.so
 export TILE_CACHE_DIR=${TILE_CACHE_DIR:-/tmp/tile-python-cache}
 export PYTHONPATH=$BUNDLE/python PYTHONUNBUFFERED=1
-exec python3 "$BUNDLE/python/examples/torch_on_gpu.py" "$@"
+# PYTHON_SCRIPT: another script of the bundle's python/examples (gemm_do_bench.py).
+exec python3 "$BUNDLE/python/examples/${PYTHON_SCRIPT:-torch_on_gpu.py}" "$@"

@@ -60,63 +60,6 @@ __device__ __forceinline__ void tma_copy_box(unsigned target, unsigned long long
   }
 }
 
-// Loads the ROWS x COLS tile whose first element is (row, col) of the last two dimensions of
-// the tensor `map` describes, at `outer` in its leading dimensions (outermost first), into
-// `dst`, as core-matrix-tiles lays out an operand tile of rows of whole 128 bytes:
-// [COLS / W][ROWS][W] with W = 128 / sizeof(T) elements, each 16-byte chunk c of a row r at
-// chunk c ^ (r % 8). That is the TMA's 128-byte swizzle when every box is W x ROWS (x 1 in
-// each leading dimension) and lands 1024-byte aligned, so the tile takes one copy per atom
-// column. Elements outside the tensor arrive as zeros; each copy counts its whole box on
-// `barrier`.
-template <int ROWS, int COLS, int OUTER, typename T>
-__device__ __forceinline__ void tma_load_tile(const TensorMap* map, T* dst, long long* barrier,
-                                              const int (&outer)[OUTER > 0 ? OUTER : 1],
-                                              int row, int col) {
-#if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  static_assert(ROWS < 0, "tl::tma_load needs sm_90a");
-#endif
-  constexpr int kAtom = 128 / static_cast<int>(sizeof(T));
-  static_assert(COLS % kAtom == 0 && ROWS % 8 == 0 && ROWS <= 256,
-                "a TMA tile is whole 128-byte swizzle atoms of at most 256 rows");
-  const unsigned bar = static_cast<unsigned>(__cvta_generic_to_shared(barrier));
-  const unsigned long long tensor = reinterpret_cast<unsigned long long>(map);
-#pragma unroll
-  for (int atom = 0; atom < COLS / kAtom; ++atom) {
-    const unsigned target = static_cast<unsigned>(__cvta_generic_to_shared(dst + atom * ROWS * kAtom));
-    int coords[OUTER + 2];
-    coords[0] = col + atom * kAtom;
-    coords[1] = row;
-#pragma unroll
-    for (int d = 0; d < OUTER; ++d) coords[2 + d] = outer[OUTER - 1 - d];
-    tma_copy_box<OUTER + 2>(target, tensor, bar, coords);
-  }
-}
-
-template <int ROWS, int COLS, typename T>
-__device__ __forceinline__ void tma_load_2d(const TensorMap* map, T* dst, long long* barrier,
-                                            int row, int col) {
-  const int none[1] = {0};
-  tma_load_tile<ROWS, COLS, 0>(map, dst, barrier, none, row, col);
-}
-template <int ROWS, int COLS, typename T>
-__device__ __forceinline__ void tma_load_3d(const TensorMap* map, T* dst, long long* barrier,
-                                            int c0, int row, int col) {
-  const int outer[1] = {c0};
-  tma_load_tile<ROWS, COLS, 1>(map, dst, barrier, outer, row, col);
-}
-template <int ROWS, int COLS, typename T>
-__device__ __forceinline__ void tma_load_4d(const TensorMap* map, T* dst, long long* barrier,
-                                            int c0, int c1, int row, int col) {
-  const int outer[2] = {c0, c1};
-  tma_load_tile<ROWS, COLS, 2>(map, dst, barrier, outer, row, col);
-}
-template <int ROWS, int COLS, typename T>
-__device__ __forceinline__ void tma_load_5d(const TensorMap* map, T* dst, long long* barrier,
-                                            int c0, int c1, int c2, int row, int col) {
-  const int outer[3] = {c0, c1, c2};
-  tma_load_tile<ROWS, COLS, 3>(map, dst, barrier, outer, row, col);
-}
-
 // Thread-block clusters of two along x (cuda:sm_90a{cluster=2}; warp_specialize.h): the two
 // blocks of a cluster read the same tile of one operand, and each loads half of its atom
 // columns for both, landing at the same offset of both blocks' shared memory and counting its
@@ -192,25 +135,33 @@ __device__ __forceinline__ void tma_copy_box_multicast(unsigned target, unsigned
   }
 }
 
-// tma_load_tile for both blocks of a cluster of two: this block loads the atom columns of its
-// half (rank 0 the first) into both. Both blocks call it with the same tile.
-template <int ROWS, int COLS, int OUTER, typename T>
-__device__ __forceinline__ void tma_load_tile_pair(const TensorMap* map, T* dst, long long* barrier,
-                                                   const int (&outer)[OUTER > 0 ? OUTER : 1],
-                                                   int row, int col) {
+// Loads the ROWS x COLS tile whose first element is (row, col) of the last two dimensions of
+// the tensor `map` describes, at `outer` in its leading dimensions (outermost first), into
+// `dst`, as core-matrix-tiles lays out an operand tile of rows of whole 128 bytes:
+// [COLS / W][ROWS][W] with W = 128 / sizeof(T) elements, each 16-byte chunk c of a row r at
+// chunk c ^ (r % 8). That is the TMA's 128-byte swizzle when every box is W x ROWS (x 1 in
+// each leading dimension) and lands 1024-byte aligned, so the tile takes one copy per atom
+// column. Elements outside the tensor arrive as zeros; each copy counts its whole box on
+// `barrier`. PAIR (a cluster of two that both read the tile): this block loads the atom
+// columns of its half (rank 0 the first) into both blocks (tma_copy_box_multicast, above).
+template <int ROWS, int COLS, int OUTER, bool PAIR = false, typename T>
+__device__ __forceinline__ void tma_load_tile(const TensorMap* map, T* dst, long long* barrier,
+                                              const int (&outer)[OUTER > 0 ? OUTER : 1],
+                                              int row, int col) {
 #if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
   static_assert(ROWS < 0, "tl::tma_load needs sm_90a");
 #endif
   constexpr int kAtom = 128 / static_cast<int>(sizeof(T));
-  constexpr int kHalf = COLS / kAtom / 2;
-  static_assert(COLS % (2 * kAtom) == 0 && ROWS % 8 == 0 && ROWS <= 256,
-                "a tile shared by two blocks is an even number of 128-byte swizzle atom "
-                "columns of at most 256 rows");
+  static_assert(COLS % kAtom == 0 && ROWS % 8 == 0 && ROWS <= 256,
+                "a TMA tile is whole 128-byte swizzle atoms of at most 256 rows");
+  static_assert(!PAIR || COLS % (2 * kAtom) == 0,
+                "a tile shared by two blocks is an even number of atom columns");
+  constexpr int kAtoms = PAIR ? COLS / kAtom / 2 : COLS / kAtom;
+  const int first = PAIR ? static_cast<int>(cluster_ctarank()) * kAtoms : 0;
   const unsigned bar = static_cast<unsigned>(__cvta_generic_to_shared(barrier));
   const unsigned long long tensor = reinterpret_cast<unsigned long long>(map);
-  const int first = static_cast<int>(cluster_ctarank()) * kHalf;
 #pragma unroll
-  for (int a = 0; a < kHalf; ++a) {
+  for (int a = 0; a < kAtoms; ++a) {
     const int atom = first + a;
     const unsigned target =
         static_cast<unsigned>(__cvta_generic_to_shared(dst + atom * ROWS * kAtom));
@@ -219,33 +170,63 @@ __device__ __forceinline__ void tma_load_tile_pair(const TensorMap* map, T* dst,
     coords[1] = row;
 #pragma unroll
     for (int d = 0; d < OUTER; ++d) coords[2 + d] = outer[OUTER - 1 - d];
-    tma_copy_box_multicast<OUTER + 2>(target, tensor, bar, coords, 0x3);
+    if constexpr (PAIR) {
+      tma_copy_box_multicast<OUTER + 2>(target, tensor, bar, coords, 0x3);
+    } else {
+      tma_copy_box<OUTER + 2>(target, tensor, bar, coords);
+    }
   }
 }
 
 template <int ROWS, int COLS, typename T>
+__device__ __forceinline__ void tma_load_2d(const TensorMap* map, T* dst, long long* barrier,
+                                            int row, int col) {
+  const int none[1] = {0};
+  tma_load_tile<ROWS, COLS, 0>(map, dst, barrier, none, row, col);
+}
+template <int ROWS, int COLS, typename T>
+__device__ __forceinline__ void tma_load_3d(const TensorMap* map, T* dst, long long* barrier,
+                                            int c0, int row, int col) {
+  const int outer[1] = {c0};
+  tma_load_tile<ROWS, COLS, 1>(map, dst, barrier, outer, row, col);
+}
+template <int ROWS, int COLS, typename T>
+__device__ __forceinline__ void tma_load_4d(const TensorMap* map, T* dst, long long* barrier,
+                                            int c0, int c1, int row, int col) {
+  const int outer[2] = {c0, c1};
+  tma_load_tile<ROWS, COLS, 2>(map, dst, barrier, outer, row, col);
+}
+template <int ROWS, int COLS, typename T>
+__device__ __forceinline__ void tma_load_5d(const TensorMap* map, T* dst, long long* barrier,
+                                            int c0, int c1, int c2, int row, int col) {
+  const int outer[3] = {c0, c1, c2};
+  tma_load_tile<ROWS, COLS, 3>(map, dst, barrier, outer, row, col);
+}
+
+// The tile loads of a pair of blocks (cuda.tma_load_pair_<rank>d).
+template <int ROWS, int COLS, typename T>
 __device__ __forceinline__ void tma_load_pair_2d(const TensorMap* map, T* dst, long long* barrier,
                                                  int row, int col) {
   const int none[1] = {0};
-  tma_load_tile_pair<ROWS, COLS, 0>(map, dst, barrier, none, row, col);
+  tma_load_tile<ROWS, COLS, 0, true>(map, dst, barrier, none, row, col);
 }
 template <int ROWS, int COLS, typename T>
 __device__ __forceinline__ void tma_load_pair_3d(const TensorMap* map, T* dst, long long* barrier,
                                                  int c0, int row, int col) {
   const int outer[1] = {c0};
-  tma_load_tile_pair<ROWS, COLS, 1>(map, dst, barrier, outer, row, col);
+  tma_load_tile<ROWS, COLS, 1, true>(map, dst, barrier, outer, row, col);
 }
 template <int ROWS, int COLS, typename T>
 __device__ __forceinline__ void tma_load_pair_4d(const TensorMap* map, T* dst, long long* barrier,
                                                  int c0, int c1, int row, int col) {
   const int outer[2] = {c0, c1};
-  tma_load_tile_pair<ROWS, COLS, 2>(map, dst, barrier, outer, row, col);
+  tma_load_tile<ROWS, COLS, 2, true>(map, dst, barrier, outer, row, col);
 }
 template <int ROWS, int COLS, typename T>
 __device__ __forceinline__ void tma_load_pair_5d(const TensorMap* map, T* dst, long long* barrier,
                                                  int c0, int c1, int c2, int row, int col) {
   const int outer[3] = {c0, c1, c2};
-  tma_load_tile_pair<ROWS, COLS, 3>(map, dst, barrier, outer, row, col);
+  tma_load_tile<ROWS, COLS, 3, true>(map, dst, barrier, outer, row, col);
 }
 
 // One box store from shared memory: `coords` are the box's first element in the tensor,

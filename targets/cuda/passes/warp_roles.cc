@@ -234,6 +234,15 @@ bool Names(const Stmt& s, const BufferNode* buffer) {
   return finder.found;
 }
 
+// The registers per thread of a wgmma call's accumulators (argument 2, a thread's local array
+// once thread binding ran), or nullopt.
+std::optional<int64_t> AccumulatorRegisters(const Call& gemm) {
+  const BufferLoad* accumulators = gemm.args.size() == 11 ? As<BufferLoad>(gemm.args[2]) : nullptr;
+  if (accumulators == nullptr) return std::nullopt;
+  const BufferNode& c = *accumulators->buffer;
+  return c.rank() == 1 ? AsConstInt(c.shape[0]) : std::nullopt;
+}
+
 // A consumer loop `wait full[slot(k)]; ...; gemm_wgmma(...); arrive empty[slot(k)]` whose
 // other statements leave the accumulators alone becomes
 //
@@ -260,12 +269,9 @@ std::optional<Stmt> KeepOneGroupInFlight(const For& loop, bool release_last) {
     return std::nullopt;
   }
   const Call& gemm = *EvaluatedCall(body[body.size() - 2]);
-  const BufferLoad* accumulators = gemm.args.size() == 11 ? As<BufferLoad>(gemm.args[2]) : nullptr;
-  if (accumulators == nullptr) return std::nullopt;
-  const BufferNode* c = accumulators->buffer.get();
-  std::optional<int64_t> registers =
-      c->rank() == 1 ? AsConstInt(c->shape[0]) : std::optional<int64_t>();
+  std::optional<int64_t> registers = AccumulatorRegisters(gemm);
   if (!registers) return std::nullopt;
+  const BufferNode* c = As<BufferLoad>(gemm.args[2])->buffer.get();
   for (size_t i = 0; i + 2 < body.size(); ++i) {
     if (Names(body[i], c)) return std::nullopt;
   }
@@ -321,11 +327,7 @@ std::optional<Stmt> PingPong(const For& loop, const VarRef& tx) {
   }
   if (gemms < 2 || !IsCallTo(body[*first], kGemmWgmmaIntrinsic)) return std::nullopt;
   const Call& gemm = *EvaluatedCall(body[*first]);
-  const BufferLoad* accumulators = gemm.args.size() == 11 ? As<BufferLoad>(gemm.args[2]) : nullptr;
-  if (accumulators == nullptr) return std::nullopt;
-  const BufferNode* c = accumulators->buffer.get();
-  std::optional<int64_t> registers =
-      c->rank() == 1 ? AsConstInt(c->shape[0]) : std::optional<int64_t>();
+  std::optional<int64_t> registers = AccumulatorRegisters(gemm);
   if (!registers) return std::nullopt;
   const DataType type = tx->dtype();
   const Expr group = Op(BinaryOp::kDiv, tx, Int(kProducerThreads, type));
