@@ -69,6 +69,9 @@ TEST(TargetRegistryTest, RefusalsListWhatIsAccepted) {
   EXPECT_TRUE(absl::StrContains(Error("cuda:sm_80{sms=108}"), "applies to sm_90a only"));
   EXPECT_TRUE(absl::StrContains(Error("cuda:sm_80{persistent=on}"), "applies to sm_90a only"));
   EXPECT_TRUE(absl::StrContains(Error("cuda:sm_80{tma_store=off}"), "applies to sm_90a only"));
+  EXPECT_EQ(Error("cuda:sm_80{cluster=2}"),
+            "target 'cuda:sm_80{cluster=2}': {cluster=...} applies to sm_90a only, whose "
+            "warp-specialized kernels' blocks can share loads in thread-block clusters");
   EXPECT_EQ(Error("cuda{tma_store=yes}"),
             "target 'cuda{tma_store=yes}': option 'tma_store' takes on | off, not 'yes'");
   EXPECT_EQ(Error("hip{gemm=mma}"),

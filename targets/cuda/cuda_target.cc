@@ -2,6 +2,7 @@
 #include "targets/cuda/cuda_target.h"
 
 #include <cstdlib>
+#include <utility>
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
@@ -245,30 +246,20 @@ class CudaFamily final : public targets::TargetFamily {
           absl::StrCat("target '", name.ToString(), "': {warp_specialize=", warp_specialize,
                        "} applies to sm_90a only, the one with mbarrier waits and setmaxnreg"));
     }
-    const std::string persistent = name.Option("persistent");
-    const std::string sms = name.Option("sms");  // the registry checked its range
-    if (name.arch != "sm_90a" && (!persistent.empty() || !sms.empty())) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "target '", name.ToString(), "': {", persistent.empty() ? "sms" : "persistent",
-          "=...} applies to sm_90a only, whose warp-specialized kernels can be persistent"));
-    }
-    if (name.arch != "sm_90a" && !name.Option("tma_store").empty()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "target '", name.ToString(),
-          "': {tma_store=...} applies to sm_90a only, whose warp-specialized kernels' "
-          "consumers can store with the TMA"));
-    }
-    if (name.arch != "sm_90a" && !name.Option("pingpong").empty()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "target '", name.ToString(),
-          "': {pingpong=...} applies to sm_90a only, whose warp-specialized kernels have "
-          "consumer warpgroups to take turns"));
-    }
-    if (name.arch != "sm_90a" && !name.Option("cluster").empty()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "target '", name.ToString(),
-          "': {cluster=...} applies to sm_90a only, whose warp-specialized kernels' blocks "
-          "can share loads in thread-block clusters"));
+    // The options of warp-specialized kernels, which only sm_90a builds.
+    constexpr std::pair<const char*, const char*> kSplitOptions[] = {
+        {"persistent", "whose warp-specialized kernels can be persistent"},
+        {"sms", "whose warp-specialized kernels can be persistent"},
+        {"tma_store", "whose warp-specialized kernels' consumers can store with the TMA"},
+        {"cluster", "whose warp-specialized kernels' blocks can share loads in thread-block "
+                    "clusters"},
+        {"pingpong", "whose warp-specialized kernels have consumer warpgroups to take turns"},
+    };
+    for (const auto& [key, why] : kSplitOptions) {
+      if (name.arch != "sm_90a" && !name.Option(key).empty()) {
+        return absl::InvalidArgumentError(absl::StrCat("target '", name.ToString(), "': {", key,
+                                                       "=...} applies to sm_90a only, ", why));
+      }
     }
     if (name.arch != "sm_90a" && !gemm.empty()) {
       return absl::InvalidArgumentError(
