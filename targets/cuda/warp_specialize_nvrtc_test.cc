@@ -197,7 +197,8 @@ TEST_F(WarpSpecializeNvrtcTest, PairedBlocksShareTheirBTileThroughAMulticast) {
        {"cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
         ".multicast::cluster",
         "mapa.shared::cluster.u32", "mbarrier.arrive.release.cluster.shared::cluster.b64",
-        "barrier.cluster.arrive.release.aligned", "barrier.cluster.wait.acquire.aligned",
+        "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64",
+        "barrier.cluster.arrive.release;", "barrier.cluster.wait.acquire;",
         "%cluster_ctarank"}) {
     EXPECT_TRUE(absl::StrContains(compiled->ptx, instruction)) << instruction;
   }

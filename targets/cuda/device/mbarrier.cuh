@@ -40,6 +40,20 @@ __device__ __forceinline__ void mbarrier_wait_parity(long long* barrier, int par
       : "memory");
 }
 
+// mbarrier_wait_parity with cluster scope: the producer of a pair of blocks waits on a slot that
+// the other block's consumers release too (their arrivals are .release.cluster).
+__device__ __forceinline__ void mbarrier_wait_parity_cluster(long long* barrier, int parity) {
+  asm volatile(
+      "{\n"
+      ".reg .pred done;\n"
+      "WAIT:\n"
+      "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 done, [%0], %1;\n"
+      "@!done bra WAIT;\n"
+      "}\n" ::"r"(mbarrier_address(barrier)),
+      "r"(parity)
+      : "memory");
+}
+
 // One arrival, releasing this thread's earlier memory accesses to the waiters.
 __device__ __forceinline__ void mbarrier_arrive(long long* barrier) {
   asm volatile(

@@ -74,11 +74,15 @@ __device__ __forceinline__ unsigned cluster_ctarank() {
 
 // Every thread of every block of the cluster arrives, then waits for all the others: orders
 // the mbarrier initializations before any remote arrival, and keeps a block's shared memory
-// alive until its peer is done arriving on it.
+// alive until its peer is done arriving on it (the last slot of a non-persistent kernel is never
+// released: nothing but this barrier keeps a block from leaving while its peer still arrives).
+// Not .aligned: the kernel's last one is reached from divergent branches (the producer's one
+// loading thread, the consumers' storing thread), where an aligned barrier's behaviour is
+// undefined unless the warp has re-joined.
 __device__ __forceinline__ void cluster_sync() {
   asm volatile(
-      "barrier.cluster.arrive.release.aligned;\n"
-      "barrier.cluster.wait.acquire.aligned;\n" ::
+      "barrier.cluster.arrive.release;\n"
+      "barrier.cluster.wait.acquire;\n" ::
           : "memory");
 }
 

@@ -526,8 +526,11 @@ Stmt Splitter::Emit(const For& loop, const std::vector<Stmt>& top, size_t loop_i
   // The producer: its own loop variable, so that each loop declares its own.
   VarRef k_producer = Var::Make(names_.Fresh(loop.var->name + "_producer"), type);
   auto [p_slot, p_parity] = slot_and_parity(k_producer, /*producer=*/true);
+  // A pair's slot is released by both blocks' consumers, the other's at cluster scope.
+  const bool pair = pair_producer_.has_value();
   std::vector<Stmt> producer_body = {Evaluate::MakeVoidCall(
-      "cuda.mbarrier_wait_parity", {BufferLoad::Make(empty, {p_slot}), p_parity})};
+      pair ? kMbarrierWaitParityCluster : "cuda.mbarrier_wait_parity",
+      {BufferLoad::Make(empty, {p_slot}), p_parity})};
   passes::IterationRewriter producer_rewriter(staged_, p_slot, {{loop.var.get(), k_producer}},
                                               nullptr);
   // One thread: per group, the bytes the slot's phase waits for, then the loads that deliver
@@ -561,7 +564,6 @@ Stmt Splitter::Emit(const For& loop, const std::vector<Stmt>& top, size_t loop_i
   }
   // A slot of a pair of blocks is free once both blocks' consumers are done with it: each
   // arrives on its own block's barrier and on the other's.
-  const bool pair = pair_producer_.has_value();
   consumer_body.push_back(Evaluate::MakeVoidCall(
       pair ? kMbarrierArrivePair : kMbarrierArriveWarpgroup, {BufferLoad::Make(empty, {c_slot})}));
 
@@ -620,7 +622,10 @@ Stmt Splitter::Emit(const For& loop, const std::vector<Stmt>& top, size_t loop_i
   }
   front.push_back(If::Make(Call::Make(kBool, kProducerWarpsMarker, {}), std::move(producer),
                            std::move(consumers), loop.loc()));
-  // No block leaves while the other may still arrive on its barriers.
+  // No block leaves while the other may still arrive on its barriers: the consumers' last slot
+  // of a non-persistent kernel is never released (warp-roles' KeepOneGroupInFlight), so a
+  // producer tail that waited for every slot would hang, and this barrier is what orders the
+  // exit.
   if (pair) front.push_back(Evaluate::MakeVoidCall(kClusterSync, {}));
   return passes::AllocationRestager(staged_).Mutate(
       Seq::Make(std::move(front), kernel_->body->loc()));
@@ -668,6 +673,9 @@ void RegisterWarpSpecializationIntrinsics() {
         {kMbarrierArrivePair,
          "arrives on the mbarrier at arg 0 of this block and on the same mbarrier of the other "
          "block of its cluster of two (release)"},
+        {kMbarrierWaitParityCluster,
+         "waits until the phase of parity arg 1 of the mbarrier at arg 0 has completed, "
+         "acquiring at cluster scope (arrivals from the other block of a pair)"},
         {kClusterSync,
          "waits until every thread of every block of the cluster has come here (barrier.cluster)"},
         {"cuda.setmaxnreg_inc", "raises this warpgroup's registers per thread to arg 0"},

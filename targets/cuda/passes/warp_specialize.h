@@ -54,7 +54,8 @@
 // by block: a rasterized gemm's B) runs in clusters of two: that copy becomes
 // cuda.tma_load_pair_<rank>d (each block loads half of the tile's 128-byte atom columns into
 // both blocks, counting on both blocks' ws_full), the consumers release a slot with
-// cuda.mbarrier_arrive_pair (on both blocks' ws_empty, which expects 2T / 128 arrivals), and
+// cuda.mbarrier_arrive_pair (on both blocks' ws_empty, which expects 2T / 128 arrivals, the
+// producer waiting on it with cuda.mbarrier_wait_parity_cluster), and
 // cuda.cluster_sync follows the initialization and ends the kernel. A kernel this pass
 // cannot split keeps its pipelined loop for inject-software-pipeline, with a remark
 // (`--remarks`) saying why.
@@ -82,6 +83,7 @@ inline constexpr char kProducerLeaderMarker[] = "cuda.producer_leader";
 inline constexpr char kMbarrierArriveWarpgroup[] = "cuda.mbarrier_arrive_warpgroup";
 inline constexpr char kMbarrierArrivePair[] = "cuda.mbarrier_arrive_pair";
 inline constexpr char kClusterSync[] = "cuda.cluster_sync";
+inline constexpr char kMbarrierWaitParityCluster[] = "cuda.mbarrier_wait_parity_cluster";
 // Threads of the producer role: one warpgroup, the unit setmaxnreg reallocates.
 inline constexpr int kProducerThreads = 128;
 // 32-bit registers per SM (sm_90a), which the roles' register counts divide.
