@@ -1,6 +1,6 @@
-// Intrinsic calls: the math functions (LLVM intrinsics, f32 exp, exp2 and tanh in
-// straight-line IR (math_f32.h), or libm for erf and f64 tanh, resolved from the process by the
-// JIT), atomic_add_at as atomicrmw or,
+// Intrinsic calls: the math functions (LLVM intrinsics, f32 exp, exp2, tanh, log, log2 and erf
+// in straight-line IR (math_f32.h), or libm for f64 erf and tanh, resolved from the process by
+// the JIT), atomic_add_at as atomicrmw or,
 // for the packed and bit-stored types, a compare-exchange loop, and the
 // asynchronous-copy markers, which are no-ops.
 #include <string>
@@ -78,10 +78,14 @@ llvm::Value* KernelEmitter::EmitMath(const std::string& name,
     return builder_.CreateFDiv(llvm::ConstantFP::get(type, 1.0), root);
   }
   if (type->getScalarType()->isFloatTy()) {
-    // LLVM would call libm's exp2f (tanhf) once per lane: these are vector instructions.
+    // LLVM would call libm's exp2f (tanhf, logf, erff) once per lane: these are vector
+    // instructions.
     if (name == "exp") return EmitExpF32(builder_, args[0]);
     if (name == "exp2" || name == "exp2_ftz") return EmitExp2F32(builder_, args[0]);
     if (name == "tanh") return EmitTanhF32(builder_, args[0]);
+    if (name == "log") return EmitLogF32(builder_, args[0]);
+    if (name == "log2") return EmitLog2F32(builder_, args[0]);
+    if (name == "erf") return EmitErfF32(builder_, args[0]);
   }
   if (IsLibmFunction(name)) {
     auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(type);

@@ -1,7 +1,9 @@
-// exp, exp2 and tanh of f32 values as straight-line IR (see math_f32.h).
+// exp, exp2, tanh, log, log2 and erf of f32 values as straight-line IR (see math_f32.h).
 #include "targets/cpu/math_f32.h"
 
 #include <initializer_list>
+#include <limits>
+#include <utility>
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DerivedTypes.h"
@@ -36,6 +38,25 @@ llvm::Value* Constant(llvm::Type* type, double value) { return llvm::ConstantFP:
 constexpr float kTanhPoly[] = {-0.3333328068256378f, 0.13331441581249237f, -0.05373971536755562f,
                                0.02063908614218235f, -0.005704985000193119f};
 constexpr double kTanhSmall = 0.625;
+
+// log(1 + f) = f - f^2/2 + f^3 p(f) on [sqrt(1/2) - 1, sqrt(2) - 1], p fitted the same way to the
+// relative error of log(1 + f), degree 7: within 1.25e-7 evaluated in f32.
+constexpr float kLogPoly[] = {0.3333333134651184f,   -0.2500081956386566f, 0.2000121921300888f,
+                              -0.16623404622077942f, 0.14201974868774414f, -0.13159917294979095f,
+                              0.12759903073310852f,  -0.07633113861083984f};
+// erf(x) = x p(x^2) below |x| = 0.9 (degree 5), and 1 - e^(-x^2) q(u), u = (|x| - 2.41) / 1.51,
+// up to 3.92, q fitted to erfc(x) e^(x^2) (degree 10; erfc below 0.2 there, so q's 2e-7 is 5e-8
+// of erf); erf rounds to 1 beyond. Within 1.8e-7 evaluated in f32.
+constexpr float kErfSmallPoly[] = {1.1283791065216064f,    -0.3761252462863922f,
+                                   0.11282142251729965f,   -0.026778968051075935f,
+                                   0.005012053996324539f,  -0.0006090842070989311f};
+constexpr float kErfcScaledPoly[] = {
+    0.217705637216568f,     -0.1193479672074318f,    0.06207292154431343f,
+    -0.03081250749528408f,  0.014683336019515991f,   -0.006793302018195391f,
+    0.002997901290655136f,  -0.0011582025326788425f, 0.000500406720675528f,
+    -0.00033438560785725713f, 0.0001249936321983114f};
+constexpr double kErfSmall = 0.9;
+constexpr double kErfOne = 3.92;
 
 template <size_t N>
 llvm::Value* Horner(llvm::IRBuilderBase& b, const float (&coefficients)[N], llvm::Value* x) {
@@ -79,6 +100,51 @@ llvm::Value* KeepNan(llvm::IRBuilderBase& b, llvm::Value* x, llvm::Value* result
   return b.CreateSelect(b.CreateFCmpUNO(x, x), x, result);
 }
 
+llvm::Type* IntTypeLike(llvm::IRBuilderBase& b, llvm::Type* type) {
+  llvm::Type* int_type = b.getInt32Ty();
+  if (auto* vector = llvm::dyn_cast<llvm::VectorType>(type)) {
+    int_type = llvm::VectorType::get(int_type, vector->getElementCount());
+  }
+  return int_type;
+}
+
+// x = 2^e (1 + f) with f in [sqrt(1/2) - 1, sqrt(2) - 1] for a positive finite x (denormals
+// scaled by 2^23 first), e as f32 (exact), and log(1 + f) by kLogPoly.
+std::pair<llvm::Value*, llvm::Value*> LogParts(llvm::IRBuilderBase& b, llvm::Value* x) {
+  llvm::Type* type = x->getType();
+  llvm::Type* int_type = IntTypeLike(b, type);
+  auto int_constant = [&](int64_t v) { return llvm::ConstantInt::get(int_type, v); };
+  llvm::Value* tiny = b.CreateFCmpOLT(x, Constant(type, 0x1p-126));
+  llvm::Value* scaled = b.CreateSelect(tiny, b.CreateFMul(x, Constant(type, 0x1p23)), x);
+  llvm::Value* bits = b.CreateBitCast(scaled, int_type);
+  llvm::Value* exponent =
+      b.CreateSub(b.CreateLShr(bits, int_constant(23)), int_constant(127));  // sign bit 0
+  llvm::Value* mantissa = b.CreateBitCast(
+      b.CreateOr(b.CreateAnd(bits, int_constant(0x007fffff)), int_constant(0x3f800000)), type);
+  llvm::Value* above = b.CreateFCmpOGT(mantissa, Constant(type, 1.4142135623730951));
+  mantissa = b.CreateSelect(above, b.CreateFMul(mantissa, Constant(type, 0.5)), mantissa);
+  exponent = b.CreateAdd(exponent, b.CreateZExt(above, int_type));
+  exponent = b.CreateSub(exponent, b.CreateSelect(tiny, int_constant(23), int_constant(0)));
+  llvm::Value* f = b.CreateFSub(mantissa, Constant(type, 1.0));  // exact
+  // f - f^2/2 + f^3 p(f) = f + f^2 (f p(f) - 1/2)
+  llvm::Value* inner = b.CreateIntrinsic(llvm::Intrinsic::fmuladd, {type},
+                                         {f, Horner(b, kLogPoly, f), Constant(type, -0.5)});
+  llvm::Value* log1p =
+      b.CreateIntrinsic(llvm::Intrinsic::fmuladd, {type}, {b.CreateFMul(f, f), inner, f});
+  return {b.CreateSIToFP(exponent, type), log1p};
+}
+
+// log's or log2's value at 0 (-inf), below 0 (NaN), at +inf (+inf) and at NaN (the NaN).
+llvm::Value* LogSpecials(llvm::IRBuilderBase& b, llvm::Value* x, llvm::Value* result) {
+  llvm::Type* type = x->getType();
+  const double inf = std::numeric_limits<double>::infinity();
+  result = b.CreateSelect(b.CreateFCmpOEQ(x, Constant(type, inf)), Constant(type, inf), result);
+  result = b.CreateSelect(b.CreateFCmpOEQ(x, Constant(type, 0.0)), Constant(type, -inf), result);
+  result = b.CreateSelect(b.CreateFCmpOLT(x, Constant(type, 0.0)),
+                          Constant(type, std::numeric_limits<double>::quiet_NaN()), result);
+  return KeepNan(b, x, result);
+}
+
 }  // namespace
 
 llvm::Value* EmitExp2F32(llvm::IRBuilderBase& b, llvm::Value* x) {
@@ -102,6 +168,53 @@ llvm::Value* EmitExpF32(llvm::IRBuilderBase& b, llvm::Value* x) {
   llvm::Value* r = b.CreateFSub(clamped, b.CreateFMul(n, Constant(type, kLn2High)));
   r = b.CreateFSub(r, b.CreateFMul(n, Constant(type, kLn2Low)));
   return KeepNan(b, x, Scale(b, Horner(b, kExpPoly, r), n));
+}
+
+llvm::Value* EmitLogF32(llvm::IRBuilderBase& b, llvm::Value* x) {
+  llvm::Type* type = x->getType();
+  auto [exponent, log1p] = LogParts(b, x);
+  // e ln(2) in two parts (kLn2High's 9 bits make e * kLn2High exact), the small one first.
+  constexpr double kLn2High = 0.693359375;
+  constexpr double kLn2Low = -2.12194440054690583e-4;
+  llvm::Value* low = b.CreateIntrinsic(llvm::Intrinsic::fmuladd, {type},
+                                       {exponent, Constant(type, kLn2Low), log1p});
+  llvm::Value* result = b.CreateIntrinsic(llvm::Intrinsic::fmuladd, {type},
+                                          {exponent, Constant(type, kLn2High), low});
+  return LogSpecials(b, x, result);
+}
+
+llvm::Value* EmitLog2F32(llvm::IRBuilderBase& b, llvm::Value* x) {
+  llvm::Type* type = x->getType();
+  auto [exponent, log1p] = LogParts(b, x);
+  llvm::Value* result = b.CreateIntrinsic(
+      llvm::Intrinsic::fmuladd, {type}, {log1p, Constant(type, 1.4426950408889634), exponent});
+  return LogSpecials(b, x, result);
+}
+
+llvm::Value* EmitErfF32(llvm::IRBuilderBase& b, llvm::Value* x) {
+  llvm::Type* type = x->getType();
+  llvm::Value* magnitude = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x);
+  llvm::Value* square = b.CreateFMul(magnitude, magnitude);
+  llvm::Value* small = b.CreateFMul(magnitude, Horner(b, kErfSmallPoly, square));
+  // e^(-x^2) with x^2 = hi + lo (lo from an fma), e^(-hi) (1 - lo): the rounding of x^2 would
+  // otherwise cost up to 4e-7 of e^(-x^2) at |x| = 3.9.
+  llvm::Value* bounded =
+      b.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, magnitude, Constant(type, kErfOne));
+  llvm::Value* hi = b.CreateFMul(bounded, bounded);
+  llvm::Value* lo = b.CreateIntrinsic(llvm::Intrinsic::fma, {type},
+                                      {bounded, bounded, b.CreateFNeg(hi)});
+  llvm::Value* decay = b.CreateFMul(EmitExpF32(b, b.CreateFNeg(hi)),
+                                    b.CreateFSub(Constant(type, 1.0), lo));
+  llvm::Value* u = b.CreateFMul(b.CreateFSub(bounded, Constant(type, 2.41)),
+                                Constant(type, 1.0 / 1.51));
+  llvm::Value* large = b.CreateIntrinsic(
+      llvm::Intrinsic::fmuladd, {type},
+      {b.CreateFNeg(decay), Horner(b, kErfcScaledPoly, u), Constant(type, 1.0)});
+  llvm::Value* result = b.CreateSelect(
+      b.CreateFCmpOLT(magnitude, Constant(type, kErfSmall)), small,
+      b.CreateSelect(b.CreateFCmpOLT(magnitude, Constant(type, kErfOne)), large,
+                     Constant(type, 1.0)));
+  return KeepNan(b, x, b.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, result, x));
 }
 
 llvm::Value* EmitTanhF32(llvm::IRBuilderBase& b, llvm::Value* x) {
