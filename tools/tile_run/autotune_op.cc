@@ -54,7 +54,8 @@ std::string ConfigName(const ops::OpCase& op, const Config& config) {
 }
 
 runtime::jit::TargetPreferences PreferencesOf(const ops::OpCase& op, const targets::Target& target,
-                                              const ops::Shapes& dims, bool static_shapes) {
+                                              const ops::Shapes& dims, bool static_shapes,
+                                              LoweringRemarksByConfig* remarks) {
   runtime::jit::TargetPreferences preferences;
   const std::shared_ptr<const passes::TargetInfo> info = target.info();
   preferences.has_async_copy = info->has_async_copy();
@@ -67,14 +68,17 @@ runtime::jit::TargetPreferences PreferencesOf(const ops::OpCase& op, const targe
     for (int64_t extent : (*kernel)->launch.threads) threads *= extent;
     return threads;
   };
-  preferences.takes_fastest_path = [&op, &target, info, dims, static_shapes](const Config& config) {
+  preferences.takes_fastest_path = [&op, &target, info, dims, static_shapes,
+                                    remarks](const Config& config) {
     absl::StatusOr<Module> module =
         static_shapes
             ? BuildSpecializedConfig(op, config, dims)
             : BuildClassedConfig(op, config, dims, *info);
     if (!module.ok()) return false;
-    absl::StatusOr<Module> lowered = target.Lower(*module);
+    std::vector<std::string> lines;
+    absl::StatusOr<Module> lowered = target.Lower(*module, "", &lines);
     if (!lowered.ok()) return false;
+    if (remarks != nullptr) (*remarks)[config] = std::move(lines);
     for (const Kernel& kernel : lowered->kernels) {
       if (!info->OnFastestPath(*kernel)) return false;
     }

@@ -75,9 +75,13 @@ std::string ConfigName(const ops::OpCase& op, const runtime::jit::Config& config
 // What `target` adds to the default-config heuristics for `op` at `dims` (runtime::jit::
 // TargetPreferences): its asynchronous copies, its preferred block threads, each candidate's
 // threads from its build, and whether its lowering (shaped as the run compiles it: constants
-// with `static_shapes`, else divisibility classes) takes the target's fastest path.
+// with `static_shapes`, else divisibility classes) takes the target's fastest path. Where
+// `remarks` is given, each candidate lowered for that answer leaves its lowering remarks there,
+// so that --explain does not lower the chosen one again.
+using LoweringRemarksByConfig = std::map<runtime::jit::Config, std::vector<std::string>>;
 runtime::jit::TargetPreferences PreferencesOf(const ops::OpCase& op, const targets::Target& target,
-                                              const ops::Shapes& dims, bool static_shapes);
+                                              const ops::Shapes& dims, bool static_shapes,
+                                              LoweringRemarksByConfig* remarks = nullptr);
 
 // The module holding the op's kernel for `config`.
 absl::StatusOr<Module> BuildConfig(const ops::OpCase& op, const runtime::jit::Config& config);

@@ -30,18 +30,21 @@ void Explain(const ops::OpCase& op, const ops::Shapes& dims, const std::vector<s
              const runtime::jit::Config* given) {
   const bool async_copy = target.info()->has_async_copy();
   std::vector<std::string> lines;
+  LoweringRemarksByConfig lowered;  // the candidates the default's heuristics lowered
   runtime::jit::Config config =
-      given != nullptr
-          ? *given
-          : runtime::jit::DefaultConfig(ToJitSpace(op.config_space), dims,
-                                        PreferencesOf(op, target, dims, static_shapes), &lines);
+      given != nullptr ? *given
+                       : runtime::jit::DefaultConfig(
+                             ToJitSpace(op.config_space), dims,
+                             PreferencesOf(op, target, dims, static_shapes, &lowered), &lines);
   out << (given != nullptr ? "config given with --config" : "default config") << " of " << op.name
       << " at " << FormatShapes(dims, order) << " on " << target.ToString() << " ("
       << (async_copy ? "asynchronous copies" : "no asynchronous copies")
       << "): " << ConfigName(op, config) << "\n";
   for (const std::string& line : lines) out << "  " << line << "\n";
+  auto known = lowered.find(config);
   absl::StatusOr<std::vector<std::string>> remarks =
-      LoweringRemarks(op, config, dims, static_shapes, target);
+      known != lowered.end() ? absl::StatusOr<std::vector<std::string>>(known->second)
+                             : LoweringRemarks(op, config, dims, static_shapes, target);
   if (!remarks.ok()) {
     out << "its lowering for " << target.ToString() << " fails: " << remarks.status().message()
         << "\n";
