@@ -86,6 +86,12 @@ llvm::Value* KernelEmitter::EmitMath(const std::string& name,
     if (name == "log") return EmitLogF32(builder_, args[0]);
     if (name == "log2") return EmitLog2F32(builder_, args[0]);
     if (name == "erf") return EmitErfF32(builder_, args[0]);
+    // sin and cos: the polynomial, with a branch to libm for a value (a vector with a lane)
+    // beyond its range. The branch keeps LLVM's loop vectorizer from vectorizing a scalar loop
+    // around it, as it does the other functions' straight-line code; a scalar polynomial is
+    // still faster than the libm call LLVM's intrinsic would be (bench/results/
+    // cpu_2026-12-05_logerf).
+    if (name == "sin" || name == "cos") return EmitSinCos(name, args[0]);
   }
   if (IsLibmFunction(name)) {
     auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(type);
@@ -100,13 +106,48 @@ llvm::Value* KernelEmitter::EmitMath(const std::string& name,
   return builder_.CreateIntrinsic(LlvmMathIntrinsics().at(name), {type}, args);
 }
 
+// f32 sin and cos: the polynomial, and libm for every lane when any lane is beyond
+// kSinCosFastBound (or infinite or NaN), which the polynomial's range reduction does not reach.
+llvm::Value* KernelEmitter::EmitSinCos(const std::string& name, llvm::Value* x) {
+  llvm::Type* type = x->getType();
+  llvm::Value* fast = EmitSinCosF32(builder_, x, name == "cos");
+  llvm::Value* in_range = builder_.CreateFCmpOLE(builder_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x),
+                                                 llvm::ConstantFP::get(type, kSinCosFastBound));
+  if (type->isVectorTy()) in_range = builder_.CreateAndReduce(in_range);
+  llvm::BasicBlock* fast_end = builder_.GetInsertBlock();
+  llvm::Function* function = fast_end->getParent();
+  llvm::LLVMContext& context = function->getContext();
+  auto* slow = llvm::BasicBlock::Create(context, name + ".libm", function);
+  auto* join = llvm::BasicBlock::Create(context, name + ".join", function);
+  builder_.CreateCondBr(in_range, join, slow);
+  builder_.SetInsertPoint(slow);
+  llvm::Value* exact;
+  if (auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(type)) {
+    exact = llvm::PoisonValue::get(type);
+    for (unsigned lane = 0; lane < vector->getNumElements(); ++lane) {
+      llvm::Value* element = EmitLibmCall(name, builder_.CreateExtractElement(x, lane));
+      exact = builder_.CreateInsertElement(exact, element, lane);
+    }
+  } else {
+    exact = EmitLibmCall(name, x);
+  }
+  llvm::BasicBlock* slow_end = builder_.GetInsertBlock();
+  builder_.CreateBr(join);
+  builder_.SetInsertPoint(join);
+  llvm::PHINode* result = builder_.CreatePHI(type, 2);
+  result->addIncoming(fast, fast_end);
+  result->addIncoming(exact, slow_end);
+  return result;
+}
+
 llvm::Value* KernelEmitter::EmitLibmCall(const std::string& name, llvm::Value* arg) {
   llvm::Type* type = arg->getType();
   std::string symbol = type->isFloatTy() ? name + "f" : name;
   llvm::FunctionCallee callee =
       module_.getOrInsertFunction(symbol, llvm::FunctionType::get(type, {type}, false));
-  if (auto* function = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
-    // tanh and erf neither fail nor set errno.
+  auto* function = llvm::dyn_cast<llvm::Function>(callee.getCallee());
+  if (function != nullptr && IsLibmFunction(name)) {
+    // tanh and erf neither fail nor set errno (sin and cos of an infinity set EDOM).
     function->setDoesNotAccessMemory();
     function->setDoesNotThrow();
     function->setWillReturn();

@@ -7,7 +7,8 @@
 // not; overflow gives +inf, underflow 0, NaN stays NaN, exp2(+-inf) = +inf, 0; tanh within
 // 1.4e-7 relative, +-1 beyond +-9; log within 1.3e-7 and log2 within 2e-7 relative (denormal
 // inputs included), -inf at 0, NaN below, +inf at +inf; erf within 1.8e-7 relative, +-1 beyond
-// +-3.92. sin and cos stay libm's (their range reduction for large arguments is not here).
+// +-3.92; sin and cos within 1.5e-7 relative up to |x| = 65536, libm's beyond (a branch:
+// KernelEmitter::EmitSinCos).
 #ifndef TARGETS_CPU_MATH_F32_H_
 #define TARGETS_CPU_MATH_F32_H_
 
@@ -31,6 +32,13 @@ llvm::Value* EmitLog2F32(llvm::IRBuilderBase& builder, llvm::Value* x);
 // erf(x): x p(x^2) below |x| = 0.9; 1 - e^(-x^2) q(|x|) up to 3.92 (e^(-x^2) from x^2 in two
 // parts); 1 beyond; the sign x's.
 llvm::Value* EmitErfF32(llvm::IRBuilderBase& builder, llvm::Value* x);
+
+// sin(x) (cos(x) with `cosine`) for |x| <= kSinCosFastBound: r = x - k pi/2 with pi/2 in
+// three parts (Cody and Waite, one fma each), sin or cos of r by a polynomial after k mod 4.
+// Lanes beyond the bound (and infinities and NaN) come out wrong: the caller takes them from
+// libm (KernelEmitter::EmitMath branches to it when any lane is beyond).
+inline constexpr double kSinCosFastBound = 65536.0;
+llvm::Value* EmitSinCosF32(llvm::IRBuilderBase& builder, llvm::Value* x, bool cosine);
 
 // tanh(x): below |x| = 0.625, x + x^3 q(x^2) by a polynomial (where 1 - 2 / (e^2|x| + 1) would
 // lose digits to cancellation); above it, that expression with EmitExpF32, its sign x's.
