@@ -76,7 +76,10 @@ cli::ArgParser MakeParser() {
   parser.Add({"check", "",
               "compare the outputs with the reference for both input cases; exit 1 unless all "
               "pass"});
-  parser.Add({"bench", "", "time --iters launches after --warmup ones; report the median"});
+  parser.Add({"bench", "",
+              "time --iters launches after --warmup ones; report the median (on a GPU each "
+              "launch is timed by events behind a write of twice the L2, as "
+              "triton.testing.do_bench times its calls)"});
   parser.Add({"iters", "N", "timed launches for --bench", "20"});
   parser.Add({"warmup", "N", "untimed launches before --bench times", "3"});
   parser.Add({"ragged", "", "use the operator's ragged shapes (not multiples of its tiles)"});
