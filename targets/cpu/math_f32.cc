@@ -257,7 +257,12 @@ llvm::Value* EmitSinCosF32(llvm::IRBuilderBase& b, llvm::Value* x, bool cosine) 
   llvm::Value* negate = b.CreateICmpNE(b.CreateAnd(quadrant, llvm::ConstantInt::get(int_type, 2)),
                                        llvm::ConstantInt::get(int_type, 0));
   llvm::Value* value = b.CreateSelect(odd, cos_r, sin_r);
-  return b.CreateSelect(negate, b.CreateFNeg(value), value);
+  value = b.CreateSelect(negate, b.CreateFNeg(value), value);
+  if (cosine) return value;
+  // sin(x) rounds to x below 2^-12, and -0 stays -0 (the reduction's r would be +0).
+  llvm::Value* tiny =
+      b.CreateFCmpOLT(b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x), Constant(type, 0x1p-12));
+  return b.CreateSelect(tiny, x, value);
 }
 
 llvm::Value* EmitTanhF32(llvm::IRBuilderBase& b, llvm::Value* x) {
