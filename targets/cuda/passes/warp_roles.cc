@@ -309,11 +309,15 @@ std::optional<Stmt> KeepOneGroupInFlight(const For& loop, bool release_last) {
 //     eval cuda.wgmma_wait(C[0], 0, <registers>);
 //     ...
 //   }
+//   if (tx < 128) eval cuda.named_barrier_sync(3, 256);          // warpgroup 1's last turn
 //
 // so that the two warpgroups' gemms alternate on the tensor cores and one's softmax runs while
 // the other's gemms do. Each turn waits only for the other warpgroup's previous issue, and both
-// run the loop's trip count (the block's), so neither waits forever; the other warpgroup's last
-// arrival is left unmatched when the block ends. Nullopt for another loop.
+// run the loop's trip count (the block's), so neither waits forever; the sync after the loop
+// takes warpgroup 1's last arrival (or, for a loop that ran no turn, its first), so that both
+// barriers are clean when the loop ends. One loop per kernel takes turns (the caller's
+// choice): a second one's first arrival could meet the first loop's turns still in flight.
+// Nullopt for another loop.
 std::optional<Stmt> PingPong(const For& loop, const VarRef& tx) {
   if (loop.for_kind != ForKind::kSerial) return std::nullopt;
   std::vector<Stmt> body = Seq::StmtsOf(loop.body);
@@ -344,9 +348,14 @@ std::optional<Stmt> PingPong(const For& loop, const VarRef& tx) {
   Stmt first_turn =
       If::Make(Op(BinaryOp::kGe, tx, Int(kProducerThreads, type)),
                Evaluate::MakeVoidCall("cuda.named_barrier_arrive", {Int(kTurnBarrier), both}));
-  return Seq::Make({first_turn, For::Make(loop.var, loop.min, loop.extent, loop.for_kind,
-                                          Seq::Make(std::move(body)), loop.loc(), loop.pipeline,
-                                          loop.thread_axis)},
+  Stmt last_turn =
+      If::Make(Op(BinaryOp::kLt, tx, Int(kProducerThreads, type)),
+               Evaluate::MakeVoidCall("cuda.named_barrier_sync", {Int(kTurnBarrier), both}));
+  return Seq::Make({first_turn,
+                    For::Make(loop.var, loop.min, loop.extent, loop.for_kind,
+                              Seq::Make(std::move(body)), loop.loc(), loop.pipeline,
+                              loop.thread_axis),
+                    last_turn},
                    loop.loc());
 }
 
@@ -370,10 +379,14 @@ Stmt RoleBinder::Consumer(const Stmt& branch) {
       if (std::optional<Stmt> overlapped = KeepOneGroupInFlight(node, enclosing_loops_ > 0)) {
         return *overlapped;
       }
-      // Not in a persistent kernel's tile loop: the unmatched last arrival would carry over
-      // into the next tile's turns.
-      if (pingpong_ && enclosing_loops_ == 0) {
-        if (std::optional<Stmt> alternating = PingPong(node, tx_)) return *alternating;
+      // Not in a persistent kernel's tile loop: warpgroup 1's first arrival of a tile could
+      // come before warpgroup 0 took its last one of the tile before, and complete barrier 3
+      // without warpgroup 0. And one loop only (PingPong says why).
+      if (pingpong_ && !paired_ && enclosing_loops_ == 0) {
+        if (std::optional<Stmt> alternating = PingPong(node, tx_)) {
+          paired_ = true;
+          return *alternating;
+        }
       }
       ++enclosing_loops_;
       Stmt result = IRMutator::MutateFor(node, self);
@@ -384,6 +397,7 @@ Stmt RoleBinder::Consumer(const Stmt& branch) {
    private:
     VarRef tx_;
     bool pingpong_;
+    bool paired_ = false;  // a loop takes turns already
     int enclosing_loops_ = 0;
   };
   // Two consumer warpgroups take turns; with more, which order would be a choice of its own.
