@@ -4,8 +4,10 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -257,6 +259,44 @@ TEST_F(ArithmeticTest, MathIntrinsics) {
   }
 }
 
+// One function of a vector math kernel: its name, the float64 value it should be near, and
+// whether a result is near enough (NaN results are checked before: want NaN, got NaN).
+struct MathCheck {
+  const char* name;
+  double (*want)(double);
+  std::function<bool(double want, float got)> near;
+};
+
+// Runs `kernel` (X: f32[N], Out: f32[F, N], 16 lanes a block) on `x`, padded with `pad` to whole
+// vectors, and checks output f at every x against checks[f]; reports at most 10 failures.
+void ExpectMatchesFloat64(BlockFn kernel, std::vector<float> x, float pad,
+                          const std::vector<MathCheck>& checks) {
+  while (x.size() % 16 != 0) x.push_back(pad);
+  int32_t n = static_cast<int32_t>(x.size());
+  std::vector<float> out(checks.size() * x.size());
+  RunGrid(kernel, {x.data(), out.data(), &n}, n / 16);
+  int failures = 0;
+  for (size_t f = 0; f < checks.size() && failures < 10; ++f) {
+    for (int32_t i = 0; i < n && failures < 10; ++i) {
+      const double want = checks[f].want(x[i]);
+      const float got = out[f * n + i];
+      if (std::isnan(want) ? std::isnan(got) : checks[f].near(want, got)) continue;
+      ++failures;
+      ADD_FAILURE() << checks[f].name << "(" << x[i] << ") = " << got << ", want " << want;
+    }
+  }
+}
+
+constexpr double kMaxNormal = std::numeric_limits<float>::max();
+constexpr double kMinNormal = std::numeric_limits<float>::min();
+constexpr double kMinDenormal = std::numeric_limits<float>::denorm_min();
+
+// Within `bound` of `want` relative, or one denormal where `want` is below the normals.
+bool NearRelative(double bound, double want, float got) {
+  return std::fabs(got - want) <= bound * std::fabs(want) ||
+         (std::fabs(want) < kMinNormal && std::fabs(got - want) <= kMinDenormal);
+}
+
 // exp, exp2 and tanh of f32 vectors against float64 over their whole range, every 1/4096 of a
 // unit (and specials): exp and exp2 within 1.2e-7 of the value where the result is a normal
 // f32, within one denormal below, +inf above; tanh within 1.4e-7; NaN stays NaN.
@@ -272,46 +312,24 @@ TEST_F(ArithmeticTest, VectorExpExp2AndTanhMatchFloat64) {
         -9.5f}) {
     x.push_back(special);
   }
-  while (x.size() % 16 != 0) x.push_back(0.0f);
-  int32_t n = static_cast<int32_t>(x.size());
-  std::vector<float> out(3 * x.size());
-  RunGrid(kernel, {x.data(), out.data(), &n}, n / 16);
-  const double kMaxNormal = std::numeric_limits<float>::max();
-  const double kMinNormal = std::numeric_limits<float>::min();
-  const double kMinDenormal = std::numeric_limits<float>::denorm_min();
-  const char* const kNames[] = {"exp(", "exp2(", "tanh("};
-  int failures = 0;
-  for (int f = 0; f < 3 && failures < 10; ++f) {
-    for (int32_t i = 0; i < n && failures < 10; ++i) {
-      const double v = x[i];
-      const double want = f == 0 ? std::exp(v) : f == 1 ? std::exp2(v) : std::tanh(v);
-      const float got = out[f * n + i];
-      bool ok;
-      if (std::isnan(want)) {
-        ok = std::isnan(got);
-      } else if (f == 2) {
-        ok = std::fabs(got - want) <= 1.4e-7 * std::fabs(want) ||
-             (std::fabs(want) < kMinNormal && std::fabs(got - want) <= kMinDenormal);
-      } else if (want > kMaxNormal) {
-        ok = std::isinf(got) && got > 0;
-      } else if (want < kMinNormal) {
-        ok = std::fabs(got - want) <= kMinDenormal;
-      } else {
-        ok = std::fabs(got - want) <= 1.2e-7 * want;
-      }
-      if (!ok) {
-        ++failures;
-        ADD_FAILURE() << kNames[f] << x[i] << ") = " << got << ", want " << want;
-      }
-    }
-  }
+  auto exp_near = [](double want, float got) {
+    if (want > kMaxNormal) return std::isinf(got) && got > 0;
+    if (want < kMinNormal) return std::fabs(got - want) <= kMinDenormal;
+    return std::fabs(got - want) <= 1.2e-7 * want;
+  };
+  ExpectMatchesFloat64(
+      kernel, std::move(x), 0.0f,
+      {{"exp", [](double v) { return std::exp(v); }, exp_near},
+       {"exp2", [](double v) { return std::exp2(v); }, exp_near},
+       {"tanh", [](double v) { return std::tanh(v); },
+        [](double want, float got) { return NearRelative(1.4e-7, want, got); }}});
 }
 
 // log, log2 and erf of f32 vectors against float64: log and log2 at 64 values in every binade
 // from the smallest denormal to the largest f32 and around 1, erf every 1/4096 over [-5, 5],
 // and specials. log within 1.3e-7 and log2 within 2e-7 relative (near 1 too, where they cross
-// zero: f = x - 1 is exact there), erf within 1.8e-7 (one denormal below the normals); log(0) = -inf, log(<0) = NaN, log(+inf)
-// = +inf.
+// zero: f = x - 1 is exact there), erf within 1.8e-7 (one denormal below the normals);
+// log(0) = -inf, log(<0) = NaN, log(+inf) = +inf.
 TEST_F(ArithmeticTest, VectorLogLog2AndErfMatchFloat64) {
   BlockFn kernel = Load("math.tile", "log_erf_f32_vector");
   ASSERT_NE(kernel, nullptr);
@@ -327,72 +345,41 @@ TEST_F(ArithmeticTest, VectorLogLog2AndErfMatchFloat64) {
         1.4142135f, 1.4142137f, 0.8999999f, 0.9f, 3.9199998f, 3.92f, 1e30f}) {
     x.push_back(special);
   }
-  while (x.size() % 16 != 0) x.push_back(1.0f);
-  int32_t n = static_cast<int32_t>(x.size());
-  std::vector<float> out(3 * x.size());
-  RunGrid(kernel, {x.data(), out.data(), &n}, n / 16);
-  const char* const kNames[] = {"log(", "log2(", "erf("};
-  const double kBound[] = {1.3e-7, 2e-7, 1.8e-7};
-  int failures = 0;
-  for (int f = 0; f < 3 && failures < 10; ++f) {
-    for (int32_t i = 0; i < n && failures < 10; ++i) {
-      const double v = x[i];
-      const double want = f == 0 ? std::log(v) : f == 1 ? std::log2(v) : std::erf(v);
-      const float got = out[f * n + i];
-      bool ok;
-      if (std::isnan(want)) {
-        ok = std::isnan(got);
-      } else if (std::isinf(want)) {
-        ok = got == want;
-      } else {
-        ok = std::fabs(got - want) <= kBound[f] * std::fabs(want) ||
-             (std::fabs(want) < std::numeric_limits<float>::min() &&
-              std::fabs(got - want) <= std::numeric_limits<float>::denorm_min());
-      }
-      if (!ok) {
-        ++failures;
-        ADD_FAILURE() << kNames[f] << x[i] << ") = " << got << ", want " << want;
-      }
-    }
-  }
+  auto within = [](double bound) {
+    return [bound](double want, float got) {
+      return std::isinf(want) ? got == want : NearRelative(bound, want, got);
+    };
+  };
+  ExpectMatchesFloat64(kernel, std::move(x), 1.0f,
+                       {{"log", [](double v) { return std::log(v); }, within(1.3e-7)},
+                        {"log2", [](double v) { return std::log2(v); }, within(2e-7)},
+                        {"erf", [](double v) { return std::erf(v); }, within(1.8e-7)}});
 }
 
 // sin and cos of f32 vectors against float64: every 1/256 over [-300, 300], values up to the
 // fast path's bound of 65536, and in the last vectors values beyond it, infinities and NaN,
 // which take every lane of their vector through libm. Within 1.5e-7 of the value, relative
-// (near zero crossings too: the reduction keeps r's digits).
+// (near zero crossings too: the reduction keeps r's digits); a zero with its sign.
 TEST_F(ArithmeticTest, VectorSinAndCosMatchFloat64) {
   BlockFn kernel = Load("math.tile", "sincos_f32_vector");
   ASSERT_NE(kernel, nullptr);
   std::vector<float> x;
   for (int i = -300 * 256; i <= 300 * 256; ++i) x.push_back(static_cast<float>(i) / 256.0f);
   for (int i = 0; i < 4096; ++i) x.push_back(65536.0f * static_cast<float>(i) / 4096.0f);
-  while (x.size() % 16 != 0) x.push_back(0.5f);
+  while (x.size() % 16 != 0) x.push_back(0.5f);  // the specials in vectors of their own
   for (float special :
        {65536.0f, -65536.0f, 65537.0f, 1e6f, -3e38f, std::numeric_limits<float>::infinity(),
         -std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN(), 1e-30f,
         -0.0f, 0.7853982f, 1.5707964f, 3.1415927f, 4.712389f, 1e-40f, 12345.678f}) {
     x.push_back(special);
   }
-  while (x.size() % 16 != 0) x.push_back(2.0f);
-  int32_t n = static_cast<int32_t>(x.size());
-  std::vector<float> out(2 * x.size());
-  RunGrid(kernel, {x.data(), out.data(), &n}, n / 16);
-  int failures = 0;
-  for (int f = 0; f < 2 && failures < 10; ++f) {
-    for (int32_t i = 0; i < n && failures < 10; ++i) {
-      const double v = x[i];
-      const double want = f == 0 ? std::sin(v) : std::cos(v);
-      const float got = out[f * n + i];
-      const bool ok = std::isnan(want) ? std::isnan(got)
-                      : want == 0        ? got == 0 && std::signbit(got) == std::signbit(want)
-                                         : std::fabs(got - want) <= 1.5e-7 * std::fabs(want);
-      if (!ok) {
-        ++failures;
-        ADD_FAILURE() << (f == 0 ? "sin(" : "cos(") << x[i] << ") = " << got << ", want " << want;
-      }
-    }
-  }
+  auto near = [](double want, float got) {
+    return want == 0 ? got == 0 && std::signbit(got) == std::signbit(want)
+                     : std::fabs(got - want) <= 1.5e-7 * std::fabs(want);
+  };
+  ExpectMatchesFloat64(kernel, std::move(x), 2.0f,
+                       {{"sin", [](double v) { return std::sin(v); }, near},
+                        {"cos", [](double v) { return std::cos(v); }, near}});
 }
 
 }  // namespace

@@ -93,16 +93,7 @@ llvm::Value* KernelEmitter::EmitMath(const std::string& name,
     // cpu_2026-12-05_logerf).
     if (name == "sin" || name == "cos") return EmitSinCos(name, args[0]);
   }
-  if (IsLibmFunction(name)) {
-    auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(type);
-    if (vector == nullptr) return EmitLibmCall(name, args[0]);
-    llvm::Value* result = llvm::PoisonValue::get(type);
-    for (unsigned lane = 0; lane < vector->getNumElements(); ++lane) {
-      llvm::Value* element = EmitLibmCall(name, builder_.CreateExtractElement(args[0], lane));
-      result = builder_.CreateInsertElement(result, element, lane);
-    }
-    return result;
-  }
+  if (IsLibmFunction(name)) return EmitLibmCall(name, args[0]);
   return builder_.CreateIntrinsic(LlvmMathIntrinsics().at(name), {type}, args);
 }
 
@@ -111,8 +102,9 @@ llvm::Value* KernelEmitter::EmitMath(const std::string& name,
 llvm::Value* KernelEmitter::EmitSinCos(const std::string& name, llvm::Value* x) {
   llvm::Type* type = x->getType();
   llvm::Value* fast = EmitSinCosF32(builder_, x, name == "cos");
-  llvm::Value* in_range = builder_.CreateFCmpOLE(builder_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x),
-                                                 llvm::ConstantFP::get(type, kSinCosFastBound));
+  llvm::Value* magnitude = builder_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x);
+  llvm::Value* in_range =
+      builder_.CreateFCmpOLE(magnitude, llvm::ConstantFP::get(type, kSinCosFastBound));
   if (type->isVectorTy()) in_range = builder_.CreateAndReduce(in_range);
   llvm::BasicBlock* fast_end = builder_.GetInsertBlock();
   llvm::Function* function = fast_end->getParent();
@@ -121,16 +113,7 @@ llvm::Value* KernelEmitter::EmitSinCos(const std::string& name, llvm::Value* x) 
   auto* join = llvm::BasicBlock::Create(context, name + ".join", function);
   builder_.CreateCondBr(in_range, join, slow);
   builder_.SetInsertPoint(slow);
-  llvm::Value* exact;
-  if (auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(type)) {
-    exact = llvm::PoisonValue::get(type);
-    for (unsigned lane = 0; lane < vector->getNumElements(); ++lane) {
-      llvm::Value* element = EmitLibmCall(name, builder_.CreateExtractElement(x, lane));
-      exact = builder_.CreateInsertElement(exact, element, lane);
-    }
-  } else {
-    exact = EmitLibmCall(name, x);
-  }
+  llvm::Value* exact = EmitLibmCall(name, x);
   llvm::BasicBlock* slow_end = builder_.GetInsertBlock();
   builder_.CreateBr(join);
   builder_.SetInsertPoint(join);
@@ -142,6 +125,14 @@ llvm::Value* KernelEmitter::EmitSinCos(const std::string& name, llvm::Value* x) 
 
 llvm::Value* KernelEmitter::EmitLibmCall(const std::string& name, llvm::Value* arg) {
   llvm::Type* type = arg->getType();
+  if (auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(type)) {
+    llvm::Value* result = llvm::PoisonValue::get(type);
+    for (unsigned lane = 0; lane < vector->getNumElements(); ++lane) {
+      llvm::Value* element = EmitLibmCall(name, builder_.CreateExtractElement(arg, lane));
+      result = builder_.CreateInsertElement(result, element, lane);
+    }
+    return result;
+  }
   std::string symbol = type->isFloatTy() ? name + "f" : name;
   llvm::FunctionCallee callee =
       module_.getOrInsertFunction(symbol, llvm::FunctionType::get(type, {type}, false));

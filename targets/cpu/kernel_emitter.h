@@ -107,6 +107,7 @@ class KernelEmitter {
   // emit_call.cc
   llvm::Value* EmitCall(const Call& call);
   llvm::Value* EmitMath(const std::string& name, const std::vector<llvm::Value*>& args);
+  // libm's `name` (with an f suffix for f32) of arg, a scalar, or each lane of a vector.
   llvm::Value* EmitLibmCall(const std::string& name, llvm::Value* arg);
   // f32 sin or cos (`name`) of x, a scalar or vector: math_f32.h's, or libm's where a lane is
   // beyond its range.
