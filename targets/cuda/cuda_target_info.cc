@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "passes/transforms/pipeline_planning.h"
 #include "targets/cuda/gemm_mma.h"
 #include "targets/cuda/gemm_wgmma.h"
 #include "targets/cuda/intrinsics.h"
@@ -184,26 +185,15 @@ std::string DefaultCudaPipeline() {
 
 int64_t CudaTargetInfo::dim_divisibility_specialization(const KernelNode& kernel) const {
   if (!warp_specializes()) return 1;
-  // What warp-specialize splits: a pipelined loop at the top level that copies from global
-  // into shared memory (its TMA loads, and the TMA stores of the consumers after it, are what
-  // proved pitches buy).
-  class PipelinedCopies : public IRVisitor {
-   public:
-    using IRVisitor::Visit;
-    bool found = false;
-
-   protected:
-    void VisitCopy(const Copy& node) override {
-      found |= node.src.buffer->scope == MemoryScope::kGlobal &&
-               node.dst.buffer->scope == MemoryScope::kShared;
-    }
-  };
+  // What warp-specialize splits: a pipelined loop at the top level whose body copies from
+  // global into shared memory (its TMA loads, and the TMA stores of the consumers after it,
+  // are what proved pitches buy), the copies found as warp-specialize finds them.
   for (const Stmt& s : Seq::StmtsOf(kernel.body)) {
     const For* loop = As<For>(s);
     if (loop == nullptr || loop->for_kind != ForKind::kPipelined) continue;
-    PipelinedCopies copies;
-    copies.Visit(loop->body);
-    if (copies.found) return 16;
+    for (const Stmt& statement : passes::LoopBodyStmts(*loop)) {
+      if (passes::IsGlobalToSharedCopy(statement)) return 16;
+    }
   }
   return 1;
 }
