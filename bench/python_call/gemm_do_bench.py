@@ -3,10 +3,11 @@
 The peers' figures (peer_baselines.py, tilelang_peer.py) come from triton.testing.do_bench:
 each call queued behind a write of 256 MB (the L2 then holds none of the operands), CUDA
 events around it, the median. tile-run's --bench now does the same (CudaContext::FlushL2);
-this script is the cross-check: the tile program of the suite's 16-bit-output gemm, written in
-tile.language with its shapes as constants (what tile-run --static-shapes compiles), compiled
-for each target given, and torch.matmul (cuBLAS), alternating in one process so that clocks and
-the machine are the same for both. Every kernel is checked against float64 first.
+this script is the cross-check: the tile program of the suite's 16-bit-output gemm
+(python/examples/gemm.py's matmul at 128x256x64, 3 stages, 256 threads, C in the inputs' type)
+with its shapes as constants (what tile-run --static-shapes compiles), compiled for each target
+given, and torch.matmul (cuBLAS), alternating in one process so that clocks and the machine are
+the same for both. Every kernel is checked against float64 first.
 
 Run by scripts/gpu/run_python_on_device.sh's environment:
   python3 gemm_do_bench.py [TARGET ...]     (default: cuda, cuda:sm_90a{persistent=on})
@@ -18,27 +19,8 @@ import sys
 import torch
 from triton.testing import do_bench
 
-import tile.language as T
-
-
-def gemm_program(M, N, K, dtype, block_M=128, block_N=256, block_K=64, num_stages=3,
-                 threads=256):
-    @T.prim_func(name=f"gemm_{dtype}_{M}")
-    def gemm(A: T.Tensor((M, K), dtype), B: T.Tensor((K, N), dtype),
-             C: T.Tensor((M, N), dtype)):
-        with T.Kernel(T.ceildiv(N, block_N), T.ceildiv(M, block_M), threads=threads) as (bx, by):
-            T.use_swizzle(panel_size=8)
-            A_s = T.alloc_shared((block_M, block_K), dtype)
-            B_s = T.alloc_shared((block_K, block_N), dtype)
-            C_l = T.alloc_fragment((block_M, block_N), "float32")
-            T.clear(C_l)
-            for k in T.Pipelined(T.ceildiv(K, block_K), num_stages=num_stages):
-                T.copy(A[by * block_M, k * block_K], A_s)
-                T.copy(B[k * block_K, bx * block_N], B_s)
-                T.gemm(A_s, B_s, C_l)
-            T.copy(C_l, C[by * block_M, bx * block_N])
-
-    return gemm
+# Beside this file in the GPU bundle (scripts/gpu/build_bundle.sh): python/examples.
+import gemm
 
 
 def main():
@@ -52,7 +34,10 @@ def main():
             b = torch.randn(size, size, device="cuda", dtype=torch_dtype)
             flops = 2.0 * size ** 3
             reference = a.double() @ b.double()
-            kernels = {t: gemm_program(size, size, size, dtype).compile(t) for t in targets}
+            program = gemm.matmul(block_N=256, num_stages=3, threads=256, dtype=dtype,
+                                  out_dtype=dtype, shape=(size, size, size),
+                                  name=f"gemm_{dtype}_{size}")
+            kernels = {t: program.compile(t) for t in targets}
             for target, kernel in kernels.items():
                 c = torch.full((size, size), float("nan"), device="cuda", dtype=torch_dtype)
                 kernel(a, b, c)

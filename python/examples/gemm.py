@@ -8,12 +8,14 @@ import tile.language as T
 
 
 def matmul(block_M=128, block_N=128, block_K=64, dtype="float16", accum_dtype="float32",
-           num_stages=3, threads=128, name="gemm"):
-    M, N, K = T.symbolic("M"), T.symbolic("N"), T.symbolic("K")
+           num_stages=3, threads=128, name="gemm", out_dtype=None, shape=None):
+    """out_dtype: C's type (the accumulators' when None, else rounded to it in the store);
+    shape: (M, N, K) as constants, else symbolic dims."""
+    M, N, K = shape or (T.symbolic("M"), T.symbolic("N"), T.symbolic("K"))
 
     @T.prim_func(name=name)
     def gemm(A: T.Tensor((M, K), dtype), B: T.Tensor((K, N), dtype),
-             C: T.Tensor((M, N), accum_dtype)):
+             C: T.Tensor((M, N), out_dtype or accum_dtype)):
         with T.Kernel(T.ceildiv(N, block_N), T.ceildiv(M, block_M), threads=threads) as (bx, by):
             T.use_swizzle(panel_size=8)
             A_s = T.alloc_shared((block_M, block_K), dtype)

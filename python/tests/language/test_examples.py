@@ -17,6 +17,22 @@ def test_gemm_matches_numpy(shape):
     assert gemm.main(M=M, N=N, K=K) < 1e-3
 
 
+def test_gemm_with_constant_shapes_and_16_bit_output():
+    # What bench/python_call/gemm_do_bench.py compiles: the shapes as constants, C rounded to
+    # the inputs' type in the store; a ragged M, and a call of other shapes is refused.
+    kernel = gemm.matmul(dtype="float16", out_dtype="float16", shape=(200, 128, 96),
+                         name="gemm_const").compile("cpu")
+    rng = np.random.default_rng(2)
+    a = rng.standard_normal((200, 96)).astype(np.float16)
+    b = rng.standard_normal((96, 128)).astype(np.float16)
+    c = np.full((200, 128), np.nan, dtype=np.float16)
+    kernel(a, b, c)
+    reference = a.astype(np.float64) @ b.astype(np.float64)
+    np.testing.assert_allclose(c.astype(np.float64), reference, rtol=2e-3, atol=2e-2)
+    with pytest.raises(Exception, match="dimension 0 is 100 but must be 200"):
+        kernel(a[:100], b, c[:100])
+
+
 def test_gemm_transposed_and_float32():
     import tile.language as T
     M, N, K = T.symbolic("M"), T.symbolic("N"), T.symbolic("K")
