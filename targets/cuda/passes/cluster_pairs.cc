@@ -35,7 +35,9 @@ PairedCopy CopyForPairs(const KernelNode& kernel, const std::vector<Stmt>& top, 
   const std::optional<int64_t> first = AsConstInt(loop.min);
   const std::optional<int64_t> trips = AsConstInt(loop.extent);
   if (!first || !trips) return refuse("its pipelined loop's trip count is not constant");
-  constexpr int64_t kMaxEvaluations = int64_t{1} << 22;
+  // Blocks times iterations: a 128x256 gemm at 8192^3 is 2048 x 128 = 2^18; beyond 2^20 the
+  // check (a few evaluations each) would cost the compile seconds.
+  constexpr int64_t kMaxEvaluations = int64_t{1} << 20;
   if (blocks * std::max<int64_t>(*trips, 1) > kMaxEvaluations) {
     return refuse("its grid and loop are too large to check pair by pair");
   }
