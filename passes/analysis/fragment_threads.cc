@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "passes/analysis/arith/int_math.h"
 
 namespace tile_ir::passes {
 namespace {
@@ -15,32 +14,31 @@ namespace {
 // Fragments live in registers, so any real one is far smaller than this.
 constexpr int64_t kMaxEnumerated = int64_t{1} << 22;
 
-bool IsIntegral(DataType t) { return !t.is_vector() && (t.is_int() || t.is_bool()); }
-
-// Calls `visit` with `env` set to every point of `domain` in row-major order, until it
-// returns false; false when it did.
+// Calls visit(values) with values[d] set to domain[d]'s value at every point of `domain` in
+// row-major order, until it returns false.
 template <typename Visit>
-bool ForEachPoint(const std::vector<VarRange>& domain, IntEnv& env, Visit visit) {
-  std::vector<int64_t> offset(domain.size(), 0);
-  for (const VarRange& range : domain) {
-    if (range.extent <= 0) return true;
-    env[range.var] = range.min;
+void ForEachPoint(const std::vector<VarRange>& domain, Visit visit) {
+  std::vector<int64_t> values(domain.size());
+  for (size_t d = 0; d < domain.size(); ++d) {
+    if (domain[d].extent <= 0) return;
+    values[d] = domain[d].min;
   }
   while (true) {
-    if (!visit()) return false;
+    if (!visit(absl::Span<const int64_t>(values))) return;
     size_t d = domain.size();
-    while (d > 0) {
+    while (true) {
+      if (d == 0) return;
       --d;
-      if (++offset[d] < domain[d].extent) {
-        env[domain[d].var] = domain[d].min + offset[d];
-        break;
-      }
-      offset[d] = 0;
-      env[domain[d].var] = domain[d].min;
-      if (d == 0) return true;
+      if (++values[d] < domain[d].min + domain[d].extent) break;
+      values[d] = domain[d].min;
     }
-    if (domain.empty()) return true;
   }
+}
+
+std::vector<const Var*> Slots(const std::vector<VarRange>& domain) {
+  std::vector<const Var*> slots;
+  for (const VarRange& range : domain) slots.push_back(range.var);
+  return slots;
 }
 
 int64_t BoxSize(const std::vector<VarRange>& domain) {
@@ -54,48 +52,6 @@ int64_t BoxSize(const std::vector<VarRange>& domain) {
 }
 
 }  // namespace
-
-std::optional<int64_t> EvaluateInt(const Expr& e, const IntEnv& env) {
-  if (!IsIntegral(e->dtype())) return std::nullopt;
-  switch (e->kind()) {
-    case ExprKind::kIntImm:
-      return As<IntImm>(e)->value;
-    case ExprKind::kVar: {
-      auto it = env.find(As<Var>(e));
-      if (it == env.end()) return std::nullopt;
-      return it->second;
-    }
-    case ExprKind::kUnary: {
-      const Unary& node = *As<Unary>(e);
-      std::optional<int64_t> a = EvaluateInt(node.a, env);
-      if (!a) return std::nullopt;
-      if (node.op == UnaryOp::kNot) return *a == 0 ? 1 : 0;
-      return arith::EvalIntBinary(BinaryOp::kSub, 0, *a, e->dtype());
-    }
-    case ExprKind::kBinary: {
-      const Binary& node = *As<Binary>(e);
-      std::optional<int64_t> a = EvaluateInt(node.a, env);
-      std::optional<int64_t> b = EvaluateInt(node.b, env);
-      if (!a || !b) return std::nullopt;
-      return arith::EvalIntBinary(node.op, *a, *b, node.a->dtype());
-    }
-    case ExprKind::kCast: {
-      std::optional<int64_t> value = EvaluateInt(As<Cast>(e)->value, env);
-      if (!value) return std::nullopt;
-      if (e->dtype().is_bool()) return *value != 0 ? 1 : 0;
-      if (!arith::FitsIn(*value, e->dtype())) return std::nullopt;
-      return value;
-    }
-    case ExprKind::kSelect: {
-      const Select& node = *As<Select>(e);
-      std::optional<int64_t> cond = EvaluateInt(node.cond, env);
-      if (!cond) return std::nullopt;
-      return EvaluateInt(*cond != 0 ? node.true_value : node.false_value, env);
-    }
-    default:
-      return std::nullopt;
-  }
-}
 
 absl::StatusOr<int64_t> RegistersPerThread(const BufferNode& fragment, int64_t threads) {
   std::string what = absl::StrCat("fragment '", fragment.name, "'");
@@ -121,11 +77,13 @@ absl::StatusOr<int64_t> RegistersPerThread(const BufferNode& fragment, int64_t t
   }
   // First pass: every element's place, and the register count.
   std::vector<std::pair<int64_t, int64_t>> places;
-  IntEnv env;
+  const std::vector<const Var*> slots = Slots(domain);
+  const IntProgram thread_at(layout.outputs[0], slots);
+  const IntProgram reg_at(layout.outputs[1], slots);
   std::string error;
-  ForEachPoint(domain, env, [&] {
-    std::optional<int64_t> thread = EvaluateInt(layout.outputs[0], env);
-    std::optional<int64_t> reg = EvaluateInt(layout.outputs[1], env);
+  ForEachPoint(domain, [&](absl::Span<const int64_t> values) {
+    std::optional<int64_t> thread = thread_at.Run(values);
+    std::optional<int64_t> reg = reg_at.Run(values);
     if (!thread || !reg || *thread < 0 || *thread >= threads || *reg < 0) {
       error = absl::StrCat(" maps an element to thread ", thread ? absl::StrCat(*thread) : "?",
                            ", register ", reg ? absl::StrCat(*reg) : "?", ", outside [0, ", threads,
@@ -155,12 +113,14 @@ absl::StatusOr<int64_t> RegistersPerThread(const BufferNode& fragment, int64_t t
 
 bool AgreeOnDomain(const std::vector<Expr>& exprs, const std::vector<VarRange>& domain) {
   if (exprs.empty() || BoxSize(domain) > kMaxEnumerated) return exprs.empty();
-  IntEnv env;
+  const std::vector<const Var*> slots = Slots(domain);
+  std::vector<IntProgram> programs;
+  for (const Expr& e : exprs) programs.emplace_back(e, slots);
   bool agree = true;
-  ForEachPoint(domain, env, [&] {
-    std::optional<int64_t> first = EvaluateInt(exprs[0], env);
+  ForEachPoint(domain, [&](absl::Span<const int64_t> values) {
+    std::optional<int64_t> first = programs[0].Run(values);
     agree = first.has_value();
-    for (size_t i = 1; agree && i < exprs.size(); ++i) agree = EvaluateInt(exprs[i], env) == first;
+    for (size_t i = 1; agree && i < programs.size(); ++i) agree = programs[i].Run(values) == first;
     return agree;
   });
   return agree;

@@ -7,21 +7,12 @@
 #include <optional>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
+#include "passes/analysis/int_eval.h"
 #include "tile_ir/buffer.h"
 #include "tile_ir/expr.h"
 
 namespace tile_ir::passes {
-
-// Values of integer variables, for EvaluateInt.
-using IntEnv = absl::flat_hash_map<const Var*, int64_t>;
-
-// The value of an integer or bool expression made of literals, variables bound in `env`,
-// arithmetic, comparisons, logic, casts between integer types and selects; nullopt for
-// anything else (a load, a call, an unbound variable) and for a division by zero or an
-// overflow.
-std::optional<int64_t> EvaluateInt(const Expr& e, const IntEnv& env);
 
 // The registers per thread of a fragment whose layout maps each element of its constant
 // shape to (thread, register): 1 + the largest register. An error naming the buffer when

@@ -6,18 +6,6 @@
 namespace tile_ir::passes {
 namespace {
 
-TEST(FragmentThreadsTest, EvaluatesIntegerExpressions) {
-  VarRef i = Var::Make("i");
-  IntEnv env = {{i.get(), 7}};
-  EXPECT_EQ(EvaluateInt(Op(BinaryOp::kFloorMod, Op(BinaryOp::kSub, Int(0), i), Int(4)), env), 1);
-  EXPECT_EQ(EvaluateInt(Op(BinaryOp::kDiv, i, Int(2)), env), 3);
-  EXPECT_EQ(EvaluateInt(Select::Make(Op(BinaryOp::kLt, i, Int(3)), Int(1), Int(2)), env), 2);
-  EXPECT_EQ(EvaluateInt(Cast::Make(kI64, i), env), 7);
-  EXPECT_EQ(EvaluateInt(Op(BinaryOp::kDiv, i, Int(0)), env), std::nullopt);
-  EXPECT_EQ(EvaluateInt(Var::Make("unbound"), env), std::nullopt);
-  EXPECT_EQ(EvaluateInt(Float(1.0), env), std::nullopt);
-}
-
 Buffer Fragment(std::vector<Expr> shape, Layout layout) {
   return BufferNode::Make("F", kF32, std::move(shape), MemoryScope::kFragment, {},
                           std::move(layout));

@@ -39,20 +39,41 @@ bool ForEachIndex(const std::vector<int64_t>& shape, Visit visit) {
   return true;
 }
 
-// (thread, register) of `layout` at `index` (replica `replica`), or nullopt.
-std::optional<std::pair<int64_t, int64_t>> Place(const Layout& layout,
-                                                 const std::vector<int64_t>& index,
-                                                 int64_t replica = 0) {
-  IntEnv env;
-  for (size_t d = 0; d < layout.inputs.size() && d < index.size(); ++d) {
-    env[layout.inputs[d].get()] = index[d];
+// (thread, register) of a layout at an index (and replica), the layout's two outputs compiled
+// once: the reductions below place every element of a fragment, some several times.
+class Placer {
+ public:
+  explicit Placer(const Layout& layout)
+      : inputs_(layout.inputs.size()),
+        thread_(layout.outputs[0], Slots(layout)),
+        reg_(layout.outputs[1], Slots(layout)),
+        values_(Slots(layout).size()) {}
+
+  // nullopt where an output cannot be evaluated, or `index` does not bind every input.
+  std::optional<std::pair<int64_t, int64_t>> operator()(const std::vector<int64_t>& index,
+                                                        int64_t replica = 0) {
+    if (index.size() < inputs_) return std::nullopt;
+    std::copy(index.begin(), index.begin() + inputs_, values_.begin());
+    if (values_.size() > inputs_) values_.back() = replica;
+    std::optional<int64_t> thread = thread_.Run(values_);
+    std::optional<int64_t> reg = reg_.Run(values_);
+    if (!thread || !reg) return std::nullopt;
+    return std::make_pair(*thread, *reg);
   }
-  if (layout.replica) env[layout.replica.get()] = replica;
-  std::optional<int64_t> thread = EvaluateInt(layout.outputs[0], env);
-  std::optional<int64_t> reg = EvaluateInt(layout.outputs[1], env);
-  if (!thread || !reg) return std::nullopt;
-  return std::make_pair(*thread, *reg);
-}
+
+ private:
+  static std::vector<const Var*> Slots(const Layout& layout) {
+    std::vector<const Var*> slots;
+    for (const VarRef& input : layout.inputs) slots.push_back(input.get());
+    if (layout.replica) slots.push_back(layout.replica.get());
+    return slots;
+  }
+
+  size_t inputs_;
+  IntProgram thread_;
+  IntProgram reg_;
+  std::vector<int64_t> values_;
+};
 
 // The single-bit masks whose combinations are exactly `offsets` (which holds 0), smallest
 // first; nullopt when they are not such a set.
@@ -98,12 +119,13 @@ std::optional<Layout> LaneReplicatedReducedLayout(const Layout& src,
   }
   // Each row's first thread and the offsets (xor) of its other threads.
   std::map<std::vector<int64_t>, std::pair<int64_t, std::set<int64_t>>> rows;
+  Placer place_src(src);
   bool ok = ForEachIndex(shape, [&](const std::vector<int64_t>& index) {
-    std::optional<std::pair<int64_t, int64_t>> place = Place(src, index);
+    std::optional<std::pair<int64_t, int64_t>> place = place_src(index);
     if (!place) return false;
     std::vector<int64_t> first = index;
     first[dim] = 0;
-    std::optional<std::pair<int64_t, int64_t>> start = Place(src, first);
+    std::optional<std::pair<int64_t, int64_t>> start = place_src(first);
     if (!start) return false;
     auto& row = rows[RowOf(index, dim)];
     row.first = start->first;
@@ -131,9 +153,9 @@ std::optional<Layout> LaneReplicatedReducedLayout(const Layout& src,
     spread = Mul(reduced.replica, (*masks)[0]);
   } else {
     for (size_t b = 0; b < masks->size(); ++b) {
-      Expr bit = Binary::Make(BinaryOp::kFloorMod,
-                              Binary::Make(BinaryOp::kFloorDiv, reduced.replica, Int(1 << b)),
-                              Int(2));
+      Expr bit =
+          Binary::Make(BinaryOp::kFloorMod,
+                       Binary::Make(BinaryOp::kFloorDiv, reduced.replica, Int(1 << b)), Int(2));
       Expr term = Mul(bit, (*masks)[b]);
       spread = spread ? Add(spread, term) : term;
     }
@@ -148,9 +170,10 @@ std::optional<Layout> LaneReplicatedReducedLayout(const Layout& src,
     dst_shape.erase(dst_shape.begin() + dim);
   }
   std::set<std::pair<int64_t, int64_t>> taken;
+  Placer place_reduced(reduced);
   ok = ForEachIndex(dst_shape, [&](const std::vector<int64_t>& index) {
     for (int64_t r = 0; r < reduced.replicate; ++r) {
-      std::optional<std::pair<int64_t, int64_t>> place = Place(reduced, index, r);
+      std::optional<std::pair<int64_t, int64_t>> place = place_reduced(index, r);
       if (!place || place->first < 0 || place->first >= threads || place->second < 0 ||
           !taken.insert(*place).second) {
         return false;
@@ -165,6 +188,7 @@ std::optional<Layout> LaneReplicatedReducedLayout(const Layout& src,
 std::optional<LaneReductionPlan> PlanLaneReduction(const BufferNode& src, const BufferNode& dst,
                                                    int dim, int64_t threads, int warp_size) {
   if (!src.layout || !dst.layout || !dst.layout->replicated() || src.layout->replicated() ||
+      src.layout->outputs.size() < 2 || dst.layout->outputs.size() < 2 ||
       src.scope != MemoryScope::kFragment || dst.scope != MemoryScope::kFragment || threads <= 0 ||
       threads % warp_size != 0) {
     return std::nullopt;
@@ -194,11 +218,12 @@ std::optional<LaneReductionPlan> PlanLaneReduction(const BufferNode& src, const 
   std::vector<std::map<int64_t, std::vector<int64_t>>> dst_rows(threads);
   std::map<std::vector<int64_t>, int64_t> row_ids;
   std::set<int64_t> lane_offsets;
+  Placer place_dst(*dst.layout);
   bool ok = ForEachIndex(dst_shape, [&](const std::vector<int64_t>& index) {
-    std::optional<std::pair<int64_t, int64_t>> first = Place(*dst.layout, index, 0);
+    std::optional<std::pair<int64_t, int64_t>> first = place_dst(index, 0);
     if (!first) return false;
     for (int64_t r = 0; r < dst.layout->replicate; ++r) {
-      std::optional<std::pair<int64_t, int64_t>> place = Place(*dst.layout, index, r);
+      std::optional<std::pair<int64_t, int64_t>> place = place_dst(index, r);
       if (!place || place->first < 0 || place->first >= threads) return false;
       auto [it, inserted] = dst_rows[place->first].emplace(place->second, dst_row(index));
       if (!inserted) return false;
@@ -211,8 +236,9 @@ std::optional<LaneReductionPlan> PlanLaneReduction(const BufferNode& src, const 
   if (!masks || masks->empty() || masks->back() >= threads) return std::nullopt;
 
   std::vector<std::map<std::vector<int64_t>, std::vector<int64_t>>> src_regs(threads);
+  Placer place_src(*src.layout);
   ok = ForEachIndex(src_shape, [&](const std::vector<int64_t>& index) {
-    std::optional<std::pair<int64_t, int64_t>> place = Place(*src.layout, index);
+    std::optional<std::pair<int64_t, int64_t>> place = place_src(index);
     if (!place || place->first < 0 || place->first >= threads) return false;
     src_regs[place->first][RowOf(index, dim)].push_back(place->second);
     return true;
@@ -221,7 +247,8 @@ std::optional<LaneReductionPlan> PlanLaneReduction(const BufferNode& src, const 
 
   // Thread 0's code, which every thread must share.
   LaneReductionPlan plan;
-  for (int64_t mask : *masks) (mask < warp_size ? plan.lane_masks : plan.warp_masks).push_back(mask);
+  for (int64_t mask : *masks)
+    (mask < warp_size ? plan.lane_masks : plan.warp_masks).push_back(mask);
   for (const auto& [reg, row] : dst_rows[0]) {
     auto found = src_regs[0].find(row);
     if (found == src_regs[0].end()) return std::nullopt;

@@ -10,9 +10,9 @@
 #include "absl/strings/str_cat.h"
 #include "passes/analysis/fragment_threads.h"
 #include "passes/transforms/simplify.h"
-#include "passes/transforms/thread_binding_placement.h"
 #include "passes/transforms/thread_binding_binder.h"
 #include "passes/transforms/thread_binding_internal.h"
+#include "passes/transforms/thread_binding_placement.h"
 #include "tile_ir/printer.h"
 #include "tile_ir/structural_equal.h"
 
@@ -203,8 +203,7 @@ Stmt Binder::Guarded(std::vector<Stmt> stmts, const Stmt& site) {
                          static_cast<int64_t>(holders.size()) &&
                      std::adjacent_find(constant_holders.begin(), constant_holders.end()) ==
                          constant_holders.end();
-    if (run && constant_holders.front() == 0 &&
-        constant_holders.back() + 1 == threads_) {
+    if (run && constant_holders.front() == 0 && constant_holders.back() + 1 == threads_) {
       owner_replica_ = {};
       return body;
     }
@@ -260,7 +259,8 @@ std::optional<Expr> Binder::ChooseOwner(const Contents& contents, const Stmt& si
                               owner_text, ", ", text, ")"));
       return std::nullopt;
     }
-    if (owner && replicated) thread = SubstituteVar(thread, layout.replica.get(), owner_replica_.var);
+    if (owner && replicated)
+      thread = SubstituteVar(thread, layout.replica.get(), owner_replica_.var);
     if (!owner) {
       owner = thread;
       owner_text = text;
@@ -277,8 +277,9 @@ std::optional<Expr> Binder::ChooseOwner(const Contents& contents, const Stmt& si
     Expr thread = Owner(fragment, load->indices);
     if (!owner) {
       // A run that only reads: any one copy of a replicated element will do.
-      owner = layout.replicated() ? SimplifyExpr(SubstituteVar(thread, layout.replica.get(), Int(0)))
-                                  : thread;
+      owner = layout.replicated()
+                  ? SimplifyExpr(SubstituteVar(thread, layout.replica.get(), Int(0)))
+                  : thread;
       continue;
     }
     bool local;
@@ -301,13 +302,18 @@ std::optional<Expr> Binder::ChooseOwner(const Contents& contents, const Stmt& si
 bool HeldByOneReplica(const Expr& owner, const Expr& thread, const Layout& layout,
                       const std::vector<VarRange>& domain) {
   bool held = true;
-  bool complete = EnumerateBox(domain, kMaxPoints, [&](const IntEnv& env, int64_t) {
-    std::optional<int64_t> want = EvaluateInt(owner, env);
+  std::vector<const Var*> slots = BoxSlots(domain);
+  const IntProgram owner_at(owner, slots);
+  slots.push_back(layout.replica.get());  // the replica index follows the box
+  const IntProgram thread_at(thread, slots);
+  std::vector<int64_t> with_replica(slots.size());
+  bool complete = EnumerateBox(domain, kMaxPoints, [&](absl::Span<const int64_t> values, int64_t) {
+    std::optional<int64_t> want = owner_at.Run(values);
     if (!want) return held = false;
-    IntEnv with_replica = env;
+    std::copy(values.begin(), values.end(), with_replica.begin());
     for (int64_t k = 0; k < layout.replicate; ++k) {
-      with_replica[layout.replica.get()] = k;
-      if (EvaluateInt(thread, with_replica) == want) return true;
+      with_replica.back() = k;
+      if (thread_at.Run(with_replica) == want) return true;
     }
     return held = false;
   });

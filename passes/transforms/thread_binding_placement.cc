@@ -49,20 +49,31 @@ std::optional<ParallelBox> FindParallelBox(const For& root) {
   return box;
 }
 
+std::vector<const Var*> BoxSlots(const std::vector<VarRange>& box) {
+  std::vector<const Var*> slots;
+  slots.reserve(box.size());
+  for (const VarRange& range : box) slots.push_back(range.var);
+  return slots;
+}
+
 std::optional<Placement> FindPlacement(const Expr& owner, const Expr& reg, const ParallelBox& box,
                                        int64_t threads) {
   Placement placement;
   placement.point_thread.resize(box.total);
   placement.point_register.resize(box.total);
-  bool ok = EnumerateBox(box.domain, kMaxPoints, [&](const IntEnv& env, int64_t point) {
-    std::optional<int64_t> t = EvaluateInt(owner, env);
-    std::optional<int64_t> r = EvaluateInt(reg, env);
-    if (!t || !r || *t < 0 || *t >= threads || *r < 0 || *r >= kMaxRegisters) return false;
-    placement.point_thread[point] = *t;
-    placement.point_register[point] = *r;
-    placement.registers = std::max(placement.registers, *r + 1);
-    return true;
-  });
+  const std::vector<const Var*> slots = BoxSlots(box.domain);
+  const IntProgram owner_at(owner, slots);
+  const IntProgram reg_at(reg, slots);
+  bool ok =
+      EnumerateBox(box.domain, kMaxPoints, [&](absl::Span<const int64_t> values, int64_t point) {
+        std::optional<int64_t> t = owner_at.Run(values);
+        std::optional<int64_t> r = reg_at.Run(values);
+        if (!t || !r || *t < 0 || *t >= threads || *r < 0 || *r >= kMaxRegisters) return false;
+        placement.point_thread[point] = *t;
+        placement.point_register[point] = *r;
+        placement.registers = std::max(placement.registers, *r + 1);
+        return true;
+      });
   if (!ok) return std::nullopt;
   // Walk only the registers from the first one holding a point: a box of the second half of a
   // fragment's rows (an epilogue storing a tile in chunks) then walks its own registers, not

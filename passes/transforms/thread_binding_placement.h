@@ -9,6 +9,7 @@
 #include <optional>
 #include <vector>
 
+#include "absl/types/span.h"
 #include "passes/analysis/fragment_threads.h"
 #include "tile_ir/stmt.h"
 
@@ -41,7 +42,7 @@ struct Placement {
   std::vector<int64_t> point_thread;
   std::vector<int64_t> point_register;  // minus the lowest
   int64_t registers = 0;                // 1 + the largest, minus the lowest
-  std::vector<int64_t> owned;  // [r * threads + t]: the point (t, r) holds, -1 for none
+  std::vector<int64_t> owned;           // [r * threads + t]: the point (t, r) holds, -1 for none
 };
 
 // The placement by the (thread, register) expressions `owner` and `reg` of `box`'s loop
@@ -107,8 +108,12 @@ Expr RegisterTable(std::vector<std::optional<int64_t>> values, int64_t max_unrol
 // bit 0, the remainder at the top bit; the thread index is never negative).
 Expr BitLinear(const std::vector<int64_t>& bits, const Expr& thread, DataType type);
 
-// Calls visit(env, point) at every point of `box` in row-major order (point counting
-// them); false when it returned false or the box is too large.
+// The variables of `box` in order: the slots an IntProgram run over the box reads.
+std::vector<const Var*> BoxSlots(const std::vector<VarRange>& box);
+
+// Calls visit(values, point) at every point of `box` in row-major order, values[d] holding
+// box[d]'s value and point counting them; false when it returned false or the box is too
+// large.
 template <typename Visit>
 bool EnumerateBox(const std::vector<VarRange>& box, int64_t limit, Visit visit) {
   int64_t size = 1;
@@ -117,14 +122,14 @@ bool EnumerateBox(const std::vector<VarRange>& box, int64_t limit, Visit visit) 
     if (size > limit / range.extent) return false;
     size *= range.extent;
   }
-  IntEnv env;
+  std::vector<int64_t> values(box.size());
+  for (size_t d = 0; d < box.size(); ++d) values[d] = box[d].min;
   for (int64_t point = 0; point < size; ++point) {
-    int64_t rest = point;
+    if (!visit(absl::Span<const int64_t>(values), point)) return false;
     for (size_t d = box.size(); d-- > 0;) {
-      env[box[d].var] = box[d].min + rest % box[d].extent;
-      rest /= box[d].extent;
+      if (++values[d] < box[d].min + box[d].extent) break;
+      values[d] = box[d].min;
     }
-    if (!visit(env, point)) return false;
   }
   return true;
 }

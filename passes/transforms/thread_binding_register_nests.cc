@@ -39,8 +39,7 @@ std::vector<FragmentAccess> FragmentAccesses(const FragmentMap& fragments, const
                  const std::vector<Expr>& indices) {
     const Layout& layout = fragments.at(buffer.get()).layout;
     std::vector<Expr> place = ApplyLayout(layout, ToI32(indices));
-    FragmentAccess access{node, load, place[0], place[1], domain, layout.replica,
-                          layout.replicate};
+    FragmentAccess access{node, load, place[0], place[1], domain, layout.replica, layout.replicate};
     for (const VarRange& range : contents.constant_loops) {
       if (Mentions(place[0], range.var) || Mentions(place[1], range.var)) {
         access.box.push_back(range);
@@ -74,7 +73,6 @@ absl::flat_hash_map<const Var*, VarRef> InnerLoopVars(const Stmt& body) {
   finder.Visit(body);
   return finder.vars;
 }
-
 
 // How much `reg` grows per step of each inner loop, from the start of `box`; nullopt where
 // it cannot be evaluated there.
@@ -121,22 +119,35 @@ std::optional<AccessRegister> FindAccessRegister(
   bool function = true;
   bool on_primary_thread = true;
   int64_t base = 0;
-  bool ok = EnumerateBox(access.box, kMaxPoints, [&](const IntEnv& env, int64_t) {
+  // The box's own slots, then the replica index where the access has one.
+  std::vector<const Var*> slots = BoxSlots(access.box);
+  const IntProgram reg_at(access.reg, slots);
+  if (access.replica) slots.push_back(access.replica.get());
+  const IntProgram owner_at(access.owner, slots);
+  std::vector<int64_t> at(slots.size());
+  // Where each of `domain`'s variables sits in the box.
+  std::vector<size_t> domain_slot;
+  for (const VarRange& range : domain) {
+    domain_slot.push_back(std::find(slots.begin(), slots.end(), range.var) - slots.begin());
+    if (domain_slot.back() >= access.box.size()) return std::nullopt;
+  }
+  bool ok = EnumerateBox(access.box, kMaxPoints, [&](absl::Span<const int64_t> values, int64_t) {
     int64_t point = 0;
-    for (const VarRange& range : domain) {
-      point = point * range.extent + (env.at(range.var) - range.min);
+    for (size_t d = 0; d < domain.size(); ++d) {
+      point = point * domain[d].extent + (values[domain_slot[d]] - domain[d].min);
     }
-    std::optional<int64_t> t = EvaluateInt(access.owner, env);
+    std::copy(values.begin(), values.end(), at.begin());
+    std::optional<int64_t> t;
     if (access.replica) {
       // A load of a replicated element reads whichever copy is on the walking thread.
-      IntEnv with_replica = env;
-      t = std::nullopt;
       for (int64_t k = 0; k < access.replicate && t != placement.point_thread[point]; ++k) {
-        with_replica[access.replica.get()] = k;
-        t = EvaluateInt(access.owner, with_replica);
+        at.back() = k;
+        t = owner_at.Run(at);
       }
+    } else {
+      t = owner_at.Run(at);
     }
-    std::optional<int64_t> reg = EvaluateInt(access.reg, env);
+    std::optional<int64_t> reg = reg_at.Run(values);
     if (!t || !reg) return false;
     if (*t != placement.point_thread[point]) {
       on_primary_thread = false;
@@ -145,7 +156,7 @@ std::optional<AccessRegister> FindAccessRegister(
     int64_t shift = 0;
     bool first = true;
     for (size_t k = 0; k < inner_loops.size(); ++k) {
-      int64_t offset = env.at(inner_loops[k].var) - inner_loops[k].min;
+      int64_t offset = values[domain.size() + k] - inner_loops[k].min;
       shift += (*steps)[k] * offset;
       first &= offset == 0;
     }
