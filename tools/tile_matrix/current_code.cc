@@ -18,6 +18,13 @@ CurrentCode DescribeCurrentCode(const std::vector<ops::OpCase>& suite, const Pro
     for (TargetSpec& target : prober->Targets()) {
       code.backend[target.target] = prober->backend();
       code.lowering_hash[target.target] = HashText(target.lowering);
+      code.arch[target.target] = target.arch;
+      for (const ops::OpCase& op : suite) {
+        absl::StatusOr<Module> module = ProbeModule(op);
+        code.code_hash[{op.name, target.target}] =
+            CodeHash(module.ok() ? prober->Generate(*module, target)
+                                 : absl::StatusOr<std::string>(module.status()));
+      }
       code.targets.push_back(std::move(target));
     }
   }
@@ -32,6 +39,12 @@ std::string StaleReason(const Record& record, const CurrentCode& code) {
   if (lowering == code.lowering_hash.end()) return "";
   if (lowering->second != record.lowering_hash) {
     return "the target's lowering (pipeline or device library) changed since this record";
+  }
+  auto generated = code.code_hash.find({record.op, record.target});
+  auto arch = code.arch.find(record.target);
+  if (!record.code_hash.empty() && generated != code.code_hash.end() && arch != code.arch.end() &&
+      arch->second == record.arch && generated->second != record.code_hash) {
+    return "the code generated for it changed since this record (a pass or an emitter)";
   }
   return "";
 }

@@ -21,13 +21,20 @@ struct CurrentCode {
   std::vector<TargetSpec> targets;                   // every prober's, in the probers' order
   std::map<std::string, std::string> backend;        // by target
   std::map<std::string, std::string> lowering_hash;  // by target
+  std::map<std::string, std::string> arch;           // by target
+  // What generating each operator's code gives now, by (op, target): every operator is
+  // lowered for every target (a few seconds for the suite).
+  std::map<std::pair<std::string, std::string>, std::string> code_hash;
 };
 
 CurrentCode DescribeCurrentCode(const std::vector<ops::OpCase>& suite, const Probers& probers);
 
 // Why `record` no longer describes the current code ("the kernel changed
 // since", "the operator is not in the suite", ...), or empty when it still
-// does. A target this build has no prober for cannot be judged: not stale.
+// does. A target this build has no prober for cannot be judged: not stale. Nor can the
+// code of a record made for another arch than the target's here (a CPU record probed on
+// another host CPU: the code differs by the host's vector width), nor one without a
+// code_hash.
 std::string StaleReason(const Record& record, const CurrentCode& code);
 
 // The columns of a matrix: the probers' targets, then any other target a

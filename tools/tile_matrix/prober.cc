@@ -65,6 +65,22 @@ std::string Excerpt(absl::string_view text, int max_lines, size_t max_chars) {
   return cut ? absl::StrCat("...\n", tail) : tail;
 }
 
+absl::StatusOr<Module> ProbeModule(const ops::OpCase& op) {
+  absl::StatusOr<Kernel> kernel = op.build();
+  if (!kernel.ok()) return kernel.status();
+  // Dims that size fragments are compiled in as constants, at the operator's default shapes
+  // (the run checks those too); the others stay symbolic.
+  kernel = passes::SpecializeRegisterDims(*kernel, op.default_shapes);
+  if (!kernel.ok()) return kernel.status();
+  return dsl::MakeModule({*kernel});
+}
+
+std::string CodeHash(const absl::StatusOr<std::string>& source) {
+  if (source.ok()) return HashText(*source);
+  return HashText(absl::StrCat(absl::StatusCodeToString(source.status().code()), ": ",
+                               source.status().message()));
+}
+
 Record ProbeOperator(BackendProber& prober, const TargetSpec& target, const MachineFacts& facts,
                      const ops::OpCase& op, const ProbeContext& context) {
   Record record;
@@ -86,16 +102,15 @@ Record ProbeOperator(BackendProber& prober, const TargetSpec& target, const Mach
     return record;
   }
   record.ir_hash = HashText(Print(dsl::MakeModule({*kernel})));
-  // Dims that size fragments are compiled in as constants, at the operator's default shapes
-  // (the run checks those too); the others stay symbolic.
-  kernel = passes::SpecializeRegisterDims(*kernel, op.default_shapes);
-  if (!kernel.ok()) {
-    SetFailure(record, "specializing the kernel", kernel.status());
+  absl::StatusOr<Module> probed = ProbeModule(op);
+  if (!probed.ok()) {
+    SetFailure(record, "specializing the kernel", probed.status());
     return record;
   }
-  Module module = dsl::MakeModule({*kernel});
+  const Module& module = *probed;
 
   absl::StatusOr<std::string> source = prober.Generate(module, target);
+  record.code_hash = CodeHash(source);
   if (!source.ok()) {
     // The target refused: an operation it has no form for (Unimplemented) or
     // more of a resource than it has (ResourceExhausted: shared memory).

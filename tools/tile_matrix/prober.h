@@ -95,6 +95,14 @@ absl::StatusOr<std::string> OpIrText(const ops::OpCase& op);
 // The dtype a record files the operator under: its first buffer parameter's.
 std::string OpDtype(const ops::OpCase& op);
 
+// The module a probe generates code from: the operator's kernel with the dims that size
+// fragments compiled in at its default shapes. Errors name the step that failed.
+absl::StatusOr<Module> ProbeModule(const ops::OpCase& op);
+
+// A record's code_hash: the hash of the generated source, or of the refusal (its status
+// code and message) where generation failed.
+std::string CodeHash(const absl::StatusOr<std::string>& source);
+
 // Walks generate -> compile -> run as far as `facts` allows and answers with
 // the record: unsupported or failed where a level refused, else the highest
 // level reached, each with its evidence.

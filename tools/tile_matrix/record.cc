@@ -42,6 +42,7 @@ const std::vector<Field>& Fields() {
       {"machine", [](Record& r) { return &r.machine; }, nullptr},
       {"ir_hash", [](Record& r) { return &r.ir_hash; }, nullptr},
       {"lowering_hash", [](Record& r) { return &r.lowering_hash; }, nullptr},
+      {"code_hash", [](Record& r) { return &r.code_hash; }, nullptr},
       {"max_abs_error", nullptr, [](Record& r) { return &r.max_abs_error; }},
       {"max_rel_error", nullptr, [](Record& r) { return &r.max_rel_error; }},
       {"atol", nullptr, [](Record& r) { return &r.atol; }},
@@ -320,8 +321,9 @@ std::vector<MergeEvent> MergeRecords(std::vector<Record>& matrix,
           {MergeAction::kKeptOlder, cell, absl::StrCat(against, " stays over ", what)});
       continue;
     }
-    bool same_code =
-        record.ir_hash == existing->ir_hash && record.lowering_hash == existing->lowering_hash;
+    bool same_code = record.ir_hash == existing->ir_hash &&
+                     record.lowering_hash == existing->lowering_hash &&
+                     record.code_hash == existing->code_hash;
     if (same_code && IsSuccess(record.status) &&
         Strength(record.status) < Strength(existing->status)) {
       events.push_back(

@@ -47,6 +47,11 @@ struct Record {
   // target's lowering (pipeline string, device library).
   std::string ir_hash;
   std::string lowering_hash;
+  // The hash of what generating the operator's code gave (the source, or the refusal): a
+  // change in a pass or an emitter that changes this operator's code stales the record,
+  // which the lowering hash (pipeline string, device library) cannot see. Empty in records
+  // made before it existed; judged only where the current target has the record's arch.
+  std::string code_hash;
   // Numerics (verified, and failed checks).
   std::optional<double> max_abs_error;
   std::optional<double> max_rel_error;

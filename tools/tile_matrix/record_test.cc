@@ -51,6 +51,7 @@ Record WithStatus(Record r, Status status, const std::string& date) {
 
 TEST(RecordsJsonTest, RoundTripsSortedOneFieldPerLine) {
   Record a = Verified("softmax_f16", "cuda:sm_90a", "2026-12-01T00:00:00Z");
+  a.code_hash = "5555";
   Record b = WithStatus(Verified("gemm_f16", "cuda:sm_80", "2026-12-01T00:00:00Z"),
                         Status::kCompiled, "2026-12-01T00:00:00Z");
   std::string text = WriteRecordsJson({a, b});
@@ -62,6 +63,7 @@ TEST(RecordsJsonTest, RoundTripsSortedOneFieldPerLine) {
   EXPECT_EQ((*back)[1].log, a.log);
   EXPECT_EQ((*back)[1].max_abs_error, a.max_abs_error);
   EXPECT_EQ((*back)[1].seed, a.seed);
+  EXPECT_EQ((*back)[1].code_hash, "5555");
   EXPECT_EQ((*back)[0].status, Status::kCompiled);
   EXPECT_EQ(WriteRecordsJson(*back), text);
 }
@@ -187,6 +189,36 @@ TEST(StaleTest, ChangedKernelOrLoweringMarksARecordStale) {
   EXPECT_TRUE(absl::StrContains(StaleReason(r, code), "lowering"));
   r.op = "gone";
   EXPECT_TRUE(absl::StrContains(StaleReason(r, code), "not in the suite"));
+}
+
+TEST(StaleTest, ChangedGeneratedCodeMarksARecordStaleOnItsOwnArch) {
+  CurrentCode code;
+  code.ops = {"gemm_f16"};
+  code.ir_hash["gemm_f16"] = "1111";
+  code.lowering_hash["cuda:sm_90a"] = "2222";
+  code.arch["cuda:sm_90a"] = "sm_90a";
+  code.code_hash[{"gemm_f16", "cuda:sm_90a"}] = "3333";
+  Record r = Verified("gemm_f16", "cuda:sm_90a", "2026-12-01");
+  // A record from before code hashes existed is judged by the other two alone.
+  EXPECT_EQ(StaleReason(r, code), "");
+  r.code_hash = "3333";
+  EXPECT_EQ(StaleReason(r, code), "");
+  code.code_hash[{"gemm_f16", "cuda:sm_90a"}] = "4444";
+  EXPECT_TRUE(absl::StrContains(StaleReason(r, code), "code generated for it changed"));
+  // Code made for another arch (a CPU record from another host) cannot be compared.
+  r.arch = "znver3";
+  EXPECT_EQ(StaleReason(r, code), "");
+}
+
+TEST(MergeTest, ADifferentCodeHashIsDifferentCode) {
+  std::vector<Record> matrix = {Verified("gemm_f16", "cuda:sm_90a", "2026-12-01T00:00:00Z")};
+  matrix[0].code_hash = "3333";
+  Record compiled = WithStatus(matrix[0], Status::kCompiled, "2026-12-02T00:00:00Z");
+  // Same code: the verified record stays over a weaker, later one.
+  EXPECT_EQ(MergeRecords(matrix, {compiled})[0].action, MergeAction::kKeptStronger);
+  compiled.code_hash = "4444";
+  EXPECT_EQ(MergeRecords(matrix, {compiled})[0].action, MergeAction::kReplaced);
+  EXPECT_EQ(matrix[0].status, Status::kCompiled);
 }
 
 TEST(JsonTest, EscapesAndUnicode) {

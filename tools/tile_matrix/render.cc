@@ -111,8 +111,9 @@ constexpr const char* kLegend =
     "real device compiler accepted the generated code, nothing ran it; **generated**: source "
     "emitted, no compiler for it on the machines that probed; **failed**: a level after "
     "lowering went wrong (the error is below); **unsupported**: the target's lowering refused "
-    "the operator, naming the missing capability (below); *stale*: the kernel or the target's "
-    "lowering changed since the record was made, so its evidence is about older code.";
+    "the operator, naming the missing capability (below); *stale*: the kernel, the target's "
+    "lowering or the code generated for the operator changed since the record was made, so "
+    "its evidence is about older code.";
 
 }  // namespace
 
@@ -150,7 +151,8 @@ std::vector<std::pair<std::string, std::string>> EvidenceFields(const Record& re
   add("commit", record.commit);
   add("date", record.date);
   add("machine", record.machine);
-  add("context", absl::StrCat("ir ", record.ir_hash, ", lowering ", record.lowering_hash));
+  add("context", absl::StrCat("ir ", record.ir_hash, ", lowering ", record.lowering_hash,
+                              record.code_hash.empty() ? "" : ", code ", record.code_hash));
   add("log", record.log);
   return fields;
 }

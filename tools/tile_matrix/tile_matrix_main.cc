@@ -410,8 +410,9 @@ int RenderCommand(int argc, char** argv, std::ostream& out, std::ostream& err,
   cli::ArgParser parser(
       absl::StrCat(env.program, " render"), "[options]",
       "Writes the matrix from the records: a Markdown table and a self-contained HTML page\n"
-      "whose cells open to the evidence. Records whose kernel or lowering changed since they\n"
-      "were made are marked stale. With --check, compares instead of writing (exit 1 when a\n"
+      "whose cells open to the evidence. Records whose kernel, lowering or generated code\n"
+      "changed since they were made are marked stale (judging the code generates every\n"
+      "operator for every target). With --check, compares instead of writing (exit 1 when a\n"
       "page differs).");
   AddPathOptions(parser, /*with_outputs=*/true);
   parser.Add({"check", "", "compare the pages with what render would write; write nothing"});
