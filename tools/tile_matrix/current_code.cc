@@ -20,6 +20,7 @@ CurrentCode DescribeCurrentCode(const std::vector<ops::OpCase>& suite, const Pro
       code.lowering_hash[target.target] = HashText(target.lowering);
       code.arch[target.target] = target.arch;
       for (const ops::OpCase& op : suite) {
+        if (target.code_follows_host) break;
         absl::StatusOr<Module> module = ProbeModule(op);
         code.code_hash[{op.name, target.target}] =
             CodeHash(module.ok() ? prober->Generate(*module, target)

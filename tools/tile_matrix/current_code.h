@@ -32,9 +32,8 @@ CurrentCode DescribeCurrentCode(const std::vector<ops::OpCase>& suite, const Pro
 // Why `record` no longer describes the current code ("the kernel changed
 // since", "the operator is not in the suite", ...), or empty when it still
 // does. A target this build has no prober for cannot be judged: not stale. Nor can the
-// code of a record made for another arch than the target's here (a CPU record probed on
-// another host CPU: the code differs by the host's vector width), nor one without a
-// code_hash.
+// code of a record without a code_hash (made before they existed, or for a target whose code
+// follows the host), nor of one made for another arch than the target's here.
 std::string StaleReason(const Record& record, const CurrentCode& code);
 
 // The columns of a matrix: the probers' targets, then any other target a

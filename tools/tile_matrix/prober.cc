@@ -110,7 +110,7 @@ Record ProbeOperator(BackendProber& prober, const TargetSpec& target, const Mach
   const Module& module = *probed;
 
   absl::StatusOr<std::string> source = prober.Generate(module, target);
-  record.code_hash = CodeHash(source);
+  if (!target.code_follows_host) record.code_hash = CodeHash(source);
   if (!source.ok()) {
     // The target refused: an operation it has no form for (Unimplemented) or
     // more of a resource than it has (ResourceExhausted: shared memory).

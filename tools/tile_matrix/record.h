@@ -50,7 +50,8 @@ struct Record {
   // The hash of what generating the operator's code gave (the source, or the refusal): a
   // change in a pass or an emitter that changes this operator's code stales the record,
   // which the lowering hash (pipeline string, device library) cannot see. Empty in records
-  // made before it existed; judged only where the current target has the record's arch.
+  // made before it existed and for targets whose code follows the host (the CPU's: another
+  // machine's CPU name and features would change it); judged only at the record's arch.
   std::string code_hash;
   // Numerics (verified, and failed checks).
   std::optional<double> max_abs_error;
