@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/base/casts.h"
 #include "gtest/gtest.h"
 #include "targets/cpu/cpu_codegen.h"
 #include "targets/cpu/cpu_test_util.h"
@@ -317,12 +318,11 @@ TEST_F(ArithmeticTest, VectorExpExp2AndTanhMatchFloat64) {
     if (want < kMinNormal) return std::fabs(got - want) <= kMinDenormal;
     return std::fabs(got - want) <= 1.2e-7 * want;
   };
-  ExpectMatchesFloat64(
-      kernel, std::move(x), 0.0f,
-      {{"exp", [](double v) { return std::exp(v); }, exp_near},
-       {"exp2", [](double v) { return std::exp2(v); }, exp_near},
-       {"tanh", [](double v) { return std::tanh(v); },
-        [](double want, float got) { return NearRelative(1.4e-7, want, got); }}});
+  ExpectMatchesFloat64(kernel, std::move(x), 0.0f,
+                       {{"exp", [](double v) { return std::exp(v); }, exp_near},
+                        {"exp2", [](double v) { return std::exp2(v); }, exp_near},
+                        {"tanh", [](double v) { return std::tanh(v); },
+                         [](double want, float got) { return NearRelative(1.4e-7, want, got); }}});
 }
 
 // log, log2 and erf of f32 vectors against float64: log and log2 at 64 values in every binade
@@ -356,30 +356,61 @@ TEST_F(ArithmeticTest, VectorLogLog2AndErfMatchFloat64) {
                         {"erf", [](double v) { return std::erf(v); }, within(1.8e-7)}});
 }
 
-// sin and cos of f32 vectors against float64: every 1/256 over [-300, 300], values up to the
-// fast path's bound of 65536, and in the last vectors values beyond it, infinities and NaN,
-// which take every lane of their vector through libm. Within 1.5e-7 of the value, relative
-// (near zero crossings too: the reduction keeps r's digits); a zero with its sign.
-TEST_F(ArithmeticTest, VectorSinAndCosMatchFloat64) {
-  BlockFn kernel = Load("math.tile", "sincos_f32_vector");
-  ASSERT_NE(kernel, nullptr);
+// Within 1.5e-7 of the value, relative (near zero crossings too: the reductions keep r's
+// digits); a zero with its sign.
+bool NearSinCos(double want, float got) {
+  return want == 0 ? got == 0 && std::signbit(got) == std::signbit(want)
+                   : std::fabs(got - want) <= 1.5e-7 * std::fabs(want);
+}
+
+// Arguments for sin and cos: every 1/256 over [-300, 300], values up to the Cody-Waite bound of
+// 65536, values of every exponent beyond it (Payne-Hanek), the f32 values beyond it nearest to
+// multiples of pi/2 at their exponent (found from the continued fractions of 2^p 2/pi: sin or
+// cos there is about 1e-9, all of it in r's last digits), infinities, NaN and other specials.
+std::vector<float> SinCosArguments() {
   std::vector<float> x;
   for (int i = -300 * 256; i <= 300 * 256; ++i) x.push_back(static_cast<float>(i) / 256.0f);
   for (int i = 0; i < 4096; ++i) x.push_back(65536.0f * static_cast<float>(i) / 4096.0f);
-  while (x.size() % 16 != 0) x.push_back(0.5f);  // the specials in vectors of their own
+  uint32_t state = 20261205;
+  for (int i = 0; i < 40000; ++i) {
+    state = state * 1664525u + 1013904223u;
+    const uint32_t exponent = 143 + (state >> 8) % 112;  // 2^16 .. the largest finite
+    state = state * 1664525u + 1013904223u;
+    const uint32_t bits = (state & 0x807fffffu) | (exponent << 23);
+    x.push_back(absl::bit_cast<float>(bits));
+  }
+  for (uint32_t bits :
+       {0x6f79be45u, 0x50a3e87fu, 0x6ff9be45u, 0x5123e87fu, 0x7079be45u, 0x6a1976f1u, 0x53b146a6u,
+        0x65898498u, 0x51a3e87fu, 0x77584625u, 0x4c2332e9u, 0x6c55da58u, 0x70f9be45u, 0x5c07bcd0u,
+        0x723fa09au, 0x4a2562aeu, 0x642e0733u, 0x4e13d4a5u, 0x7ebdcda0u, 0x7f7fffffu}) {
+    x.push_back(absl::bit_cast<float>(bits));
+    x.push_back(-absl::bit_cast<float>(bits));
+  }
   for (float special :
        {65536.0f, -65536.0f, 65537.0f, 1e6f, -3e38f, std::numeric_limits<float>::infinity(),
         -std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN(), 1e-30f,
         -0.0f, 0.7853982f, 1.5707964f, 3.1415927f, 4.712389f, 1e-40f, 12345.678f}) {
     x.push_back(special);
   }
-  auto near = [](double want, float got) {
-    return want == 0 ? got == 0 && std::signbit(got) == std::signbit(want)
-                     : std::fabs(got - want) <= 1.5e-7 * std::fabs(want);
-  };
-  ExpectMatchesFloat64(kernel, std::move(x), 2.0f,
-                       {{"sin", [](double v) { return std::sin(v); }, near},
-                        {"cos", [](double v) { return std::cos(v); }, near}});
+  return x;
+}
+
+// sin and cos of f32 vectors, and in scalar code, against float64 over the whole range: within
+// 1.5e-7 relative, NaN at infinities.
+TEST_F(ArithmeticTest, VectorSinAndCosMatchFloat64) {
+  BlockFn kernel = Load("math.tile", "sincos_f32_vector");
+  ASSERT_NE(kernel, nullptr);
+  ExpectMatchesFloat64(kernel, SinCosArguments(), 2.0f,
+                       {{"sin", [](double v) { return std::sin(v); }, NearSinCos},
+                        {"cos", [](double v) { return std::cos(v); }, NearSinCos}});
+}
+
+TEST_F(ArithmeticTest, ScalarSinAndCosMatchFloat64) {
+  BlockFn kernel = Load("math.tile", "sincos_f32");
+  ASSERT_NE(kernel, nullptr);
+  ExpectMatchesFloat64(kernel, SinCosArguments(), 2.0f,
+                       {{"sin", [](double v) { return std::sin(v); }, NearSinCos},
+                        {"cos", [](double v) { return std::cos(v); }, NearSinCos}});
 }
 
 }  // namespace

@@ -20,13 +20,13 @@ namespace {
 
 const absl::flat_hash_map<std::string, llvm::Intrinsic::ID>& LlvmMathIntrinsics() {
   static const auto* table = new absl::flat_hash_map<std::string, llvm::Intrinsic::ID>{
-      {"exp", llvm::Intrinsic::exp},   {"exp2", llvm::Intrinsic::exp2},
-      {"exp2_ftz", llvm::Intrinsic::exp2},
-      {"log", llvm::Intrinsic::log},   {"log2", llvm::Intrinsic::log2},
-      {"sqrt", llvm::Intrinsic::sqrt}, {"sin", llvm::Intrinsic::sin},
-      {"cos", llvm::Intrinsic::cos},   {"floor", llvm::Intrinsic::floor},
-      {"ceil", llvm::Intrinsic::ceil}, {"pow", llvm::Intrinsic::pow},
-      {"fma", llvm::Intrinsic::fma},   {"abs", llvm::Intrinsic::fabs},
+      {"exp", llvm::Intrinsic::exp},       {"exp2", llvm::Intrinsic::exp2},
+      {"exp2_ftz", llvm::Intrinsic::exp2}, {"log", llvm::Intrinsic::log},
+      {"log2", llvm::Intrinsic::log2},     {"sqrt", llvm::Intrinsic::sqrt},
+      {"sin", llvm::Intrinsic::sin},       {"cos", llvm::Intrinsic::cos},
+      {"floor", llvm::Intrinsic::floor},   {"ceil", llvm::Intrinsic::ceil},
+      {"pow", llvm::Intrinsic::pow},       {"fma", llvm::Intrinsic::fma},
+      {"abs", llvm::Intrinsic::fabs},
   };
   return *table;
 }
@@ -91,36 +91,10 @@ llvm::Value* KernelEmitter::EmitMath(const std::string& name,
     // around it, as it does the other functions' straight-line code; a scalar polynomial is
     // still faster than the libm call LLVM's intrinsic would be (bench/results/
     // cpu_2026-12-05_logerf).
-    if (name == "sin" || name == "cos") return EmitSinCos(name, args[0]);
+    if (name == "sin" || name == "cos") return EmitSinCosF32(builder_, args[0], name == "cos");
   }
   if (IsLibmFunction(name)) return EmitLibmCall(name, args[0]);
   return builder_.CreateIntrinsic(LlvmMathIntrinsics().at(name), {type}, args);
-}
-
-// f32 sin and cos: the polynomial, and libm for every lane when any lane is beyond
-// kSinCosFastBound (or infinite or NaN), which the polynomial's range reduction does not reach.
-llvm::Value* KernelEmitter::EmitSinCos(const std::string& name, llvm::Value* x) {
-  llvm::Type* type = x->getType();
-  llvm::Value* fast = EmitSinCosF32(builder_, x, name == "cos");
-  llvm::Value* magnitude = builder_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x);
-  llvm::Value* in_range =
-      builder_.CreateFCmpOLE(magnitude, llvm::ConstantFP::get(type, kSinCosFastBound));
-  if (type->isVectorTy()) in_range = builder_.CreateAndReduce(in_range);
-  llvm::BasicBlock* fast_end = builder_.GetInsertBlock();
-  llvm::Function* function = fast_end->getParent();
-  llvm::LLVMContext& context = function->getContext();
-  auto* slow = llvm::BasicBlock::Create(context, name + ".libm", function);
-  auto* join = llvm::BasicBlock::Create(context, name + ".join", function);
-  builder_.CreateCondBr(in_range, join, slow);
-  builder_.SetInsertPoint(slow);
-  llvm::Value* exact = EmitLibmCall(name, x);
-  llvm::BasicBlock* slow_end = builder_.GetInsertBlock();
-  builder_.CreateBr(join);
-  builder_.SetInsertPoint(join);
-  llvm::PHINode* result = builder_.CreatePHI(type, 2);
-  result->addIncoming(fast, fast_end);
-  result->addIncoming(exact, slow_end);
-  return result;
 }
 
 llvm::Value* KernelEmitter::EmitLibmCall(const std::string& name, llvm::Value* arg) {

@@ -109,9 +109,6 @@ class KernelEmitter {
   llvm::Value* EmitMath(const std::string& name, const std::vector<llvm::Value*>& args);
   // libm's `name` (with an f suffix for f32) of arg, a scalar, or each lane of a vector.
   llvm::Value* EmitLibmCall(const std::string& name, llvm::Value* arg);
-  // f32 sin or cos (`name`) of x, a scalar or vector: math_f32.h's, or libm's where a lane is
-  // beyond its range.
-  llvm::Value* EmitSinCos(const std::string& name, llvm::Value* x);
   llvm::Value* EmitAtomicAdd(const Call& call);
   llvm::Value* EmitScalarAtomicAdd(const BufferNode& buffer, llvm::Value* offset,
                                    llvm::Value* value);

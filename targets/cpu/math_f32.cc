@@ -1,13 +1,16 @@
 // exp, exp2, tanh, log, log2 and erf of f32 values as straight-line IR (see math_f32.h).
 #include "targets/cpu/math_f32.h"
 
+#include <cstdint>
 #include <initializer_list>
 #include <limits>
 #include <utility>
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/Module.h"
 
 namespace tile_ir::cpu {
 namespace {
@@ -47,14 +50,13 @@ constexpr float kLogPoly[] = {0.3333333134651184f,   -0.2500081956386566f, 0.200
 // erf(x) = x p(x^2) below |x| = 0.9 (degree 5), and 1 - e^(-x^2) q(u), u = (|x| - 2.41) / 1.51,
 // up to 3.92, q fitted to erfc(x) e^(x^2) (degree 10; erfc below 0.2 there, so q's 2e-7 is 5e-8
 // of erf); erf rounds to 1 beyond. Within 1.8e-7 evaluated in f32.
-constexpr float kErfSmallPoly[] = {1.1283791065216064f,    -0.3761252462863922f,
-                                   0.11282142251729965f,   -0.026778968051075935f,
-                                   0.005012053996324539f,  -0.0006090842070989311f};
+constexpr float kErfSmallPoly[] = {1.1283791065216064f,   -0.3761252462863922f,
+                                   0.11282142251729965f,  -0.026778968051075935f,
+                                   0.005012053996324539f, -0.0006090842070989311f};
 constexpr float kErfcScaledPoly[] = {
-    0.217705637216568f,     -0.1193479672074318f,    0.06207292154431343f,
-    -0.03081250749528408f,  0.014683336019515991f,   -0.006793302018195391f,
-    0.002997901290655136f,  -0.0011582025326788425f, 0.000500406720675528f,
-    -0.00033438560785725713f, 0.0001249936321983114f};
+    0.217705637216568f,    -0.1193479672074318f,     0.06207292154431343f,  -0.03081250749528408f,
+    0.014683336019515991f, -0.006793302018195391f,   0.002997901290655136f, -0.0011582025326788425f,
+    0.000500406720675528f, -0.00033438560785725713f, 0.0001249936321983114f};
 constexpr double kErfSmall = 0.9;
 
 // sin(r) = r + r^3 s(r^2) and cos(r) = 1 - r^2/2 + r^4 c(r^2) on [-pi/4, pi/4], fitted the same
@@ -69,6 +71,13 @@ constexpr double kHalfPi1 = 1.5707963705062866;
 constexpr double kHalfPi2 = -4.371138828673793e-08;
 constexpr double kHalfPi3 = -1.7151245100058819e-15;
 constexpr double kErfOne = 3.92;
+// The bits of 2/pi after the binary point (bit j weighs 2^-j), most significant first in
+// 32-bit words behind one zero word: stream position j + 31. 224 bits reach the largest f32
+// exponent with 96 to spare (ReduceLarge). Computed here from Machin's formula for pi.
+constexpr uint32_t kTwoOverPiBits[] = {0x00000000, 0xa2f9836e, 0x4e441529, 0xfc2757d1, 0xf534ddc0,
+                                       0xdb629599, 0x3c439041, 0xfe5163ab, 0xdebbc561};
+// pi/2 * 2^-62: a 62-bit fixed-point fraction of a quadrant, in radians.
+constexpr double kHalfPiOver2To62 = 1.5707963267948966 / 4611686018427387904.0;
 
 template <size_t N>
 llvm::Value* Horner(llvm::IRBuilderBase& b, const float (&coefficients)[N], llvm::Value* x) {
@@ -118,6 +127,82 @@ llvm::Type* IntTypeLike(llvm::IRBuilderBase& b, llvm::Type* type) {
     int_type = llvm::VectorType::get(int_type, vector->getElementCount());
   }
   return int_type;
+}
+
+// `scalar` with `like`'s lanes (a vector type where `like` is one).
+llvm::Type* Like(llvm::Type* scalar, llvm::Type* like) {
+  if (auto* vector = llvm::dyn_cast<llvm::VectorType>(like)) {
+    return llvm::VectorType::get(scalar, vector->getElementCount());
+  }
+  return scalar;
+}
+
+// kTwoOverPiBits[index] (i32; a gather for a vector of indices), the table a private constant
+// of the module.
+llvm::Value* TwoOverPiWord(llvm::IRBuilderBase& b, llvm::Value* index) {
+  llvm::Module& module = *b.GetInsertBlock()->getModule();
+  constexpr const char* kName = "tl.two_over_pi_bits";
+  llvm::GlobalVariable* table = module.getNamedGlobal(kName);
+  if (table == nullptr) {
+    llvm::Constant* bits =
+        llvm::ConstantDataArray::get(module.getContext(), llvm::ArrayRef<uint32_t>(kTwoOverPiBits));
+    table = new llvm::GlobalVariable(module, bits->getType(), /*isConstant=*/true,
+                                     llvm::GlobalValue::PrivateLinkage, bits, kName);
+    table->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
+  }
+  llvm::Value* address = b.CreateInBoundsGEP(b.getInt32Ty(), table, index);
+  if (index->getType()->isVectorTy()) {
+    return b.CreateMaskedGather(Like(b.getInt32Ty(), index->getType()), address, llvm::Align(4));
+  }
+  return b.CreateLoad(b.getInt32Ty(), address);
+}
+
+// x = (n + r / (pi/2)) pi/2 for any finite x (Payne and Hanek's reduction, without a branch):
+// with x = m 2^p (m the 24-bit significand), x 2/pi mod 4 needs only the bits of 2/pi from
+// 2^-(p-1) on, as p's multiples of 4 vanish. 96 of them times m, in 64-bit integer pieces,
+// give x 2/pi mod 4 as a 64-bit fixed-point number with 62 fraction bits: n is its nearest
+// integer (mod 4), r its remainder times pi/2, in f64 then rounded to f32. The sign is x's.
+// Lanes with infinities or NaN come out as garbage: the caller replaces them.
+std::pair<llvm::Value*, llvm::Value*> ReduceLarge(llvm::IRBuilderBase& b, llvm::Value* x) {
+  llvm::Type* type = x->getType();
+  llvm::Type* i32 = Like(b.getInt32Ty(), type);
+  llvm::Type* i64 = Like(b.getInt64Ty(), type);
+  auto c32 = [&](int64_t v) { return llvm::ConstantInt::get(i32, v); };
+  auto c64 = [&](uint64_t v) { return llvm::ConstantInt::get(i64, v); };
+  llvm::Value* bits = b.CreateBitCast(x, i32);
+  llvm::Value* negative = b.CreateICmpSLT(bits, c32(0));
+  llvm::Value* exponent = b.CreateAnd(b.CreateLShr(bits, c32(23)), c32(0xff));
+  llvm::Value* significand = b.CreateOr(b.CreateAnd(bits, c32(0x7fffff)), c32(0x800000));
+  // p = exponent - 150, at least -30 so that the first word read is the table's (the lanes
+  // that small take the other reduction); the window starts at stream position p + 30.
+  llvm::Value* p = b.CreateSub(exponent, c32(150));
+  p = b.CreateSelect(b.CreateICmpSLT(p, c32(-30)), c32(-30), p);
+  llvm::Value* position = b.CreateAdd(p, c32(30));
+  llvm::Value* word = b.CreateLShr(position, c32(5));
+  llvm::Value* shift = b.CreateZExt(b.CreateAnd(position, c32(31)), i64);
+  llvm::Value* words[4];
+  for (int k = 0; k < 4; ++k) {
+    words[k] = b.CreateZExt(TwoOverPiWord(b, b.CreateAdd(word, c32(k))), i64);
+  }
+  // The window's three 32-bit pieces t0 > t1 > t2: bits shift.. of each pair of words.
+  llvm::Value* t[3];
+  for (int k = 0; k < 3; ++k) {
+    llvm::Value* pair = b.CreateOr(b.CreateShl(words[k], c64(32)), words[k + 1]);
+    t[k] = b.CreateLShr(b.CreateShl(pair, shift), c64(32));
+  }
+  // m T mod 2^96, bits 32..95: (m t0 << 32) + m t1 + (m t2 >> 32), wrapping mod 2^64.
+  llvm::Value* m = b.CreateZExt(significand, i64);
+  llvm::Value* fixed =
+      b.CreateAdd(b.CreateAdd(b.CreateShl(b.CreateMul(m, t[0]), c64(32)), b.CreateMul(m, t[1])),
+                  b.CreateLShr(b.CreateMul(m, t[2]), c64(32)));
+  llvm::Value* n = b.CreateLShr(b.CreateAdd(fixed, c64(uint64_t{1} << 61)), c64(62));
+  llvm::Value* fraction = b.CreateSub(fixed, b.CreateShl(n, c64(62)));  // in [-2^61, 2^61)
+  llvm::Type* f64 = Like(b.getDoubleTy(), type);
+  llvm::Value* r = b.CreateFMul(b.CreateSIToFP(fraction, f64), Constant(f64, kHalfPiOver2To62));
+  llvm::Value* quadrant = b.CreateTrunc(n, i32);
+  quadrant = b.CreateSelect(negative, b.CreateNeg(quadrant), quadrant);
+  r = b.CreateSelect(negative, b.CreateFNeg(r), r);
+  return {quadrant, b.CreateFPTrunc(r, type)};
 }
 
 // x = 2^e (1 + f) with f in [sqrt(1/2) - 1, sqrt(2) - 1] for a positive finite x (denormals
@@ -198,8 +283,8 @@ llvm::Value* EmitLogF32(llvm::IRBuilderBase& b, llvm::Value* x) {
 llvm::Value* EmitLog2F32(llvm::IRBuilderBase& b, llvm::Value* x) {
   llvm::Type* type = x->getType();
   auto [exponent, log1p] = LogParts(b, x);
-  llvm::Value* result = b.CreateIntrinsic(
-      llvm::Intrinsic::fmuladd, {type}, {log1p, Constant(type, 1.4426950408889634), exponent});
+  llvm::Value* result = b.CreateIntrinsic(llvm::Intrinsic::fmuladd, {type},
+                                          {log1p, Constant(type, 1.4426950408889634), exponent});
   return LogSpecials(b, x, result);
 }
 
@@ -213,19 +298,19 @@ llvm::Value* EmitErfF32(llvm::IRBuilderBase& b, llvm::Value* x) {
   llvm::Value* bounded =
       b.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, magnitude, Constant(type, kErfOne));
   llvm::Value* hi = b.CreateFMul(bounded, bounded);
-  llvm::Value* lo = b.CreateIntrinsic(llvm::Intrinsic::fma, {type},
-                                      {bounded, bounded, b.CreateFNeg(hi)});
-  llvm::Value* decay = b.CreateFMul(EmitExpF32(b, b.CreateFNeg(hi)),
-                                    b.CreateFSub(Constant(type, 1.0), lo));
-  llvm::Value* u = b.CreateFMul(b.CreateFSub(bounded, Constant(type, 2.41)),
-                                Constant(type, 1.0 / 1.51));
-  llvm::Value* large = b.CreateIntrinsic(
-      llvm::Intrinsic::fmuladd, {type},
-      {b.CreateFNeg(decay), Horner(b, kErfcScaledPoly, u), Constant(type, 1.0)});
-  llvm::Value* result = b.CreateSelect(
-      b.CreateFCmpOLT(magnitude, Constant(type, kErfSmall)), small,
-      b.CreateSelect(b.CreateFCmpOLT(magnitude, Constant(type, kErfOne)), large,
-                     Constant(type, 1.0)));
+  llvm::Value* lo =
+      b.CreateIntrinsic(llvm::Intrinsic::fma, {type}, {bounded, bounded, b.CreateFNeg(hi)});
+  llvm::Value* decay =
+      b.CreateFMul(EmitExpF32(b, b.CreateFNeg(hi)), b.CreateFSub(Constant(type, 1.0), lo));
+  llvm::Value* u =
+      b.CreateFMul(b.CreateFSub(bounded, Constant(type, 2.41)), Constant(type, 1.0 / 1.51));
+  llvm::Value* large =
+      b.CreateIntrinsic(llvm::Intrinsic::fmuladd, {type},
+                        {b.CreateFNeg(decay), Horner(b, kErfcScaledPoly, u), Constant(type, 1.0)});
+  llvm::Value* result =
+      b.CreateSelect(b.CreateFCmpOLT(magnitude, Constant(type, kErfSmall)), small,
+                     b.CreateSelect(b.CreateFCmpOLT(magnitude, Constant(type, kErfOne)), large,
+                                    Constant(type, 1.0)));
   return KeepNan(b, x, b.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, result, x));
 }
 
@@ -235,8 +320,9 @@ llvm::Value* EmitSinCosF32(llvm::IRBuilderBase& b, llvm::Value* x, bool cosine) 
   auto fma = [&](llvm::Value* a, llvm::Value* m, llvm::Value* c) {
     return b.CreateIntrinsic(llvm::Intrinsic::fma, {type}, {a, m, c});
   };
-  // k = round(x 2/pi), clamped so that the conversion is defined for any lane (the caller
-  // takes lanes beyond the bound, infinities and NaN from libm).
+  // Up to kSinCosFastBound: k = round(x 2/pi) and r = x - k pi/2 with pi/2 in three parts,
+  // x clamped so that the conversion is defined for any lane. Beyond: ReduceLarge. Both are
+  // computed for every lane and one taken: no branch, so a scalar loop of them vectorizes.
   llvm::Value* bounded = Clamp(b, x, -kSinCosFastBound, kSinCosFastBound);
   llvm::Value* k = b.CreateUnaryIntrinsic(
       llvm::Intrinsic::roundeven, b.CreateFMul(bounded, Constant(type, 0.6366197723675814)));
@@ -244,13 +330,17 @@ llvm::Value* EmitSinCosF32(llvm::IRBuilderBase& b, llvm::Value* x, bool cosine) 
   llvm::Value* r = fma(minus_k, Constant(type, kHalfPi1), bounded);
   r = fma(minus_k, Constant(type, kHalfPi2), r);
   r = fma(minus_k, Constant(type, kHalfPi3), r);
+  llvm::Value* quadrant = b.CreateFPToSI(k, int_type);
+  llvm::Value* magnitude = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x);
+  llvm::Value* large = b.CreateFCmpOGT(magnitude, Constant(type, kSinCosFastBound));
+  auto [large_quadrant, large_r] = ReduceLarge(b, x);
+  quadrant = b.CreateSelect(large, large_quadrant, quadrant);
+  r = b.CreateSelect(large, large_r, r);
   llvm::Value* t = b.CreateFMul(r, r);
   llvm::Value* sin_r = fma(b.CreateFMul(r, t), Horner(b, kSinPoly, t), r);
-  llvm::Value* cos_r =
-      fma(b.CreateFMul(t, t), Horner(b, kCosPoly, t),
-          fma(t, Constant(type, -0.5), Constant(type, 1.0)));
+  llvm::Value* cos_r = fma(b.CreateFMul(t, t), Horner(b, kCosPoly, t),
+                           fma(t, Constant(type, -0.5), Constant(type, 1.0)));
   // The quadrant k mod 4 (cos: one more): 0 sin r, 1 cos r, 2 -sin r, 3 -cos r.
-  llvm::Value* quadrant = b.CreateFPToSI(k, int_type);
   if (cosine) quadrant = b.CreateAdd(quadrant, llvm::ConstantInt::get(int_type, 1));
   llvm::Value* odd = b.CreateICmpNE(b.CreateAnd(quadrant, llvm::ConstantInt::get(int_type, 1)),
                                     llvm::ConstantInt::get(int_type, 0));
@@ -258,11 +348,14 @@ llvm::Value* EmitSinCosF32(llvm::IRBuilderBase& b, llvm::Value* x, bool cosine) 
                                        llvm::ConstantInt::get(int_type, 0));
   llvm::Value* value = b.CreateSelect(odd, cos_r, sin_r);
   value = b.CreateSelect(negate, b.CreateFNeg(value), value);
-  if (cosine) return value;
-  // sin(x) rounds to x below 2^-12, and -0 stays -0 (the reduction's r would be +0).
-  llvm::Value* tiny =
-      b.CreateFCmpOLT(b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x), Constant(type, 0x1p-12));
-  return b.CreateSelect(tiny, x, value);
+  if (!cosine) {
+    // sin(x) rounds to x below 2^-12, and -0 stays -0 (the reduction's r would be +0).
+    value = b.CreateSelect(b.CreateFCmpOLT(magnitude, Constant(type, 0x1p-12)), x, value);
+  }
+  // Infinities and NaN give NaN (x - x).
+  llvm::Value* finite =
+      b.CreateFCmpOLT(magnitude, Constant(type, std::numeric_limits<double>::infinity()));
+  return b.CreateSelect(finite, value, b.CreateFSub(x, x));
 }
 
 llvm::Value* EmitTanhF32(llvm::IRBuilderBase& b, llvm::Value* x) {

@@ -7,8 +7,7 @@
 // not; overflow gives +inf, underflow 0, NaN stays NaN, exp2(+-inf) = +inf, 0; tanh within
 // 1.4e-7 relative, +-1 beyond +-9; log within 1.3e-7 and log2 within 2e-7 relative (denormal
 // inputs included), -inf at 0, NaN below, +inf at +inf; erf within 1.8e-7 relative, +-1 beyond
-// +-3.92; sin and cos within 1.5e-7 relative up to |x| = 65536, libm's beyond (a branch:
-// KernelEmitter::EmitSinCos).
+// +-3.92; sin and cos within 1.5e-7 relative for every finite x, NaN at infinities.
 #ifndef TARGETS_CPU_MATH_F32_H_
 #define TARGETS_CPU_MATH_F32_H_
 
@@ -33,10 +32,10 @@ llvm::Value* EmitLog2F32(llvm::IRBuilderBase& builder, llvm::Value* x);
 // parts); 1 beyond; the sign x's.
 llvm::Value* EmitErfF32(llvm::IRBuilderBase& builder, llvm::Value* x);
 
-// sin(x) (cos(x) with `cosine`) for |x| <= kSinCosFastBound: r = x - k pi/2 with pi/2 in
-// three parts (Cody and Waite, one fma each), sin or cos of r by a polynomial after k mod 4.
-// Lanes beyond the bound (and infinities and NaN) come out wrong: the caller takes them from
-// libm (KernelEmitter::EmitMath branches to it when any lane is beyond).
+// sin(x) (cos(x) with `cosine`): r = x - k pi/2, for |x| <= kSinCosFastBound with pi/2 in three
+// parts (Cody and Waite, one fma each), beyond it from the bits of 2/pi that matter at x's
+// exponent (Payne and Hanek, in 64-bit integers), both without a branch; sin or cos of r by a
+// polynomial after k mod 4.
 inline constexpr double kSinCosFastBound = 65536.0;
 llvm::Value* EmitSinCosF32(llvm::IRBuilderBase& builder, llvm::Value* x, bool cosine);
 
