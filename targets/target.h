@@ -42,7 +42,7 @@ struct EmitOptions {
 struct Binary {
   std::string format;  // "cubin", "hsaco", "object"
   std::string bytes;
-  std::string entry;   // the symbol to launch
+  std::string entry;  // the symbol to launch
   // Dynamic shared memory the launch must ask for (GPUs), in bytes.
   int64_t dynamic_shared_bytes = 0;
   std::string compiler;  // the exact compiler, "NVRTC 12.4"
@@ -109,6 +109,10 @@ class Target {
   // the lowered module itself (the CPU's object code), so that CompileKernel
   // does not pay for an emission nothing reads.
   virtual bool CompilesFromSource() const { return true; }
+  // Whether Lower and Emit depend on the machine they run on (the CPU target compiles for the
+  // host: its CPU name, features and vector width), so that two machines give one kernel
+  // different code. The support matrix hashes the code of the others only.
+  virtual bool CodeFollowsHost() const { return false; }
 
   // The whole compile of `kernel` of a tile-level module, the one path every
   // device and the kernel cache take: SingleKernelModule, Lower, Emit (where

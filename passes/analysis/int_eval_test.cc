@@ -1,5 +1,6 @@
 #include "passes/analysis/int_eval.h"
 
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -82,17 +83,19 @@ TEST(IntEvalTest, PowerOfTwoDivisorsRoundAsTheOperatorSays) {
 // failures included: the program is a faster EvaluateInt, never a different one.
 class RandomExpr {
  public:
-  RandomExpr(uint32_t seed, std::vector<VarRef> vars) : rng_(seed), vars_(std::move(vars)) {}
+  // Over `vars` of `type`, with constants from `constants`.
+  RandomExpr(uint32_t seed, std::vector<VarRef> vars, DataType type, std::vector<int64_t> constants)
+      : rng_(seed), vars_(std::move(vars)), type_(type), constants_(std::move(constants)) {}
 
   Expr Integer(int depth) {
     int pick = depth <= 0 ? Pick(3) : Pick(11);
     switch (pick) {
-      case 0: return Int(Pick(19) - 9);
+      case 0: return Int(constants_[Pick(static_cast<int>(constants_.size()))], type_);
       case 1:
       case 2: return vars_[Pick(static_cast<int>(vars_.size()))];
       case 3: return Unary::Make(UnaryOp::kNeg, Integer(depth - 1));
-      case 4: return Cast::Make(Pick(2) ? kI8 : kI32, Integer(depth - 1));
-      case 5: return Cast::Make(kI32, Boolean(depth - 1));
+      case 4: return Cast::Make(type_, Cast::Make(Pick(2) ? kI8 : kI32, Integer(depth - 1)));
+      case 5: return Cast::Make(type_, Boolean(depth - 1));
       case 6: return Select::Make(Boolean(depth - 1), Integer(depth - 1), Integer(depth - 1));
       default: {
         static constexpr BinaryOp kOps[] = {
@@ -120,6 +123,8 @@ class RandomExpr {
   int Pick(int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng_); }
   std::mt19937 rng_;
   std::vector<VarRef> vars_;
+  DataType type_;
+  std::vector<int64_t> constants_;
 };
 
 TEST(IntEvalTest, ProgramAgreesWithTheWalkOnRandomExpressions) {
@@ -128,7 +133,9 @@ TEST(IntEvalTest, ProgramAgreesWithTheWalkOnRandomExpressions) {
   VarRef n = Var::Make("n");
   const Var* slots[] = {i.get(), j.get()};
   const IntEnv bound = {{n.get(), 1 << 30}};
-  RandomExpr random(20261205, {i, j, n});
+  std::vector<int64_t> small;
+  for (int64_t c = -9; c <= 9; ++c) small.push_back(c);
+  RandomExpr random(20261205, {i, j, n}, kI32, small);
   int evaluable = 0;
   for (int trial = 0; trial < 400; ++trial) {
     Expr e = random.Integer(5);
@@ -147,6 +154,34 @@ TEST(IntEvalTest, ProgramAgreesWithTheWalkOnRandomExpressions) {
   }
   // Both outcomes are exercised, not just failures.
   EXPECT_GT(evaluable, 400 * 30 / 4);
+}
+
+// The same over i64 at the type's extremes, where int64 arithmetic overflows and INT64_MIN / -1
+// has no quotient, against a walk whose arithmetic the interval tests check in 128 bits.
+TEST(IntEvalTest, ProgramAgreesWithTheWalkAtInt64Extremes) {
+  constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  const std::vector<int64_t> extremes = {
+      kMin, kMin + 1, -(int64_t{1} << 32), -(1 << 30), -2,  -1, 0, 1, 2,
+      4,    1 << 30,  int64_t{1} << 32,    kMax - 1,   kMax};
+  VarRef i = Var::Make("i", kI64);
+  VarRef j = Var::Make("j", kI64);
+  const Var* slots[] = {i.get(), j.get()};
+  RandomExpr random(4242, {i, j}, kI64, extremes);
+  int evaluable = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    Expr e = random.Integer(4);
+    IntProgram program(e, slots);
+    for (int64_t vi : extremes) {
+      for (int64_t vj : {kMin, int64_t{-1}, int64_t{0}, int64_t{3}, kMax}) {
+        std::optional<int64_t> want = EvaluateInt(e, {{i.get(), vi}, {j.get(), vj}});
+        ASSERT_EQ(program.Run({vi, vj}), want)
+            << "trial " << trial << " at i=" << vi << ", j=" << vj;
+        evaluable += want.has_value();
+      }
+    }
+  }
+  EXPECT_GT(evaluable, 400 * 14 * 5 / 10);
 }
 
 }  // namespace

@@ -31,6 +31,7 @@ class CpuTarget final : public targets::Target {
 
   // The object is generated from `lowered` itself: Emit's text is for people.
   bool CompilesFromSource() const override { return false; }
+  bool CodeFollowsHost() const override { return true; }
 
   absl::StatusOr<targets::Binary> Compile(const Module& lowered, const std::string& source,
                                           std::string_view kernel) const override {

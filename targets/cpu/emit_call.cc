@@ -86,11 +86,8 @@ llvm::Value* KernelEmitter::EmitMath(const std::string& name,
     if (name == "log") return EmitLogF32(builder_, args[0]);
     if (name == "log2") return EmitLog2F32(builder_, args[0]);
     if (name == "erf") return EmitErfF32(builder_, args[0]);
-    // sin and cos: the polynomial, with a branch to libm for a value (a vector with a lane)
-    // beyond its range. The branch keeps LLVM's loop vectorizer from vectorizing a scalar loop
-    // around it, as it does the other functions' straight-line code; a scalar polynomial is
-    // still faster than the libm call LLVM's intrinsic would be (bench/results/
-    // cpu_2026-12-05_logerf).
+    // sin and cos: both reductions and a select, no branch, so that LLVM's loop vectorizer
+    // vectorizes a scalar loop around them as it does the other functions' straight-line code.
     if (name == "sin" || name == "cos") return EmitSinCosF32(builder_, args[0], name == "cos");
   }
   if (IsLibmFunction(name)) return EmitLibmCall(name, args[0]);

@@ -26,9 +26,9 @@ struct TargetSpec {
   // lowering pipeline string, and the device library's fingerprint where
   // there is one. Its hash is half of a record's staleness context.
   std::string lowering;
-  // The generated code follows the machine that generates it (a family with no named archs
-  // compiles for the host: its CPU name, features and vector width), so two machines would
-  // hash different code for one kernel: records of such a target keep no code_hash.
+  // The generated code follows the machine that generates it (Target::CodeFollowsHost: the
+  // CPU's carries the host's CPU name, features and vector width), so two machines would hash
+  // different code for one kernel: records of such a target keep no code_hash.
   bool code_follows_host = false;
 };
 

@@ -321,9 +321,12 @@ std::vector<MergeEvent> MergeRecords(std::vector<Record>& matrix,
           {MergeAction::kKeptOlder, cell, absl::StrCat(against, " stays over ", what)});
       continue;
     }
+    // A code hash speaks only where both records have one (not before they existed, nor for
+    // a target whose code follows the host).
     bool same_code = record.ir_hash == existing->ir_hash &&
                      record.lowering_hash == existing->lowering_hash &&
-                     record.code_hash == existing->code_hash;
+                     (record.code_hash.empty() || existing->code_hash.empty() ||
+                      record.code_hash == existing->code_hash);
     if (same_code && IsSuccess(record.status) &&
         Strength(record.status) < Strength(existing->status)) {
       events.push_back(

@@ -216,6 +216,10 @@ TEST(MergeTest, ADifferentCodeHashIsDifferentCode) {
   Record compiled = WithStatus(matrix[0], Status::kCompiled, "2026-12-02T00:00:00Z");
   // Same code: the verified record stays over a weaker, later one.
   EXPECT_EQ(MergeRecords(matrix, {compiled})[0].action, MergeAction::kKeptStronger);
+  // A record without a code hash (older, or of a target whose code follows the host) is judged
+  // by the other two hashes alone.
+  compiled.code_hash.clear();
+  EXPECT_EQ(MergeRecords(matrix, {compiled})[0].action, MergeAction::kKeptStronger);
   compiled.code_hash = "4444";
   EXPECT_EQ(MergeRecords(matrix, {compiled})[0].action, MergeAction::kReplaced);
   EXPECT_EQ(matrix[0].status, Status::kCompiled);

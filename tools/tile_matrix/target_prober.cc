@@ -35,14 +35,13 @@ class TargetProber final : public BackendProber {
     const targets::TargetFamily* family = targets_.FindFamily(family_);
     if (family == nullptr) return specs;
     std::vector<std::string> archs = family->archs();
-    const bool host = archs.empty();  // the host's arch: the code follows the machine
-    if (host) archs.push_back("");
+    if (archs.empty()) archs.push_back("");
     for (const std::string& arch : archs) {
       absl::StatusOr<std::shared_ptr<const targets::Target>> target =
           targets_.Resolve(targets::TargetName{family_, arch, {}});
       if (!target.ok()) continue;  // a family that refuses its own architecture: its tests say so
-      specs.push_back(
-          {(*target)->ToString(), (*target)->info()->arch(), LoweringLine(**target), host});
+      specs.push_back({(*target)->ToString(), (*target)->info()->arch(), LoweringLine(**target),
+                       (*target)->CodeFollowsHost()});
     }
     return specs;
   }

@@ -44,23 +44,33 @@ inline bool FitsIn(Wide value, DataType dtype) {
   return value >= TypeMin(dtype) && value <= TypeMax(dtype);
 }
 
-// Division helpers; b must not be 0. Truncating as in C, or rounding down or up. The int64
-// forms must not be given INT64_MIN / -1 (the one quotient int64 cannot hold).
+// Division helpers; b must not be 0. Truncating as in C, or rounding down or up. In 128 bits,
+// where any int64 quotient fits (INT64_MIN / -1 included): interval bounds divide int64
+// extremes.
 inline Wide TruncDiv(Wide a, Wide b) { return a / b; }
 inline Wide TruncMod(Wide a, Wide b) { return a % b; }
-template <typename T>
-T FloorDiv(T a, T b) {
-  T q = a / b;
+inline Wide FloorDiv(Wide a, Wide b) {
+  Wide q = a / b;
   return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
-template <typename T>
-T FloorMod(T a, T b) {
-  T m = a % b;
+inline Wide FloorMod(Wide a, Wide b) { return a - FloorDiv(a, b) * b; }
+inline Wide CeilDiv(Wide a, Wide b) {
+  Wide q = a / b;
+  return (a % b != 0 && ((a < 0) == (b < 0))) ? q + 1 : q;
+}
+
+// The same in int64, several times cheaper than 128-bit division (layout enumeration divides
+// at every element of a fragment); never for INT64_MIN / -1, whose quotient int64 cannot hold.
+inline int64_t FloorDivInt64(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+inline int64_t FloorModInt64(int64_t a, int64_t b) {
+  int64_t m = a % b;
   return (m != 0 && ((m < 0) != (b < 0))) ? m + b : m;
 }
-template <typename T>
-T CeilDiv(T a, T b) {
-  T q = a / b;
+inline int64_t CeilDivInt64(int64_t a, int64_t b) {
+  int64_t q = a / b;
   return (a % b != 0 && ((a < 0) == (b < 0))) ? q + 1 : q;
 }
 
@@ -97,9 +107,9 @@ inline bool EvalIntBinary(BinaryOp op, int64_t a, int64_t b, DataType dtype, int
       switch (op) {
         case BinaryOp::kDiv: result = a / b; break;
         case BinaryOp::kMod: result = a % b; break;
-        case BinaryOp::kFloorDiv: result = FloorDiv(a, b); break;
-        case BinaryOp::kFloorMod: result = FloorMod(a, b); break;
-        default: result = CeilDiv(a, b); break;
+        case BinaryOp::kFloorDiv: result = FloorDivInt64(a, b); break;
+        case BinaryOp::kFloorMod: result = FloorModInt64(a, b); break;
+        default: result = CeilDivInt64(a, b); break;
       }
       break;
     case BinaryOp::kMin: result = std::min(a, b); break;

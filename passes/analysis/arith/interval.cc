@@ -87,8 +87,8 @@ IntInterval BinaryInterval(BinaryOp op, IntInterval a, IntInterval b, DataType d
     case BinaryOp::kSub: return Hull({a0 - b1, a1 - b0}, dtype);
     case BinaryOp::kMul: return Hull({a0 * b0, a0 * b1, a1 * b0, a1 * b1}, dtype);
     case BinaryOp::kDiv: return DivideInterval(a, b, dtype, TruncDiv);
-    case BinaryOp::kFloorDiv: return DivideInterval(a, b, dtype, FloorDiv<Wide>);
-    case BinaryOp::kCeilDiv: return DivideInterval(a, b, dtype, CeilDiv<Wide>);
+    case BinaryOp::kFloorDiv: return DivideInterval(a, b, dtype, FloorDiv);
+    case BinaryOp::kCeilDiv: return DivideInterval(a, b, dtype, CeilDiv);
     case BinaryOp::kMod: return TruncModInterval(a, b, dtype);
     case BinaryOp::kFloorMod: return FloorModInterval(a, b, dtype);
     case BinaryOp::kMin: return {std::min(a.min, b.min), std::min(a.max, b.max)};

@@ -56,6 +56,14 @@ TEST(IntervalTest, OverflowWidensToTheWholeType) {
             (IntInterval{1, int64_t{std::numeric_limits<int32_t>::max()} + 1}));
   EXPECT_EQ(Apply(BinaryOp::kMul, IntInterval::Full(kI64), {2, 2}, kI64), IntInterval::Full(kI64));
   EXPECT_EQ(UnaryInterval(UnaryOp::kNeg, IntInterval::Full(kI8), kI8), IntInterval::Full(kI8));
+  // INT64_MIN / -1 overflows int64: the bounds divide in 128 bits (this trapped once).
+  EXPECT_EQ(Apply(BinaryOp::kFloorMod, IntInterval::Full(kI64), {-1, -1}, kI64),
+            IntInterval::Point(0));
+  EXPECT_EQ(Apply(BinaryOp::kFloorDiv, IntInterval::Full(kI64), {-1, -1}, kI64),
+            IntInterval::Full(kI64));
+  EXPECT_EQ(EvalIntBinary(BinaryOp::kFloorDiv, std::numeric_limits<int64_t>::min(), -1, kI64),
+            std::nullopt);
+  EXPECT_EQ(EvalIntBinary(BinaryOp::kMod, std::numeric_limits<int64_t>::min(), -1, kI64), 0);
 }
 
 TEST(IntervalTest, Division) {
