@@ -122,6 +122,12 @@ class TargetInfo {
   // Whether `lowered` (a kernel after the target's pipeline) took the path that
   // min_block_threads_preferred is for (CUDA: warp-specialize split it). True by default.
   virtual bool OnFastestPath(const KernelNode& lowered) const { return true; }
+  // Where a block's tiles live in memory behind a cache rather than in on-chip storage the
+  // lowering budgets itself (the CPU: shared tiles are copies and fragments are arrays, one
+  // block per core at a time), the bytes of cache one block's tiles should fit: the
+  // default-config heuristics then prefer the largest tiles that do, since every step of a
+  // block pays for its copies and accumulator reloads. 0, the default: no such preference.
+  virtual int64_t block_cache_bytes() const { return 0; }
 };
 
 }  // namespace tile_ir::passes

@@ -112,26 +112,113 @@ Config DefaultConfig(const ConfigSpace& space, const std::map<std::string, int64
   return config;
 }
 
+namespace {
+
+// Whether no tile of `candidate` is larger than the (padded to 16) dimension it covers: a
+// bigger block must not buy what it is chosen for with padding work.
+bool TilesFitDims(const ConfigSpace& space, const std::map<std::string, int64_t>& dims,
+                  const Config& candidate) {
+  for (const TuningParam& param : space.params) {
+    if (param.kind != TuningParam::Kind::kTile || param.covers.empty()) continue;
+    auto dim = dims.find(param.covers);
+    auto value = candidate.find(param.name);
+    if (dim != dims.end() && value != candidate.end() && value->second > PaddedTo16(dim->second)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// The tiles a block computes: the product of its tile sizes.
+int64_t TileVolume(const ConfigSpace& space, const Config& candidate) {
+  int64_t volume = 1;
+  for (const TuningParam& param : space.params) {
+    auto value = candidate.find(param.name);
+    if (param.kind == TuningParam::Kind::kTile && value != candidate.end() && value->second > 0) {
+      volume *= value->second;
+    }
+  }
+  return volume;
+}
+
+// The work the blocks of `candidate` do over the dims it tiles, padding included: the product
+// of each known dimension rounded up to its tile (a tile of 256 over N = 777 computes 1024).
+double PaddedWork(const ConfigSpace& space, const std::map<std::string, int64_t>& dims,
+                  const Config& candidate) {
+  double work = 1;
+  for (const TuningParam& param : space.params) {
+    if (param.kind != TuningParam::Kind::kTile || param.covers.empty()) continue;
+    auto dim = dims.find(param.covers);
+    auto value = candidate.find(param.name);
+    if (dim == dims.end() || value == candidate.end() || value->second <= 0) continue;
+    work *= static_cast<double>((dim->second + value->second - 1) / value->second * value->second);
+  }
+  return work;
+}
+
+// The candidate with the largest tiles that fit the target's cache (TargetPreferences::
+// block_cache_bytes), or `config` where none does.
+Config LargestCachedTiles(const ConfigSpace& space, const std::map<std::string, int64_t>& dims,
+                          const TargetPreferences& target, Config config,
+                          std::vector<std::string>* explanation) {
+  std::optional<Config> best;
+  int64_t best_volume = 0;
+  int64_t best_bytes = 0;
+  const double default_work = PaddedWork(space, dims, config);
+  for (Config candidate : space.Enumerate()) {
+    if (!target.has_async_copy) {
+      // Stages beyond the fewest only cost buffer space there (as in the heuristics above).
+      for (const TuningParam& param : space.params) {
+        if (param.kind == TuningParam::Kind::kStages && !param.values.empty()) {
+          candidate[param.name] = *std::min_element(param.values.begin(), param.values.end());
+        }
+      }
+    }
+    if (!TilesFitDims(space, dims, candidate)) continue;
+    // No more padding work than the template's default does: on ragged shapes the bigger tiles
+    // lose to the padding what they gain (1000x777x333 f32 on the CPU: 64x64x32 runs 155-163
+    // GFLOP/s, 128x128x64 124-148).
+    if (PaddedWork(space, dims, candidate) > default_work * 1.05) continue;
+    const int64_t volume = TileVolume(space, candidate);
+    if (volume <= best_volume) continue;
+    const std::optional<int64_t> bytes = target.block_bytes(candidate);
+    if (!bytes || *bytes > target.block_cache_bytes) continue;
+    best = candidate;
+    best_volume = volume;
+    best_bytes = *bytes;
+  }
+  const std::string keeps = absl::StrCat("the target keeps a block's tiles in a cache of ",
+                                         target.block_cache_bytes / 1024, " KiB");
+  if (!best) {
+    if (explanation) {
+      explanation->push_back(
+          absl::StrCat(keeps, ", and no candidate's tiles fit it and these shapes: kept"));
+    }
+    return config;
+  }
+  if (explanation) {
+    explanation->push_back(absl::StrCat(
+        keeps, ": ", ConfigToString(*best), " has the largest tiles that fit it (",
+        best_bytes / 1024,
+        " KiB), fit these shapes and pad no dimension by more than a fifth; "
+        "every step of a block pays for its tile copies and accumulator reloads, so the largest "
+        "amortize them best"));
+  }
+  return *best;
+}
+
+}  // namespace
+
 Config DefaultConfig(const ConfigSpace& space, const std::map<std::string, int64_t>& dims,
                      const TargetPreferences& target, std::vector<std::string>* explanation) {
   Config config = DefaultConfig(space, dims, target.has_async_copy, explanation);
+  if (target.block_cache_bytes > 0 && target.block_bytes) {
+    return LargestCachedTiles(space, dims, target, std::move(config), explanation);
+  }
   if (target.min_block_threads <= 0 || !target.block_threads) return config;
   const std::optional<int64_t> threads = target.block_threads(config);
   if (!threads || *threads >= target.min_block_threads) return config;
-  // No tile beyond the padded dimension it covers: a bigger block must not buy its threads
-  // with padding work.
-  auto fits = [&](const Config& candidate) {
-    for (const TuningParam& param : space.params) {
-      if (param.kind != TuningParam::Kind::kTile || param.covers.empty()) continue;
-      auto dim = dims.find(param.covers);
-      auto value = candidate.find(param.name);
-      if (dim != dims.end() && value != candidate.end() &&
-          value->second > PaddedTo16(dim->second)) {
-        return false;
-      }
-    }
-    return true;
-  };
+  auto fits = [&](const Config& candidate) { return TilesFitDims(space, dims, candidate); };
   // Candidates with the threads that fit, nearest the default first.
   struct Near {
     int tile_changes = 0;

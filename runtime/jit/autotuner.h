@@ -63,14 +63,24 @@ struct TargetPreferences {
   // (TargetInfo::OnFastestPath); asked of few candidates, since it lowers. Null: any that
   // has the threads does.
   std::function<bool(const Config&)> takes_fastest_path;
+  // TargetInfo::block_cache_bytes: where a block's tiles live behind a cache, the bytes of it
+  // one block's tiles should fit. 0: no preference.
+  int64_t block_cache_bytes = 0;
+  // A candidate's tiles in bytes (an estimate from its build: its buffers, the shared ones once
+  // per stage), nullopt when it does not build.
+  std::function<std::optional<int64_t>(const Config&)> block_bytes;
 };
 
 // DefaultConfig, then, when the target prefers blocks of at least `min_block_threads` and the
 // default's are fewer: the candidate of the space nearest the default (fewest tile sizes
 // changed, then fewest other parameters, then the space's order) that has that many threads,
 // no tile larger than the (padded to 16) dimension it covers, and whose lowering takes the
-// target's fastest path. The default stays where no candidate qualifies. `explanation` gets
-// one more line saying which and why.
+// target's fastest path. Or, where the target keeps a block's tiles in a cache
+// (`block_cache_bytes`): the candidate with the largest tiles (the product of its tile sizes)
+// whose tiles fit that cache, with no tile larger than the padded dimension it covers and no
+// more padding work over the shapes than the default's (5% grace), its stages the fewest where
+// the target has no asynchronous copies (first in the space's order among equals). The default
+// stays where no candidate qualifies. `explanation` gets one more line saying which and why.
 Config DefaultConfig(const ConfigSpace& space, const std::map<std::string, int64_t>& dims,
                      const TargetPreferences& target, std::vector<std::string>* explanation);
 

@@ -1,5 +1,7 @@
 // In-process behaviour of the kernel cache, the specializer and the autotuner
 // on the CPU backend.
+#include "runtime/jit/kernel_cache.h"
+
 #include <atomic>
 #include <cstdlib>
 #include <filesystem>
@@ -9,12 +11,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "ops/op_suite.h"
 #include "runtime/host_buffer.h"
 #include "runtime/jit/autotuner.h"
 #include "runtime/jit/jit_backend.h"
-#include "runtime/jit/kernel_cache.h"
 #include "runtime/jit/specializer.h"
-#include "ops/op_suite.h"
 
 namespace tile_ir::runtime::jit {
 namespace {
@@ -221,6 +222,44 @@ TEST(AutotunerTest, DefaultConfigTakesTheNearestCandidateOnTheTargetsFastestPath
   target.min_block_threads = 0;
   EXPECT_EQ(DefaultConfig(space, {{"M", 4096}, {"N", 4096}}, target, nullptr),
             (Config{{"block_m", 128}, {"block_n", 128}, {"num_stages", 3}}));
+}
+
+// A target that keeps tiles in a cache: the largest tiles whose bytes fit it and that pad no
+// more work than the default, at the fewest stages; nothing fitting keeps the default.
+TEST(AutotunerTest, DefaultConfigTakesTheLargestTilesThatFitTheTargetsCache) {
+  ConfigSpace space;
+  space.params = {{"block_m", TuningParam::Kind::kTile, {64, 128, 256}, 64, "M"},
+                  {"block_n", TuningParam::Kind::kTile, {64, 128, 256}, 64, "N"},
+                  {"num_stages", TuningParam::Kind::kStages, {2, 3, 4}, 2, ""}};
+  space.candidates = {{{"block_m", 64}, {"block_n", 64}, {"num_stages", 2}},
+                      {{"block_m", 128}, {"block_n", 64}, {"num_stages", 3}},
+                      {{"block_m", 128}, {"block_n", 128}, {"num_stages", 3}},
+                      {{"block_m", 256}, {"block_n", 256}, {"num_stages", 4}}};
+  TargetPreferences target;
+  target.has_async_copy = false;
+  target.block_cache_bytes = 128 * 1024;
+  // 4 bytes an output element, the stages' buffers besides.
+  target.block_bytes = [](const Config& c) -> std::optional<int64_t> {
+    return c.at("block_m") * c.at("block_n") * 4 * (1 + c.at("num_stages"));
+  };
+  std::vector<std::string> why;
+  // 256x256 needs 768 KiB; 128x128 at the fewest stages 192 KiB, too; 128x64 fits in 96.
+  Config config = DefaultConfig(space, {{"M", 4096}, {"N", 4096}}, target, &why);
+  EXPECT_EQ(config, (Config{{"block_m", 128}, {"block_n", 64}, {"num_stages", 2}}));
+  EXPECT_NE(why.back().find("largest tiles that fit it"), std::string::npos) << why.back();
+  target.block_cache_bytes = 512 * 1024;
+  EXPECT_EQ(DefaultConfig(space, {{"M", 4096}, {"N", 4096}}, target, nullptr),
+            (Config{{"block_m", 128}, {"block_n", 128}, {"num_stages", 2}}));
+  // M = 300, N = 72: a 128-wide tile is wider than N, and 128 rows pad M to 384 where the
+  // default's 64 pad it to 320: the default stays.
+  EXPECT_EQ(DefaultConfig(space, {{"M", 300}, {"N", 72}}, target, nullptr),
+            (Config{{"block_m", 64}, {"block_n", 64}, {"num_stages", 2}}));
+  // Nothing fits a tiny cache: the default stays.
+  target.block_cache_bytes = 1024;
+  why.clear();
+  EXPECT_EQ(DefaultConfig(space, {{"M", 4096}, {"N", 4096}}, target, &why),
+            (Config{{"block_m", 64}, {"block_n", 64}, {"num_stages", 2}}));
+  EXPECT_NE(why.back().find(": kept"), std::string::npos) << why.back();
 }
 
 }  // namespace

@@ -14,6 +14,10 @@ std::string CpuTargetInfo::arch() const { return HostCpuName(); }
 
 int CpuTargetInfo::max_vector_bytes() const { return HostVectorBytes(); }
 
+// Half the core's L2: the block's tiles stay there while the output and the operands' next
+// rows stream through the other half.
+int64_t CpuTargetInfo::block_cache_bytes() const { return HostL2CacheBytes() / 2; }
+
 absl::Status CpuTargetInfo::CheckTileOp(passes::TileOpKind op, DataType dtype) const {
   bool arithmetic = op == passes::TileOpKind::kGemm || op == passes::TileOpKind::kReduce ||
                     op == passes::TileOpKind::kAtomicAdd || op == passes::TileOpKind::kCumsum;

@@ -1,6 +1,8 @@
 // Host CPU queries through LLVM's Host.h.
 #include "targets/cpu/host_cpu.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 
 #include "absl/strings/str_join.h"
@@ -34,6 +36,11 @@ std::vector<std::string> HostCpuFeatureList() {
 }
 
 std::string HostCpuFeatures() { return absl::StrJoin(HostCpuFeatureList(), ","); }
+
+int64_t HostL2CacheBytes() {
+  const long bytes = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  return bytes > 0 ? bytes : int64_t{1} << 20;
+}
 
 int HostVectorBytes() {
   llvm::StringMap<bool> features = HostFeatureMap();

@@ -3,6 +3,7 @@
 #ifndef TARGETS_CPU_HOST_CPU_H_
 #define TARGETS_CPU_HOST_CPU_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,10 @@ std::string HostCpuFeatures();
 
 // The widest SIMD register in bytes: 64 with AVX-512F, 32 with AVX2, else 16.
 int HostVectorBytes();
+
+// The size of one core's L2 cache in bytes, as the C library reports it (1 MiB where it
+// does not: a VM may hide it).
+int64_t HostL2CacheBytes();
 
 }  // namespace tile_ir::cpu
 

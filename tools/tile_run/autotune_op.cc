@@ -8,6 +8,7 @@
 #include "frontends/cpp/builder.h"
 #include "passes/transforms/specialize_dims.h"
 #include "passes/transforms/specialize_divisibility.h"
+#include "tile_ir/visitor.h"
 #include "tools/tile_run/report.h"
 #include "tools/tile_run/run_kernel.h"
 
@@ -53,6 +54,38 @@ std::string ConfigName(const ops::OpCase& op, const Config& config) {
   return runtime::jit::ConfigToString(config);
 }
 
+namespace {
+
+// A block's buffers in bytes, the shared ones once per pipeline stage (`stages`): what a block
+// keeps at once. nullopt where a buffer's shape is not constant.
+class TileBytes final : public IRVisitor {
+ public:
+  explicit TileBytes(int64_t stages) : stages_(stages) {}
+  std::optional<int64_t> bytes() const { return constant_ ? std::optional(bytes_) : std::nullopt; }
+
+  void VisitAllocate(const Allocate& node) override {
+    int64_t elements = 1;
+    for (const Expr& extent : node.buffer->shape) {
+      const std::optional<int64_t> value = AsConstInt(extent);
+      if (!value) {
+        constant_ = false;
+        return;
+      }
+      elements *= *value;
+    }
+    const int64_t copies = node.buffer->scope == MemoryScope::kShared ? stages_ : 1;
+    bytes_ += elements * node.buffer->dtype.bits() / 8 * copies;
+    IRVisitor::VisitAllocate(node);
+  }
+
+ private:
+  int64_t stages_;
+  int64_t bytes_ = 0;
+  bool constant_ = true;
+};
+
+}  // namespace
+
 runtime::jit::TargetPreferences PreferencesOf(const ops::OpCase& op, const targets::Target& target,
                                               const ops::Shapes& dims, bool static_shapes,
                                               LoweringRemarksByConfig* remarks) {
@@ -68,12 +101,26 @@ runtime::jit::TargetPreferences PreferencesOf(const ops::OpCase& op, const targe
     for (int64_t extent : (*kernel)->launch.threads) threads *= extent;
     return threads;
   };
+  preferences.block_cache_bytes = info->block_cache_bytes();
+  preferences.block_bytes = [&op](const Config& config) -> std::optional<int64_t> {
+    absl::StatusOr<Kernel> kernel =
+        op.config_space.build(std::map<std::string, int64_t>(config.begin(), config.end()));
+    if (!kernel.ok()) return std::nullopt;
+    int64_t stages = 1;
+    for (const ops::TunableParam& param : op.config_space.params) {
+      auto value = config.find(param.name);
+      if (param.kind == ops::TunableParam::Kind::kStages && value != config.end()) {
+        stages = std::max<int64_t>(stages, value->second);
+      }
+    }
+    TileBytes bytes(stages);
+    bytes.VisitKernel(**kernel);
+    return bytes.bytes();
+  };
   preferences.takes_fastest_path = [&op, &target, info, dims, static_shapes,
                                     remarks](const Config& config) {
-    absl::StatusOr<Module> module =
-        static_shapes
-            ? BuildSpecializedConfig(op, config, dims)
-            : BuildClassedConfig(op, config, dims, *info);
+    absl::StatusOr<Module> module = static_shapes ? BuildSpecializedConfig(op, config, dims)
+                                                  : BuildClassedConfig(op, config, dims, *info);
     if (!module.ok()) return false;
     std::vector<std::string> lines;
     absl::StatusOr<Module> lowered = target.Lower(*module, "", &lines);
