@@ -14,8 +14,14 @@ absl::StatusOr<Module> ParseModule(std::string_view text, std::string_view filen
   return Parser(text, filename).ParseModule();
 }
 
-Parser::Parser(std::string_view text, std::string_view filename)
-    : filename_(filename.empty() ? "<input>" : filename), lexer_(text) {
+absl::StatusOr<Module> ParsePrintedModule(std::string_view text, std::string_view filename) {
+  return Parser(text, filename, /*positions_are_locations=*/false).ParseModule();
+}
+
+Parser::Parser(std::string_view text, std::string_view filename, bool positions_are_locations)
+    : filename_(filename.empty() ? "<input>" : filename),
+      positions_are_locations_(positions_are_locations),
+      lexer_(text) {
   current_ = lexer_.Next();
   lookahead_ = lexer_.Next();
 }
@@ -80,6 +86,7 @@ bool Parser::FailExpected(std::string_view what) {
 }
 
 SourceLoc Parser::LocOf(const Token& token) const {
+  if (!positions_are_locations_) return SourceLoc{};
   return SourceLoc{filename_, token.line, token.col};
 }
 
@@ -338,8 +345,9 @@ bool Parser::CheckUtf8String(const Token& token) {
   for (size_t pos = 0; pos < token.value.size();) {
     size_t length = Utf8SequenceLength(token.value, pos);
     if (length == 0) {
-      return Fail(token, "a string here must be valid UTF-8 (the protobuf form stores it as a "
-                         "string field); \\xHH escapes may only spell UTF-8 sequences");
+      return Fail(token,
+                  "a string here must be valid UTF-8 (the protobuf form stores it as a "
+                  "string field); \\xHH escapes may only spell UTF-8 sequences");
     }
     pos += length;
   }

@@ -17,6 +17,12 @@ namespace tile_ir::text {
 // unary operators and blocks nested more than kMaxSyntaxNesting deep.
 absl::StatusOr<Module> ParseModule(std::string_view text, std::string_view filename);
 
+// Text printed from a module rather than written by someone (a kernel cache artifact): a
+// statement or kernel without a loc(...) suffix keeps no location, where ParseModule gives it
+// its position in the text. Printed with locations, such a module reads back exactly, and what
+// it reports names the original source, not a line of the printout. Errors as ParseModule's.
+absl::StatusOr<Module> ParsePrintedModule(std::string_view text, std::string_view filename);
+
 // The parser's own recursion, which redundant parentheses deepen without
 // deepening the module; text printed from any module within kMaxNestingDepth
 // stays within it (each node costs at most two levels: `-(-x)`).

@@ -34,7 +34,9 @@ struct ParsedExpr {
 
 class Parser {
  public:
-  Parser(std::string_view text, std::string_view filename);
+  // `positions_are_locations`: a statement without loc(...) takes its position in the text as
+  // its location (ParseModule), or none (ParsePrintedModule).
+  Parser(std::string_view text, std::string_view filename, bool positions_are_locations = true);
 
   absl::StatusOr<Module> ParseModule();
 
@@ -187,6 +189,7 @@ class Parser {
   bool ParseBool(bool* value);
 
   std::string filename_;
+  bool positions_are_locations_ = true;
   // The module's declared ir_version, once its header is parsed.
   int64_t ir_version_ = kIrVersion;
   Lexer lexer_;

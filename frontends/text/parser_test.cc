@@ -271,6 +271,22 @@ TEST(ParserTest, StatementsGetTheirPositionOrTheirLocSuffix) {
   EXPECT_EQ(stmts[2]->loc(), (SourceLoc{"gen.py", 42, 0}));
 }
 
+// Printed text (a cache artifact) reads back with the locations it printed and no others: its
+// own positions would name lines of the printout.
+TEST(ParserTest, PrintedTextKeepsOnlyItsLocSuffixes) {
+  absl::StatusOr<Module> module = ParsePrintedModule(
+      InKernel("  A[0] = 1.0;\n    barrier(warp) loc(\"gen.py\":41:2);\n"), "printed.tile");
+  ASSERT_TRUE(module.ok()) << module.status();
+  const auto& stmts = As<Seq>(module->kernels[0]->body)->stmts;
+  EXPECT_EQ(stmts[0]->loc(), SourceLoc{});
+  EXPECT_EQ(stmts[1]->loc(), (SourceLoc{"gen.py", 41, 2}));
+  EXPECT_EQ(module->kernels[0]->loc, SourceLoc{});
+  // Errors still name the text's own place.
+  absl::StatusOr<Module> bad = ParsePrintedModule(InKernel("  A[0] = ;\n"), "printed.tile");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("printed.tile:"), std::string::npos) << bad.status();
+}
+
 TEST(ParserTest, LayoutInputsAreScopedToTheLayout) {
   absl::StatusOr<Module> module =
       Parse(InKernel("  alloc f: fragment f32[64] layout((i) -> (i % 32, i / 32));\n"

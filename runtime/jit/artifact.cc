@@ -14,7 +14,9 @@
 namespace tile_ir::runtime::jit {
 
 std::string PackCompiledKernel(const targets::CompiledKernel& compiled) {
-  return PackSections({{"lowered", Print(compiled.lowered)},
+  // With source locations, so that what a cached kernel reports (a broken `require`) names the
+  // user's file and line, not a line of this artifact.
+  return PackSections({{"lowered", Print(compiled.lowered, {.print_locs = true})},
                        {"entry", compiled.binary.entry},
                        {"shared_bytes", absl::StrCat(compiled.binary.dynamic_shared_bytes)},
                        {compiled.binary.format, compiled.binary.bytes}});
@@ -34,7 +36,7 @@ absl::StatusOr<targets::CompiledKernel> UnpackCompiledKernel(std::string_view ar
   // families are (targets/target_registry.h), before anything in this process lowered.
   (void)targets::LinkedTargets();
   absl::StatusOr<Module> lowered =
-      text::ParseModule((*sections)[0].second, "<cached lowered module>");
+      text::ParsePrintedModule((*sections)[0].second, "<cached lowered module>");
   if (!lowered.ok()) return lowered.status();
   targets::CompiledKernel compiled;
   compiled.kernel = std::string(kernel_name);
