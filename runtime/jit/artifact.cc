@@ -14,9 +14,10 @@
 namespace tile_ir::runtime::jit {
 
 std::string PackCompiledKernel(const targets::CompiledKernel& compiled) {
-  // With source locations, so that what a cached kernel reports (a broken `require`) names the
-  // user's file and line, not a line of this artifact.
-  return PackSections({{"lowered", Print(compiled.lowered, {.print_locs = true})},
+  // Without source locations: the key hashes the kernel's text without them, so one entry
+  // serves every source of the same kernel and must not name any one of them (nor carry a
+  // host's paths).
+  return PackSections({{"lowered", Print(compiled.lowered)},
                        {"entry", compiled.binary.entry},
                        {"shared_bytes", absl::StrCat(compiled.binary.dynamic_shared_bytes)},
                        {compiled.binary.format, compiled.binary.bytes}});
@@ -35,6 +36,8 @@ absl::StatusOr<targets::CompiledKernel> UnpackCompiledKernel(std::string_view ar
   // The intrinsics the lowering emits (cuda.gemm_ss, ...) are known once the
   // families are (targets/target_registry.h), before anything in this process lowered.
   (void)targets::LinkedTargets();
+  // Read as printed text: a statement keeps no location rather than its line in the artifact,
+  // so that what a loaded kernel reports (a broken `require`) names no place it does not know.
   absl::StatusOr<Module> lowered =
       text::ParsePrintedModule((*sections)[0].second, "<cached lowered module>");
   if (!lowered.ok()) return lowered.status();
