@@ -128,6 +128,10 @@ class TargetInfo {
   // default-config heuristics then prefer the largest tiles that do, since every step of a
   // block pays for its copies and accumulator reloads. 0, the default: no such preference.
   virtual int64_t block_cache_bytes() const { return 0; }
+  // How many blocks run at once where the target runs them on host threads (the CPU: one per
+  // hardware thread), so that the same heuristics keep that many; 0 where the device schedules
+  // blocks itself.
+  virtual int64_t concurrent_blocks() const { return 0; }
 };
 
 }  // namespace tile_ir::passes

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <limits>
 #include <thread>
 #include <tuple>
 
@@ -20,7 +21,9 @@ namespace {
 
 // A dimension's extent padded to 16: what DefaultConfig measures a tile covering it against
 // (a smaller extent still costs the matrix instructions' 16).
-int64_t PaddedTo16(int64_t extent) { return (extent + 15) / 16 * 16; }
+int64_t PaddedTo16(int64_t extent) {
+  return extent > std::numeric_limits<int64_t>::max() - 15 ? extent : (extent + 15) / 16 * 16;
+}
 
 absl::StatusOr<Config> ParseConfig(absl::string_view text) {
   Config config;
@@ -150,59 +153,87 @@ double PaddedWork(const ConfigSpace& space, const std::map<std::string, int64_t>
     if (param.kind != TuningParam::Kind::kTile || param.covers.empty()) continue;
     auto dim = dims.find(param.covers);
     auto value = candidate.find(param.name);
-    if (dim == dims.end() || value == candidate.end() || value->second <= 0) continue;
-    work *= static_cast<double>((dim->second + value->second - 1) / value->second * value->second);
+    if (dim == dims.end() || dim->second <= 0 || value == candidate.end() || value->second <= 0) {
+      continue;
+    }
+    work *= static_cast<double>((dim->second - 1) / value->second + 1) *
+            static_cast<double>(value->second);
   }
   return work;
 }
 
-// The candidate with the largest tiles that fit the target's cache (TargetPreferences::
-// block_cache_bytes), or `config` where none does.
+// The sum of a config's stage parameters: fewer is cheaper where copies are synchronous.
+int64_t Stages(const ConfigSpace& space, const Config& candidate) {
+  int64_t stages = 0;
+  for (const TuningParam& param : space.params) {
+    auto value = candidate.find(param.name);
+    if (param.kind == TuningParam::Kind::kStages && value != candidate.end()) {
+      stages += value->second;
+    }
+  }
+  return stages;
+}
+
+// The candidate with larger tiles than `config`'s, the largest whose tiles fit the target's
+// cache (TargetPreferences::block_cache_bytes), or `config` where none does.
 Config LargestCachedTiles(const ConfigSpace& space, const std::map<std::string, int64_t>& dims,
                           const TargetPreferences& target, Config config,
                           std::vector<std::string>* explanation) {
-  std::optional<Config> best;
-  int64_t best_volume = 0;
-  int64_t best_bytes = 0;
+  const int64_t default_volume = TileVolume(space, config);
   const double default_work = PaddedWork(space, dims, config);
-  for (Config candidate : space.Enumerate()) {
-    if (!target.has_async_copy) {
-      // Stages beyond the fewest only cost buffer space there (as in the heuristics above).
-      for (const TuningParam& param : space.params) {
-        if (param.kind == TuningParam::Kind::kStages && !param.values.empty()) {
-          candidate[param.name] = *std::min_element(param.values.begin(), param.values.end());
-        }
-      }
+  // As many blocks as run at once, unless the default has fewer already: bigger tiles must not
+  // leave threads idle.
+  int64_t want_blocks = 0;
+  if (target.concurrent_blocks > 0 && target.block_count) {
+    if (std::optional<int64_t> blocks = target.block_count(config)) {
+      want_blocks = std::min(target.concurrent_blocks, *blocks);
     }
+  }
+  std::optional<Config> best;
+  int64_t best_volume = default_volume;
+  int64_t best_stages = 0;
+  int64_t best_bytes = 0;
+  for (const Config& candidate : space.Enumerate()) {
     if (!TilesFitDims(space, dims, candidate)) continue;
-    // No more padding work than the template's default does: on ragged shapes the bigger tiles
-    // lose to the padding what they gain (1000x777x333 f32 on the CPU: 64x64x32 runs 155-163
-    // GFLOP/s, 128x128x64 124-148).
+    // No more padding work than the default does: on ragged shapes the bigger tiles lose to the
+    // padding what they gain (1000x777x333 f32 on the CPU: 64x64x32 runs 155-163 GFLOP/s,
+    // 128x128x64 124-148).
     if (PaddedWork(space, dims, candidate) > default_work * 1.05) continue;
     const int64_t volume = TileVolume(space, candidate);
-    if (volume <= best_volume) continue;
+    const int64_t stages = Stages(space, candidate);
+    // Larger tiles first; among equal ones the fewest stages, which only add buffers where
+    // copies are synchronous (1024^3 f32: 128x256x64 at 4 stages 181 GFLOP/s, at 3 201-207).
+    if (volume < best_volume || (volume == best_volume && (!best || stages >= best_stages))) {
+      continue;
+    }
     const std::optional<int64_t> bytes = target.block_bytes(candidate);
     if (!bytes || *bytes > target.block_cache_bytes) continue;
+    if (want_blocks > 0) {
+      const std::optional<int64_t> blocks = target.block_count(candidate);
+      if (!blocks || *blocks < want_blocks) continue;
+    }
     best = candidate;
     best_volume = volume;
+    best_stages = stages;
     best_bytes = *bytes;
   }
   const std::string keeps = absl::StrCat("the target keeps a block's tiles in a cache of ",
                                          target.block_cache_bytes / 1024, " KiB");
   if (!best) {
     if (explanation) {
-      explanation->push_back(
-          absl::StrCat(keeps, ", and no candidate's tiles fit it and these shapes: kept"));
+      explanation->push_back(absl::StrCat(
+          keeps, ", and no candidate with larger tiles fits it, these shapes",
+          want_blocks > 0 ? absl::StrCat(" and ", want_blocks, " blocks at once") : "", ": kept"));
     }
     return config;
   }
   if (explanation) {
     explanation->push_back(absl::StrCat(
         keeps, ": ", ConfigToString(*best), " has the largest tiles that fit it (",
-        best_bytes / 1024,
-        " KiB), fit these shapes and pad no dimension by more than a fifth; "
-        "every step of a block pays for its tile copies and accumulator reloads, so the largest "
-        "amortize them best"));
+        best_bytes / 1024, " KiB) and these shapes with no more padding than the default",
+        want_blocks > 0 ? absl::StrCat(" and blocks for ", want_blocks, " threads") : "",
+        "; every step of a block pays for its tile copies and accumulator reloads, which the "
+        "largest tiles amortize best"));
   }
   return *best;
 }

@@ -69,6 +69,11 @@ struct TargetPreferences {
   // A candidate's tiles in bytes (an estimate from its build: its buffers, the shared ones once
   // per stage), nullopt when it does not build.
   std::function<std::optional<int64_t>(const Config&)> block_bytes;
+  // TargetInfo::concurrent_blocks: how many blocks run at once (the CPU's threads), and a
+  // candidate's blocks at the shapes (nullopt when unknown): bigger tiles must leave as many
+  // blocks as run at once. 0: no such bound.
+  int64_t concurrent_blocks = 0;
+  std::function<std::optional<int64_t>(const Config&)> block_count;
 };
 
 // DefaultConfig, then, when the target prefers blocks of at least `min_block_threads` and the
@@ -76,10 +81,11 @@ struct TargetPreferences {
 // changed, then fewest other parameters, then the space's order) that has that many threads,
 // no tile larger than the (padded to 16) dimension it covers, and whose lowering takes the
 // target's fastest path. Or, where the target keeps a block's tiles in a cache
-// (`block_cache_bytes`): the candidate with the largest tiles (the product of its tile sizes)
-// whose tiles fit that cache, with no tile larger than the padded dimension it covers and no
-// more padding work over the shapes than the default's (5% grace), its stages the fewest where
-// the target has no asynchronous copies (first in the space's order among equals). The default
+// (`block_cache_bytes`): the candidate with the largest tiles (the product of its tile sizes),
+// larger than the default's, whose tiles fit that cache, with no tile larger than the padded
+// dimension it covers, no more padding work over the shapes than the default's (5% grace) and
+// at least as many blocks as run at once (or as the default has, if fewer); the fewest stages
+// among equals, then the space's order. The default
 // stays where no candidate qualifies. `explanation` gets one more line saying which and why.
 Config DefaultConfig(const ConfigSpace& space, const std::map<std::string, int64_t>& dims,
                      const TargetPreferences& target, std::vector<std::string>* explanation);

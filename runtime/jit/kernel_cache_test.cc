@@ -224,8 +224,9 @@ TEST(AutotunerTest, DefaultConfigTakesTheNearestCandidateOnTheTargetsFastestPath
             (Config{{"block_m", 128}, {"block_n", 128}, {"num_stages", 3}}));
 }
 
-// A target that keeps tiles in a cache: the largest tiles whose bytes fit it and that pad no
-// more work than the default, at the fewest stages; nothing fitting keeps the default.
+// A target that keeps tiles in a cache: the largest tiles, larger than the default's, whose
+// bytes fit it, that pad no more work than the default and leave blocks for every thread;
+// nothing qualifying keeps the default.
 TEST(AutotunerTest, DefaultConfigTakesTheLargestTilesThatFitTheTargetsCache) {
   ConfigSpace space;
   space.params = {{"block_m", TuningParam::Kind::kTile, {64, 128, 256}, 64, "M"},
@@ -233,6 +234,7 @@ TEST(AutotunerTest, DefaultConfigTakesTheLargestTilesThatFitTheTargetsCache) {
                   {"num_stages", TuningParam::Kind::kStages, {2, 3, 4}, 2, ""}};
   space.candidates = {{{"block_m", 64}, {"block_n", 64}, {"num_stages", 2}},
                       {{"block_m", 128}, {"block_n", 64}, {"num_stages", 3}},
+                      {{"block_m", 128}, {"block_n", 128}, {"num_stages", 4}},
                       {{"block_m", 128}, {"block_n", 128}, {"num_stages", 3}},
                       {{"block_m", 256}, {"block_n", 256}, {"num_stages", 4}}};
   TargetPreferences target;
@@ -242,14 +244,26 @@ TEST(AutotunerTest, DefaultConfigTakesTheLargestTilesThatFitTheTargetsCache) {
   target.block_bytes = [](const Config& c) -> std::optional<int64_t> {
     return c.at("block_m") * c.at("block_n") * 4 * (1 + c.at("num_stages"));
   };
+  const std::map<std::string, int64_t> big = {{"M", 4096}, {"N", 4096}};
   std::vector<std::string> why;
-  // 256x256 needs 768 KiB; 128x128 at the fewest stages 192 KiB, too; 128x64 fits in 96.
-  Config config = DefaultConfig(space, {{"M", 4096}, {"N", 4096}}, target, &why);
-  EXPECT_EQ(config, (Config{{"block_m", 128}, {"block_n", 64}, {"num_stages", 2}}));
+  // 256x256 needs 1280 KiB, 128x128 320 at 4 stages and 256 at 3; 128x64 fits in 128.
+  EXPECT_EQ(DefaultConfig(space, big, target, &why),
+            (Config{{"block_m", 128}, {"block_n", 64}, {"num_stages", 3}}));
   EXPECT_NE(why.back().find("largest tiles that fit it"), std::string::npos) << why.back();
+  // Equal tiles: the fewer stages, though later in the space.
   target.block_cache_bytes = 512 * 1024;
-  EXPECT_EQ(DefaultConfig(space, {{"M", 4096}, {"N", 4096}}, target, nullptr),
-            (Config{{"block_m", 128}, {"block_n", 128}, {"num_stages", 2}}));
+  EXPECT_EQ(DefaultConfig(space, big, target, nullptr),
+            (Config{{"block_m", 128}, {"block_n", 128}, {"num_stages", 3}}));
+  // Blocks for every thread: 32 threads over 512 x 512 leave 128x128 (16 blocks) out.
+  target.concurrent_blocks = 32;
+  target.block_count = [](const Config& c) -> std::optional<int64_t> {
+    return (512 / c.at("block_m")) * (512 / c.at("block_n"));
+  };
+  why.clear();
+  EXPECT_EQ(DefaultConfig(space, {{"M", 512}, {"N", 512}}, target, &why),
+            (Config{{"block_m", 128}, {"block_n", 64}, {"num_stages", 3}}));
+  EXPECT_NE(why.back().find("blocks for 32 threads"), std::string::npos) << why.back();
+  target.concurrent_blocks = 0;
   // M = 300, N = 72: a 128-wide tile is wider than N, and 128 rows pad M to 384 where the
   // default's 64 pad it to 320: the default stays.
   EXPECT_EQ(DefaultConfig(space, {{"M", 300}, {"N", 72}}, target, nullptr),
@@ -257,7 +271,7 @@ TEST(AutotunerTest, DefaultConfigTakesTheLargestTilesThatFitTheTargetsCache) {
   // Nothing fits a tiny cache: the default stays.
   target.block_cache_bytes = 1024;
   why.clear();
-  EXPECT_EQ(DefaultConfig(space, {{"M", 4096}, {"N", 4096}}, target, &why),
+  EXPECT_EQ(DefaultConfig(space, big, target, &why),
             (Config{{"block_m", 64}, {"block_n", 64}, {"num_stages", 2}}));
   EXPECT_NE(why.back().find(": kept"), std::string::npos) << why.back();
 }

@@ -1,8 +1,10 @@
 // The CPU TargetInfo and its registration.
 #include "targets/cpu/cpu_target_info.h"
 
+#include <algorithm>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "targets/cpu/cpu_gemm_lowering.h"
@@ -15,8 +17,15 @@ std::string CpuTargetInfo::arch() const { return HostCpuName(); }
 int CpuTargetInfo::max_vector_bytes() const { return HostVectorBytes(); }
 
 // Half the core's L2: the block's tiles stay there while the output and the operands' next
-// rows stream through the other half.
-int64_t CpuTargetInfo::block_cache_bytes() const { return HostL2CacheBytes() / 2; }
+// rows stream through the other half. Never more than a block's frame may hold.
+int64_t CpuTargetInfo::block_cache_bytes() const {
+  return std::min<int64_t>(HostL2CacheBytes() / 2, max_shared_memory_bytes());
+}
+
+// The CPU device runs one block per thread of its pool, by default one per hardware thread.
+int64_t CpuTargetInfo::concurrent_blocks() const {
+  return std::max(1u, std::thread::hardware_concurrency());
+}
 
 absl::Status CpuTargetInfo::CheckTileOp(passes::TileOpKind op, DataType dtype) const {
   bool arithmetic = op == passes::TileOpKind::kGemm || op == passes::TileOpKind::kReduce ||

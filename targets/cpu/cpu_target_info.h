@@ -30,6 +30,7 @@ class CpuTargetInfo final : public passes::TargetInfo {
   int max_vector_bytes() const override;
   bool has_async_copy() const override { return false; }
   int64_t block_cache_bytes() const override;
+  int64_t concurrent_blocks() const override;
   // Every tile operation on every dtype lowers to loops of loads, stores,
   // casts and arithmetic, which the code generator supports for all dtypes;
   // only arithmetic on bool (gemm, reduce, atomic_add, cumsum) has no meaning.

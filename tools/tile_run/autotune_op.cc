@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "frontends/cpp/builder.h"
+#include "passes/analysis/int_eval.h"
 #include "passes/transforms/specialize_dims.h"
 #include "passes/transforms/specialize_divisibility.h"
 #include "tile_ir/visitor.h"
@@ -116,6 +117,24 @@ runtime::jit::TargetPreferences PreferencesOf(const ops::OpCase& op, const targe
     TileBytes bytes(stages);
     bytes.VisitKernel(**kernel);
     return bytes.bytes();
+  };
+  preferences.concurrent_blocks = info->concurrent_blocks();
+  preferences.block_count = [&op, dims](const Config& config) -> std::optional<int64_t> {
+    absl::StatusOr<Kernel> kernel =
+        op.config_space.build(std::map<std::string, int64_t>(config.begin(), config.end()));
+    if (!kernel.ok()) return std::nullopt;
+    passes::IntEnv env;
+    for (const VarRef& dim_var : (*kernel)->dims) {
+      auto dim = dims.find(dim_var->name);
+      if (dim != dims.end()) env[dim_var.get()] = dim->second;
+    }
+    int64_t blocks = 1;
+    for (const GridAxis& axis : (*kernel)->launch.grid) {
+      std::optional<int64_t> value = passes::EvaluateInt(axis.extent, env);
+      if (!value || *value <= 0 || blocks > (int64_t{1} << 40) / *value) return std::nullopt;
+      blocks *= *value;
+    }
+    return blocks;
   };
   preferences.takes_fastest_path = [&op, &target, info, dims, static_shapes,
                                     remarks](const Config& config) {

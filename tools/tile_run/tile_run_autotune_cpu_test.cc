@@ -11,9 +11,10 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "ops/op_suite.h"
 #include "runtime/device_registry.h"
 #include "runtime/jit/jit_backend.h"
-#include "ops/op_suite.h"
 #include "targets/target_registry.h"
 #include "tools/tile_run/tile_run_main.h"
 
@@ -63,16 +64,15 @@ class TileRunAutotuneCpuTest : public ::testing::Test {
     unsetenv("TILE_DISABLE_CACHE");
   }
 
-  Result Run(std::vector<std::string> args) {
+  Result Run(std::vector<std::string> args, const std::vector<ops::OpCase>& suite = SmallSuite()) {
     args.insert(args.begin(), "tile-run");
     args.push_back("--cache-dir=" + dir_);
     std::vector<char*> argv;
     for (std::string& a : args) argv.push_back(a.data());
     std::ostringstream out, err;
-    TileRunEnvironment env{runtime::OpenDevice, &SmallSuite(), runtime::jit::OpenJitBackend,
-                           [](std::string_view target) {
-                             return targets::LinkedTargets().Resolve(target);
-                           }};
+    TileRunEnvironment env{
+        runtime::OpenDevice, &suite, runtime::jit::OpenJitBackend,
+        [](std::string_view target) { return targets::LinkedTargets().Resolve(target); }};
     int status = TileRunMain(static_cast<int>(argv.size()), argv.data(), out, err, env);
     return {status, out.str(), err.str()};
   }
@@ -90,6 +90,32 @@ TEST_F(TileRunAutotuneCpuTest, ASecondRunLoadsTheKernelFromTheDiskCache) {
   EXPECT_THAT(second.out, HasSubstr("cache   disk, key "));
   EXPECT_THAT(second.out, HasSubstr("PASS"));
   EXPECT_EQ(second.err, "");
+}
+
+// Without --config, the CPU takes the default heuristics' choice (on the CPU the largest tiles
+// that fit its cache); every operator with a config space stays correct with it, at even and
+// ragged shapes.
+TEST_F(TileRunAutotuneCpuTest, EveryTunableOperatorIsCorrectAtItsDefaultConfig) {
+  for (const ops::OpCase& op : ops::OperatorSuite()) {
+    if (op.config_space.candidates.empty()) continue;
+    std::vector<std::string> shapes;
+    std::vector<std::string> dims;
+    for (const auto& [dim, value] : op.default_shapes) dims.push_back(dim);
+    for (int64_t scale : {256, 200}) {
+      std::vector<std::string> parts;
+      for (const std::string& dim : dims) {
+        // BATCH-like leading dims stay small; the tiled ones take the scale (ragged at 200).
+        const int64_t value = op.default_shapes.at(dim) <= 16 ? op.default_shapes.at(dim) : scale;
+        parts.push_back(absl::StrCat(dim, "=", value));
+      }
+      shapes.push_back(absl::StrJoin(parts, ","));
+    }
+    for (const std::string& at : shapes) {
+      Result result = Run({op.name, "--check", "--seed=5", "--shapes=" + at}, ops::OperatorSuite());
+      EXPECT_EQ(result.status, 0) << op.name << " at " << at << "\n" << result.out << result.err;
+      EXPECT_THAT(result.out, HasSubstr("PASS")) << op.name << " at " << at;
+    }
+  }
 }
 
 TEST_F(TileRunAutotuneCpuTest, TunesStoresTheChoiceAndReadsItBack) {
@@ -141,9 +167,9 @@ TEST_F(TileRunAutotuneCpuTest, TunesStoresTheChoiceAndReadsItBack) {
 }
 
 TEST_F(TileRunAutotuneCpuTest, TunesStaticShapeBinariesUnderTheirOwnKey) {
-  const std::vector<std::string> args = {"gemm_f16", "--autotune",          "--static-shapes",
-                                         "--check",  "--shapes=M=128,N=96,K=64", "--seed=7",
-                                         "--iters=2", "--warmup=0"};
+  const std::vector<std::string> args = {
+      "gemm_f16", "--autotune", "--static-shapes", "--check", "--shapes=M=128,N=96,K=64",
+      "--seed=7", "--iters=2",  "--warmup=0"};
   Result tuned = Run(args);
   ASSERT_EQ(tuned.status, 0) << tuned.out << tuned.err;
   EXPECT_THAT(tuned.err, HasSubstr("3 candidates compiled, checked and timed"));
@@ -174,7 +200,8 @@ TEST_F(TileRunAutotuneCpuTest, ExplainsTheDefaultConfig) {
 // --explain alone compiles nothing: a GPU target is explained on a machine without one, with
 // what its lowering decided (here: whether warp-specialize split the kernel, and why not).
 TEST_F(TileRunAutotuneCpuTest, ExplainsAGpuTargetWithoutTheGpu) {
-  Result r = Run({"gemm_f16", "--explain", "--target=cuda:sm_90a", "--shapes=M=4096,N=4096,K=4096"});
+  Result r =
+      Run({"gemm_f16", "--explain", "--target=cuda:sm_90a", "--shapes=M=4096,N=4096,K=4096"});
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_THAT(r.out, HasSubstr("default config of gemm_f16 at M=4096,N=4096,K=4096 on "
                                "cuda:sm_90a (asynchronous copies): "));
