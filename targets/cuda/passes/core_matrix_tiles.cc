@@ -163,7 +163,7 @@ class TmaDestinationChecker : public IRVisitor {
     IRVisitor::VisitCall(node);
     const int tensor_rank = tile_ir::cuda::TmaTileRank(node);
     const int fixed = tile_ir::cuda::TmaLoadRank(node) != 0 ? tile_ir::cuda::kTmaLoadFixedArgs
-                                                             : tile_ir::cuda::kTmaStoreFixedArgs;
+                                                            : tile_ir::cuda::kTmaStoreFixedArgs;
     if (error || tensor_rank == 0 || node.args.size() != static_cast<size_t>(fixed + tensor_rank)) {
       return;
     }
@@ -180,7 +180,8 @@ class TmaDestinationChecker : public IRVisitor {
         fixed == tile_ir::cuda::kTmaLoadFixedArgs ? " writes" : " reads", " shared buffer '",
         buffer.name, "' in 128-byte swizzle atoms of its whole tile");
     if (!operands_.contains(&buffer) || !swizzled) {
-      error = absl::StrCat(what, ", but the buffer is not a matrix-instruction operand laid out so");
+      error =
+          absl::StrCat(what, ", but the buffer is not a matrix-instruction operand laid out so");
     } else if (rows != AsConstInt(node.args[last - 1]) || cols != AsConstInt(node.args[last])) {
       auto extent = [](const Expr& e) {
         std::optional<int64_t> value = AsConstInt(e);
@@ -198,9 +199,22 @@ class TmaDestinationChecker : public IRVisitor {
 
 // Indices of accesses that run are never negative, so truncating division is floor division
 // here, and it is what code generators emit plainly.
-Expr Div(const Expr& a, int64_t b) { return Binary::Make(BinaryOp::kDiv, a, Int(b, a->dtype())); }
-Expr Mod(const Expr& a, int64_t b) { return Binary::Make(BinaryOp::kMod, a, Int(b, a->dtype())); }
-Expr Mul(const Expr& a, int64_t b) { return Binary::Make(BinaryOp::kMul, a, Int(b, a->dtype())); }
+// An index narrower than i32 (an i4 or i8 that verifies as an index) widened to i32, so that
+// the layout's constants (64, 128, ...) fit its type.
+Expr Widened(const Expr& a) {
+  const DataType type = a->dtype();
+  if (!type.is_int() || type.bits() >= 32) return a;
+  return Cast::Make(kI32.with_lanes(type.lanes()), a);
+}
+Expr Div(const Expr& a, int64_t b) {
+  return Binary::Make(BinaryOp::kDiv, Widened(a), Int(b, Widened(a)->dtype()));
+}
+Expr Mod(const Expr& a, int64_t b) {
+  return Binary::Make(BinaryOp::kMod, Widened(a), Int(b, Widened(a)->dtype()));
+}
+Expr Mul(const Expr& a, int64_t b) {
+  return Binary::Make(BinaryOp::kMul, Widened(a), Int(b, Widened(a)->dtype()));
+}
 Expr Add(const Expr& a, const Expr& b) { return Binary::Make(BinaryOp::kAdd, a, b); }
 Expr Xor(const Expr& a, const Expr& b) { return Binary::Make(BinaryOp::kXor, a, b); }
 
@@ -277,7 +291,7 @@ absl::StatusOr<TileLayout> LayOut(const Buffer& buffer) {
     stride *= shape[d];
   }
   return TileLayout{BufferNode::Make(buffer->name, buffer->dtype, std::move(blocked),
-                                    MemoryScope::kShared, std::move(strides)),
+                                     MemoryScope::kShared, std::move(strides)),
                     elements, elements, /*swizzled=*/false};
 }
 
@@ -367,8 +381,8 @@ class Rewriter : public IRMutator {
     }
     result.push_back(Div(ramp->base, outer));
     result.push_back(row);
-    result.push_back(
-        Ramp::Make(inner(ramp->base), Int(1, ramp->base->dtype()), static_cast<int>(lanes)));
+    Expr base = inner(ramp->base);
+    result.push_back(Ramp::Make(base, Int(1, base->dtype()), static_cast<int>(lanes)));
     return result;
   }
 

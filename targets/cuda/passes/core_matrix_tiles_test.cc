@@ -198,6 +198,26 @@ TEST(CoreMatrixTilesTest, ChunkColumnsArePaddedOffEachOthersBanks) {
   }
 }
 
+// An operand read at an index of a narrow type (0_i4 verifies as an index): the layout's
+// arithmetic widens it to i32, where its constants (64, 128) fit. It produced "constant 8 does
+// not fit i4" and IR that did not verify (found by the gpu_pipelines fuzzer).
+TEST(CoreMatrixTilesTest, NarrowIndicesAreWidenedForTheLayoutsArithmetic) {
+  absl::StatusOr<std::string> laid = Laid(R"(
+kernel k(C: f32[16, 16]) grid(bx: 1) threads(32) {
+  for tx in 0 +: 32 thread_bound(x) {
+    alloc A_s: shared f16[16, 64];
+    alloc C_l: local f32[4];
+    A_s[tx / 2, ramp(tx % 2 * 32, 1, 8)] = broadcast(1.0_f16, 8);
+    eval test_gpu.mm(A_s[0_i4, 0_i8], A_s[0, 0], C_l[0]);
+  }
+})");
+  ASSERT_TRUE(laid.ok()) << laid.status();
+  EXPECT_NE(laid->find(
+                "A_s[cast<i32>(0_i8) / 64, 0_i4, (cast<i32>(0_i8) % 64 / 8 ^ cast<i32>(0_i4) % 8)"),
+            std::string::npos)
+      << *laid;
+}
+
 TEST(CoreMatrixTilesTest, KernelsWithoutCoreMatrixOperandsStay) {
   constexpr char kKernel[] = R"(
 kernel k(A: f16[16, 16]) grid(bx: 1) threads(16) {
