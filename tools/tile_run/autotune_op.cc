@@ -85,6 +85,11 @@ class TileBytes final : public IRVisitor {
   bool constant_ = true;
 };
 
+// The operator's kernel at `config`.
+absl::StatusOr<Kernel> KernelAt(const ops::OpCase& op, const Config& config) {
+  return op.config_space.build(std::map<std::string, int64_t>(config.begin(), config.end()));
+}
+
 }  // namespace
 
 runtime::jit::TargetPreferences PreferencesOf(const ops::OpCase& op, const targets::Target& target,
@@ -95,8 +100,7 @@ runtime::jit::TargetPreferences PreferencesOf(const ops::OpCase& op, const targe
   preferences.has_async_copy = info->has_async_copy();
   preferences.min_block_threads = info->min_block_threads_preferred();
   preferences.block_threads = [&op](const Config& config) -> std::optional<int64_t> {
-    absl::StatusOr<Kernel> kernel =
-        op.config_space.build(std::map<std::string, int64_t>(config.begin(), config.end()));
+    absl::StatusOr<Kernel> kernel = KernelAt(op, config);
     if (!kernel.ok()) return std::nullopt;
     int64_t threads = 1;
     for (int64_t extent : (*kernel)->launch.threads) threads *= extent;
@@ -104,8 +108,7 @@ runtime::jit::TargetPreferences PreferencesOf(const ops::OpCase& op, const targe
   };
   preferences.block_cache_bytes = info->block_cache_bytes();
   preferences.block_bytes = [&op](const Config& config) -> std::optional<int64_t> {
-    absl::StatusOr<Kernel> kernel =
-        op.config_space.build(std::map<std::string, int64_t>(config.begin(), config.end()));
+    absl::StatusOr<Kernel> kernel = KernelAt(op, config);
     if (!kernel.ok()) return std::nullopt;
     int64_t stages = 1;
     for (const ops::TunableParam& param : op.config_space.params) {
@@ -120,8 +123,7 @@ runtime::jit::TargetPreferences PreferencesOf(const ops::OpCase& op, const targe
   };
   preferences.concurrent_blocks = info->concurrent_blocks();
   preferences.block_count = [&op, dims](const Config& config) -> std::optional<int64_t> {
-    absl::StatusOr<Kernel> kernel =
-        op.config_space.build(std::map<std::string, int64_t>(config.begin(), config.end()));
+    absl::StatusOr<Kernel> kernel = KernelAt(op, config);
     if (!kernel.ok()) return std::nullopt;
     passes::IntEnv env;
     for (const VarRef& dim_var : (*kernel)->dims) {
@@ -154,8 +156,7 @@ runtime::jit::TargetPreferences PreferencesOf(const ops::OpCase& op, const targe
 }
 
 absl::StatusOr<Module> BuildConfig(const ops::OpCase& op, const Config& config) {
-  absl::StatusOr<Kernel> kernel =
-      op.config_space.build(std::map<std::string, int64_t>(config.begin(), config.end()));
+  absl::StatusOr<Kernel> kernel = KernelAt(op, config);
   if (!kernel.ok()) return kernel.status();
   return dsl::MakeModule({*kernel});
 }
