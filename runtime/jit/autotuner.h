@@ -78,7 +78,8 @@ struct TargetPreferences {
 
 // DefaultConfig, then, when the target prefers blocks of at least `min_block_threads` and the
 // default's are fewer: the candidate of the space nearest the default (fewest tile sizes
-// changed, then fewest other parameters, then the space's order) that has that many threads,
+// changed, then, where the target's copies are asynchronous, the most stages, then fewest
+// other parameters, then the space's order) that has that many threads,
 // no tile larger than the (padded to 16) dimension it covers, and whose lowering takes the
 // target's fastest path. Or, where the target keeps a block's tiles in a cache
 // (`block_cache_bytes`): the candidate with the largest tiles (the product of its tile sizes),

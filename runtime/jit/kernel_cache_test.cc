@@ -207,12 +207,30 @@ TEST(AutotunerTest, DefaultConfigTakesTheNearestCandidateOnTheTargetsFastestPath
   };
   std::vector<std::string> why;
   Config config = DefaultConfig(space, {{"M", 4096}, {"N", 4096}}, target, &why);
-  // 128x256 at 3 stages changes one tile size and no stages; 256x128 at 4 changes both and
-  // is never lowered.
-  EXPECT_EQ(config, (Config{{"block_m", 128}, {"block_n", 256}, {"num_stages", 3}}));
+  // 128x256 changes one tile size, at 3 stages or at 4; the target's copies are asynchronous,
+  // so the deeper pipeline comes first. 256x128 changes both tile sizes and is never lowered.
+  EXPECT_EQ(config, (Config{{"block_m", 128}, {"block_n", 256}, {"num_stages", 4}}));
   EXPECT_EQ(lowered.size(), 1u);
   ASSERT_EQ(why.size(), 4u);
   EXPECT_NE(why[3].find("at least 256 threads"), std::string::npos) << why[3];
+  EXPECT_NE(why[3].find("the most stages"), std::string::npos) << why[3];
+  // Where 4 stages miss the fastest path (their buffers do not fit), 3 stages do.
+  auto fits_three_stages = [&](const Config& c) {
+    lowered.push_back(c);
+    return c.at("block_m") != 256 && c.at("num_stages") == 3;
+  };
+  target.takes_fastest_path = fits_three_stages;
+  lowered.clear();
+  EXPECT_EQ(DefaultConfig(space, {{"M", 4096}, {"N", 4096}}, target, nullptr),
+            (Config{{"block_m", 128}, {"block_n", 256}, {"num_stages", 3}}));
+  // Asked in turn: 128x256 and 256x128 at 4 stages (one tile size each), then 128x256 at 3.
+  EXPECT_EQ(lowered.size(), 3u);
+  // Synchronous copies: extra stages only add buffers, so the fewest changes win.
+  target.has_async_copy = false;
+  target.takes_fastest_path = [](const Config& c) { return c.at("block_m") != 256; };
+  EXPECT_EQ(DefaultConfig(space, {{"M", 4096}, {"N", 4096}}, target, nullptr),
+            (Config{{"block_m", 128}, {"block_n", 256}, {"num_stages", 3}}));
+  target.has_async_copy = true;
   // N = 200 fits no 256-wide tile, and the 256-row candidates miss the path: kept.
   why.clear();
   Config kept = DefaultConfig(space, {{"M", 4096}, {"N", 200}}, target, &why);
