@@ -38,14 +38,10 @@ case ${1:-} in
       # Dynamic-shape runs are headed "== dynamic ...", which figures_json.py leaves out.
       local prefix="dynamic "
       [[ -n $static ]] && prefix=""
-      # --explain (the default config and the lowering's remarks) for operators with a config
-      # space only: tile-run refuses it for the others.
-      local explain=""
-      [[ $op == gemm* ]] && explain=--explain
       echo "== $prefix$op $shapes $target ${cfg:-default}"
       timeout 90 $T .devrun/ops/$op.tile "--target=$target" ${cfg:+--config=$cfg} \
         ${static:+--static-shapes} --bench --iters=30 --warmup=5 --seed=4 --shapes=$shapes \
-        $explain 2>&1 | grep -E "^  bench|rror|^default config|warp-specialize: kernel .* (stores|gives)"
+        --explain 2>&1 | grep -E "^  bench|rror|^default config|warp-specialize: kernel .* (stores|keeps|gives)"
     }
     {
       for shapes in M=4096,N=4096,K=4096 M=8192,N=8192,K=8192; do

@@ -4,6 +4,9 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "frontends/cpp/builder.h"
+#include "passes/transforms/specialize_dims.h"
+#include "passes/transforms/specialize_divisibility.h"
 #include "tools/tile_run/autotune_op.h"
 #include "tools/tile_run/report.h"
 
@@ -14,10 +17,9 @@ absl::StatusOr<std::vector<std::string>> LoweringRemarks(const ops::OpCase& op,
                                                          const ops::Shapes& dims,
                                                          bool static_shapes,
                                                          const targets::Target& target) {
-  absl::StatusOr<Module> module =
-      static_shapes
-          ? BuildSpecializedConfig(op, config, dims)
-          : BuildClassedConfig(op, config, dims, *target.info());
+  absl::StatusOr<Module> module = static_shapes
+                                      ? BuildSpecializedConfig(op, config, dims)
+                                      : BuildClassedConfig(op, config, dims, *target.info());
   if (!module.ok()) return module.status();
   std::vector<std::string> remarks;
   absl::StatusOr<Module> lowered = target.Lower(*module, "", &remarks);
@@ -54,6 +56,31 @@ void Explain(const ops::OpCase& op, const ops::Shapes& dims, const std::vector<s
       << (static_shapes ? " (shapes compiled in)" : " (dynamic shapes)")
       << (remarks->empty() ? ": no remarks\n" : ":\n");
   for (const std::string& remark : *remarks) out << "  " << remark << "\n";
+}
+
+void ExplainAsWritten(const Kernel& kernel, const std::map<std::string, int64_t>& dims,
+                      bool static_shapes, const targets::Target& target, std::ostream& out) {
+  out << "kernel '" << kernel->name << "' has no config space: it runs as written\n";
+  absl::StatusOr<Kernel> built = static_shapes
+                                     ? passes::SpecializeDims(kernel, dims)
+                                     : passes::SpecializeRegisterDims(kernel, dims, nullptr);
+  if (built.ok() && !static_shapes) {
+    built = passes::SpecializeDivisibility(*built, dims,
+                                           target.info()->dim_divisibility_specialization(**built));
+  }
+  std::vector<std::string> remarks;
+  absl::StatusOr<Module> lowered = built.ok()
+                                       ? target.Lower(dsl::MakeModule({*built}), "", &remarks)
+                                       : absl::StatusOr<Module>(built.status());
+  if (!lowered.ok()) {
+    out << "its lowering for " << target.ToString() << " fails: " << lowered.status().message()
+        << "\n";
+    return;
+  }
+  out << "its lowering for " << target.ToString()
+      << (static_shapes ? " (shapes compiled in)" : " (dynamic shapes)")
+      << (remarks.empty() ? ": no remarks\n" : ":\n");
+  for (const std::string& remark : remarks) out << "  " << remark << "\n";
 }
 
 std::string FormatCandidateRemarks(const ops::OpCase& op, const runtime::jit::TuningResult& result,

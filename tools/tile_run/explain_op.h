@@ -6,6 +6,8 @@
 #ifndef TOOLS_TILE_RUN_EXPLAIN_OP_H_
 #define TOOLS_TILE_RUN_EXPLAIN_OP_H_
 
+#include <cstdint>
+#include <map>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -30,6 +32,13 @@ absl::StatusOr<std::vector<std::string>> LoweringRemarks(const ops::OpCase& op,
 void Explain(const ops::OpCase& op, const ops::Shapes& dims, const std::vector<std::string>& order,
              bool static_shapes, const targets::Target& target, std::ostream& out,
              const runtime::jit::Config* given = nullptr);
+
+// --explain for a kernel without a config space (not in the suite, or an operator with one
+// config): says it runs as written, then its lowering's remarks for `target` with `dims`
+// compiled in (`static_shapes`) or, as a run compiles it, the dims sizing fragments compiled
+// in and the others' divisibility classes where the target asks for them.
+void ExplainAsWritten(const Kernel& kernel, const std::map<std::string, int64_t>& dims,
+                      bool static_shapes, const targets::Target& target, std::ostream& out);
 
 // Below an autotuning table: each timed candidate's lowering remarks, so that the table says
 // which candidates the target split into a producer and consumers, and why not the others.

@@ -227,6 +227,23 @@ TEST_F(TileRunAutotuneCpuTest, ExplainsAGivenConfig) {
   EXPECT_THAT(unknown.err, HasSubstr("has no config '1x1x1_s1'"));
 }
 
+// An operator without a config space is explained as written: its lowering's remarks, which
+// for an attention say what warp-specialize decided. --explain with --bench used to be refused
+// for it, and a benchmark script lost its attention timings to that.
+TEST_F(TileRunAutotuneCpuTest, ExplainsAnOperatorWithoutASpaceAsWritten) {
+  for (const char* shapes : {"--shapes=N=1000", "--static-shapes"}) {
+    Result r = Run({"add_f32", "--explain", "--target=cuda:sm_90a", shapes});
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    EXPECT_THAT(r.out, HasSubstr("kernel 'add_f32' has no config space: it runs as written\n"
+                                 "its lowering for cuda:sm_90a ("));
+    EXPECT_THAT(r.out, HasSubstr(std::string(shapes) == "--static-shapes" ? "(shapes compiled in)"
+                                                                          : "(dynamic shapes)"));
+  }
+  Result retune = Run({"gemm_f16", "--retune"});
+  EXPECT_EQ(retune.status, 2);
+  EXPECT_THAT(retune.err, HasSubstr("--retune goes with --autotune"));
+}
+
 TEST_F(TileRunAutotuneCpuTest, AnOperatorWithoutASpaceIsRefused) {
   Result r = Run({"add_f32", "--autotune"});
   EXPECT_EQ(r.status, 2);

@@ -109,8 +109,9 @@ cli::ArgParser MakeParser() {
       {"explain", "",
        "print the operator's default config for these shapes and target (or --config's), why, "
        "and what the target's lowering decides for it (its remarks: e.g. whether sm_90a gives "
-       "the copies to a producer warpgroup); alone it opens no device, so GPU targets are "
-       "explained anywhere"});
+       "the copies to a producer warpgroup); for a kernel without a config space, that it runs "
+       "as written, and its remarks; alone it opens no device, so GPU targets are explained "
+       "anywhere"});
   parser.Add({"help", "", "show this help"});
   return parser;
 }
@@ -177,7 +178,7 @@ absl::StatusOr<const KernelNode*> PickKernel(const Module& module, const std::st
 // backend's device when the binary has one, else by Device::Load (the device's
 // target compiles, the device loads; no cache).
 struct Compiler {
-  runtime::Device* device = nullptr;  // null when only explaining
+  runtime::Device* device = nullptr;            // null when only explaining
   runtime::jit::JitBackend* backend = nullptr;  // with `cache`
   std::unique_ptr<runtime::jit::KernelCache> cache;
   std::string target;  // --target
@@ -431,23 +432,24 @@ int RunFile(const cli::ArgParser& parser, const RunOptions& base, const FileFlag
            "of them\n";
     return 2;
   }
-  if (tune || parser.Has("explain") || parser.Has("retune")) {
-    if (op == nullptr || op->config_space.candidates.empty()) {
+  // --explain of a kernel without a config space says so and gives its lowering's remarks.
+  const bool as_written = op == nullptr || op->config_space.candidates.empty();
+  if (parser.Has("retune") && !tune) {
+    err << "tile-run: error: --retune goes with --autotune\n";
+    return 2;
+  }
+  if (tune) {
+    if (as_written) {
       std::vector<std::string> tunable;
       for (const ops::OpCase& each : suite) {
         if (!each.config_space.candidates.empty()) tunable.push_back(each.name);
       }
-      err << "tile-run: error: kernel '" << name << "' has no config space to "
-          << (tune ? "tune" : "explain")
+      err << "tile-run: error: kernel '" << name << "' has no config space to tune"
           << " (operators with one: " << (tunable.empty() ? "none" : absl::StrJoin(tunable, ", "))
           << ")\n";
       return 2;
     }
-    if (parser.Has("retune") && !tune) {
-      err << "tile-run: error: --retune goes with --autotune\n";
-      return 2;
-    }
-    if (tune && compiler.cache == nullptr) {
+    if (compiler.cache == nullptr) {
       err << "tile-run: error: --autotune needs a JIT backend for --target=" << compiler.target
           << ", which this binary lacks\n";
       return 2;
@@ -484,8 +486,16 @@ int RunFile(const cli::ArgParser& parser, const RunOptions& base, const FileFlag
           << compiler.target << "'\n";
       return 2;
     }
-    Explain(*op, options.dims, order, parser.Has("static-shapes"), *compiler.target_object, out,
-            given ? &*given : nullptr);
+    if (as_written) {
+      for (const Kernel& each : module->kernels) {
+        if (each.get() != *kernel) continue;
+        ExplainAsWritten(each, options.dims, parser.Has("static-shapes"), *compiler.target_object,
+                         out);
+      }
+    } else {
+      Explain(*op, options.dims, order, parser.Has("static-shapes"), *compiler.target_object, out,
+              given ? &*given : nullptr);
+    }
     if (compiler.device == nullptr) return 0;  // explaining only
   }
   runtime::Device& device = *compiler.device;
