@@ -9,6 +9,7 @@
 #include "passes/analysis/int_eval.h"
 #include "passes/transforms/specialize_dims.h"
 #include "passes/transforms/specialize_divisibility.h"
+#include "tile_ir/printer.h"
 #include "tile_ir/visitor.h"
 #include "tools/tile_run/report.h"
 #include "tools/tile_run/run_kernel.h"
@@ -325,6 +326,32 @@ std::string FormatTuningTable(const ops::OpCase& op, const TuningResult& result,
     rows.push_back(std::move(row));
   }
   return FormatTable(header, rows);
+}
+
+absl::StatusOr<RunSpecialization> SpecializeAsRun(const Kernel& kernel, const ops::Shapes& dims,
+                                                  bool static_shapes,
+                                                  const passes::TargetInfo* target) {
+  RunSpecialization run;
+  if (static_shapes) {
+    absl::StatusOr<Kernel> specialized = passes::SpecializeDims(kernel, dims);
+    if (!specialized.ok()) return specialized.status();
+    for (const VarRef& dim : kernel->dims) run.compiled_in.push_back(dim->name);
+    run.kernel = *std::move(specialized);
+    return run;
+  }
+  absl::StatusOr<Kernel> specialized =
+      passes::SpecializeRegisterDims(kernel, dims, &run.compiled_in);
+  if (!specialized.ok()) return specialized.status();
+  const size_t before = (*specialized)->requirements.size();
+  absl::StatusOr<Kernel> classed = passes::SpecializeDivisibility(
+      *specialized, dims,
+      target != nullptr ? target->dim_divisibility_specialization(**specialized) : 1);
+  if (!classed.ok()) return classed.status();
+  for (size_t i = before; i < (*classed)->requirements.size(); ++i) {
+    run.requirements.push_back(Print((*classed)->requirements[i].condition));
+  }
+  run.kernel = *std::move(classed);
+  return run;
 }
 
 }  // namespace tile_ir::tools

@@ -96,6 +96,19 @@ absl::StatusOr<Module> BuildClassedConfig(const ops::OpCase& op, const runtime::
                                           const ops::Shapes& dims,
                                           const passes::TargetInfo& target);
 
+// A kernel as a run compiles it at `dims`: with `static_shapes`, every dim a constant
+// (specialize-dims); else the dims that size fragments as constants and the others symbolic,
+// each with its divisibility class compiled in as a requirement where `target` asks for one
+// (null: none). `compiled_in` names the dims made constants, `requirements` the added lines.
+struct RunSpecialization {
+  Kernel kernel;
+  std::vector<std::string> compiled_in;
+  std::vector<std::string> requirements;
+};
+absl::StatusOr<RunSpecialization> SpecializeAsRun(const Kernel& kernel, const ops::Shapes& dims,
+                                                  bool static_shapes,
+                                                  const passes::TargetInfo* target);
+
 }  // namespace tile_ir::tools
 
 #endif  // TOOLS_TILE_RUN_AUTOTUNE_OP_H_

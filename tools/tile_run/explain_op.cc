@@ -5,26 +5,47 @@
 
 #include "absl/strings/str_cat.h"
 #include "frontends/cpp/builder.h"
-#include "passes/transforms/specialize_dims.h"
-#include "passes/transforms/specialize_divisibility.h"
 #include "tools/tile_run/autotune_op.h"
 #include "tools/tile_run/report.h"
 
 namespace tile_ir::tools {
+
+namespace {
+
+// The remarks of lowering `module` for `target`.
+absl::StatusOr<std::vector<std::string>> RemarksOfLowering(const absl::StatusOr<Module>& module,
+                                                           const targets::Target& target) {
+  if (!module.ok()) return module.status();
+  std::vector<std::string> remarks;
+  absl::StatusOr<Module> lowered = target.Lower(*module, "", &remarks);
+  if (!lowered.ok()) return lowered.status();
+  return remarks;
+}
+
+// "its lowering for T (shapes compiled in|dynamic shapes):" and the remarks, or its failure.
+void PrintLoweringRemarks(const absl::StatusOr<std::vector<std::string>>& remarks,
+                          bool static_shapes, const targets::Target& target, std::ostream& out) {
+  if (!remarks.ok()) {
+    out << "its lowering for " << target.ToString() << " fails: " << remarks.status().message()
+        << "\n";
+    return;
+  }
+  out << "its lowering for " << target.ToString()
+      << (static_shapes ? " (shapes compiled in)" : " (dynamic shapes)")
+      << (remarks->empty() ? ": no remarks\n" : ":\n");
+  for (const std::string& remark : *remarks) out << "  " << remark << "\n";
+}
+
+}  // namespace
 
 absl::StatusOr<std::vector<std::string>> LoweringRemarks(const ops::OpCase& op,
                                                          const runtime::jit::Config& config,
                                                          const ops::Shapes& dims,
                                                          bool static_shapes,
                                                          const targets::Target& target) {
-  absl::StatusOr<Module> module = static_shapes
-                                      ? BuildSpecializedConfig(op, config, dims)
-                                      : BuildClassedConfig(op, config, dims, *target.info());
-  if (!module.ok()) return module.status();
-  std::vector<std::string> remarks;
-  absl::StatusOr<Module> lowered = target.Lower(*module, "", &remarks);
-  if (!lowered.ok()) return lowered.status();
-  return remarks;
+  return RemarksOfLowering(static_shapes ? BuildSpecializedConfig(op, config, dims)
+                                         : BuildClassedConfig(op, config, dims, *target.info()),
+                           target);
 }
 
 void Explain(const ops::OpCase& op, const ops::Shapes& dims, const std::vector<std::string>& order,
@@ -47,40 +68,19 @@ void Explain(const ops::OpCase& op, const ops::Shapes& dims, const std::vector<s
   absl::StatusOr<std::vector<std::string>> remarks =
       known != lowered.end() ? absl::StatusOr<std::vector<std::string>>(known->second)
                              : LoweringRemarks(op, config, dims, static_shapes, target);
-  if (!remarks.ok()) {
-    out << "its lowering for " << target.ToString() << " fails: " << remarks.status().message()
-        << "\n";
-    return;
-  }
-  out << "its lowering for " << target.ToString()
-      << (static_shapes ? " (shapes compiled in)" : " (dynamic shapes)")
-      << (remarks->empty() ? ": no remarks\n" : ":\n");
-  for (const std::string& remark : *remarks) out << "  " << remark << "\n";
+  PrintLoweringRemarks(remarks, static_shapes, target, out);
 }
 
 void ExplainAsWritten(const Kernel& kernel, const std::map<std::string, int64_t>& dims,
                       bool static_shapes, const targets::Target& target, std::ostream& out) {
   out << "kernel '" << kernel->name << "' has no config space: it runs as written\n";
-  absl::StatusOr<Kernel> built = static_shapes
-                                     ? passes::SpecializeDims(kernel, dims)
-                                     : passes::SpecializeRegisterDims(kernel, dims, nullptr);
-  if (built.ok() && !static_shapes) {
-    built = passes::SpecializeDivisibility(*built, dims,
-                                           target.info()->dim_divisibility_specialization(**built));
-  }
-  std::vector<std::string> remarks;
-  absl::StatusOr<Module> lowered = built.ok()
-                                       ? target.Lower(dsl::MakeModule({*built}), "", &remarks)
-                                       : absl::StatusOr<Module>(built.status());
-  if (!lowered.ok()) {
-    out << "its lowering for " << target.ToString() << " fails: " << lowered.status().message()
-        << "\n";
-    return;
-  }
-  out << "its lowering for " << target.ToString()
-      << (static_shapes ? " (shapes compiled in)" : " (dynamic shapes)")
-      << (remarks.empty() ? ": no remarks\n" : ":\n");
-  for (const std::string& remark : remarks) out << "  " << remark << "\n";
+  absl::StatusOr<RunSpecialization> run =
+      SpecializeAsRun(kernel, dims, static_shapes, target.info().get());
+  PrintLoweringRemarks(
+      RemarksOfLowering(run.ok() ? absl::StatusOr<Module>(dsl::MakeModule({run->kernel}))
+                                 : absl::StatusOr<Module>(run.status()),
+                        target),
+      static_shapes, target, out);
 }
 
 std::string FormatCandidateRemarks(const ops::OpCase& op, const runtime::jit::TuningResult& result,

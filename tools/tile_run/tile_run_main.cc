@@ -19,8 +19,6 @@
 #include "frontends/io/module_io.h"
 #include "ops/op_tensors.h"
 #include "passes/pass/target_info.h"
-#include "passes/transforms/specialize_dims.h"
-#include "passes/transforms/specialize_divisibility.h"
 #include "runtime/jit/autotuner.h"
 #include "runtime/jit/kernel_cache.h"
 #include "tile_ir/printer.h"
@@ -509,59 +507,32 @@ int RunFile(const cli::ArgParser& parser, const RunOptions& base, const FileFlag
 
   // Kernels being replaced stay alive until the end.
   std::vector<Kernel> replaced;
-  if (parser.Has("static-shapes")) {
-    for (Kernel& each : module->kernels) {
-      if (each->name != name) continue;
-      absl::StatusOr<Kernel> specialized = passes::SpecializeDims(each, options.dims);
-      if (!specialized.ok()) {
-        err << "tile-run: error: " << path << ": " << specialized.status().message() << "\n";
-        return 2;
-      }
-      replaced.push_back(each);
-      for (const VarRef& dim : each->dims) options.specialized_dims.push_back(dim->name);
-      each = *std::move(specialized);
+  const bool static_shapes = parser.Has("static-shapes");
+  for (Kernel& each : module->kernels) {
+    if (each->name != name) continue;
+    // With --static-shapes every dim is compiled in; else the dims that size fragments are,
+    // and where the target specializes on divisibility, the others' classes are compiled in
+    // as requirements, as the runtimes compile a call.
+    absl::StatusOr<RunSpecialization> run =
+        SpecializeAsRun(each, options.dims, static_shapes,
+                        compiler.target_object ? compiler.target_object->info().get() : nullptr);
+    if (!run.ok()) {
+      err << "tile-run: error: " << path << ": " << run.status().message() << "\n";
+      return 2;
     }
-  } else {
-    // Dims that size fragments are compiled in as constants; the others stay symbolic.
-    for (Kernel& each : module->kernels) {
-      if (each->name != name) continue;
-      std::vector<std::string> specialized_names;
-      absl::StatusOr<Kernel> specialized =
-          passes::SpecializeRegisterDims(each, options.dims, &specialized_names);
-      if (!specialized.ok()) {
-        err << "tile-run: error: " << path << ": " << specialized.status().message() << "\n";
-        return 2;
-      }
-      if (!specialized_names.empty()) {
-        out << "specialized " << absl::StrJoin(specialized_names, ", ")
-            << " (sizing fragments, so compiled in as constants)\n";
-        options.specialized_dims.insert(options.specialized_dims.end(), specialized_names.begin(),
-                                        specialized_names.end());
-      }
-      // The others stay symbolic; where the target specializes on divisibility, the run's
-      // classes are compiled in as requirements, as the runtimes compile a call.
-      const size_t before = (*specialized)->requirements.size();
-      absl::StatusOr<Kernel> classed = passes::SpecializeDivisibility(
-          *specialized, options.dims,
-          compiler.target_object
-              ? compiler.target_object->info()->dim_divisibility_specialization(**specialized)
-              : 1);
-      if (!classed.ok()) {
-        err << "tile-run: error: " << path << ": " << classed.status().message() << "\n";
-        return 2;
-      }
-      std::vector<std::string> added;
-      for (size_t i = before; i < (*classed)->requirements.size(); ++i) {
-        added.push_back(Print((*classed)->requirements[i].condition));
-      }
-      if (!added.empty()) {
-        out << "divisibility " << absl::StrJoin(added, ", ")
-            << " (compiled in; the shapes stay dynamic)\n";
-      }
-      if (*classed == each) continue;
-      replaced.push_back(each);
-      each = *std::move(classed);
+    if (!static_shapes && !run->compiled_in.empty()) {
+      out << "specialized " << absl::StrJoin(run->compiled_in, ", ")
+          << " (sizing fragments, so compiled in as constants)\n";
     }
+    if (!run->requirements.empty()) {
+      out << "divisibility " << absl::StrJoin(run->requirements, ", ")
+          << " (compiled in; the shapes stay dynamic)\n";
+    }
+    options.specialized_dims.insert(options.specialized_dims.end(), run->compiled_in.begin(),
+                                    run->compiled_in.end());
+    if (run->kernel == each) continue;
+    replaced.push_back(each);
+    each = std::move(run->kernel);
   }
   std::unique_ptr<runtime::LoadedKernel> owned;
   runtime::LoadedKernel* loaded = nullptr;

@@ -22,7 +22,6 @@
 namespace tile_ir::cuda {
 namespace {
 
-// Bytes rounded up to the alignment of a core-matrix tile, as SharedFootprint counts them.
 // A chunk of the accumulator holds whole row blocks of a wgmma's (m64), so that each thread's
 // share of it is a static run of its registers. A chunk of 32 rows took the fragment copy's
 // per-element path, whose loop indexes the registers at run time and so moved the accumulator
@@ -30,6 +29,7 @@ namespace {
 // direct stores (H100, run 20).
 constexpr int64_t kChunkRowBlock = 64;
 
+// Bytes rounded up to the alignment of a core-matrix tile, as SharedFootprint counts them.
 int64_t Aligned(int64_t bytes) {
   constexpr int64_t kAlign = passes::kCoreMatrixTileAlignment;
   return (bytes + kAlign - 1) / kAlign * kAlign;
@@ -171,8 +171,9 @@ TmaStoreEpilogue StoreTilesWithTma(const KernelNode& kernel, const std::vector<S
     std::optional<int64_t> chunk_rows;
     int64_t bytes = 0;
     std::string why_not_chunk;
-    for (int64_t r = rows; r >= 8 && rows % r == 0 && r % 8 == 0; r /= 2) {
-      if (r != rows && r % kChunkRowBlock != 0) break;
+    // The whole tile (rows of 8 or more), then chunks of whole kChunkRowBlock-row blocks.
+    for (int64_t r = rows;
+         r >= 8 && rows % r == 0 && r % 8 == 0 && (r == rows || r % kChunkRowBlock == 0); r /= 2) {
       const int64_t tile_bytes = *passes::SharedBufferBytes(
           *BufferNode::Make(dst->name, dst->dtype, {Int(r), src->shape[1]}, MemoryScope::kShared));
       if (shared_bytes + Aligned(tile_bytes) > shared_limit) continue;
