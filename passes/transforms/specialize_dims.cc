@@ -59,6 +59,13 @@ absl::StatusOr<Kernel> SpecializeDims(const Kernel& kernel,
       kept.push_back(dim);
       continue;
     }
+    if (it->second < 1) {
+      // Tensors are sized by their dims, and no tensor dimension is empty (the verifier's
+      // rule); say so here, naming the value, rather than as IR that does not verify.
+      return absl::InvalidArgumentError(absl::StrCat("kernel '", kernel->name, "': dim '",
+                                                     dim->name, "' = ", it->second,
+                                                     "; a dimension is at least 1"));
+    }
     bool is_i32 = dim->dtype() == kI32;
     if (is_i32 && (it->second < std::numeric_limits<int32_t>::min() ||
                    it->second > std::numeric_limits<int32_t>::max())) {
@@ -73,8 +80,8 @@ absl::StatusOr<Kernel> SpecializeDims(const Kernel& kernel,
     for (const std::string& each : names) known |= each == name;
     if (!known) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "kernel '", kernel->name, "' has no dim '", name, "' to specialize (its dims: ",
-          names.empty() ? "none" : absl::StrJoin(names, ", "), ")"));
+          "kernel '", kernel->name, "' has no dim '", name,
+          "' to specialize (its dims: ", names.empty() ? "none" : absl::StrJoin(names, ", "), ")"));
     }
   }
   Kernel substituted = Substitute(kernel, map);
@@ -90,9 +97,9 @@ absl::StatusOr<Kernel> SpecializeDims(const Kernel& kernel,
     if (value == nullptr) {
       requirements.push_back({folded, requirement.loc});
     } else if (value->value == 0) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "kernel '", kernel->name, "' requires ", Print(kernel->requirements[i].condition),
-          ", which ", FormatValues(values), " breaks"));
+      return absl::InvalidArgumentError(absl::StrCat("kernel '", kernel->name, "' requires ",
+                                                     Print(kernel->requirements[i].condition),
+                                                     ", which ", FormatValues(values), " breaks"));
     }
   }
   return KernelNode::Make(substituted->name, std::move(kept), substituted->params,

@@ -1,8 +1,9 @@
 #include "passes/transforms/specialize_dims.h"
 
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
-#include "passes/transforms/simplify.h"
 #include "passes/testing/ir_test_util.h"
+#include "passes/transforms/simplify.h"
 #include "tile_ir/printer.h"
 #include "tile_ir/verifier.h"
 
@@ -64,6 +65,12 @@ TEST(SpecializeDimsTest, UnknownDimsAndValuesOutOfRangeAreRefused) {
   EXPECT_EQ(unknown.status().message(), "kernel 'k' has no dim 'K' to specialize (its dims: M, N)");
   absl::StatusOr<Kernel> too_big = SpecializeDims(module.kernels[0], {{"M", int64_t{1} << 40}});
   EXPECT_EQ(too_big.status().message(), "kernel 'k': dim 'M' is i32; 1099511627776 does not fit");
+  // An empty or negative dimension is refused by name, not as IR that does not verify.
+  for (int64_t bad : {int64_t{0}, int64_t{-3}}) {
+    absl::StatusOr<Kernel> empty = SpecializeDims(module.kernels[0], {{"N", bad}});
+    EXPECT_EQ(empty.status().message(),
+              absl::StrCat("kernel 'k': dim 'N' = ", bad, "; a dimension is at least 1"));
+  }
 }
 
 TEST(SpecializeDimsTest, RequirementsTheConstantsDecideAreCheckedAndDropped) {
