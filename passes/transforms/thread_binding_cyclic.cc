@@ -63,12 +63,30 @@ class PlainAccesses : public IRVisitor {
   const Var* var_;
 };
 
+// The single statement of a body, or the body itself.
+const Stmt& OnlyStatement(const Stmt& body) {
+  const Seq* seq = As<Seq>(body);
+  return seq && seq->stmts.size() == 1 ? seq->stmts[0] : body;
+}
+
+// `if (cond) store` whose condition holds for a whole run of the innermost loop `var` (it does
+// not mention it: bound-predication's guard of a ragged row, `if (row < M) O[row, col] = ...`),
+// or nullptr. Such a guard is tested once per run, outside the vectorized loop.
+const If* RunGuard(const Stmt& body, const Var* var) {
+  const If* guard = As<If>(OnlyStatement(body));
+  if (guard == nullptr || guard->else_body != nullptr || Mentions(guard->cond, var)) {
+    return nullptr;
+  }
+  return As<Store>(OnlyStatement(guard->then_body)) != nullptr ? guard : nullptr;
+}
+
 // Lanes per run for the innermost loop of a nest whose body is `body`: the most elements
 // of the widest accessed type that fit `vector_bytes` and divide `extent`; 1 when the body
-// is not a single store without a guard that varies along `var`, the innermost loop's.
+// is not a single store (or a RunGuard around one) without a guard that varies along `var`,
+// the innermost loop's.
 int64_t RunLanes(const Stmt& body, const Var* var, int64_t extent, int vector_bytes) {
-  const Seq* seq = As<Seq>(body);
-  const Stmt& only = seq && seq->stmts.size() == 1 ? seq->stmts[0] : body;
+  const If* guard = RunGuard(body, var);
+  const Stmt& only = OnlyStatement(guard != nullptr ? guard->then_body : body);
   if (As<Store>(only) == nullptr) return 1;
   PlainAccesses accesses(var);
   accesses.Visit(only);
@@ -109,7 +127,8 @@ absl::StatusOr<Stmt> DealCyclically(const KernelNode& kernel, const For& root, i
   // in a vectorized loop; the nest is dealt out in runs.
   const For& innermost = *chain.back();
   std::optional<int64_t> inner_extent = AsConstInt(innermost.extent);
-  int64_t lanes = inner_extent ? RunLanes(innermost.body, innermost.var.get(), *inner_extent, vector_bytes) : 1;
+  int64_t lanes =
+      inner_extent ? RunLanes(innermost.body, innermost.var.get(), *inner_extent, vector_bytes) : 1;
   if (lanes > 1) extents.back() = Int(*inner_extent / lanes, type);
   Expr total = extents[0];
   for (size_t d = 1; d < extents.size(); ++d) total = Op(BinaryOp::kMul, total, extents[d]);
@@ -146,8 +165,11 @@ absl::StatusOr<Stmt> DealCyclically(const KernelNode& kernel, const For& root, i
     }
     VarMap at_lane;
     at_lane[innermost.var.get()] = element_index;
-    element_body = For::Make(lane, Int(0, type), Int(lanes, type), ForKind::kVectorized,
-                             Substitute(element_body, at_lane), innermost.loc());
+    const If* guard = RunGuard(element_body, innermost.var.get());
+    Stmt run = For::Make(lane, Int(0, type), Int(lanes, type), ForKind::kVectorized,
+                         Substitute(guard != nullptr ? guard->then_body : element_body, at_lane),
+                         innermost.loc());
+    element_body = guard != nullptr ? If::Make(guard->cond, run, nullptr, guard->loc()) : run;
   }
   if (const Seq* seq = As<Seq>(element_body)) {
     inner.insert(inner.end(), seq->stmts.begin(), seq->stmts.end());

@@ -30,7 +30,8 @@ std::string Canonical(std::string_view kernel_text) { return Print(ParseOrDie(ke
 absl::StatusOr<Module> Bound(std::string_view kernel_text, std::string_view target) {
   ::tile_ir::passes::testing::RegisterFakeIntrinsics();
   Module module = ParseOrDie(kernel_text);
-  absl::StatusOr<bool> changed = BindThreads(module, **::tile_ir::passes::testing::FindFakeTarget(target));
+  absl::StatusOr<bool> changed =
+      BindThreads(module, **::tile_ir::passes::testing::FindFakeTarget(target));
   if (!changed.ok()) return changed.status();
   absl::Status valid = Verify(module);
   EXPECT_TRUE(valid.ok()) << valid << "\n" << Print(module);
@@ -179,6 +180,65 @@ kernel k<N: i32>(A: f32[N, 8], B: f32[64, 8]) grid(bx: 1) threads(32) {
       let q_run: i32 = e % 2 * 4;
       for q_lane in 0 +: 4 vectorized {
         B[p, q_run + q_lane] = select(p < N, A[min(p, N - 1), q_run + q_lane], 0.0);
+      }
+    }
+  }
+})"));
+}
+
+// A store guarded by the row (bound-predication's guard of a ragged row of the destination)
+// is dealt in runs too: the guard is tested once per run, around the vectorized loop.
+TEST(ThreadBindingTest, RowGuardedStoresAreDealtInRuns) {
+  EXPECT_EQ(BoundText(R"(
+kernel k<M: i32>(A: f32[64, 8], B: f32[M, 8]) grid(bx: 1) threads(32) {
+  for p in 0 +: 64 parallel {
+    for q in 0 +: 8 parallel {
+      if (p < M) {
+        B[p, q] = A[p, q];
+      }
+    }
+  }
+})",
+                      "test-gpu"),
+            Canonical(R"(
+kernel k<M: i32>(A: f32[64, 8], B: f32[M, 8]) grid(bx: 1) threads(32) {
+  for tx in 0 +: 32 thread_bound(x) {
+    for r in 0 +: 4 serial {
+      let e: i32 = r * 32 + tx;
+      let p: i32 = e / 2;
+      let q_run: i32 = e % 2 * 4;
+      if (p < M) {
+        for q_lane in 0 +: 4 vectorized {
+          B[p, q_run + q_lane] = A[p, q_run + q_lane];
+        }
+      }
+    }
+  }
+})"));
+}
+
+// A store guarded by its column still goes element by element.
+TEST(ThreadBindingTest, ColumnGuardedStoresAreDealtElementByElement) {
+  EXPECT_EQ(BoundText(R"(
+kernel k<N: i32>(A: f32[64, 8], B: f32[64, N]) grid(bx: 1) threads(32) {
+  for p in 0 +: 64 parallel {
+    for q in 0 +: 8 parallel {
+      if (q < N) {
+        B[p, q] = A[p, q];
+      }
+    }
+  }
+})",
+                      "test-gpu"),
+            Canonical(R"(
+kernel k<N: i32>(A: f32[64, 8], B: f32[64, N]) grid(bx: 1) threads(32) {
+  for tx in 0 +: 32 thread_bound(x) {
+    for r in 0 +: 16 serial {
+      let e: i32 = r * 32 + tx;
+      let p: i32 = e / 8;
+      let q: i32 = e % 8;
+      if (q < N) {
+        B[p, q] = A[p, q];
       }
     }
   }
@@ -365,7 +425,8 @@ kernel k(A: f32[8, 64], O: f32[8, 64]) grid(bx: 1) threads(32) {
 })",
                                                     "test.tile");
   ASSERT_TRUE(module.ok()) << module.status();
-  absl::StatusOr<bool> changed = BindThreads(*module, **::tile_ir::passes::testing::FindFakeTarget("test-gpu"));
+  absl::StatusOr<bool> changed =
+      BindThreads(*module, **::tile_ir::passes::testing::FindFakeTarget("test-gpu"));
   ASSERT_TRUE(changed.ok()) << changed.status();
   absl::Status valid = Verify(*module);
   EXPECT_TRUE(valid.ok()) << valid << "\n" << Print(*module);
