@@ -22,18 +22,20 @@ absl::StatusOr<std::vector<std::string>> RemarksOfLowering(const absl::StatusOr<
   return remarks;
 }
 
-// "its lowering for T (shapes compiled in|dynamic shapes):" and the remarks, or its failure.
-void PrintLoweringRemarks(const absl::StatusOr<std::vector<std::string>>& remarks,
+// "its lowering for T (shapes compiled in|dynamic shapes):" and the remarks, or its failure;
+// whether the lowering succeeded.
+bool PrintLoweringRemarks(const absl::StatusOr<std::vector<std::string>>& remarks,
                           bool static_shapes, const targets::Target& target, std::ostream& out) {
   if (!remarks.ok()) {
     out << "its lowering for " << target.ToString() << " fails: " << remarks.status().message()
         << "\n";
-    return;
+    return false;
   }
   out << "its lowering for " << target.ToString()
       << (static_shapes ? " (shapes compiled in)" : " (dynamic shapes)")
       << (remarks->empty() ? ": no remarks\n" : ":\n");
   for (const std::string& remark : *remarks) out << "  " << remark << "\n";
+  return true;
 }
 
 }  // namespace
@@ -48,7 +50,7 @@ absl::StatusOr<std::vector<std::string>> LoweringRemarks(const ops::OpCase& op,
                            target);
 }
 
-void Explain(const ops::OpCase& op, const ops::Shapes& dims, const std::vector<std::string>& order,
+bool Explain(const ops::OpCase& op, const ops::Shapes& dims, const std::vector<std::string>& order,
              bool static_shapes, const targets::Target& target, std::ostream& out,
              const runtime::jit::Config* given) {
   const bool async_copy = target.info()->has_async_copy();
@@ -68,15 +70,15 @@ void Explain(const ops::OpCase& op, const ops::Shapes& dims, const std::vector<s
   absl::StatusOr<std::vector<std::string>> remarks =
       known != lowered.end() ? absl::StatusOr<std::vector<std::string>>(known->second)
                              : LoweringRemarks(op, config, dims, static_shapes, target);
-  PrintLoweringRemarks(remarks, static_shapes, target, out);
+  return PrintLoweringRemarks(remarks, static_shapes, target, out);
 }
 
-void ExplainAsWritten(const Kernel& kernel, const std::map<std::string, int64_t>& dims,
+bool ExplainAsWritten(const Kernel& kernel, const std::map<std::string, int64_t>& dims,
                       bool static_shapes, const targets::Target& target, std::ostream& out) {
   out << "kernel '" << kernel->name << "' has no config space: it runs as written\n";
   absl::StatusOr<RunSpecialization> run =
       SpecializeAsRun(kernel, dims, static_shapes, target.info().get());
-  PrintLoweringRemarks(
+  return PrintLoweringRemarks(
       RemarksOfLowering(run.ok() ? absl::StatusOr<Module>(dsl::MakeModule({run->kernel}))
                                  : absl::StatusOr<Module>(run.status()),
                         target),

@@ -29,15 +29,17 @@ absl::StatusOr<std::vector<std::string>> LoweringRemarks(const ops::OpCase& op,
 
 // Prints the explanation; `order` is the kernel's dimensions, for printing shapes. With
 // `given` (--config), what the lowering decides for that config instead of the default.
-void Explain(const ops::OpCase& op, const ops::Shapes& dims, const std::vector<std::string>& order,
+// Whether the lowering succeeded (its failure is printed).
+bool Explain(const ops::OpCase& op, const ops::Shapes& dims, const std::vector<std::string>& order,
              bool static_shapes, const targets::Target& target, std::ostream& out,
              const runtime::jit::Config* given = nullptr);
 
 // --explain for a kernel without a config space (not in the suite, or an operator with one
 // config): says it runs as written, then its lowering's remarks for `target` with `dims`
 // compiled in (`static_shapes`) or, as a run compiles it, the dims sizing fragments compiled
-// in and the others' divisibility classes where the target asks for them.
-void ExplainAsWritten(const Kernel& kernel, const std::map<std::string, int64_t>& dims,
+// in and the others' divisibility classes where the target asks for them. Whether the lowering
+// succeeded (its failure is printed).
+bool ExplainAsWritten(const Kernel& kernel, const std::map<std::string, int64_t>& dims,
                       bool static_shapes, const targets::Target& target, std::ostream& out);
 
 // Below an autotuning table: each timed candidate's lowering remarks, so that the table says

@@ -239,6 +239,14 @@ TEST_F(TileRunAutotuneCpuTest, ExplainsAnOperatorWithoutASpaceAsWritten) {
     EXPECT_THAT(r.out, HasSubstr(std::string(shapes) == "--static-shapes" ? "(shapes compiled in)"
                                                                           : "(dynamic shapes)"));
   }
+  // A lowering that fails is explained, and the run exits non-zero.
+  Result fails = Run({"ops/flash_attn_d128_b128.tile", "--explain", "--target=cuda:sm_80",
+                      "--shapes=BATCH=1,HEADS=1,SEQ=256"});
+  EXPECT_EQ(fails.status, 1) << fails.out << fails.err;
+  EXPECT_THAT(fails.out, HasSubstr("its lowering for cuda:sm_80 fails: "));
+  EXPECT_THAT(fails.out, HasSubstr("shared memory"));
+  EXPECT_THAT(fails.err, HasSubstr("--explain: kernel 'flash_attn_d128_b128' does not lower for "
+                                   "cuda:sm_80 (the reason is above)"));
   Result retune = Run({"gemm_f16", "--retune"});
   EXPECT_EQ(retune.status, 2);
   EXPECT_THAT(retune.err, HasSubstr("--retune goes with --autotune"));

@@ -484,17 +484,25 @@ int RunFile(const cli::ArgParser& parser, const RunOptions& base, const FileFlag
           << compiler.target << "'\n";
       return 2;
     }
+    bool lowers = true;
     if (as_written) {
       for (const Kernel& each : module->kernels) {
         if (each.get() != *kernel) continue;
-        ExplainAsWritten(each, options.dims, parser.Has("static-shapes"), *compiler.target_object,
-                         out);
+        lowers = ExplainAsWritten(each, options.dims, parser.Has("static-shapes"),
+                                  *compiler.target_object, out);
       }
     } else {
-      Explain(*op, options.dims, order, parser.Has("static-shapes"), *compiler.target_object, out,
-              given ? &*given : nullptr);
+      lowers = Explain(*op, options.dims, order, parser.Has("static-shapes"),
+                       *compiler.target_object, out, given ? &*given : nullptr);
     }
-    if (compiler.device == nullptr) return 0;  // explaining only
+    if (compiler.device == nullptr) {  // explaining only
+      if (!lowers) {
+        err << "tile-run: error: --explain: kernel '" << name << "' does not lower for "
+            << compiler.target << " (the reason is above)\n";
+        return 1;
+      }
+      return 0;
+    }
   }
   runtime::Device& device = *compiler.device;
   if (tune) {
