@@ -109,9 +109,10 @@ TEST(BuiltinPassesTest, RegistersEveryBuiltinPass) {
   EXPECT_THAT(
       registry.Names(),
       ElementsAre("async-copies", "bound-predication", "inject-software-pipeline",
-                  "insert-barriers", "layout-inference", "lower-tile-ops", "pipeline-planning",
-                  "plan-shared-memory", "rasterize-blocks", "remove-dead-code", "simplify",
-                  "specialize-dims", "specialize-divisibility", "thread-binding", "vectorize"));
+                  "insert-barriers", "layout-inference", "longest-blocks-first", "lower-tile-ops",
+                  "pipeline-planning", "plan-shared-memory", "rasterize-blocks",
+                  "remove-dead-code", "simplify", "specialize-dims", "specialize-divisibility",
+                  "thread-binding", "unswitch-selects", "vectorize"));
   for (const PassInfo* pass : registry.All()) {
     EXPECT_FALSE(pass->description.empty()) << pass->name;
   }

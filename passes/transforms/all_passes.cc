@@ -10,6 +10,7 @@
 #include "passes/transforms/inject_software_pipeline.h"
 #include "passes/transforms/insert_barriers.h"
 #include "passes/transforms/layout_inference.h"
+#include "passes/transforms/longest_blocks_first.h"
 #include "passes/transforms/lower_tile_ops.h"
 #include "passes/transforms/pipeline_planning.h"
 #include "passes/transforms/plan_shared_memory.h"
@@ -19,6 +20,7 @@
 #include "passes/transforms/specialize_dims.h"
 #include "passes/transforms/specialize_divisibility.h"
 #include "passes/transforms/thread_binding.h"
+#include "passes/transforms/unswitch_selects.h"
 #include "passes/transforms/vectorize.h"
 
 namespace tile_ir::passes {
@@ -41,7 +43,9 @@ void RegisterBuiltinPasses(PassRegistry& registry) {
   RegisterOrDie(registry, SimplifyPass());
   RegisterOrDie(registry, SpecializeDimsPass());
   RegisterOrDie(registry, SpecializeDivisibilityPass());
+  RegisterOrDie(registry, LongestBlocksFirstPass());
   RegisterOrDie(registry, RasterizeBlocksPass());
+  RegisterOrDie(registry, UnswitchSelectsPass());
   RegisterOrDie(registry, LayoutInferencePass());
   RegisterOrDie(registry, LowerTileOpsPass());
   RegisterOrDie(registry, BoundPredicationPass());

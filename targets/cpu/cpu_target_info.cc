@@ -45,7 +45,8 @@ absl::StatusOr<std::optional<Stmt>> CpuTargetInfo::LowerGemm(
 }
 
 std::string DefaultCpuPipeline() {
-  return "simplify,rasterize-blocks,layout-inference,pipeline-planning,inject-software-pipeline,"
+  return "simplify,rasterize-blocks,unswitch-selects,layout-inference,pipeline-planning,inject-"
+         "software-pipeline,"
          "lower-tile-ops,bound-predication,thread-binding,vectorize,plan-shared-memory,"
          "insert-barriers,simplify,remove-dead-code";
 }

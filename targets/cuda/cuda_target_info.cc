@@ -177,7 +177,8 @@ std::optional<Stmt> CudaTargetInfo::AsyncCopy(const Expr& dst, const Expr& src, 
 }
 
 std::string DefaultCudaPipeline() {
-  return "simplify,rasterize-blocks,layout-inference,pipeline-planning,warp-specialize,"
+  return "simplify,longest-blocks-first,rasterize-blocks,unswitch-selects,layout-inference,"
+         "pipeline-planning,warp-specialize,"
          "inject-software-pipeline,pad-shared-rows,lower-tile-ops,bound-predication,"
          "thread-binding,vectorize,async-copies,core-matrix-tiles,plan-shared-memory,"
          "insert-barriers,warp-roles,simplify,remove-dead-code";

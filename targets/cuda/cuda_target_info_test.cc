@@ -1,7 +1,6 @@
 // The CUDA TargetInfo: per-architecture facts, refusals naming the missing
 // capability, pipeline strings, and registration under "cuda" and "cuda:<arch>".
 #include "targets/cuda/cuda_target_info.h"
-#include "targets/cuda/cuda_target.h"
 
 #include <gtest/gtest.h>
 
@@ -10,6 +9,7 @@
 #include "absl/strings/match.h"
 #include "frontends/text/parser.h"
 #include "passes/pass/target_info.h"
+#include "targets/cuda/cuda_target.h"
 #include "tile_ir/intrinsics.h"
 
 namespace tile_ir::cuda {
@@ -94,7 +94,8 @@ kernel gemm<M: i32, N: i32, K: i32>(A: bf16[M, K], B: bf16[K, N], C: f32[M, N])
 
 TEST(CudaTargetInfoTest, OnePipelineForEveryArchitectureAndVariant) {
   EXPECT_EQ(DefaultCudaPipeline(),
-            "simplify,rasterize-blocks,layout-inference,pipeline-planning,warp-specialize,"
+            "simplify,longest-blocks-first,rasterize-blocks,unswitch-selects,layout-inference,"
+            "pipeline-planning,warp-specialize,"
             "inject-software-pipeline,pad-shared-rows,lower-tile-ops,bound-predication,"
             "thread-binding,vectorize,async-copies,core-matrix-tiles,plan-shared-memory,"
             "insert-barriers,warp-roles,simplify,remove-dead-code");

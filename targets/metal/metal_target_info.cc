@@ -48,7 +48,8 @@ absl::StatusOr<std::optional<Stmt>> MetalTargetInfo::LowerGemm(
 }
 
 std::string DefaultMetalPipeline() {
-  return "simplify,rasterize-blocks,layout-inference,pipeline-planning,inject-software-pipeline,"
+  return "simplify,longest-blocks-first,rasterize-blocks,unswitch-selects,layout-inference,"
+         "pipeline-planning,inject-software-pipeline,"
          "lower-tile-ops,bound-predication,thread-binding,vectorize,plan-shared-memory,"
          "insert-barriers,simplify,remove-dead-code";
 }
