@@ -155,15 +155,7 @@ absl::StatusOr<Kernel> LongestBlocksFirst(const Kernel& kernel, std::string* why
     }
   }
   if (reversed.empty()) return kernel;
-  Stmt body = Substitute(kernel->body, reversed);
-  if (const Seq* seq = As<Seq>(body)) {
-    lets.insert(lets.end(), seq->stmts.begin(), seq->stmts.end());
-  } else {
-    lets.push_back(std::move(body));
-  }
-  return KernelNode::Make(kernel->name, kernel->dims, kernel->params, kernel->launch,
-                          Seq::Make(std::move(lets), kernel->body->loc()), kernel->loc,
-                          kernel->requirements);
+  return RemapBlockIndices(kernel, kernel->launch, std::move(lets), reversed);
 }
 
 PassInfo LongestBlocksFirstPass() {

@@ -82,16 +82,7 @@ absl::StatusOr<Kernel> RasterizeBlocks(const Kernel& kernel) {
       b.Bind(absl::StrCat(y_axis.var->name, "_raster"), row ? across_index : along_index);
 
   VarMap map = {{x_axis.var.get(), new_x}, {y_axis.var.get(), new_y}};
-  Stmt body = Substitute(kernel->body, map);
-  std::vector<Stmt> stmts = std::move(b.lets());
-  if (const Seq* seq = As<Seq>(body)) {
-    stmts.insert(stmts.end(), seq->stmts.begin(), seq->stmts.end());
-  } else {
-    stmts.push_back(std::move(body));
-  }
-  return KernelNode::Make(kernel->name, kernel->dims, kernel->params, std::move(new_launch),
-                          Seq::Make(std::move(stmts), kernel->body->loc()), kernel->loc,
-                          kernel->requirements);
+  return RemapBlockIndices(kernel, std::move(new_launch), std::move(b.lets()), map);
 }
 
 absl::StatusOr<bool> RasterizeBlocks(Module& module) {

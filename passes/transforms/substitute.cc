@@ -66,4 +66,17 @@ Kernel Substitute(const Kernel& kernel, const VarMap& map) {
                           kernel->loc, body->requirements);
 }
 
+Kernel RemapBlockIndices(const Kernel& kernel, Launch launch, std::vector<Stmt> lets,
+                         const VarMap& map) {
+  Stmt body = Substitute(kernel->body, map);
+  if (const Seq* seq = As<Seq>(body)) {
+    lets.insert(lets.end(), seq->stmts.begin(), seq->stmts.end());
+  } else {
+    lets.push_back(std::move(body));
+  }
+  return KernelNode::Make(kernel->name, kernel->dims, kernel->params, std::move(launch),
+                          Seq::Make(std::move(lets), kernel->body->loc()), kernel->loc,
+                          kernel->requirements);
+}
+
 }  // namespace tile_ir::passes

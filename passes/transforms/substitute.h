@@ -3,6 +3,8 @@
 #ifndef PASSES_TRANSFORMS_SUBSTITUTE_H_
 #define PASSES_TRANSFORMS_SUBSTITUTE_H_
 
+#include <vector>
+
 #include "absl/container/flat_hash_map.h"
 #include "tile_ir/expr.h"
 #include "tile_ir/module.h"
@@ -25,6 +27,12 @@ Stmt Substitute(const Stmt& s, const VarMap& map);
 // buffer parameters (one rebuilt buffer per parameter, used in the body too). Dims and
 // scalar parameters are kept; a caller that binds them removes them itself.
 Kernel Substitute(const Kernel& kernel, const VarMap& map);
+
+// A kernel whose grid indices are remapped: `map` substituted in its body, `lets` (which compute
+// the map's values from the old indices) in front of it, launched with `launch`
+// (rasterize-blocks, longest-blocks-first).
+Kernel RemapBlockIndices(const Kernel& kernel, Launch launch, std::vector<Stmt> lets,
+                         const VarMap& map);
 
 }  // namespace tile_ir::passes
 
