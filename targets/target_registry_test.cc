@@ -60,7 +60,7 @@ TEST(TargetRegistryTest, RefusalsListWhatIsAccepted) {
             "target 'cuda{gemm=fma}': option 'gemm' takes auto | wgmma | mma, not 'fma'");
   EXPECT_EQ(Error("cuda{tiles=big}"),
             "target 'cuda{tiles=big}': unknown option 'tiles' of cuda; options: gemm, "
-            "warp_specialize, persistent, sms, tma_store, cluster, pingpong");
+            "warp_specialize, persistent, sms, tma_store, cluster, pingpong, overlap");
   EXPECT_EQ(Error("cuda{sms=0}"),
             "target 'cuda{sms=0}': option 'sms' takes a whole number from 1 to 1024, not '0'");
   EXPECT_EQ(Error("cuda{sms=many}"),

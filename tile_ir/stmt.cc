@@ -5,8 +5,7 @@ namespace tile_ir {
 std::string_view StmtKindName(StmtKind kind) {
   switch (kind) {
 #define TILE_IR_STMT_NAME(Name) \
-  case StmtKind::k##Name:       \
-    return #Name;
+  case StmtKind::k##Name: return #Name;
     TILE_IR_FOR_EACH_STMT(TILE_IR_STMT_NAME)
 #undef TILE_IR_STMT_NAME
   }
@@ -108,12 +107,22 @@ Stmt Evaluate::MakeVoidCall(std::string name, std::vector<Expr> args, SourceLoc 
   return Make(Call::Make(kVoid, std::move(name), std::move(args)), std::move(loc));
 }
 
+const Call* Evaluate::CallOf(const Stmt& s) {
+  const Evaluate* eval = As<Evaluate>(s);
+  return eval != nullptr ? As<Call>(eval->value) : nullptr;
+}
+
+bool Evaluate::IsCallTo(const Stmt& s, std::string_view name) {
+  const Call* call = CallOf(s);
+  return call != nullptr && call->name == name;
+}
+
 Stmt Copy::Make(Region src, Region dst, SourceLoc loc) {
   return std::make_shared<const Copy>(std::move(src), std::move(dst), std::move(loc));
 }
 
-Stmt Gemm::Make(Region a, Region b, Region c, bool transpose_a, bool transpose_b,
-                WarpPolicy policy, bool clear_accum, SourceLoc loc) {
+Stmt Gemm::Make(Region a, Region b, Region c, bool transpose_a, bool transpose_b, WarpPolicy policy,
+                bool clear_accum, SourceLoc loc) {
   return std::make_shared<const Gemm>(std::move(a), std::move(b), std::move(c), transpose_a,
                                       transpose_b, policy, clear_accum, std::move(loc));
 }

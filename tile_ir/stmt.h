@@ -54,7 +54,8 @@ const T* As(const Stmt& s) {
 class Seq final : public StmtNode {
  public:
   static constexpr StmtKind kKind = StmtKind::kSeq;
-  Seq(std::vector<Stmt> stmts, SourceLoc loc) : StmtNode(kKind, std::move(loc)), stmts(std::move(stmts)) {}
+  Seq(std::vector<Stmt> stmts, SourceLoc loc)
+      : StmtNode(kKind, std::move(loc)), stmts(std::move(stmts)) {}
   static Stmt Make(std::vector<Stmt> stmts, SourceLoc loc = {});
   // A Seq's statements, or the one statement that is not a Seq.
   static std::vector<Stmt> StmtsOf(const Stmt& stmt);
@@ -63,8 +64,8 @@ class Seq final : public StmtNode {
 
 enum class ForKind : uint8_t {
   kSerial,
-  kParallel,     // element-wise; mapped to threads by layout inference and thread binding
-  kPipelined,    // software-pipelined over shared-memory stages
+  kParallel,   // element-wise; mapped to threads by layout inference and thread binding
+  kPipelined,  // software-pipelined over shared-memory stages
   kUnrolled,
   kVectorized,
   kThreadBound,  // the loop variable is a thread index (see ThreadAxis)
@@ -104,7 +105,7 @@ class For final : public StmtNode {
   const Expr min;
   const Expr extent;
   const ForKind for_kind;
-  const PipelineInfo pipeline;    // meaningful for kPipelined only
+  const PipelineInfo pipeline;   // meaningful for kPipelined only
   const ThreadAxis thread_axis;  // meaningful for kThreadBound only
   const Stmt body;
 };
@@ -141,9 +142,7 @@ class Allocate final : public StmtNode {
  public:
   static constexpr StmtKind kKind = StmtKind::kAllocate;
   Allocate(Buffer buffer, SourceLoc loc, std::optional<int64_t> shared_offset = std::nullopt)
-      : StmtNode(kKind, std::move(loc)),
-        buffer(std::move(buffer)),
-        shared_offset(shared_offset) {}
+      : StmtNode(kKind, std::move(loc)), buffer(std::move(buffer)), shared_offset(shared_offset) {}
   static Stmt Make(Buffer buffer, SourceLoc loc = {},
                    std::optional<int64_t> shared_offset = std::nullopt);
   const Buffer buffer;
@@ -183,6 +182,10 @@ class Evaluate final : public StmtNode {
   static Stmt Make(Expr value, SourceLoc loc = {});
   // The call of a void intrinsic, as a statement.
   static Stmt MakeVoidCall(std::string name, std::vector<Expr> args, SourceLoc loc = {});
+  // The call statement `s` evaluates, or nullptr when it is no Evaluate of a Call.
+  static const Call* CallOf(const Stmt& s);
+  // Whether `s` evaluates a call of the intrinsic `name`.
+  static bool IsCallTo(const Stmt& s, std::string_view name);
   const Expr value;
 };
 

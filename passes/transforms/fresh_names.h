@@ -10,6 +10,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "tile_ir/module.h"
+#include "tile_ir/stmt.h"
 
 namespace tile_ir::passes {
 
@@ -30,6 +31,11 @@ class FreshNames {
   // cost linear time.
   absl::flat_hash_map<std::string, int> next_suffix_;
 };
+
+// `s` with every loop and let variable it declares renamed to a fresh name, and their uses
+// inside it with them: a copy to put beside the original (nothing in a kernel may be declared
+// twice).
+Stmt RenameDeclared(const Stmt& s, FreshNames& names);
 
 }  // namespace tile_ir::passes
 

@@ -191,40 +191,6 @@ class TakeTrueArms : public IRMutator {
   const absl::flat_hash_set<const Select*>& selects_;
 };
 
-// The same statement with the variables it declares renamed (the copy of a nest beside the
-// original: nothing in a kernel may be declared twice).
-class RenameDeclared : public IRMutator {
- public:
-  explicit RenameDeclared(FreshNames& names) : names_(names) {}
-  using IRMutator::Mutate;
-
- protected:
-  Expr MutateVar(const Var& node, const Expr& self) override {
-    auto it = renamed_.find(&node);
-    return it != renamed_.end() ? it->second : self;
-  }
-  Stmt MutateFor(const For& node, const Stmt& self) override {
-    Expr min = Mutate(node.min);
-    Expr extent = Mutate(node.extent);
-    VarRef var = Rename(node.var);
-    return For::Make(var, min, extent, node.for_kind, Mutate(node.body), node.loc(), node.pipeline,
-                     node.thread_axis);
-  }
-  Stmt MutateLet(const Let& node, const Stmt& self) override {
-    Expr value = Mutate(node.value);
-    return Let::Make(Rename(node.var), value, node.loc());
-  }
-
- private:
-  VarRef Rename(const VarRef& var) {
-    VarRef fresh = Var::Make(names_.Fresh(var->name), var->dtype());
-    renamed_[var.get()] = fresh;
-    return fresh;
-  }
-  FreshNames& names_;
-  absl::flat_hash_map<const Var*, VarRef> renamed_;
-};
-
 class Unswitch : public IRMutator {
  public:
   explicit Unswitch(FreshNames& names) : names_(names) {}
@@ -262,7 +228,7 @@ class Unswitch : public IRMutator {
     for (size_t i = 1; i < found.conditions.size(); ++i) {
       everywhere = Op(BinaryOp::kAnd, everywhere, found.conditions[i]);
     }
-    Stmt unmasked = RenameDeclared(names_).Mutate(TakeTrueArms(found.selects).Mutate(self));
+    Stmt unmasked = RenameDeclared(TakeTrueArms(found.selects).Mutate(self), names_);
     return If::Make(SimplifyExpr(everywhere), unmasked, self, node.loc());
   }
 

@@ -57,6 +57,7 @@ case ${1:-} in
       done
       for op in flash_attn_d128_b128 flash_attn_d128_b128_causal; do
         bench $op BATCH=4,HEADS=32,SEQ=4096 cuda "" static
+        bench $op BATCH=4,HEADS=32,SEQ=4096 "cuda:sm_90a{overlap=off}" "" static
         bench $op BATCH=4,HEADS=32,SEQ=4096 "cuda:sm_90a{pingpong=on}" "" static
       done
     } 2>&1 | tee "$OUT/bench.log"

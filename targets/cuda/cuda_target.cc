@@ -88,7 +88,14 @@ std::vector<targets::TargetOption> CudaOptions() {
            "other's gemms do, as FlashAttention-3 does (on: 1-1.5% faster attention on an "
            "H100, but compute-sanitizer's racecheck reports hazards on the epilogue's staging "
            "tile that are not explained yet, bench/results/h100_2026-12-05_run20), or run "
-           "freely (off, the default); persistent kernels run freely"}};
+           "freely (off, the default); persistent kernels run freely"},
+          {"overlap",
+           {"on", "off"},
+           "whether a warp-specialized sm_90a consumer loop that chains two gemms through "
+           "registers (an attention's Q K^T, softmax, P V) issues each iteration's first gemm "
+           "with the previous iteration's second and runs its register work while that one "
+           "does (on, the default: FlashAttention-3's intra-warpgroup overlap, "
+           "overlap_gemm_chains.h), or runs each iteration's gemms in turn (off)"}};
 }
 
 // The value `name` gives option `key`, else its default (CudaOptions' first value): the one
@@ -119,7 +126,8 @@ class CudaTarget final : public targets::Target {
                                .persistent_blocks = PersistentBlocks(name),
                                .tma_stores = EffectiveOption(name, "tma_store") == "on",
                                .cluster_blocks = EffectiveOption(name, "cluster") == "2" ? 2 : 1,
-                               .pingpong = EffectiveOption(name, "pingpong") == "on"})) {}
+                               .pingpong = EffectiveOption(name, "pingpong") == "on",
+                               .overlap_gemm_chains = EffectiveOption(name, "overlap") == "on"})) {}
 
   std::shared_ptr<const passes::TargetInfo> info() const override { return info_; }
   std::string DefaultPipeline() const override { return DefaultCudaPipeline(); }
@@ -259,6 +267,7 @@ class CudaFamily final : public targets::TargetFamily {
          "whose warp-specialized kernels' blocks can share loads in thread-block "
          "clusters"},
         {"pingpong", "whose warp-specialized kernels have consumer warpgroups to take turns"},
+        {"overlap", "whose warp-specialized kernels' consumers issue gemms asynchronously"},
     };
     for (const auto& [key, why] : kSplitOptions) {
       if (name.arch != "sm_90a" && !name.Option(key).empty()) {

@@ -181,7 +181,7 @@ std::string DefaultCudaPipeline() {
          "pipeline-planning,warp-specialize,"
          "inject-software-pipeline,pad-shared-rows,lower-tile-ops,bound-predication,"
          "thread-binding,vectorize,async-copies,core-matrix-tiles,plan-shared-memory,"
-         "insert-barriers,warp-roles,simplify,remove-dead-code";
+         "insert-barriers,warp-roles,overlap-gemm-chains,simplify,remove-dead-code";
 }
 
 int64_t CudaTargetInfo::dim_divisibility_specialization(const KernelNode& kernel) const {

@@ -24,9 +24,9 @@ absl::Status CheckCudaArch(std::string_view arch);
 
 // Which gemms run on wgmma where the architecture has it (sm_90a).
 enum class WgmmaUse {
-  kNever,            // every tensor-core gemm on mma.sync
-  kSwizzledOperands, // those PlanWgmma accepts whose operand tiles are both 128-byte swizzled
-  kWherePossible,    // every gemm PlanWgmma accepts
+  kNever,             // every tensor-core gemm on mma.sync
+  kSwizzledOperands,  // those PlanWgmma accepts whose operand tiles are both 128-byte swizzled
+  kWherePossible,     // every gemm PlanWgmma accepts
 };
 
 // How sm_90a's warp-specialized kernels are built: the target's options
@@ -48,6 +48,9 @@ struct WarpSpecialization {
   // The two consumer warpgroups take turns issuing each iteration's first gemm ({pingpong=on};
   // warp_roles.h); off by default.
   bool pingpong = false;
+  // A consumer loop that chains two gemms through registers overlaps iteration k's register
+  // work with iteration k - 1's second gemm ({overlap=on}, the default; overlap_gemm_chains.h).
+  bool overlap_gemm_chains = false;
 };
 
 // The fewest compute threads of a block that warp-specialize splits: two consumer warpgroups.
@@ -76,6 +79,8 @@ class CudaTargetInfo final : public passes::TargetInfo {
   int cluster_blocks() const { return warp_specializes() ? split_.cluster_blocks : 1; }
   // Whether warp-roles makes two consumer warpgroups take turns at their gemms.
   bool pingpong() const { return warp_specializes() && split_.pingpong; }
+  // Whether overlap-gemm-chains rotates consumer loops of two chained gemms.
+  bool overlaps_gemm_chains() const { return warp_specializes() && split_.overlap_gemm_chains; }
 
   // 16 for a kernel warp-specialize may split (a top-level pipelined loop that copies from
   // global into shared memory): its TMA loads and stores need row pitches proved a multiple of

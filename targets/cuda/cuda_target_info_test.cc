@@ -98,7 +98,7 @@ TEST(CudaTargetInfoTest, OnePipelineForEveryArchitectureAndVariant) {
             "pipeline-planning,warp-specialize,"
             "inject-software-pipeline,pad-shared-rows,lower-tile-ops,bound-predication,"
             "thread-binding,vectorize,async-copies,core-matrix-tiles,plan-shared-memory,"
-            "insert-barriers,warp-roles,simplify,remove-dead-code");
+            "insert-barriers,warp-roles,overlap-gemm-chains,simplify,remove-dead-code");
   for (const std::string& arch : KnownCudaArchs()) {
     EXPECT_EQ(MakeCudaTarget(arch)->DefaultPipeline(), DefaultCudaPipeline());
   }

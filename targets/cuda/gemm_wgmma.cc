@@ -5,9 +5,9 @@
 #include <utility>
 #include <vector>
 
-#include "targets/cuda/passes/core_matrix_tiles.h"
 #include "passes/analysis/gemm_operands.h"
 #include "targets/cuda/intrinsics.h"
+#include "targets/cuda/passes/core_matrix_tiles.h"
 
 namespace tile_ir::cuda {
 namespace {
@@ -74,6 +74,14 @@ bool IsWgmmaWidth(int64_t n) {
   }
 }
 
+std::optional<int64_t> WgmmaRegisterOperandLength(const Call& gemm, int arg) {
+  const BufferLoad* operand =
+      gemm.args.size() == 11 && arg >= 0 && arg < 11 ? As<BufferLoad>(gemm.args[arg]) : nullptr;
+  if (operand == nullptr) return std::nullopt;
+  const BufferNode& buffer = *operand->buffer;
+  return buffer.rank() == 1 ? AsConstInt(buffer.shape[0]) : std::nullopt;
+}
+
 absl::Status RegisterGemmWgmmaIntrinsic() {
   RegisterCudaLibraryIntrinsics();  // cuda.fence_proxy_async
   absl::Status shared_a = RegisterCudaIntrinsic(
@@ -95,13 +103,25 @@ absl::Status RegisterGemmWgmmaIntrinsic() {
       "waits until at most arg 1 groups of wgmma are in flight, then hands the arg 2 "
       "accumulators from arg 0 back to the code");
   if (!wait.ok()) return wait;
-  return RegisterCudaIntrinsic(
+  absl::Status register_a = RegisterCudaIntrinsic(
       kGemmWgmmaRegisterAIntrinsic, 11, 8,
       "tile gemm on Hopper's warpgroup tensor cores with A in registers: A a 16-bit fragment "
       "laid out as an accumulator, B in shared memory in core-matrix order, the accumulator "
       "fragment in registers (device/gemm_wgmma_rs.cuh)",
       /*async_copy=*/false, /*core_matrix_operands=*/{1},
       /*core_matrix_fence=*/"cuda.fence_proxy_async");
+  if (!register_a.ok()) return register_a;
+  absl::Status register_a_async = RegisterCudaIntrinsic(
+      kGemmWgmmaRegisterAAsyncIntrinsic, 11, 8,
+      "cuda.gemm_wgmma_rs returning with its group of instructions in flight, waiting for "
+      "nothing (device/gemm_wgmma_rs.cuh)",
+      /*async_copy=*/false, /*core_matrix_operands=*/{1},
+      /*core_matrix_fence=*/"cuda.fence_proxy_async");
+  if (!register_a_async.ok()) return register_a_async;
+  return RegisterCudaIntrinsic(
+      kWgmmaFenceOperandIntrinsic, 2, 1,
+      "after the wait that retired a cuda.gemm_wgmma_rs_async, hands the arg 1 16-bit A "
+      "registers from arg 0 back to the code");
 }
 
 std::optional<WgmmaPlan> PlanWgmma(const Gemm& gemm, int64_t threads) {
@@ -128,9 +148,9 @@ std::optional<WgmmaPlan> PlanWgmma(const Gemm& gemm, int64_t threads) {
     if (operands->m % (groups * kWgmmaM) != 0 || !IsWgmmaWidth(operands->n)) return std::nullopt;
     return WgmmaPlan{operands->m, operands->n, operands->k, groups, 1, b_swizzled, true};
   }
-  std::optional<std::pair<int64_t, int64_t>> groups = SplitWarpgroups(
-      gemm.policy, threads / kWarpgroupThreads, operands->m, operands->n, bytes,
-      b_n_major_swizzled ? passes::kSwizzleRowBytes : 0);
+  std::optional<std::pair<int64_t, int64_t>> groups =
+      SplitWarpgroups(gemm.policy, threads / kWarpgroupThreads, operands->m, operands->n, bytes,
+                      b_n_major_swizzled ? passes::kSwizzleRowBytes : 0);
   if (!groups) return std::nullopt;
   bool operands_swizzled = passes::SwizzledCoreMatrixTile(operands->a.cols * bytes) && b_swizzled;
   return WgmmaPlan{operands->m,   operands->n,    operands->k,
@@ -170,8 +190,7 @@ absl::StatusOr<std::optional<Stmt>> LowerGemmToWgmma(const passes::GemmLoweringR
   if (plan->a_in_registers) {
     // A laid out otherwise (not converted in place from an accumulator) is left to the generic
     // lowering, which stages it in shared memory and comes back with both operands there.
-    if (!passes::HasFragmentLayout(*gemm.a.buffer, WgmmaRegisterALayout(*plan), plan->m,
-                                   plan->k)) {
+    if (!passes::HasFragmentLayout(*gemm.a.buffer, WgmmaRegisterALayout(*plan), plan->m, plan->k)) {
       return std::optional<Stmt>();
     }
     if (absl::Status registered = RegisterGemmWgmmaIntrinsic(); !registered.ok()) {
@@ -183,8 +202,7 @@ absl::StatusOr<std::optional<Stmt>> LowerGemmToWgmma(const passes::GemmLoweringR
   }
   if (absl::Status registered = RegisterGemmWgmmaIntrinsic(); !registered.ok()) return registered;
   return std::optional<Stmt>(passes::TileGemmCall(gemm, kGemmWgmmaIntrinsic, plan->m, plan->n,
-                                                  plan->k, plan->warpgroups_m,
-                                                  plan->warpgroups_n));
+                                                  plan->k, plan->warpgroups_m, plan->warpgroups_n));
 }
 
 }  // namespace tile_ir::cuda

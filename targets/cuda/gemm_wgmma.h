@@ -3,8 +3,8 @@
 // tl::gemm_wgmma (targets/cuda/device/gemm_wgmma.cuh): wgmma.mma_async.m64nNk16 reading both
 // operands through shared-memory descriptors. The operand tiles are read in core-matrix order,
 // which the core-matrix-tiles pass gives them after lowering (the call registers its operand
-// arguments as CoreMatrixReads::operands, targets/cuda/intrinsics.h). The accumulator layout given here is the
-// register order of that template, element for element.
+// arguments as CoreMatrixReads::operands, targets/cuda/intrinsics.h). The accumulator layout given
+// here is the register order of that template, element for element.
 #ifndef TARGETS_CUDA_GEMM_WGMMA_H_
 #define TARGETS_CUDA_GEMM_WGMMA_H_
 
@@ -38,6 +38,19 @@ inline constexpr char kGemmWgmmaRegisterAIntrinsic[] = "cuda.gemm_wgmma_rs";
 inline constexpr char kGemmWgmmaAsyncIntrinsic[] = "cuda.gemm_wgmma_async";
 inline constexpr char kWgmmaWaitIntrinsic[] = "cuda.wgmma_wait";
 
+// cuda.gemm_wgmma_rs's arguments, returning with its group in flight and waiting for nothing
+// (tl::gemm_wgmma_rs_async), and what follows the wait that retires it: eval
+// cuda.wgmma_fence_operand(A[0], COUNT) keeps A's COUNT 16-bit registers as the instructions
+// read them until that point. overlap-gemm-chains
+// (targets/cuda/passes/overlap_gemm_chains.h) uses them.
+inline constexpr char kGemmWgmmaRegisterAAsyncIntrinsic[] = "cuda.gemm_wgmma_rs_async";
+inline constexpr char kWgmmaFenceOperandIntrinsic[] = "cuda.wgmma_fence_operand";
+
+// The elements per thread of argument `arg` of a wgmma gemm call (any of the above) when it
+// names a thread's local array (once thread binding ran: the accumulators, argument 2, or an
+// rs gemm's A, argument 0), or nullopt.
+std::optional<int64_t> WgmmaRegisterOperandLength(const Call& gemm, int arg);
+
 // Registers the gemm intrinsics with the CUDA intrinsics; repeated calls do nothing more.
 absl::Status RegisterGemmWgmmaIntrinsic();
 
@@ -54,8 +67,8 @@ struct WgmmaPlan {
   int64_t warpgroups_m = 0;
   int64_t warpgroups_n = 0;
   // Whether core-matrix-tiles lays both operand tiles out 128-byte swizzled (rows of whole
-  // 128 bytes: targets/cuda/passes/core_matrix_tiles.h, SwizzledCoreMatrixTile) rather than interleaved;
-  // wgmma reads interleaved tiles much slower, slower than mma.sync
+  // 128 bytes: targets/cuda/passes/core_matrix_tiles.h, SwizzledCoreMatrixTile) rather than
+  // interleaved; wgmma reads interleaved tiles much slower, slower than mma.sync
   // (bench/results/h200_2026-11-29_run6).
   bool operands_swizzled = false;
   // Whether A is a 16-bit fragment read from registers (wgmma's register A operand) rather

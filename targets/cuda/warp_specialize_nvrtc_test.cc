@@ -276,10 +276,9 @@ kernel attention(Q: f16[2, 2, 512, 128], K: f16[2, 2, 512, 128], V: f16[2, 2, 51
 TEST_F(WarpSpecializeNvrtcTest, PingPongWarpgroupsTakeTurnsAtTheirGemms) {
   absl::StatusOr<std::string> source = Source("cuda:sm_90a{pingpong=on}", kAttention, "attention");
   ASSERT_TRUE(source.ok()) << source.status();
-  for (const char* line :
-       {"tl::named_barrier_arrive(3, 256);", "tl::named_barrier_sync(tx / 128 + 3, 256);",
-        "tl::gemm_wgmma_async<128, 128, 128, 2, 1, false, true, false>(",
-        "tl::named_barrier_arrive(4 - tx / 128, 256);", "tl::wgmma_wait<0, 64>(&S[0]);"}) {
+  for (const char* line : {"tl::named_barrier_arrive(3, 256);", "tl::named_barrier_sync(4, 256);",
+                           "tl::gemm_wgmma_async<128, 128, 128, 2, 1, false, true, false>(",
+                           "tl::named_barrier_arrive(4, 256);", "tl::wgmma_wait<0, 64>(&S[0]);"}) {
     EXPECT_TRUE(absl::StrContains(*source, line)) << line << "\n" << *source;
   }
   absl::StatusOr<NvrtcOutput> compiled =
@@ -291,6 +290,28 @@ TEST_F(WarpSpecializeNvrtcTest, PingPongWarpgroupsTakeTurnsAtTheirGemms) {
   EXPECT_FALSE(absl::StrContains(*free_running, "named_barrier_arrive")) << *free_running;
 }
 
+// By default the attention's consumer loop is rotated (overlap-gemm-chains): each iteration
+// issues Q K^T and the previous iteration's P V back to back, waits for Q K^T alone
+// (wgmma.wait_group 1) and for P V after the softmax; NVRTC compiles it.
+TEST_F(WarpSpecializeNvrtcTest, AttentionOverlapsSoftmaxWithThePreviousPV) {
+  absl::StatusOr<std::string> source = Source("cuda:sm_90a", kAttention, "attention");
+  ASSERT_TRUE(source.ok()) << source.status();
+  for (const char* line : {"tl::gemm_wgmma_async<128, 128, 128, 2, 1, false, true, false>(",
+                           "tl::gemm_wgmma_rs_async<128, 128, 128, 2, 1, false, false, false>(",
+                           "tl::wgmma_wait<1, 64>(&S[0]);", "tl::wgmma_wait<0, 64>(&acc_o[0]);",
+                           "tl::wgmma_fence_operand<64>(&P[0]);"}) {
+    EXPECT_TRUE(absl::StrContains(*source, line)) << line << "\n" << *source;
+  }
+  absl::StatusOr<NvrtcOutput> compiled =
+      CompileWithNvrtc(*source, "attention.cu", {.arch = "sm_90a"});
+  ASSERT_TRUE(compiled.ok()) << compiled.status() << "\n" << *source;
+  EXPECT_TRUE(absl::StrContains(compiled->ptx, "wgmma.wait_group.sync.aligned 1;"))
+      << compiled->ptx;
+  absl::StatusOr<std::string> in_turn = Source("cuda:sm_90a{overlap=off}", kAttention, "attention");
+  ASSERT_TRUE(in_turn.ok()) << in_turn.status();
+  EXPECT_FALSE(absl::StrContains(*in_turn, "gemm_wgmma_rs_async")) << *in_turn;
+}
+
 TEST(WarpSpecializeTargetTest, TheOptionIsSm90aOnly) {
   absl::StatusOr<targets::TargetName> name =
       targets::ParseTargetName("cuda:sm_80{warp_specialize=on}");
@@ -299,8 +320,8 @@ TEST(WarpSpecializeTargetTest, TheOptionIsSm90aOnly) {
   ASSERT_FALSE(target.ok());
   EXPECT_TRUE(absl::StrContains(target.status().message(), "applies to sm_90a only"))
       << target.status();
-  for (const char* other :
-       {"cuda:sm_80{tma_store=on}", "cuda:sm_80{cluster=2}", "cuda:sm_80{pingpong=on}"}) {
+  for (const char* other : {"cuda:sm_80{tma_store=on}", "cuda:sm_80{cluster=2}",
+                            "cuda:sm_80{pingpong=on}", "cuda:sm_80{overlap=off}"}) {
     name = targets::ParseTargetName(other);
     ASSERT_TRUE(name.ok()) << name.status();
     target = MakeCudaFamily()->Create(*name);

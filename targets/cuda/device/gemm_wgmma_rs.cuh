@@ -124,6 +124,81 @@ __device__ __forceinline__ unsigned PackPair(__nv_bfloat16 low, __nv_bfloat16 hi
          (static_cast<unsigned>(__bfloat16_as_ushort(high)) << 16);
 }
 
+template <typename T>
+__device__ __forceinline__ T UnpackLow(unsigned pair);
+template <typename T>
+__device__ __forceinline__ T UnpackHigh(unsigned pair);
+template <>
+__device__ __forceinline__ __half UnpackLow<__half>(unsigned pair) {
+  return __ushort_as_half(static_cast<unsigned short>(pair & 0xffffu));
+}
+template <>
+__device__ __forceinline__ __half UnpackHigh<__half>(unsigned pair) {
+  return __ushort_as_half(static_cast<unsigned short>(pair >> 16));
+}
+template <>
+__device__ __forceinline__ __nv_bfloat16 UnpackLow<__nv_bfloat16>(unsigned pair) {
+  return __ushort_as_bfloat16(static_cast<unsigned short>(pair & 0xffffu));
+}
+template <>
+__device__ __forceinline__ __nv_bfloat16 UnpackHigh<__nv_bfloat16>(unsigned pair) {
+  return __ushort_as_bfloat16(static_cast<unsigned short>(pair >> 16));
+}
+
+// A's registers pair by pair, as the instructions read them: element 2r in the lower half.
+template <typename TA>
+__device__ __forceinline__ unsigned PackedA(const TA* A_regs, int r) {
+  return PackPair(A_regs[2 * r], A_regs[2 * r + 1]);
+}
+
+// gemm_wgmma_rs's body; WAIT false returns with the group in flight (gemm_wgmma_rs_async).
+template <bool WAIT, int M, int N, int K, int WG_M, int WG_N, bool TRANS_A, bool TRANS_B,
+          bool CLEAR, typename TA, typename TB>
+__device__ __forceinline__ void GemmRegisterA(const TA* A_regs, const TB* B_smem, float* C_regs) {
+#if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  static_assert(M < 0, "tl::gemm_wgmma_rs needs sm_90a");
+#endif
+  static_assert(InputKind<TA>::kBf16 == InputKind<TB>::kBf16,
+                "A and B must have one element type");
+  static_assert(WG_N == 1 && !TRANS_A, "A in registers is split along M only and K-major");
+  constexpr int kGroupM = M / WG_M;
+  constexpr int kTilesM = kGroupM / 64;
+  constexpr int kTileRegisters = N / 2;
+  constexpr int kRegisters = kTilesM * kTileRegisters;
+  static_assert(M % WG_M == 0 && kGroupM % 64 == 0, "each warpgroup's tile must be whole m64 tiles");
+  static_assert(K % 16 == 0, "K must be a multiple of 16");
+  using B = typename Operands<M, N, K, false, TRANS_B>::B;
+  const unsigned b_base = static_cast<unsigned>(__cvta_generic_to_shared(B_smem));
+  if ((B::kSwizzled ? b_base : 0u) & 1023u) __trap();
+
+  // A's registers packed in pairs before the fence, so that wgmma reads finished values.
+  // Each thread holds K / 2 elements of A per m64 tile, K / 4 registers once packed.
+  constexpr int kPacked = kTilesM * K / 4;
+  unsigned a_packed[kPacked];
+  TL_WGMMA_UNROLL
+  for (int r = 0; r < kPacked; ++r) a_packed[r] = PackedA(A_regs, r);
+  if constexpr (CLEAR) {
+    TL_WGMMA_UNROLL
+    for (int r = 0; r < kRegisters; ++r) C_regs[r] = 0.0f;
+  }
+  FenceAccumulators<kRegisters>(C_regs);
+  asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+  TL_WGMMA_UNROLL
+  for (int mi = 0; mi < kTilesM; ++mi) {
+    TL_WGMMA_UNROLL
+    for (int k0 = 0; k0 < K; k0 += 16) {
+      const unsigned long long desc_b =
+          Descriptor(b_base + 2 * B::Start(0, k0), B::kLeadingBytes, B::kStrideBytes,
+                            B::kLayoutType);
+      MmaAsyncRegisterA<N, InputKind<TA>::kBf16, TRANS_B ? 0 : 1>(
+          C_regs + mi * kTileRegisters, a_packed + mi * (K / 4) + (k0 / 16) * 4, desc_b);
+    }
+  }
+  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+  if constexpr (WAIT) asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+  FenceAccumulators<kRegisters>(C_regs);
+}
+
 }  // namespace wgmma
 
 // C (+)= A * op(B) for an M x N x K tile, executed by all WG_M warpgroups of the block (WG_N
@@ -133,50 +208,35 @@ __device__ __forceinline__ unsigned PackPair(__nv_bfloat16 low, __nv_bfloat16 hi
 template <int M, int N, int K, int WG_M, int WG_N, bool TRANS_A, bool TRANS_B, bool CLEAR,
           typename TA, typename TB>
 __device__ __forceinline__ void gemm_wgmma_rs(const TA* A_regs, const TB* B_smem, float* C_regs) {
-#if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  static_assert(M < 0, "tl::gemm_wgmma_rs needs sm_90a");
-#endif
-  static_assert(wgmma::InputKind<TA>::kBf16 == wgmma::InputKind<TB>::kBf16,
-                "A and B must have one element type");
-  static_assert(WG_N == 1 && !TRANS_A, "A in registers is split along M only and K-major");
-  constexpr int kGroupM = M / WG_M;
-  constexpr int kTilesM = kGroupM / 64;
-  constexpr int kTileRegisters = N / 2;
-  constexpr int kRegisters = kTilesM * kTileRegisters;
-  static_assert(M % WG_M == 0 && kGroupM % 64 == 0, "each warpgroup's tile must be whole m64 tiles");
-  static_assert(K % 16 == 0, "K must be a multiple of 16");
-  using B = typename wgmma::Operands<M, N, K, false, TRANS_B>::B;
-  const unsigned b_base = static_cast<unsigned>(__cvta_generic_to_shared(B_smem));
-  if ((B::kSwizzled ? b_base : 0u) & 1023u) __trap();
+  wgmma::GemmRegisterA<true, M, N, K, WG_M, WG_N, TRANS_A, TRANS_B, CLEAR>(A_regs, B_smem,
+                                                                           C_regs);
+}
 
-  // A's registers packed in pairs before the fence, so that wgmma reads finished values.
-  // Each thread holds K / 2 elements of A per m64 tile, K / 4 registers once packed.
-  constexpr int kPacked = kTilesM * K / 4;
-  unsigned a_packed[kPacked];
+// gemm_wgmma_rs returning with its group in flight, waiting for nothing: the instructions read
+// A's registers and write C's until a wgmma_wait retires the group. Until then nothing may
+// touch C, and A's registers must keep their values: wgmma_fence_operand after that wait keeps
+// the packed pairs live so far (targets/cuda/passes/overlap_gemm_chains.h).
+template <int M, int N, int K, int WG_M, int WG_N, bool TRANS_A, bool TRANS_B, bool CLEAR,
+          typename TA, typename TB>
+__device__ __forceinline__ void gemm_wgmma_rs_async(const TA* A_regs, const TB* B_smem,
+                                                    float* C_regs) {
+  wgmma::GemmRegisterA<false, M, N, K, WG_M, WG_N, TRANS_A, TRANS_B, CLEAR>(A_regs, B_smem,
+                                                                            C_regs);
+}
+
+// Hands COUNT 16-bit A registers of a retired gemm_wgmma_rs_async back to the compiler: an
+// empty asm that reads and writes each packed pair, so the pairs the instructions read stay
+// in their registers until here instead of being reused while the tensor cores still read them.
+template <int COUNT, typename TA>
+__device__ __forceinline__ void wgmma_fence_operand(TA* A_regs) {
+  static_assert(COUNT % 2 == 0, "A's registers come in pairs");
   TL_WGMMA_UNROLL
-  for (int r = 0; r < kPacked; ++r) {
-    a_packed[r] = wgmma::PackPair(A_regs[2 * r], A_regs[2 * r + 1]);
+  for (int r = 0; r < COUNT / 2; ++r) {
+    unsigned pair = wgmma::PackedA(A_regs, r);
+    asm volatile("" : "+r"(pair)::"memory");
+    A_regs[2 * r] = wgmma::UnpackLow<TA>(pair);
+    A_regs[2 * r + 1] = wgmma::UnpackHigh<TA>(pair);
   }
-  if constexpr (CLEAR) {
-    TL_WGMMA_UNROLL
-    for (int r = 0; r < kRegisters; ++r) C_regs[r] = 0.0f;
-  }
-  wgmma::FenceAccumulators<kRegisters>(C_regs);
-  asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
-  TL_WGMMA_UNROLL
-  for (int mi = 0; mi < kTilesM; ++mi) {
-    TL_WGMMA_UNROLL
-    for (int k0 = 0; k0 < K; k0 += 16) {
-      const unsigned long long desc_b =
-          wgmma::Descriptor(b_base + 2 * B::Start(0, k0), B::kLeadingBytes, B::kStrideBytes,
-                            B::kLayoutType);
-      wgmma::MmaAsyncRegisterA<N, wgmma::InputKind<TA>::kBf16, TRANS_B ? 0 : 1>(
-          C_regs + mi * kTileRegisters, a_packed + mi * (K / 4) + (k0 / 16) * 4, desc_b);
-    }
-  }
-  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-  asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
-  wgmma::FenceAccumulators<kRegisters>(C_regs);
 }
 
 }  // namespace tl

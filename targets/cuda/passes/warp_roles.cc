@@ -28,16 +28,6 @@ constexpr int kProducerBarrier = 2;
 // to issue its first gemm of an iteration.
 constexpr int kTurnBarrier = 3;
 
-const Call* EvaluatedCall(const Stmt& s) {
-  const Evaluate* eval = As<Evaluate>(s);
-  return eval != nullptr ? As<Call>(eval->value) : nullptr;
-}
-
-bool IsCallTo(const Stmt& s, std::string_view name) {
-  const Call* call = EvaluatedCall(s);
-  return call != nullptr && call->name == name;
-}
-
 bool IsProducerMarker(const Expr& e) {
   const Call* call = As<Call>(e);
   return call != nullptr && call->name == kProducerWarpsMarker;
@@ -137,7 +127,7 @@ absl::StatusOr<Kernel> RoleBinder::Run(const For& thread_loop, int64_t consumers
   bool split = false;
   absl::flat_hash_set<const Var*> thread_dependent = {tx_.get()};
   for (const Stmt& s : Seq::StmtsOf(thread_loop.body)) {
-    if (IsCallTo(s, "cuda.mbarrier_init")) {
+    if (Evaluate::IsCallTo(s, "cuda.mbarrier_init")) {
       if (inits.empty()) out.push_back(nullptr);  // where the initialization goes
       inits.push_back(s);
       continue;
@@ -153,8 +143,8 @@ absl::StatusOr<Kernel> RoleBinder::Run(const For& thread_loop, int64_t consumers
       continue;
     }
     if (split) {
-      return absl::InternalError(absl::StrCat("warp-roles: kernel '", kernel_->name,
-                                              "' has two producer branches"));
+      return absl::InternalError(
+          absl::StrCat("warp-roles: kernel '", kernel_->name, "' has two producer branches"));
     }
     split = true;
     absl::StatusOr<Stmt> producer = Producer(branch->then_body);
@@ -189,9 +179,9 @@ absl::StatusOr<Stmt> RoleBinder::Producer(const Stmt& branch) {
   const passes::VarSet mentioned = passes::MentionedVars(branch);
   for (const Var* var : thread_lets_) {
     if (mentioned.contains(var)) {
-      return absl::InternalError(absl::StrCat(
-          "warp-roles: kernel '", kernel_->name, "': the producer branch reads '", var->name,
-          "', computed from the consumers' thread index before the split"));
+      return absl::InternalError(
+          absl::StrCat("warp-roles: kernel '", kernel_->name, "': the producer branch reads '",
+                       var->name, "', computed from the consumers' thread index before the split"));
     }
   }
   std::vector<Stmt> out;
@@ -234,15 +224,6 @@ bool Names(const Stmt& s, const BufferNode* buffer) {
   return finder.found;
 }
 
-// The registers per thread of a wgmma call's accumulators (argument 2, a thread's local array
-// once thread binding ran), or nullopt.
-std::optional<int64_t> AccumulatorRegisters(const Call& gemm) {
-  const BufferLoad* accumulators = gemm.args.size() == 11 ? As<BufferLoad>(gemm.args[2]) : nullptr;
-  if (accumulators == nullptr) return std::nullopt;
-  const BufferNode& c = *accumulators->buffer;
-  return c.rank() == 1 ? AsConstInt(c.shape[0]) : std::nullopt;
-}
-
 // A consumer loop `wait full[slot(k)]; ...; gemm_wgmma(...); arrive empty[slot(k)]` whose
 // other statements leave the accumulators alone becomes
 //
@@ -261,23 +242,23 @@ std::optional<int64_t> AccumulatorRegisters(const Call& gemm) {
 std::optional<Stmt> KeepOneGroupInFlight(const For& loop, bool release_last) {
   if (loop.for_kind != ForKind::kSerial) return std::nullopt;
   std::vector<Stmt> body = Seq::StmtsOf(loop.body);
-  if (body.size() < 3 || !IsCallTo(body.front(), "cuda.mbarrier_wait_parity") ||
-      !(IsCallTo(body.back(), "cuda.mbarrier_arrive") ||
-        IsCallTo(body.back(), kMbarrierArriveWarpgroup) ||
-        IsCallTo(body.back(), kMbarrierArrivePair)) ||
-      !IsCallTo(body[body.size() - 2], kGemmWgmmaIntrinsic)) {
+  if (body.size() < 3 || !Evaluate::IsCallTo(body.front(), "cuda.mbarrier_wait_parity") ||
+      !(Evaluate::IsCallTo(body.back(), "cuda.mbarrier_arrive") ||
+        Evaluate::IsCallTo(body.back(), kMbarrierArriveWarpgroup) ||
+        Evaluate::IsCallTo(body.back(), kMbarrierArrivePair)) ||
+      !Evaluate::IsCallTo(body[body.size() - 2], kGemmWgmmaIntrinsic)) {
     return std::nullopt;
   }
-  const Call& gemm = *EvaluatedCall(body[body.size() - 2]);
-  std::optional<int64_t> registers = AccumulatorRegisters(gemm);
+  const Call& gemm = *Evaluate::CallOf(body[body.size() - 2]);
+  std::optional<int64_t> registers = WgmmaRegisterOperandLength(gemm, 2);
   if (!registers) return std::nullopt;
   const BufferNode* c = As<BufferLoad>(gemm.args[2])->buffer.get();
   for (size_t i = 0; i + 2 < body.size(); ++i) {
     if (Names(body[i], c)) return std::nullopt;
   }
   const DataType type = loop.var->dtype();
-  Stmt previous_release = Substitute(loop.var.get(), Op(BinaryOp::kSub, loop.var, Int(1, type)))
-                              .Mutate(body.back());
+  Stmt previous_release =
+      Substitute(loop.var.get(), Op(BinaryOp::kSub, loop.var, Int(1, type))).Mutate(body.back());
   Stmt last_release =
       Substitute(loop.var.get(),
                  Op(BinaryOp::kSub, Op(BinaryOp::kAdd, loop.min, loop.extent), Int(1, type)))
@@ -311,37 +292,42 @@ std::optional<Stmt> KeepOneGroupInFlight(const For& loop, bool release_last) {
 //   }
 //   if (tx < 128) eval cuda.named_barrier_sync(3, 256);          // warpgroup 1's last turn
 //
-// so that the two warpgroups' gemms alternate on the tensor cores and one's softmax runs while
-// the other's gemms do. Each turn waits only for the other warpgroup's previous issue, and both
-// run the loop's trip count (the block's), so neither waits forever; the sync after the loop
-// takes warpgroup 1's last arrival (or, for a loop that ran no turn, its first), so that both
-// barriers are clean when the loop ends. One loop per kernel takes turns (the caller's
-// choice): a second one's first arrival could meet the first loop's turns still in flight.
-// Nullopt for another loop.
+// (each barrier id a constant, in a branch on tx < 128) so that the two warpgroups' gemms
+// alternate on the tensor cores and one's softmax runs while the other's gemms do. Each turn waits
+// only for the other warpgroup's previous issue, and both run the loop's trip count (the block's),
+// so neither waits forever; the sync after the loop takes warpgroup 1's last arrival (or, for a
+// loop that ran no turn, its first), so that both barriers are clean when the loop ends. One loop
+// per kernel takes turns (the caller's choice): a second one's first arrival could meet the first
+// loop's turns still in flight. Nullopt for another loop.
 std::optional<Stmt> PingPong(const For& loop, const VarRef& tx) {
   if (loop.for_kind != ForKind::kSerial) return std::nullopt;
   std::vector<Stmt> body = Seq::StmtsOf(loop.body);
   std::optional<size_t> first;
   int gemms = 0;
   for (size_t i = 0; i < body.size(); ++i) {
-    if (IsCallTo(body[i], kGemmWgmmaIntrinsic) || IsCallTo(body[i], kGemmWgmmaRegisterAIntrinsic)) {
+    if (Evaluate::IsCallTo(body[i], kGemmWgmmaIntrinsic) ||
+        Evaluate::IsCallTo(body[i], kGemmWgmmaRegisterAIntrinsic)) {
       if (!first) first = i;
       ++gemms;
     }
   }
-  if (gemms < 2 || !IsCallTo(body[*first], kGemmWgmmaIntrinsic)) return std::nullopt;
-  const Call& gemm = *EvaluatedCall(body[*first]);
-  std::optional<int64_t> registers = AccumulatorRegisters(gemm);
+  if (gemms < 2 || !Evaluate::IsCallTo(body[*first], kGemmWgmmaIntrinsic)) return std::nullopt;
+  const Call& gemm = *Evaluate::CallOf(body[*first]);
+  std::optional<int64_t> registers = WgmmaRegisterOperandLength(gemm, 2);
   if (!registers) return std::nullopt;
   const DataType type = tx->dtype();
-  const Expr group = Op(BinaryOp::kDiv, tx, Int(kProducerThreads, type));
   const Expr both = Int(2 * kProducerThreads);
+  // Each warpgroup names its barriers as constants (a branch on the warpgroup, uniform in each
+  // warp): ptxas then knows which barriers the kernel uses, and so does compute-sanitizer.
+  const Expr first_group = Op(BinaryOp::kLt, tx, Int(kProducerThreads, type));
+  auto per_group = [&](const char* name, int first, int second) {
+    return If::Make(first_group, Evaluate::MakeVoidCall(name, {Int(first), both}),
+                    Evaluate::MakeVoidCall(name, {Int(second), both}));
+  };
   std::vector<Stmt> turn = {
-      Evaluate::MakeVoidCall("cuda.named_barrier_sync",
-                             {Op(BinaryOp::kAdd, Int(kTurnBarrier, type), group), both}),
+      per_group("cuda.named_barrier_sync", kTurnBarrier, kTurnBarrier + 1),
       Evaluate::MakeVoidCall(kGemmWgmmaAsyncIntrinsic, gemm.args),
-      Evaluate::MakeVoidCall("cuda.named_barrier_arrive",
-                             {Op(BinaryOp::kSub, Int(kTurnBarrier + 1, type), group), both}),
+      per_group("cuda.named_barrier_arrive", kTurnBarrier + 1, kTurnBarrier),
       Evaluate::MakeVoidCall(kWgmmaWaitIntrinsic, {gemm.args[2], Int(0), Int(*registers)})};
   body.erase(body.begin() + static_cast<std::ptrdiff_t>(*first));
   body.insert(body.begin() + static_cast<std::ptrdiff_t>(*first), turn.begin(), turn.end());
@@ -351,12 +337,12 @@ std::optional<Stmt> PingPong(const For& loop, const VarRef& tx) {
   Stmt last_turn =
       If::Make(Op(BinaryOp::kLt, tx, Int(kProducerThreads, type)),
                Evaluate::MakeVoidCall("cuda.named_barrier_sync", {Int(kTurnBarrier), both}));
-  return Seq::Make({first_turn,
-                    For::Make(loop.var, loop.min, loop.extent, loop.for_kind,
-                              Seq::Make(std::move(body)), loop.loc(), loop.pipeline,
-                              loop.thread_axis),
-                    last_turn},
-                   loop.loc());
+  return Seq::Make(
+      {first_turn,
+       For::Make(loop.var, loop.min, loop.extent, loop.for_kind, Seq::Make(std::move(body)),
+                 loop.loc(), loop.pipeline, loop.thread_axis),
+       last_turn},
+      loop.loc());
 }
 
 Stmt RoleBinder::Consumer(const Stmt& branch) {

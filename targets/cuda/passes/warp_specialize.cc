@@ -139,7 +139,8 @@ std::string RegistersWhyNot(const KernelNode& kernel) {
   if (fragment_registers + kRegistersBesideFragments <= consumer_registers) return "";
   return absl::StrCat("its fragments take ", fragment_registers,
                       " registers per consumer thread; beside a producer warpgroup the consumers "
-                      "get ", consumer_registers, ", which leaves fewer than the ",
+                      "get ",
+                      consumer_registers, ", which leaves fewer than the ",
                       kRegistersBesideFragments, " their addresses and temporaries need");
 }
 
@@ -176,8 +177,9 @@ class Splitter {
   // one of the group's tiles.
   std::vector<Stmt> producers_;
   std::vector<size_t> group_of_;
-  std::vector<int64_t> group_bytes_;  // what each group's loads deliver (TmaWhyNot)
+  std::vector<int64_t> group_bytes_;     // what each group's loads deliver (TmaWhyNot)
   std::vector<size_t> group_first_use_;  // index into consumers_
+  std::vector<size_t> group_last_use_;   // index into consumers_
   std::vector<Stmt> consumers_;
   BufferMap staged_;
   // The top-level lets only the consumers compute (Check): those that load, and those that
@@ -224,21 +226,23 @@ std::string Splitter::Run(Kernel* result, std::string* persistent_why_not) {
     return finder.found ? "its pipelined loop is not at the top level of the kernel body" : "";
   }
   if (pipelined > 1) {
-    return absl::StrCat("it has ", pipelined, " pipelined loops at its top level (one can be split)");
+    return absl::StrCat("it has ", pipelined,
+                        " pipelined loops at its top level (one can be split)");
   }
   const For& loop = *As<For>(top[*loop_index]);
   if (std::string why = Check(loop, top); !why.empty()) return why;
   if (std::string why = TmaWhyNot(); !why.empty()) return why;
   if (cuda_->persistent_blocks() > 0) {
-    PersistentTiles tiles(kernel, top, loop, cuda_->persistent_blocks(),
-                          [this](const Stmt& s) { return StaysInFront(s); }, names_);
+    PersistentTiles tiles(
+        kernel, top, loop, cuda_->persistent_blocks(),
+        [this](const Stmt& s) { return StaysInFront(s); }, names_);
     if (tiles.why_not().empty()) {
       if (cuda_->cluster_blocks() > 1) {
         pair_why_not_ = "it is persistent, and persistent blocks do not run in clusters yet";
       }
-      *result = KernelNode::Make(kernel.name, kernel.dims, kernel.params, tiles.PersistentLaunch(),
-                                 Emit(loop, top, *loop_index, &tiles), kernel.loc,
-                                 kernel.requirements);
+      *result =
+          KernelNode::Make(kernel.name, kernel.dims, kernel.params, tiles.PersistentLaunch(),
+                           Emit(loop, top, *loop_index, &tiles), kernel.loc, kernel.requirements);
       return "";
     }
     *persistent_why_not = tiles.why_not();
@@ -315,11 +319,13 @@ std::string Splitter::Check(const For& loop, const std::vector<Stmt>& top) {
   if (producers_.empty()) return "its body has no copies from global into shared memory";
   if (consumers_.empty()) return "nothing in its body uses the copies";
   group_first_use_.assign(group_bytes_.size(), consumers_.size());
+  group_last_use_.assign(group_bytes_.size(), 0);
   for (size_t c = consumers_.size(); c-- > 0;) {
     Uses uses = UsesOf(consumers_[c]);
     for (size_t p = 0; p < producers_.size(); ++p) {
       if (uses.buffers.contains(As<Copy>(producers_[p])->dst.buffer.get())) {
         group_first_use_[group_of_[p]] = c;
+        group_last_use_[group_of_[p]] = std::max(group_last_use_[group_of_[p]], c);
       }
     }
   }
@@ -416,13 +422,19 @@ Stmt Splitter::Emit(const For& loop, const std::vector<Stmt>& top, size_t loop_i
   const int stages = loop.pipeline.num_stages;
   const int64_t threads = kernel_->launch.threads[0];
   const DataType type = loop.var->dtype();
-  std::vector<Buffer> full;  // one mbarrier per slot for each group of copies
+  // One mbarrier per slot for each group of copies and each direction: a group's tiles are
+  // released once its last reader is done with them, so the producer refills a slot of K
+  // while the consumers still read V of the same iteration.
+  std::vector<Buffer> full;
+  std::vector<Buffer> empty;
   for (size_t g = 0; g < group_bytes_.size(); ++g) {
-    full.push_back(BufferNode::Make(names_.Fresh("ws_full"), kI64, {Int(stages)},
-                                    MemoryScope::kShared));
+    full.push_back(
+        BufferNode::Make(names_.Fresh("ws_full"), kI64, {Int(stages)}, MemoryScope::kShared));
   }
-  Buffer empty = BufferNode::Make(names_.Fresh("ws_empty"), kI64, {Int(stages)},
-                                  MemoryScope::kShared);
+  for (size_t g = 0; g < group_bytes_.size(); ++g) {
+    empty.push_back(
+        BufferNode::Make(names_.Fresh("ws_empty"), kI64, {Int(stages)}, MemoryScope::kShared));
+  }
   // Persistent roles loop over tiles; their pipeline counts iterations on across tiles.
   VarRef producer_tile = Var::Make(names_.Fresh("tile_iter"), kI32);
   VarRef consumer_tile = Var::Make(names_.Fresh("tile_iter"), kI32);
@@ -445,16 +457,17 @@ Stmt Splitter::Emit(const For& loop, const std::vector<Stmt>& top, size_t loop_i
   auto [p_slot, p_parity] = slot_and_parity(k_producer, /*producer=*/true);
   // A pair's slot is released by both blocks' consumers, the other's at cluster scope.
   const bool pair = pair_producer_.has_value();
-  std::vector<Stmt> producer_body = {Evaluate::MakeVoidCall(
-      pair ? kMbarrierWaitParityCluster : "cuda.mbarrier_wait_parity",
-      {BufferLoad::Make(empty, {p_slot}), p_parity})};
+  std::vector<Stmt> producer_body;
   passes::IterationRewriter producer_rewriter(staged_, p_slot, {{loop.var.get(), k_producer}},
                                               nullptr);
-  // One thread: per group, the bytes the slot's phase waits for, then the loads that deliver
-  // them.
+  // One thread: per group, the slot's release, the bytes its phase waits for, then the loads
+  // that deliver them.
   for (size_t p = 0; p < producers_.size(); ++p) {
     Expr full_slot = BufferLoad::Make(full[group_of_[p]], {p_slot});
     if (p == 0 || group_of_[p] != group_of_[p - 1]) {
+      producer_body.push_back(
+          Evaluate::MakeVoidCall(pair ? kMbarrierWaitParityCluster : "cuda.mbarrier_wait_parity",
+                                 {BufferLoad::Make(empty[group_of_[p]], {p_slot}), p_parity}));
       producer_body.push_back(Evaluate::MakeVoidCall("cuda.mbarrier_arrive_expect_tx",
                                                      {full_slot, Int(group_bytes_[group_of_[p]])}));
     }
@@ -464,8 +477,7 @@ Stmt Splitter::Emit(const For& loop, const std::vector<Stmt>& top, size_t loop_i
   Stmt producer_loop = For::Make(k_producer, loop.min, loop.extent, ForKind::kSerial,
                                  Seq::Make(std::move(producer_body)), loop.loc());
   if (tiles != nullptr) producer_loop = tiles->LoopOverTiles(producer_tile, producer_loop, names_);
-  Stmt producer =
-      If::Make(Call::Make(kBool, kProducerLeaderMarker, {}), std::move(producer_loop));
+  Stmt producer = If::Make(Call::Make(kBool, kProducerLeaderMarker, {}), std::move(producer_loop));
 
   // The consumers wait for a group's slot before its first reader.
   auto [c_slot, c_parity] = slot_and_parity(loop.var, /*producer=*/false);
@@ -478,11 +490,16 @@ Stmt Splitter::Emit(const For& loop, const std::vector<Stmt>& top, size_t loop_i
           "cuda.mbarrier_wait_parity", {BufferLoad::Make(full[g], {c_slot}), c_parity}));
     }
     consumer_body.push_back(consumer_rewriter.Mutate(consumers_[c]));
+    // A group's slot is free once its last reader returned (a synchronous gemm has read its
+    // tiles by then); a slot of a pair of blocks once both blocks' consumers are done with it:
+    // each arrives on its own block's barrier and on the other's.
+    for (size_t g = 0; g < group_bytes_.size(); ++g) {
+      if (group_last_use_[g] != c) continue;
+      consumer_body.push_back(
+          Evaluate::MakeVoidCall(pair ? kMbarrierArrivePair : kMbarrierArriveWarpgroup,
+                                 {BufferLoad::Make(empty[g], {c_slot})}));
+    }
   }
-  // A slot of a pair of blocks is free once both blocks' consumers are done with it: each
-  // arrives on its own block's barrier and on the other's.
-  consumer_body.push_back(Evaluate::MakeVoidCall(
-      pair ? kMbarrierArrivePair : kMbarrierArriveWarpgroup, {BufferLoad::Make(empty, {c_slot})}));
 
   // Declarations and pure lets stay in front of the split for both roles; every other
   // statement outside the loop is the consumers'.
@@ -503,11 +520,12 @@ Stmt Splitter::Emit(const For& loop, const std::vector<Stmt>& top, size_t loop_i
     }
   }
   for (const Buffer& f : full) front.push_back(Allocate::Make(f));
-  front.push_back(Allocate::Make(empty));
+  for (const Buffer& e : empty) front.push_back(Allocate::Make(e));
   // {tma_store=on}: the consumers' output tiles leave through shared memory and the TMA.
   std::vector<Stmt> drain;
   if (cuda_->tma_stores()) {
-    const int64_t barriers = static_cast<int64_t>(full.size() + 1) * passes::kCoreMatrixTileAlignment;
+    const int64_t barriers =
+        static_cast<int64_t>(full.size() + empty.size()) * passes::kCoreMatrixTileAlignment;
     TmaStoreEpilogue stores = StoreTilesWithTma(
         *kernel_, std::vector<Stmt>(consumer.begin() + consumer_loop + 1, consumer.end()),
         SharedFootprint(kernel_->body, staged_) + barriers, cuda_->max_shared_memory_bytes(),
@@ -524,9 +542,11 @@ Stmt Splitter::Emit(const For& loop, const std::vector<Stmt>& top, size_t loop_i
       front.push_back(
           Evaluate::MakeVoidCall("cuda.mbarrier_init", {BufferLoad::Make(f, {Int(s)}), Int(1)}));
     }
-    front.push_back(Evaluate::MakeVoidCall(
-        "cuda.mbarrier_init",
-        {BufferLoad::Make(empty, {Int(s)}), Int((pair ? 2 : 1) * threads / kProducerThreads)}));
+    for (const Buffer& e : empty) {
+      front.push_back(Evaluate::MakeVoidCall(
+          "cuda.mbarrier_init",
+          {BufferLoad::Make(e, {Int(s)}), Int((pair ? 2 : 1) * threads / kProducerThreads)}));
+    }
   }
   // Both blocks' barriers exist before either block's loads or arrivals reach the other's.
   if (pair) front.push_back(Evaluate::MakeVoidCall(kClusterSync, {}));
@@ -602,8 +622,8 @@ void RegisterWarpSpecializationIntrinsics() {
       std::string_view n = name;
       int args = n == "cuda.fence_barrier_init" || n == kClusterSync ? 0
                  : n == "cuda.mbarrier_arrive" || n == kMbarrierArrivePair ||
-                         n == kMbarrierArriveWarpgroup ||
-                         n == "cuda.setmaxnreg_inc" || n == "cuda.setmaxnreg_dec"
+                         n == kMbarrierArriveWarpgroup || n == "cuda.setmaxnreg_inc" ||
+                         n == "cuda.setmaxnreg_dec"
                      ? 1
                      : 2;
       int template_args = n.rfind("cuda.setmaxnreg", 0) == 0 ? 1 : 0;
@@ -625,13 +645,14 @@ Kernel WarpSpecialize(const Kernel& kernel, const CudaTargetInfo& cuda,
   if (why.empty() && result != kernel && why_not != nullptr) {
     // What was done is worth a line too: tile-run --explain and the autotuner show it.
     const bool persistent = cuda.persistent_blocks() > 0 && persistent_why_not.empty();
-    why_not->push_back(absl::StrCat(
-        "warp-specialize: kernel '", kernel->name, "' gives its copies to a producer warpgroup "
-        "(TMA loads and mbarriers) beside ", kernel->launch.threads[0] / kProducerThreads,
-        " consumer warpgroups",
-        persistent ? absl::StrCat("; persistent: at most ", cuda.persistent_blocks(),
-                                  " blocks loop over the output tiles")
-                   : ""));
+    why_not->push_back(
+        absl::StrCat("warp-specialize: kernel '", kernel->name,
+                     "' gives its copies to a producer warpgroup "
+                     "(TMA loads and mbarriers) beside ",
+                     kernel->launch.threads[0] / kProducerThreads, " consumer warpgroups",
+                     persistent ? absl::StrCat("; persistent: at most ", cuda.persistent_blocks(),
+                                               " blocks loop over the output tiles")
+                                : ""));
   }
   if (!persistent_why_not.empty() && why_not != nullptr) {
     why_not->push_back(absl::StrCat("warp-specialize: kernel '", kernel->name,

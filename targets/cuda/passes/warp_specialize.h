@@ -15,8 +15,10 @@
 // 5 (the last two dimensions; one element of each other) with elements the TMA moves, whose
 // row pitch is proved a multiple of 16 bytes (TmaTileWhyNot, tensor_maps.h), of the tensor's
 // element type, read only as a 128-byte swizzled wgmma operand (the order the TMA's 128-byte
-// swizzle writes). Adjacent copies form a group with one mbarrier per slot (a gemm's A and B:
-// one group; attention's K and V, copied before Q K^T and before P V: two). The consumers may
+// swizzle writes). Adjacent copies form a group with two mbarriers per slot, full and empty (a
+// gemm's A and B: one group; attention's K and V, copied before Q K^T and before P V: two);
+// the consumers release a group's slot right after its last reader, so the producer refills
+// K's slot while V's is still read. The consumers may
 // use shared memory of their own (a staged epilogue): insert-barriers orders it inside their
 // arm, the marker being `partitions_threads`. Allocations and the top-level lets that load
 // nothing and name no let that does stay in front of the split; the copies may name only
@@ -39,8 +41,8 @@
 //     for k ... serial {
 //       <the loop's other statements, on tile[slot], each group's wait for its slot
 //        eval cuda.mbarrier_wait_parity(ws_full[slot], round % 2) before its first reader>
-//       eval cuda.mbarrier_arrive_warpgroup(ws_empty[slot]);  // slot read: once per warpgroup
-//     }
+//       eval cuda.mbarrier_arrive_warpgroup(ws_empty[slot]);  // after the group's last reader:
+//     }                                                      // once per warpgroup
 //     <the kernel's statements after the loop>
 //   }
 //
