@@ -87,15 +87,18 @@ std::vector<targets::TargetOption> CudaOptions() {
            "(an attention's), through named barriers, so that one's softmax runs while the "
            "other's gemms do, as FlashAttention-3 does (on: 1-1.5% faster attention on an "
            "H100, but compute-sanitizer's racecheck reports hazards on the epilogue's staging "
-           "tile that are not explained yet, bench/results/h100_2026-12-05_run20), or run "
-           "freely (off, the default); persistent kernels run freely"},
+           "tile that are not explained yet, bench/results/h100_2026-12-05_run20; it replaces "
+           "{overlap=on}'s rotation of the loop and was 12% slower than it on the H200, "
+           "bench/results/h200_2026-12-06_run22), or run freely (off, the default); persistent "
+           "kernels run freely"},
           {"overlap",
            {"on", "off"},
            "whether a warp-specialized sm_90a consumer loop that chains two gemms through "
            "registers (an attention's Q K^T, softmax, P V) issues each iteration's first gemm "
            "with the previous iteration's second and runs its register work while that one "
-           "does (on, the default: FlashAttention-3's intra-warpgroup overlap, "
-           "overlap_gemm_chains.h), or runs each iteration's gemms in turn (off)"}};
+           "does (on, the default: FlashAttention-3's intra-warpgroup overlap, 6-13% faster "
+           "attention on the H200, bench/results/h200_2026-12-06_run22), or runs each "
+           "iteration's gemms in turn (off)"}};
 }
 
 // The value `name` gives option `key`, else its default (CudaOptions' first value): the one
