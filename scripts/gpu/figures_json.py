@@ -99,7 +99,8 @@ def main():
         if tl_key in tilelang:
             entry["peers"]["tilelang"] = round(tilelang[tl_key], 1)
         notes = [f"tile-run --static-shapes, best of: " + ", ".join(
-            f"{h[len(op) + len(shapes) + 2:]} {v:.0f}" for h, v in sorted(variants.items()))]
+            f"{h[len(op) + len(shapes) + 2:]} {v:.0f}" for h, v in sorted(variants.items()))
+                 if variants else "ours not timed in this run"]
         dtype, size = ("bfloat16" if "bf16" in name else "float16"), int(name.split("_")[-1])
         same = [f for f in python if f["dtype"] == dtype and f["size"] == size]
         if same:
