@@ -59,9 +59,11 @@ bool Independent(const passes::BufferAccesses& a, const passes::BufferAccesses& 
          !Intersect(a.reads, b.writes);
 }
 
-// Whether a statement keeps to a thread's registers: it accesses local buffers only, and
-// holds no barrier, allocation or call that is not pure arithmetic the moved order cannot
-// change (a lane shuffle is: every thread of the warpgroup runs the same order).
+// Whether a statement keeps to a thread's registers: it accesses local buffers only and holds
+// no barrier, allocation or call statement. Calls inside its expressions stay allowed, lane
+// shuffles (impure) included: the rotation moves whole statements the same way in every
+// thread, and the one condition it adds (the trip count > 0) is the loop's own, which every
+// thread that ran the loop together evaluates alike.
 bool RegistersOnly(const Stmt& s) {
   class Checker : public IRVisitor {
    public:
