@@ -83,7 +83,9 @@ bool RegistersOnly(const Stmt& s) {
 // The loop's body split around its two gemms (overlap_gemm_chains.h names the parts).
 struct Chain {
   std::vector<Stmt> a, r1, x, x1, x2, w2, r2;
-  const Call* g1 = nullptr;
+  Stmt first;                // G1's statement
+  Stmt second;               // G2's
+  const Call* g1 = nullptr;  // their calls
   const Call* g2 = nullptr;
   int64_t s_registers = 0;  // G1's accumulators
   int64_t o_registers = 0;  // G2's
@@ -111,8 +113,10 @@ std::optional<Chain> FindChain(const For& loop, std::string* why_not) {
   }
   if (!first || !second) return std::nullopt;
   Chain chain;
-  chain.g1 = Evaluate::CallOf(body[*first]);
-  chain.g2 = Evaluate::CallOf(body[*second]);
+  chain.first = body[*first];
+  chain.second = body[*second];
+  chain.g1 = Evaluate::CallOf(chain.first);
+  chain.g2 = Evaluate::CallOf(chain.second);
   std::optional<int64_t> s = WgmmaRegisterOperandLength(*chain.g1, 2);
   std::optional<int64_t> o = WgmmaRegisterOperandLength(*chain.g2, 2);
   std::optional<int64_t> p = WgmmaRegisterOperandLength(*chain.g2, 0);
@@ -211,12 +215,10 @@ Stmt Rotate(const For& loop, const Chain& chain, passes::FreshNames& names) {
   const Expr one = Int(1, type);
   const Expr previous = Op(BinaryOp::kSub, loop.var, one);
   const Expr last = Op(BinaryOp::kSub, Op(BinaryOp::kAdd, loop.min, loop.extent), one);
-  const Stmt g1 = Evaluate::Make(Call::Make(kVoid, chain.g1->name, chain.g1->args));
-  const Stmt g2 = Evaluate::Make(Call::Make(kVoid, chain.g2->name, chain.g2->args));
 
   // The first iteration up to G2, synchronously.
   std::vector<Stmt> first_half = chain.a;
-  first_half.push_back(g1);
+  first_half.push_back(chain.first);
   Append(&first_half, chain.r1);
   // X in its original order: nothing is in flight yet.
   Append(&first_half, chain.x);
@@ -244,7 +246,7 @@ Stmt Rotate(const For& loop, const Chain& chain, passes::FreshNames& names) {
 
   // The last iteration's G2, synchronously.
   std::vector<Stmt> second_half = chain.w2;
-  second_half.push_back(g2);
+  second_half.push_back(chain.second);
   Append(&second_half, chain.r2);
   Append(&out, At(second_half, loop.var, last, names));
   return If::Make(Op(BinaryOp::kGt, loop.extent, Int(0, loop.extent->dtype())),
@@ -303,7 +305,9 @@ passes::PassInfo OverlapGemmChainsPass() {
   info.run = [](Module& module, const passes::PassOptions& options) -> absl::StatusOr<bool> {
     const auto* cuda = dynamic_cast<const CudaTargetInfo*>(options.target_or_null());
     if (cuda == nullptr || !cuda->overlaps_gemm_chains()) return false;
-    RegisterGemmWgmmaIntrinsic().IgnoreError();
+    if (absl::Status registered = RegisterGemmWgmmaIntrinsic(); !registered.ok()) {
+      return registered;
+    }
     bool changed = false;
     for (Kernel& kernel : module.kernels) {
       std::vector<std::string> remarks;
