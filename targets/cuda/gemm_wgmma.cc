@@ -84,44 +84,62 @@ std::optional<int64_t> WgmmaRegisterOperandLength(const Call& gemm, int arg) {
 
 absl::Status RegisterGemmWgmmaIntrinsic() {
   RegisterCudaLibraryIntrinsics();  // cuda.fence_proxy_async
-  absl::Status shared_a = RegisterCudaIntrinsic(
-      kGemmWgmmaIntrinsic, 11, 8,
-      "tile gemm on Hopper's warpgroup tensor cores: A, B in shared memory in core-matrix order, "
-      "the accumulator fragment in registers (device/gemm_wgmma.cuh)",
-      /*async_copy=*/false, /*core_matrix_operands=*/{0, 1},
-      /*core_matrix_fence=*/"cuda.fence_proxy_async");
-  if (!shared_a.ok()) return shared_a;
-  absl::Status async = RegisterCudaIntrinsic(
-      kGemmWgmmaAsyncIntrinsic, 11, 8,
-      "cuda.gemm_wgmma returning with its group of instructions in flight and every earlier "
-      "one done (device/gemm_wgmma.cuh)",
-      /*async_copy=*/false, /*core_matrix_operands=*/{0, 1},
-      /*core_matrix_fence=*/"cuda.fence_proxy_async");
-  if (!async.ok()) return async;
-  absl::Status wait = RegisterCudaIntrinsic(
-      kWgmmaWaitIntrinsic, 3, 2,
-      "waits until at most arg 1 groups of wgmma are in flight, then hands the arg 2 "
-      "accumulators from arg 0 back to the code");
-  if (!wait.ok()) return wait;
-  absl::Status register_a = RegisterCudaIntrinsic(
-      kGemmWgmmaRegisterAIntrinsic, 11, 8,
-      "tile gemm on Hopper's warpgroup tensor cores with A in registers: A a 16-bit fragment "
-      "laid out as an accumulator, B in shared memory in core-matrix order, the accumulator "
-      "fragment in registers (device/gemm_wgmma_rs.cuh)",
-      /*async_copy=*/false, /*core_matrix_operands=*/{1},
-      /*core_matrix_fence=*/"cuda.fence_proxy_async");
-  if (!register_a.ok()) return register_a;
-  absl::Status register_a_async = RegisterCudaIntrinsic(
-      kGemmWgmmaRegisterAAsyncIntrinsic, 11, 8,
-      "cuda.gemm_wgmma_rs returning with its group of instructions in flight, waiting for "
-      "nothing (device/gemm_wgmma_rs.cuh)",
-      /*async_copy=*/false, /*core_matrix_operands=*/{1},
-      /*core_matrix_fence=*/"cuda.fence_proxy_async");
-  if (!register_a_async.ok()) return register_a_async;
-  return RegisterCudaIntrinsic(
-      kWgmmaFenceOperandIntrinsic, 2, 1,
-      "after the wait that retired a cuda.gemm_wgmma_rs_async, hands the arg 1 16-bit A "
-      "registers from arg 0 back to the code");
+  struct Intrinsic {
+    const char* name;
+    int num_args;
+    int num_template_args;
+    const char* description;
+    // The shared tiles it reads as core matrices (fenced by cuda.fence_proxy_async).
+    std::vector<int> core_matrix_operands;
+  };
+  const Intrinsic intrinsics[] = {
+      {kGemmWgmmaIntrinsic,
+       11,
+       8,
+       "tile gemm on Hopper's warpgroup tensor cores: A, B in shared memory in core-matrix "
+       "order, the accumulator fragment in registers (device/gemm_wgmma.cuh)",
+       {0, 1}},
+      {kGemmWgmmaAsyncIntrinsic,
+       11,
+       8,
+       "cuda.gemm_wgmma returning with its group of instructions in flight and every earlier "
+       "one done (device/gemm_wgmma.cuh)",
+       {0, 1}},
+      {kWgmmaWaitIntrinsic,
+       3,
+       2,
+       "waits until at most arg 1 groups of wgmma are in flight, then hands the arg 2 "
+       "accumulators from arg 0 back to the code",
+       {}},
+      {kGemmWgmmaRegisterAIntrinsic,
+       11,
+       8,
+       "tile gemm on Hopper's warpgroup tensor cores with A in registers: A a 16-bit fragment "
+       "laid out as an accumulator, B in shared memory in core-matrix order, the accumulator "
+       "fragment in registers (device/gemm_wgmma_rs.cuh)",
+       {1}},
+      {kGemmWgmmaRegisterAAsyncIntrinsic,
+       11,
+       8,
+       "cuda.gemm_wgmma_rs returning with its group of instructions in flight, waiting for "
+       "nothing (device/gemm_wgmma_rs.cuh)",
+       {1}},
+      {kWgmmaFenceOperandIntrinsic,
+       2,
+       1,
+       "after the wait that retired a cuda.gemm_wgmma_rs_async, hands the arg 1 16-bit A "
+       "registers from arg 0 back to the code",
+       {}},
+  };
+  for (const Intrinsic& intrinsic : intrinsics) {
+    const bool reads_tiles = !intrinsic.core_matrix_operands.empty();
+    absl::Status registered = RegisterCudaIntrinsic(
+        intrinsic.name, intrinsic.num_args, intrinsic.num_template_args, intrinsic.description,
+        /*async_copy=*/false, intrinsic.core_matrix_operands,
+        /*core_matrix_fence=*/reads_tiles ? "cuda.fence_proxy_async" : "");
+    if (!registered.ok()) return registered;
+  }
+  return absl::OkStatus();
 }
 
 std::optional<WgmmaPlan> PlanWgmma(const Gemm& gemm, int64_t threads) {
