@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "passes/analysis/var_mentions.h"
 #include "passes/transforms/fresh_names.h"
+#include "passes/transforms/substitute.h"
 #include "targets/cuda/cuda_target_info.h"
 #include "targets/cuda/gemm_wgmma.h"
 #include "targets/cuda/passes/tma_stores.h"
@@ -52,22 +53,6 @@ class ConsumerLeader : public IRMutator {
 
  private:
   VarRef tx_;
-};
-
-// Replaces variables by expressions.
-class Substitute : public IRMutator {
- public:
-  Substitute(const Var* var, Expr value) : var_(var), value_(std::move(value)) {}
-  using IRMutator::Mutate;
-
- protected:
-  Expr MutateVar(const Var& node, const Expr& self) override {
-    return &node == var_ ? value_ : self;
-  }
-
- private:
-  const Var* var_;
-  Expr value_;
 };
 
 // Block barriers become `replacement` (nullptr: removed).
@@ -191,7 +176,8 @@ absl::StatusOr<Stmt> RoleBinder::Producer(const Stmt& branch) {
   }
   Stmt producer_barrier = Evaluate::MakeVoidCall("cuda.named_barrier_sync",
                                                  {Int(kProducerBarrier), Int(kProducerThreads)});
-  Substitute renumber(tx_.get(), Op(BinaryOp::kSub, tx_, Int(consumers_, tx_->dtype())));
+  const passes::VarMap renumber = {
+      {tx_.get(), Op(BinaryOp::kSub, tx_, Int(consumers_, tx_->dtype()))}};
   for (const Stmt& s : Seq::StmtsOf(branch)) {
     const If* leader = As<If>(s);
     if (leader != nullptr && IsLeaderMarker(leader->cond)) {
@@ -200,7 +186,7 @@ absl::StatusOr<Stmt> RoleBinder::Producer(const Stmt& branch) {
                              BarrierRewriter(nullptr).Mutate(leader->then_body), nullptr,
                              leader->loc()));
     } else {
-      out.push_back(BarrierRewriter(producer_barrier).Mutate(renumber.Mutate(s)));
+      out.push_back(BarrierRewriter(producer_barrier).Mutate(passes::Substitute(s, renumber)));
     }
   }
   return Seq::Make(std::move(out), branch->loc());
@@ -257,12 +243,11 @@ std::optional<Stmt> KeepOneGroupInFlight(const For& loop, bool release_last) {
     if (Names(body[i], c)) return std::nullopt;
   }
   const DataType type = loop.var->dtype();
-  Stmt previous_release =
-      Substitute(loop.var.get(), Op(BinaryOp::kSub, loop.var, Int(1, type))).Mutate(body.back());
-  Stmt last_release =
-      Substitute(loop.var.get(),
-                 Op(BinaryOp::kSub, Op(BinaryOp::kAdd, loop.min, loop.extent), Int(1, type)))
-          .Mutate(body.back());
+  Stmt previous_release = passes::Substitute(
+      body.back(), {{loop.var.get(), Op(BinaryOp::kSub, loop.var, Int(1, type))}});
+  Stmt last_release = passes::Substitute(
+      body.back(), {{loop.var.get(),
+                     Op(BinaryOp::kSub, Op(BinaryOp::kAdd, loop.min, loop.extent), Int(1, type))}});
   body[body.size() - 2] = Evaluate::MakeVoidCall(kGemmWgmmaAsyncIntrinsic, gemm.args);
   body.back() = If::Make(Op(BinaryOp::kGt, loop.var, loop.min), previous_release);
   std::vector<Stmt> out = {
