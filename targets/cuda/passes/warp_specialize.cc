@@ -430,8 +430,6 @@ Stmt Splitter::Emit(const For& loop, const std::vector<Stmt>& top, size_t loop_i
   for (size_t g = 0; g < group_bytes_.size(); ++g) {
     full.push_back(
         BufferNode::Make(names_.Fresh("ws_full"), kI64, {Int(stages)}, MemoryScope::kShared));
-  }
-  for (size_t g = 0; g < group_bytes_.size(); ++g) {
     empty.push_back(
         BufferNode::Make(names_.Fresh("ws_empty"), kI64, {Int(stages)}, MemoryScope::kShared));
   }
