@@ -84,12 +84,10 @@ std::vector<targets::TargetOption> CudaOptions() {
            {"off", "on"},
            "whether the two consumer warpgroups of a warp-specialized sm_90a kernel take turns "
            "issuing the first gemm of each iteration of a consumer loop with two or more gemms "
-           "(an attention's), through named barriers, so that one's softmax runs while the "
-           "other's gemms do, as FlashAttention-3 does (on: 1-1.5% faster attention on an "
-           "H100, but compute-sanitizer's racecheck reports hazards on the epilogue's staging "
-           "tile that are not explained yet, bench/results/h100_2026-12-05_run20; it replaces "
-           "{overlap=on}'s rotation of the loop and was 12% slower than it on the H200, "
-           "bench/results/h200_2026-12-06_run22), or run freely (off, the default); persistent "
+           "(an attention's), through two mbarriers, so that one's softmax runs while the "
+           "other's gemms do, as FlashAttention-3 does (on: it replaces {overlap=on}'s rotation "
+           "of the loop and was 7-8% slower than it on an H100, clean under compute-sanitizer, "
+           "bench/results/h100_2026-12-07_run24), or run freely (off, the default); persistent "
            "kernels run freely"},
           {"overlap",
            {"on", "off"},

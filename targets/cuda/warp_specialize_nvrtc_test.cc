@@ -276,18 +276,21 @@ kernel attention(Q: f16[2, 2, 512, 128], K: f16[2, 2, 512, 128], V: f16[2, 2, 51
 TEST_F(WarpSpecializeNvrtcTest, PingPongWarpgroupsTakeTurnsAtTheirGemms) {
   absl::StatusOr<std::string> source = Source("cuda:sm_90a{pingpong=on}", kAttention, "attention");
   ASSERT_TRUE(source.ok()) << source.status();
-  for (const char* line : {"tl::named_barrier_arrive(3, 256);", "tl::named_barrier_sync(4, 256);",
-                           "tl::gemm_wgmma_async<128, 128, 128, 2, 1, false, true, false>(",
-                           "tl::named_barrier_arrive(4, 256);", "tl::wgmma_wait<0, 64>(&S[0]);"}) {
+  for (const char* line :
+       {"tl::mbarrier_init(&ws_turn[0], 128);", "tl::mbarrier_arrive(&ws_turn[0]);",
+        "tl::mbarrier_wait_parity(&ws_turn[1], ",
+        "tl::gemm_wgmma_async<128, 128, 128, 2, 1, false, true, false>(",
+        "tl::mbarrier_arrive(&ws_turn[1]);", "tl::wgmma_wait<0, 64>(&S[0]);"}) {
     EXPECT_TRUE(absl::StrContains(*source, line)) << line << "\n" << *source;
   }
   absl::StatusOr<NvrtcOutput> compiled =
       CompileWithNvrtc(*source, "attention.cu", {.arch = "sm_90a"});
   ASSERT_TRUE(compiled.ok()) << compiled.status() << "\n" << *source;
-  EXPECT_TRUE(absl::StrContains(compiled->ptx, "bar.arrive")) << compiled->ptx;
+  EXPECT_TRUE(absl::StrContains(compiled->ptx, "mbarrier.try_wait.parity")) << compiled->ptx;
+  EXPECT_FALSE(absl::StrContains(compiled->ptx, "bar.arrive")) << compiled->ptx;
   absl::StatusOr<std::string> free_running = Source("cuda:sm_90a", kAttention, "attention");
   ASSERT_TRUE(free_running.ok()) << free_running.status();
-  EXPECT_FALSE(absl::StrContains(*free_running, "named_barrier_arrive")) << *free_running;
+  EXPECT_FALSE(absl::StrContains(*free_running, "ws_turn")) << *free_running;
 }
 
 // By default the attention's consumer loop is rotated (overlap-gemm-chains): each iteration

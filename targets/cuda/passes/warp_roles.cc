@@ -2,15 +2,19 @@
 // barriers, and the consumers' named barriers (see warp_roles.h).
 #include "targets/cuda/passes/warp_roles.h"
 
+#include <cstdint>
+#include <limits>
 #include <optional>
 #include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "passes/analysis/arith/expr_simplifier.h"
 #include "passes/analysis/var_mentions.h"
 #include "passes/transforms/fresh_names.h"
 #include "passes/transforms/substitute.h"
+#include "targets/c_source/shared_memory.h"
 #include "targets/cuda/cuda_target_info.h"
 #include "targets/cuda/gemm_wgmma.h"
 #include "targets/cuda/passes/tma_stores.h"
@@ -25,9 +29,6 @@ namespace {
 // bar.sync 0 is __syncthreads; the roles take the next two.
 constexpr int kConsumerBarrier = 1;
 constexpr int kProducerBarrier = 2;
-// Ping-pong ({pingpong=on}): consumer warpgroup w waits at barrier kTurnBarrier + w for its turn
-// to issue its first gemm of an iteration.
-constexpr int kTurnBarrier = 3;
 
 bool IsProducerMarker(const Expr& e) {
   const Call* call = As<Call>(e);
@@ -86,8 +87,14 @@ class BarrierRewriter : public IRMutator {
 
 class RoleBinder {
  public:
-  RoleBinder(const Kernel& kernel, const For& threads, bool pingpong)
-      : kernel_(kernel), names_(*kernel), tx_(threads.var), consumers_(0), pingpong_(pingpong) {}
+  RoleBinder(const Kernel& kernel, const For& threads, bool pingpong, int64_t shared_limit)
+      : kernel_(kernel),
+        names_(*kernel),
+        tx_(threads.var),
+        consumers_(0),
+        pingpong_(pingpong),
+        shared_limit_(shared_limit),
+        turn_(BufferNode::Make(names_.Fresh("ws_turn"), kI64, {Int(2)}, MemoryScope::kShared)) {}
 
   absl::StatusOr<Kernel> Run(const For& thread_loop, int64_t consumers);
 
@@ -100,6 +107,10 @@ class RoleBinder {
   VarRef tx_;
   int64_t consumers_;
   bool pingpong_;
+  int64_t shared_limit_;
+  // Ping-pong's two turn mbarriers, allocated and initialized if a loop takes turns.
+  Buffer turn_;
+  bool takes_turns_ = false;
   // Top-level lets whose value depends on the thread index: wrong in the producer branch
   // once its threads are renumbered.
   absl::flat_hash_set<const Var*> thread_lets_;
@@ -139,12 +150,37 @@ absl::StatusOr<Kernel> RoleBinder::Run(const For& thread_loop, int64_t consumers
                            consumer, branch->loc()));
   }
   if (!split) return kernel_;
+  if (takes_turns_) {
+    if (inits.empty()) out.insert(out.begin(), nullptr);
+    // Each turn is the 128 arrivals of one warpgroup.
+    for (int w = 0; w < 2; ++w) {
+      inits.push_back(Evaluate::MakeVoidCall(
+          "cuda.mbarrier_init", {BufferLoad::Make(turn_, {Int(w)}), Int(kProducerThreads)}));
+    }
+  }
+  // plan-shared-memory has run: the turn barriers go past the end of its pool, so that the
+  // planned buffers, and the barriers insert-barriers placed for them, stay as they are.
+  std::optional<int64_t> turn_offset;
+  if (takes_turns_) {
+    constexpr int64_t kAlignment = 16;
+    turn_offset =
+        (c_source::SharedMemoryBytes(*kernel_) + kAlignment - 1) / kAlignment * kAlignment;
+    const int64_t bytes = *turn_offset + 2 * static_cast<int64_t>(sizeof(int64_t));
+    if (bytes > shared_limit_) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "warp-roles: kernel '", kernel_->name,
+          "': {pingpong=on} needs 16 bytes of shared memory for its turn barriers past the ",
+          *turn_offset, " bytes the kernel uses: ", bytes, " in all, over the target's limit of ",
+          shared_limit_, "; use a smaller tile or fewer stages, or leave ping-pong off"));
+    }
+  }
   std::vector<Stmt> spliced;
   for (Stmt& s : out) {
     if (s != nullptr) {
       spliced.push_back(std::move(s));
       continue;
     }
+    if (takes_turns_) spliced.push_back(Allocate::Make(turn_, {}, turn_offset));
     inits.push_back(Evaluate::MakeVoidCall("cuda.fence_barrier_init", {}));
     spliced.push_back(If::Make(Op(BinaryOp::kEq, tx_, Int(0, tx_->dtype())), Seq::Make(inits)));
     spliced.push_back(Barrier::Make(BarrierScope::kBlock));
@@ -191,6 +227,8 @@ absl::StatusOr<Stmt> RoleBinder::Producer(const Stmt& branch) {
   }
   return Seq::Make(std::move(out), branch->loc());
 }
+
+Expr Simplified(const Expr& e) { return arith::ExprSimplifier().Simplify(e); }
 
 // Whether a statement names a buffer.
 bool Names(const Stmt& s, const BufferNode* buffer) {
@@ -264,27 +302,35 @@ std::optional<Stmt> KeepOneGroupInFlight(const For& loop, bool release_last) {
 // Ping-pong of two consumer warpgroups (FlashAttention-3's warp scheduler barriers): in a
 // consumer loop with two or more gemms and other work between them (an attention's softmax),
 // warpgroup w issues its iteration's first gemm (an ss wgmma) only after the other warpgroup
-// issued its own, and lets the other go once it has issued:
+// issued its own, and lets the other go once it has issued. The turns are two mbarriers of 128
+// arrivals each, `turn` (ws_turn[2], which RoleBinder allocates and initializes):
 //
-//   if (tx >= 128) eval cuda.named_barrier_arrive(3, 256);      // warpgroup 0 goes first
+//   if (tx >= 128) eval cuda.mbarrier_arrive(ws_turn[0]);       // warpgroup 0 goes first
 //   for k {
 //     ...
-//     eval cuda.named_barrier_sync(3 + tx / 128, 256);        // my turn
-//     eval cuda.gemm_wgmma_async(...);                          // issued, in flight
-//     eval cuda.named_barrier_arrive(4 - tx / 128, 256);      // the other's turn
+//     eval cuda.mbarrier_wait_parity(ws_turn[w], (k - min) % 2);  // my turn
+//     eval cuda.gemm_wgmma_async(...);                              // issued, in flight
+//     eval cuda.mbarrier_arrive(ws_turn[1 - w]);                    // the other's turn
 //     eval cuda.wgmma_wait(C[0], 0, <registers>);
 //     ...
 //   }
-//   if (tx < 128) eval cuda.named_barrier_sync(3, 256);          // warpgroup 1's last turn
 //
-// (each barrier id a constant, in a branch on tx < 128) so that the two warpgroups' gemms
-// alternate on the tensor cores and one's softmax runs while the other's gemms do. Each turn waits
-// only for the other warpgroup's previous issue, and both run the loop's trip count (the block's),
-// so neither waits forever; the sync after the loop takes warpgroup 1's last arrival (or, for a
-// loop that ran no turn, its first), so that both barriers are clean when the loop ends. One loop
-// per kernel takes turns (the caller's choice): a second one's first arrival could meet the first
-// loop's turns still in flight. Nullopt for another loop.
-std::optional<Stmt> PingPong(const For& loop, const VarRef& tx) {
+// (w = tx / 128, each barrier named as a constant in a branch on tx < 128) so that the two
+// warpgroups' gemms alternate on the tensor cores and one's softmax runs while the other's gemms
+// do. Phase j of ws_turn[0] completes with warpgroup 1's arrivals before the loop (j = 0) or in
+// iteration j - 1; phase j of ws_turn[1] with warpgroup 0's in iteration j. Neither barrier can
+// complete a phase ahead of the wait for the one before (each arrival follows the arriving
+// warpgroup's own wait, which follows the other's arrival), so a parity wait never mistakes
+// one phase for the next, and both warpgroups run the loop's trip count (the block's), so
+// neither waits forever. Named barriers (bar.sync / bar.arrive, as FlashAttention-3 has them)
+// order the same turns; with them compute-sanitizer's racecheck reported RAW hazards on the
+// epilogue's staging tile across the consumers' bar.sync (runs 20-23, outputs correct), which
+// a minimal kernel of the same barrier protocol does not reproduce
+// (bench/results/h100_2026-12-07_run24/pingpong_probe.cu); with mbarriers the kernel is clean
+// under racecheck, synccheck and memcheck and as fast (run 24). One loop per kernel takes turns
+// (the caller's choice): a second loop's parities would start over while the first one's phases
+// run on. Nullopt for another loop.
+std::optional<Stmt> PingPong(const For& loop, const VarRef& tx, const Buffer& turn) {
   if (loop.for_kind != ForKind::kSerial) return std::nullopt;
   std::vector<Stmt> body = Seq::StmtsOf(loop.body);
   std::optional<size_t> first;
@@ -301,33 +347,29 @@ std::optional<Stmt> PingPong(const For& loop, const VarRef& tx) {
   std::optional<int64_t> registers = WgmmaRegisterOperandLength(gemm, 2);
   if (!registers) return std::nullopt;
   const DataType type = tx->dtype();
-  const Expr both = Int(2 * kProducerThreads);
-  // Each warpgroup names its barriers as constants (a branch on the warpgroup, uniform in each
-  // warp): ptxas then knows which barriers the kernel uses, and so does compute-sanitizer.
+  const DataType k_type = loop.var->dtype();
+  const Expr parity =
+      Simplified(Op(BinaryOp::kMod, Op(BinaryOp::kSub, loop.var, loop.min), Int(2, k_type)));
+  auto slot = [&](int w) { return BufferLoad::Make(turn, {Int(w)}); };
+  // Each warpgroup names its barrier as a constant (a branch on the warpgroup, uniform in each
+  // warp).
   const Expr first_group = Op(BinaryOp::kLt, tx, Int(kProducerThreads, type));
-  auto per_group = [&](const char* name, int first, int second) {
-    return If::Make(first_group, Evaluate::MakeVoidCall(name, {Int(first), both}),
-                    Evaluate::MakeVoidCall(name, {Int(second), both}));
-  };
-  std::vector<Stmt> turn = {
-      per_group("cuda.named_barrier_sync", kTurnBarrier, kTurnBarrier + 1),
+  std::vector<Stmt> turn_stmts = {
+      If::Make(first_group, Evaluate::MakeVoidCall("cuda.mbarrier_wait_parity", {slot(0), parity}),
+               Evaluate::MakeVoidCall("cuda.mbarrier_wait_parity", {slot(1), parity})),
       Evaluate::MakeVoidCall(kGemmWgmmaAsyncIntrinsic, gemm.args),
-      per_group("cuda.named_barrier_arrive", kTurnBarrier + 1, kTurnBarrier),
+      If::Make(first_group, Evaluate::MakeVoidCall("cuda.mbarrier_arrive", {slot(1)}),
+               Evaluate::MakeVoidCall("cuda.mbarrier_arrive", {slot(0)})),
       Evaluate::MakeVoidCall(kWgmmaWaitIntrinsic, {gemm.args[2], Int(0), Int(*registers)})};
   body.erase(body.begin() + static_cast<std::ptrdiff_t>(*first));
-  body.insert(body.begin() + static_cast<std::ptrdiff_t>(*first), turn.begin(), turn.end());
-  Stmt first_turn =
-      If::Make(Op(BinaryOp::kGe, tx, Int(kProducerThreads, type)),
-               Evaluate::MakeVoidCall("cuda.named_barrier_arrive", {Int(kTurnBarrier), both}));
-  Stmt last_turn =
-      If::Make(Op(BinaryOp::kLt, tx, Int(kProducerThreads, type)),
-               Evaluate::MakeVoidCall("cuda.named_barrier_sync", {Int(kTurnBarrier), both}));
-  return Seq::Make(
-      {first_turn,
-       For::Make(loop.var, loop.min, loop.extent, loop.for_kind, Seq::Make(std::move(body)),
-                 loop.loc(), loop.pipeline, loop.thread_axis),
-       last_turn},
-      loop.loc());
+  body.insert(body.begin() + static_cast<std::ptrdiff_t>(*first), turn_stmts.begin(),
+              turn_stmts.end());
+  Stmt first_turn = If::Make(Op(BinaryOp::kGe, tx, Int(kProducerThreads, type)),
+                             Evaluate::MakeVoidCall("cuda.mbarrier_arrive", {slot(0)}));
+  return Seq::Make({first_turn, For::Make(loop.var, loop.min, loop.extent, loop.for_kind,
+                                          Seq::Make(std::move(body)), loop.loc(), loop.pipeline,
+                                          loop.thread_axis)},
+                   loop.loc());
 }
 
 Stmt RoleBinder::Consumer(const Stmt& branch) {
@@ -342,7 +384,9 @@ Stmt RoleBinder::Consumer(const Stmt& branch) {
   // The pipeline loop, at the top of the branch or inside a persistent kernel's tile loop.
   class Overlap : public IRMutator {
    public:
-    Overlap(VarRef tx, bool pingpong) : tx_(std::move(tx)), pingpong_(pingpong) {}
+    Overlap(VarRef tx, bool pingpong, Buffer turn)
+        : tx_(std::move(tx)), pingpong_(pingpong), turn_(std::move(turn)) {}
+    bool paired() const { return paired_; }
     using IRMutator::Mutate;
 
    protected:
@@ -354,7 +398,7 @@ Stmt RoleBinder::Consumer(const Stmt& branch) {
       // come before warpgroup 0 took its last one of the tile before, and complete barrier 3
       // without warpgroup 0. And one loop only (PingPong says why).
       if (pingpong_ && !paired_ && enclosing_loops_ == 0) {
-        if (std::optional<Stmt> alternating = PingPong(node, tx_)) {
+        if (std::optional<Stmt> alternating = PingPong(node, tx_, turn_)) {
           paired_ = true;
           return *alternating;
         }
@@ -368,17 +412,20 @@ Stmt RoleBinder::Consumer(const Stmt& branch) {
    private:
     VarRef tx_;
     bool pingpong_;
+    Buffer turn_;
     bool paired_ = false;  // a loop takes turns already
     int enclosing_loops_ = 0;
   };
   // Two consumer warpgroups take turns; with more, which order would be a choice of its own.
-  out.push_back(Overlap(tx_, pingpong_ && consumers_ == 2 * kProducerThreads).Mutate(rewritten));
+  Overlap overlap(tx_, pingpong_ && consumers_ == 2 * kProducerThreads, turn_);
+  out.push_back(overlap.Mutate(rewritten));
+  takes_turns_ = overlap.paired();
   return Seq::Make(std::move(out), branch->loc());
 }
 
 }  // namespace
 
-absl::StatusOr<Kernel> BindWarpRoles(const Kernel& kernel, bool pingpong) {
+absl::StatusOr<Kernel> BindWarpRoles(const Kernel& kernel, bool pingpong, int64_t shared_limit) {
   const For* threads = As<For>(kernel->body);
   if (const Seq* seq = As<Seq>(kernel->body); seq != nullptr && seq->stmts.size() == 1) {
     threads = As<For>(seq->stmts[0]);
@@ -390,7 +437,7 @@ absl::StatusOr<Kernel> BindWarpRoles(const Kernel& kernel, bool pingpong) {
   }
   std::optional<int64_t> consumers = AsConstInt(threads->extent);
   if (!consumers || *consumers % kProducerThreads != 0) return kernel;
-  return RoleBinder(kernel, *threads, pingpong).Run(*threads, *consumers);
+  return RoleBinder(kernel, *threads, pingpong, shared_limit).Run(*threads, *consumers);
 }
 
 passes::PassInfo WarpRolesPass() {
@@ -404,9 +451,11 @@ passes::PassInfo WarpRolesPass() {
     RegisterWarpSpecializationIntrinsics();
     const auto* cuda = dynamic_cast<const CudaTargetInfo*>(options.target_or_null());
     const bool pingpong = cuda != nullptr && cuda->pingpong();
+    const int64_t shared_limit =
+        cuda != nullptr ? cuda->max_shared_memory_bytes() : std::numeric_limits<int64_t>::max();
     bool changed = false;
     for (Kernel& kernel : module.kernels) {
-      absl::StatusOr<Kernel> result = BindWarpRoles(kernel, pingpong);
+      absl::StatusOr<Kernel> result = BindWarpRoles(kernel, pingpong, shared_limit);
       if (!result.ok()) return result.status();
       changed |= *result != kernel;
       kernel = *std::move(result);

@@ -18,7 +18,8 @@
 //     and cuda.wgmma_wait(C[0], 0, registers) follows the loop;
 //   - with {pingpong=on} and two consumer warpgroups, makes them take turns issuing the first
 //     gemm of each iteration of a (non-persistent) consumer loop that has two or more gemms,
-//     through two named barriers (PingPong in warp_roles.cc), as FlashAttention-3 does;
+//     through two mbarriers placed after the planned shared-memory pool (PingPong in
+//     warp_roles.cc), as FlashAttention-3 does with named barriers;
 //   - has thread 0 initialize the mbarriers, followed by the fence that publishes them and a
 //     barrier of all threads;
 //   - with two or more consumer warpgroups, moves registers from the producer warpgroup to
@@ -28,14 +29,20 @@
 #ifndef TARGETS_CUDA_PASSES_WARP_ROLES_H_
 #define TARGETS_CUDA_PASSES_WARP_ROLES_H_
 
+#include <cstdint>
+#include <limits>
+
 #include "absl/status/statusor.h"
 #include "passes/pass/pass.h"
 #include "tile_ir/module.h"
 
 namespace tile_ir::cuda {
 
-// `pingpong`: the target's {pingpong=on}.
-absl::StatusOr<Kernel> BindWarpRoles(const Kernel& kernel, bool pingpong = false);
+// `pingpong`: the target's {pingpong=on}; its turn barriers go past the end of the planned
+// shared-memory pool, which must stay within `shared_limit` bytes (an error naming the kernel
+// otherwise).
+absl::StatusOr<Kernel> BindWarpRoles(const Kernel& kernel, bool pingpong = false,
+                                     int64_t shared_limit = std::numeric_limits<int64_t>::max());
 
 // The pass: `warp-roles`.
 passes::PassInfo WarpRolesPass();
