@@ -17,7 +17,7 @@
 // (call1/probe.log). A probe of variant 1's protocol in the session before reported hazards;
 // its source was not kept, so that report stands unconfirmed.
 //
-// Build: nvcc -O2 -lineinfo -gencode=arch=compute_90a,code=sm_90a pingpong_probe.cu -o probe
+// Build (probe.sh runs `probe` from this folder): nvcc -O2 -lineinfo -gencode=arch=compute_90a,code=sm_90a pingpong_probe.cu -o probe
 // Run:   compute-sanitizer --tool racecheck --racecheck-report all ./probe V   (V = 0..5)
 #include <cstdio>
 #include <cstdlib>
