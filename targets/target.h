@@ -167,6 +167,12 @@ class TargetFamily {
   // (a stale variable that once changed the compile), naming the replacement.
   // Asked on every resolution, so it holds for targets made before.
   virtual absl::Status CheckEnvironment() const { return absl::OkStatus(); }
+  // Refuses options that the name's architecture cannot take, as the name was
+  // written (its architecture filled in, every option it gave, default values
+  // included, all known and accepted): the registry asks before it leaves the
+  // defaults out, so that a default written for an architecture without the
+  // feature ({overlap=on} on sm_80) is refused like any other value of it.
+  virtual absl::Status CheckOptions(const TargetName& written) const { return absl::OkStatus(); }
   // `name` has this family, an architecture of archs() (or none when that is
   // empty) and only options() with accepted values, defaults left out.
   virtual absl::StatusOr<std::unique_ptr<Target>> Create(const TargetName& name) const = 0;

@@ -46,9 +46,8 @@ absl::StatusOr<TargetName> TargetRegistry::Canonical(const TargetName& name,
   } else if (name.arch.empty()) {
     canonical.arch = family.default_arch();
   } else if (std::find(archs.begin(), archs.end(), name.arch) == archs.end()) {
-    return absl::InvalidArgumentError(absl::StrCat("target '", name.ToString(),
-                                                   "': unknown ", family.name(),
-                                                   " architecture '", name.arch,
+    return absl::InvalidArgumentError(absl::StrCat("target '", name.ToString(), "': unknown ",
+                                                   family.name(), " architecture '", name.arch,
                                                    "'; known: ", absl::StrJoin(archs, ", ")));
   }
   const std::vector<TargetOption> accepted = family.options();
@@ -81,10 +80,9 @@ absl::StatusOr<TargetName> TargetRegistry::Canonical(const TargetName& name,
       continue;
     }
     if (std::find(option->values.begin(), option->values.end(), value) == option->values.end()) {
-      return absl::InvalidArgumentError(absl::StrCat("target '", name.ToString(), "': option '",
-                                                     key, "' takes ",
-                                                     absl::StrJoin(option->values, " | "),
-                                                     ", not '", value, "'"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("target '", name.ToString(), "': option '", key, "' takes ",
+                       absl::StrJoin(option->values, " | "), ", not '", value, "'"));
     }
     // The default is left out, so that one target has one spelling.
     if (value != option->values.front()) canonical.options.emplace_back(key, value);
@@ -92,8 +90,7 @@ absl::StatusOr<TargetName> TargetRegistry::Canonical(const TargetName& name,
   return canonical;
 }
 
-absl::StatusOr<std::shared_ptr<const Target>> TargetRegistry::Resolve(
-    std::string_view text) const {
+absl::StatusOr<std::shared_ptr<const Target>> TargetRegistry::Resolve(std::string_view text) const {
   absl::StatusOr<TargetName> name = ParseTargetName(text);
   if (!name.ok()) {
     for (const auto& [unused, family] : families_) {
@@ -111,13 +108,16 @@ absl::StatusOr<std::shared_ptr<const Target>> TargetRegistry::Resolve(
   const TargetFamily* family = FindFamily(name.family);
   if (family == nullptr) {
     std::vector<std::string> names = FamilyNames();
-    return absl::NotFoundError(absl::StrCat(
-        "unknown target '", name.ToString(), "'; this program has: ",
-        names.empty() ? std::string("no targets") : absl::StrJoin(names, ", ")));
+    return absl::NotFoundError(
+        absl::StrCat("unknown target '", name.ToString(), "'; this program has: ",
+                     names.empty() ? std::string("no targets") : absl::StrJoin(names, ", ")));
   }
   if (absl::Status environment = family->CheckEnvironment(); !environment.ok()) return environment;
   absl::StatusOr<TargetName> canonical = Canonical(name, *family);
   if (!canonical.ok()) return canonical.status();
+  TargetName written = name;
+  written.arch = canonical->arch;
+  if (absl::Status options = family->CheckOptions(written); !options.ok()) return options;
   const std::string key = canonical->ToString();
   std::lock_guard<std::mutex> lock(mutex_);
   if (auto it = made_.find(key); it != made_.end()) return it->second;

@@ -77,6 +77,16 @@ TEST(TargetRegistryTest, RefusalsListWhatIsAccepted) {
   EXPECT_EQ(Error("hip{gemm=mma}"),
             "target 'hip{gemm=mma}': unknown option 'gemm' of hip, which takes none");
   EXPECT_TRUE(absl::StrContains(Error("cuda:sm_80{gemm=wgmma}"), "only sm_90a has both"));
+  // Written with its default value, an sm_90a-only option is refused on sm_80 all the same
+  // (the registry asks before it leaves defaults out); on sm_90a the default goes unnamed.
+  EXPECT_EQ(Error("cuda:sm_80{overlap=on}"),
+            "target 'cuda:sm_80{overlap=on}': {overlap=...} applies to sm_90a only, whose "
+            "warp-specialized kernels' consumers issue gemms asynchronously");
+  EXPECT_TRUE(absl::StrContains(Error("cuda:sm_80{warp_specialize=on}"), "applies to sm_90a only"));
+  EXPECT_TRUE(absl::StrContains(Error("cuda:sm_80{tma_store=on}"), "applies to sm_90a only"));
+  EXPECT_TRUE(absl::StrContains(Error("cuda:sm_80{sms=132}"), "applies to sm_90a only"));
+  EXPECT_TRUE(absl::StrContains(Error("cuda:sm_80{gemm=auto}"), "only sm_90a has both"));
+  EXPECT_EQ(Canonical("cuda:sm_90a{overlap=on,tma_store=on}"), "cuda:sm_90a");
   EXPECT_EQ(Error("cuda:sm_90a-wgmma"),
             "target 'cuda:sm_90a-wgmma' is now spelled 'cuda:sm_90a{gemm=wgmma}'");
   EXPECT_EQ(Error("cuda:sm_90a-mma"),
@@ -100,9 +110,8 @@ TEST(TargetRegistryTest, EveryTargetsPipelineResolvesAgainstItsPasses) {
     std::shared_ptr<const Target> target = *LinkedTargets().Resolve(name);
     EXPECT_FALSE(absl::StrContains(target->DefaultPipeline(), "target=")) << name;
     EXPECT_EQ(target->info()->name(), target->ToString()) << name;
-    absl::StatusOr<passes::PassManager> manager =
-        passes::PassManager::Create(target->PassRegistry(), target->DefaultPipeline(),
-                                    {.target = target->info()});
+    absl::StatusOr<passes::PassManager> manager = passes::PassManager::Create(
+        target->PassRegistry(), target->DefaultPipeline(), {.target = target->info()});
     EXPECT_TRUE(manager.ok()) << name << ": " << manager.status();
     std::vector<std::pair<std::string, std::string>> fields = target->CacheFields();
     ASSERT_GE(fields.size(), 2u);

@@ -241,20 +241,12 @@ class CudaFamily final : public targets::TargetFamily {
     return absl::OkStatus();
   }
 
-  absl::StatusOr<std::unique_ptr<targets::Target>> Create(
-      const targets::TargetName& name) const override {
-    const std::string gemm = name.Option("gemm");  // empty for the default
-    WgmmaUse wgmma = kGemmOptions[0].second;
-    for (const auto& [value, use] : kGemmOptions) {
-      if (value == gemm) wgmma = use;
-    }
+  // Options that only sm_90a takes, whatever their value: the registry asks with the name as
+  // written, Create with the name it is given.
+  absl::Status CheckOptions(const targets::TargetName& name) const override {
+    if (name.arch == "sm_90a") return absl::OkStatus();
     const std::string warp_specialize = name.Option("warp_specialize");
-    if (!warp_specialize.empty() && warp_specialize != "on" && warp_specialize != "off") {
-      return absl::InvalidArgumentError(absl::StrCat("target '", name.ToString(),
-                                                     "': {warp_specialize=", warp_specialize,
-                                                     "} is not one of off, on"));
-    }
-    if (name.arch != "sm_90a" && !warp_specialize.empty()) {
+    if (!warp_specialize.empty()) {
       return absl::InvalidArgumentError(
           absl::StrCat("target '", name.ToString(), "': {warp_specialize=", warp_specialize,
                        "} applies to sm_90a only, the one with mbarrier waits and setmaxnreg"));
@@ -271,16 +263,33 @@ class CudaFamily final : public targets::TargetFamily {
         {"overlap", "whose warp-specialized kernels' consumers issue gemms asynchronously"},
     };
     for (const auto& [key, why] : kSplitOptions) {
-      if (name.arch != "sm_90a" && !name.Option(key).empty()) {
+      if (!name.Option(key).empty()) {
         return absl::InvalidArgumentError(absl::StrCat("target '", name.ToString(), "': {", key,
                                                        "=...} applies to sm_90a only, ", why));
       }
     }
-    if (name.arch != "sm_90a" && !gemm.empty()) {
+    if (const std::string gemm = name.Option("gemm"); !gemm.empty()) {
       return absl::InvalidArgumentError(
           absl::StrCat("target '", name.ToString(), "': {gemm=", gemm, "} chooses between ",
                        "wgmma and mma.sync, which only sm_90a has both of"));
     }
+    return absl::OkStatus();
+  }
+
+  absl::StatusOr<std::unique_ptr<targets::Target>> Create(
+      const targets::TargetName& name) const override {
+    const std::string gemm = name.Option("gemm");  // empty for the default
+    WgmmaUse wgmma = kGemmOptions[0].second;
+    for (const auto& [value, use] : kGemmOptions) {
+      if (value == gemm) wgmma = use;
+    }
+    const std::string warp_specialize = name.Option("warp_specialize");
+    if (!warp_specialize.empty() && warp_specialize != "on" && warp_specialize != "off") {
+      return absl::InvalidArgumentError(absl::StrCat("target '", name.ToString(),
+                                                     "': {warp_specialize=", warp_specialize,
+                                                     "} is not one of off, on"));
+    }
+    if (absl::Status options = CheckOptions(name); !options.ok()) return options;
     return std::unique_ptr<targets::Target>(std::make_unique<CudaTarget>(name, wgmma));
   }
 };
