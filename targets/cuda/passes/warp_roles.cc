@@ -10,9 +10,9 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
-#include "passes/analysis/arith/expr_simplifier.h"
 #include "passes/analysis/var_mentions.h"
 #include "passes/transforms/fresh_names.h"
+#include "passes/transforms/simplify.h"
 #include "passes/transforms/substitute.h"
 #include "targets/c_source/shared_memory.h"
 #include "targets/cuda/cuda_target_info.h"
@@ -150,19 +150,11 @@ absl::StatusOr<Kernel> RoleBinder::Run(const For& thread_loop, int64_t consumers
                            consumer, branch->loc()));
   }
   if (!split) return kernel_;
-  if (takes_turns_) {
-    if (inits.empty()) out.insert(out.begin(), nullptr);
-    // Each turn is the 128 arrivals of one warpgroup.
-    for (int w = 0; w < 2; ++w) {
-      inits.push_back(Evaluate::MakeVoidCall(
-          "cuda.mbarrier_init", {BufferLoad::Make(turn_, {Int(w)}), Int(kProducerThreads)}));
-    }
-  }
   // plan-shared-memory has run: the turn barriers go past the end of its pool, so that the
   // planned buffers, and the barriers insert-barriers placed for them, stay as they are.
   std::optional<int64_t> turn_offset;
   if (takes_turns_) {
-    constexpr int64_t kAlignment = 16;
+    constexpr int64_t kAlignment = 16;  // plan-shared-memory's, for buffers without their own
     turn_offset =
         (c_source::SharedMemoryBytes(*kernel_) + kAlignment - 1) / kAlignment * kAlignment;
     const int64_t bytes = *turn_offset + 2 * static_cast<int64_t>(sizeof(int64_t));
@@ -172,6 +164,12 @@ absl::StatusOr<Kernel> RoleBinder::Run(const For& thread_loop, int64_t consumers
           "': {pingpong=on} needs 16 bytes of shared memory for its turn barriers past the ",
           *turn_offset, " bytes the kernel uses: ", bytes, " in all, over the target's limit of ",
           shared_limit_, "; use a smaller tile or fewer stages, or leave ping-pong off"));
+    }
+    if (inits.empty()) out.insert(out.begin(), nullptr);
+    // Each turn is the 128 arrivals of one warpgroup.
+    for (int w = 0; w < 2; ++w) {
+      inits.push_back(Evaluate::MakeVoidCall(
+          "cuda.mbarrier_init", {BufferLoad::Make(turn_, {Int(w)}), Int(kProducerThreads)}));
     }
   }
   std::vector<Stmt> spliced;
@@ -227,8 +225,6 @@ absl::StatusOr<Stmt> RoleBinder::Producer(const Stmt& branch) {
   }
   return Seq::Make(std::move(out), branch->loc());
 }
-
-Expr Simplified(const Expr& e) { return arith::ExprSimplifier().Simplify(e); }
 
 // Whether a statement names a buffer.
 bool Names(const Stmt& s, const BufferNode* buffer) {
@@ -348,8 +344,8 @@ std::optional<Stmt> PingPong(const For& loop, const VarRef& tx, const Buffer& tu
   if (!registers) return std::nullopt;
   const DataType type = tx->dtype();
   const DataType k_type = loop.var->dtype();
-  const Expr parity =
-      Simplified(Op(BinaryOp::kMod, Op(BinaryOp::kSub, loop.var, loop.min), Int(2, k_type)));
+  const Expr parity = passes::SimplifyExpr(
+      Op(BinaryOp::kMod, Op(BinaryOp::kSub, loop.var, loop.min), Int(2, k_type)));
   auto slot = [&](int w) { return BufferLoad::Make(turn, {Int(w)}); };
   // Each warpgroup names its barrier as a constant (a branch on the warpgroup, uniform in each
   // warp).
@@ -394,9 +390,9 @@ Stmt RoleBinder::Consumer(const Stmt& branch) {
       if (std::optional<Stmt> overlapped = KeepOneGroupInFlight(node, enclosing_loops_ > 0)) {
         return *overlapped;
       }
-      // Not in a persistent kernel's tile loop: warpgroup 1's first arrival of a tile could
-      // come before warpgroup 0 took its last one of the tile before, and complete barrier 3
-      // without warpgroup 0. And one loop only (PingPong says why).
+      // Not in a persistent kernel's tile loop: each tile's loop would count its parities
+      // from its own first iteration while the turn barriers' phases run on across tiles. And
+      // one loop only (PingPong says why).
       if (pingpong_ && !paired_ && enclosing_loops_ == 0) {
         if (std::optional<Stmt> alternating = PingPong(node, tx_, turn_)) {
           paired_ = true;
