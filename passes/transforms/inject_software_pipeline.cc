@@ -13,13 +13,12 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "passes/analysis/arith/expr_simplifier.h"
 #include "passes/analysis/buffer_access.h"
+#include "passes/analysis/software_pipeline_stages.h"
 #include "passes/analysis/var_mentions.h"
 #include "passes/transforms/fresh_names.h"
 #include "passes/transforms/pipeline_planning.h"
 #include "passes/transforms/plan_shared_memory.h"
-#include "passes/analysis/software_pipeline_stages.h"
 #include "passes/transforms/simplify.h"
 #include "tile_ir/mutator.h"
 #include "tile_ir/op_shorthand.h"
@@ -27,8 +26,6 @@
 
 namespace tile_ir::passes {
 namespace {
-
-Expr Simplified(const Expr& e) { return arith::ExprSimplifier().Simplify(e); }
 
 Stmt AsyncCommit() { return Evaluate::Make(Call::Make(kVoid, "async_commit", {})); }
 Stmt AsyncWait(int64_t pending) {
@@ -220,11 +217,12 @@ bool PipelineInjector::FitsSharedMemory(const For& loop, const Schedule& schedul
   if (stage_bytes == 0 || stages <= limit / stage_bytes) return true;
   if (error_.ok()) {
     std::string where = loop.loc().known() ? absl::StrCat(loop.loc().ToString(), ": ") : "";
-    error_ = absl::ResourceExhaustedError(absl::StrCat(
-        where, "in kernel '", kernel_->name,
-        "': inject-software-pipeline: a pipelined loop of num_stages=", stages, " over tiles of ",
-        stage_bytes, " bytes per stage needs more than the ", limit, " bytes of shared memory target '",
-        target_.name(), "' allows; use fewer stages or smaller tiles"));
+    error_ = absl::ResourceExhaustedError(
+        absl::StrCat(where, "in kernel '", kernel_->name,
+                     "': inject-software-pipeline: a pipelined loop of num_stages=", stages,
+                     " over tiles of ", stage_bytes, " bytes per stage needs more than the ", limit,
+                     " bytes of shared memory target '", target_.name(),
+                     "' allows; use fewer stages or smaller tiles"));
   }
   return false;
 }
@@ -236,7 +234,7 @@ Stmt PipelineInjector::Emit(const For& loop, const Schedule& schedule) {
   const Expr& extent = loop.extent;
   // The slot of iteration `k`: its distance from the first iteration, modulo the stages.
   auto slot_of = [&](const Expr& k) {
-    return Simplified(Op(BinaryOp::kMod, Op(BinaryOp::kSub, k, min), Int(stages, type)));
+    return SimplifyExpr(Op(BinaryOp::kMod, Op(BinaryOp::kSub, k, min), Int(stages, type)));
   };
   auto producers_at = [&](const Expr& iteration) {
     std::vector<Stmt> copies;
@@ -253,8 +251,8 @@ Stmt PipelineInjector::Emit(const For& loop, const Schedule& schedule) {
     prologue_groups = std::clamp<int64_t>(*trips, 0, prologue_groups);
   }
   for (int p = 0; p < prologue_groups; ++p) {
-    Expr guard = Simplified(Op(BinaryOp::kLt, Int(p, type), extent));
-    std::vector<Stmt> copies = producers_at(Simplified(Op(BinaryOp::kAdd, min, Int(p, type))));
+    Expr guard = SimplifyExpr(Op(BinaryOp::kLt, Int(p, type), extent));
+    std::vector<Stmt> copies = producers_at(SimplifyExpr(Op(BinaryOp::kAdd, min, Int(p, type))));
     std::optional<int64_t> decided = AsConstInt(guard);
     if (!decided) {
       out.push_back(If::Make(guard, Seq::Make(std::move(copies)), nullptr, loop.loc()));
@@ -264,11 +262,11 @@ Stmt PipelineInjector::Emit(const For& loop, const Schedule& schedule) {
     out.push_back(AsyncCommit());
   }
 
-  Expr steady_extent = Simplified(
+  Expr steady_extent = SimplifyExpr(
       Op(BinaryOp::kMax, Op(BinaryOp::kSub, extent, Int(stages - 1, type)), Int(0, type)));
   std::vector<Stmt> steady = {AsyncWait(stages - 2)};
   std::vector<Stmt> ahead =
-      producers_at(Simplified(Op(BinaryOp::kAdd, loop.var, Int(stages - 1, type))));
+      producers_at(SimplifyExpr(Op(BinaryOp::kAdd, loop.var, Int(stages - 1, type))));
   steady.insert(steady.end(), ahead.begin(), ahead.end());
   steady.push_back(AsyncCommit());
   IterationRewriter current(schedule.staged, slot_of(loop.var), {}, nullptr);
@@ -279,7 +277,7 @@ Stmt PipelineInjector::Emit(const For& loop, const Schedule& schedule) {
                             Seq::Make(std::move(steady)), loop.loc()));
   }
 
-  Expr epilogue_extent = Simplified(Op(BinaryOp::kMin, extent, Int(stages - 1, type)));
+  Expr epilogue_extent = SimplifyExpr(Op(BinaryOp::kMin, extent, Int(stages - 1, type)));
   std::optional<int64_t> epilogue_trips = AsConstInt(epilogue_extent);
   if (!epilogue_trips || *epilogue_trips > 0) {
     VarRef k = Var::Make(names_.Fresh(loop.var->name + "_epilogue"), type);
@@ -287,8 +285,9 @@ Stmt PipelineInjector::Emit(const For& loop, const Schedule& schedule) {
     std::vector<Stmt> body;
     for (const Stmt& s : schedule.consumers) body.push_back(last.Mutate(s));
     out.push_back(AsyncWait(0));
-    out.push_back(For::Make(k, Simplified(Op(BinaryOp::kAdd, min, steady_extent)), epilogue_extent,
-                            ForKind::kSerial, Seq::Make(std::move(body)), loop.loc()));
+    out.push_back(For::Make(k, SimplifyExpr(Op(BinaryOp::kAdd, min, steady_extent)),
+                            epilogue_extent, ForKind::kSerial, Seq::Make(std::move(body)),
+                            loop.loc()));
   }
   for (const auto& [old, staged] : schedule.staged) staged_[old] = staged;
   return Seq::Make(std::move(out), loop.loc());
