@@ -85,6 +85,10 @@ tile_status LaunchKernel(const char* function, tile_kernel* kernel, const tile_a
       converted.push_back(tile_ir::runtime::KernelArg::Scalar(arg.scalar));
       continue;
     }
+    if (arg.kind == TILE_ARG_INT) {
+      converted.push_back(tile_ir::runtime::KernelArg::Integer(arg.integer));
+      continue;
+    }
     if (arg.kind != TILE_ARG_TENSOR) {
       return Report(absl::InvalidArgumentError(
           absl::StrCat("kernel '", kernel->name, "': argument ", i + 1, " has the unknown kind ",
@@ -102,9 +106,9 @@ tile_status LaunchKernel(const char* function, tile_kernel* kernel, const tile_a
     absl::StatusOr<tile_ir::runtime::LoadedKernel*> specialized =
         kernel->per_call->Specialize(converted);
     if (!specialized.ok()) {
-      return Report(absl::Status(specialized.status().code(),
-                                 absl::StrCat("kernel '", kernel->name, "': ",
-                                              specialized.status().message())));
+      return Report(absl::Status(
+          specialized.status().code(),
+          absl::StrCat("kernel '", kernel->name, "': ", specialized.status().message())));
     }
     loaded = *specialized;
   }
@@ -132,8 +136,7 @@ tile_status tile_kernel_compile(const tile_module* module, const char* kernel_na
   const tile_ir::KernelNode& generic_kernel = *single->kernels.front();
   const std::vector<std::string> sizing = tile_ir::passes::DimsSizingRegisters(generic_kernel);
   const int64_t max_divisor =
-      (*runtime)->cache->backend().target().info()->dim_divisibility_specialization(
-          generic_kernel);
+      (*runtime)->cache->backend().target().info()->dim_divisibility_specialization(generic_kernel);
   const bool by_class = max_divisor > 1 && generic_kernel.dims.size() > sizing.size();
   if (!sizing.empty() || by_class) {
     auto kernel = std::make_unique<tile_kernel>();
@@ -223,8 +226,7 @@ tile_status tile_kernel_launch(tile_kernel* kernel, const tile_arg* args, size_t
 
 tile_status tile_kernel_launch_async(tile_kernel* kernel, const tile_arg* args, size_t num_args,
                                      void* stream) {
-  return LaunchKernel("tile_kernel_launch_async", kernel, args, num_args, /*wait=*/false,
-                      stream);
+  return LaunchKernel("tile_kernel_launch_async", kernel, args, num_args, /*wait=*/false, stream);
 }
 
 }  // extern "C"

@@ -20,13 +20,14 @@
 
 #include <dlpack/dlpack.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 #define TILE_API_VERSION_MAJOR 0
-#define TILE_API_VERSION_MINOR 2
+#define TILE_API_VERSION_MINOR 3
 /* 0.1 is 1; 1.2 would be 10002. */
 #define TILE_API_VERSION (TILE_API_VERSION_MAJOR * 10000 + TILE_API_VERSION_MINOR)
 
@@ -103,26 +104,42 @@ TILE_API const char* tile_kernel_param_name(const tile_kernel* kernel, size_t i)
 TILE_API int tile_kernel_param_is_buffer(const tile_kernel* kernel, size_t i);
 
 /* One launch argument, in parameter order: a tensor for a buffer parameter,
- * a number for a scalar one (converted to its dtype; integers must be
- * exact). The tensor stays the caller's: a launch neither keeps it nor calls
- * a DLManagedTensor's deleter. */
-typedef enum { TILE_ARG_TENSOR = 0, TILE_ARG_SCALAR = 1 } tile_arg_kind;
+ * a number for a scalar one, converted to its dtype: an integer dtype takes
+ * an integral value in its range (else the launch is refused naming the
+ * parameter and the range), a float dtype the nearest value. A double holds
+ * integers exactly only up to 2^53: pass integers as TILE_ARG_INT (since
+ * 0.3), exact for every integer dtype. The tensor stays the caller's: a
+ * launch neither keeps it nor calls a DLManagedTensor's deleter. */
+typedef enum { TILE_ARG_TENSOR = 0, TILE_ARG_SCALAR = 1, TILE_ARG_INT = 2 } tile_arg_kind;
 typedef struct {
   tile_arg_kind kind;
   const DLTensor* tensor; /* TILE_ARG_TENSOR */
-  double scalar;          /* TILE_ARG_SCALAR */
+  /* One of the two, by kind; the union keeps 0.2's size and layout. */
+#if defined(__GNUC__) && !defined(__cplusplus)
+  __extension__ /* an anonymous union is C11's; C99 compilers of GCC's family accept it */
+#endif
+  union {
+    double scalar;   /* TILE_ARG_SCALAR */
+    int64_t integer; /* TILE_ARG_INT, since 0.3 */
+  };
 } tile_arg;
 
 static inline tile_arg tile_arg_tensor(const DLTensor* tensor) {
-  tile_arg arg = {TILE_ARG_TENSOR, tensor, 0.0};
+  tile_arg arg = {TILE_ARG_TENSOR, tensor, {0.0}};
   return arg;
 }
 static inline tile_arg tile_arg_managed(const DLManagedTensor* tensor) {
-  tile_arg arg = {TILE_ARG_TENSOR, tensor ? &tensor->dl_tensor : NULL, 0.0};
+  tile_arg arg = {TILE_ARG_TENSOR, tensor ? &tensor->dl_tensor : NULL, {0.0}};
   return arg;
 }
 static inline tile_arg tile_arg_scalar(double value) {
-  tile_arg arg = {TILE_ARG_SCALAR, NULL, value};
+  tile_arg arg = {TILE_ARG_SCALAR, NULL, {value}};
+  return arg;
+}
+/* Since 0.3: an integer scalar, exact (a double rounds above 2^53). */
+static inline tile_arg tile_arg_int(int64_t value) {
+  tile_arg arg = {TILE_ARG_INT, NULL, {0.0}};
+  arg.integer = value;
   return arg;
 }
 

@@ -3,6 +3,7 @@
  * each answered by an error whose message names the problem. Plain C99: this
  * is what a binding in another language sees. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,6 +210,49 @@ int main(void) {
                "argument 1 is a tensor argument whose tensor is NULL");
   EXPECT_ERROR(tile_kernel_launch_async(NULL, args, 4, NULL), TILE_ERROR_INVALID_ARGUMENT,
                "tile_kernel_launch_async: kernel is NULL");
+
+  /* Integer scalars (since 0.3): exact where a double would round 2^53 + 1 to 2^53, and refused
+     by name and range where the dtype cannot hold them; the union keeps 0.2's layout. */
+  CHECK(sizeof(tile_arg) == sizeof(struct {
+          tile_arg_kind kind;
+          const DLTensor* tensor;
+          double scalar;
+        }));
+  const char* fill_text =
+      "ir_version 3;\nproducer \"capi-test\" \"1\";\n"
+      "kernel fill<N: i32>(value: i64, small: i8, Z: i64[N]) grid(bx: 1) threads(64) {\n"
+      "  alloc Z_l: fragment i64[64];\n"
+      "  for i in 0 +: 64 parallel {\n    Z_l[i] = value + cast<i64>(small);\n  }\n"
+      "  copy Z_l -> Z[0 +: 64];\n}\n";
+  tile_module* fill_module = NULL;
+  status = tile_module_load_string(fill_text, strlen(fill_text), TILE_FORMAT_TEXT, "fill.tile",
+                                   &fill_module);
+  if (status != TILE_OK) fprintf(stderr, "load fill: %s\n", tile_last_error());
+  CHECK(status == TILE_OK);
+  tile_kernel* fill = NULL;
+  status = tile_kernel_compile(fill_module, "fill", "cpu", &fill);
+  if (status != TILE_OK) fprintf(stderr, "compile fill: %s\n", tile_last_error());
+  CHECK(status == TILE_OK);
+  int64_t filled[64], fill_shape[1] = {64};
+  DLTensor tfill = vector_f32((float*)filled, fill_shape);
+  tfill.dtype.code = kDLInt;
+  tfill.dtype.bits = 64;
+  const int64_t big = ((int64_t)1 << 53) + 1;
+  tile_arg fill_args[3] = {tile_arg_int(big), tile_arg_int(0), tile_arg_tensor(&tfill)};
+  status = tile_kernel_launch(fill, fill_args, 3);
+  if (status != TILE_OK) fprintf(stderr, "launch fill: %s\n", tile_last_error());
+  CHECK(status == TILE_OK && filled[0] == big && filled[63] == big);
+  fill_args[0] = tile_arg_int(INT64_MIN);
+  CHECK(tile_kernel_launch(fill, fill_args, 3) == TILE_OK && filled[0] == INT64_MIN);
+  fill_args[0] = tile_arg_int(0);
+  fill_args[1] = tile_arg_int(128);
+  EXPECT_ERROR(tile_kernel_launch(fill, fill_args, 3), TILE_ERROR_INVALID_ARGUMENT,
+               "argument 2 ('small'): 128 is out of range for i8 [-128, 127]");
+  fill_args[1] = tile_arg_scalar(1e300);
+  EXPECT_ERROR(tile_kernel_launch(fill, fill_args, 3), TILE_ERROR_INVALID_ARGUMENT,
+               "argument 2 ('small'): 1e+300 is out of range for i8 [-128, 127]");
+  tile_kernel_free(fill);
+  tile_module_free(fill_module);
 
   /* Bad names and modules. */
   tile_kernel* missing = NULL;

@@ -5,9 +5,11 @@
 namespace tile_ir::runtime {
 namespace {
 
-uint64_t Bits(double value) {
+// A scalar's value bit for bit: a double's bits, or an int64's (told apart by is_integer).
+uint64_t Bits(const KernelArg& arg) {
+  if (arg.is_integer) return static_cast<uint64_t>(arg.integer);
   uint64_t bits;
-  std::memcpy(&bits, &value, sizeof bits);
+  std::memcpy(&bits, &arg.scalar, sizeof bits);
   return bits;
 }
 
@@ -18,7 +20,8 @@ void ArgumentSignature::Record(const std::vector<KernelArg>& args) {
   for (const KernelArg& arg : args) {
     Entry entry;
     if (arg.tensor == nullptr) {
-      entry.scalar_bits = Bits(arg.scalar);
+      entry.is_integer = arg.is_integer;
+      entry.scalar_bits = Bits(arg);
       entries_.push_back(entry);
       continue;
     }
@@ -47,7 +50,7 @@ bool ArgumentSignature::Matches(const std::vector<KernelArg>& args) const {
     const KernelArg& arg = args[i];
     if ((arg.tensor != nullptr) != entry.is_tensor) return false;
     if (!entry.is_tensor) {
-      if (Bits(arg.scalar) != entry.scalar_bits) return false;
+      if (arg.is_integer != entry.is_integer || Bits(arg) != entry.scalar_bits) return false;
       continue;
     }
     const DLTensor& t = *arg.tensor;

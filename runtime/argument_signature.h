@@ -26,7 +26,8 @@ class ArgumentSignature {
  private:
   struct Entry {
     bool is_tensor = false;
-    uint64_t scalar_bits = 0;  // a scalar's double, bit for bit
+    bool is_integer = false;   // a scalar given as an int64 (KernelArg::Integer)
+    uint64_t scalar_bits = 0;  // a scalar's double or int64, bit for bit
     int32_t device_type = 0;
     int32_t device_id = 0;
     DLDataType dtype{};

@@ -70,7 +70,8 @@ TEST(ArgumentSignatureTest, StridesAndScalarsCompareExactly) {
   Tensor same(&a, {4, 8}, {16, 1});
   EXPECT_TRUE(signature.Matches({KernelArg::Tensor(&same.dl), KernelArg::Scalar(std::nan(""))}));
   Tensor compact(&a, {4, 8});
-  EXPECT_FALSE(signature.Matches({KernelArg::Tensor(&compact.dl), KernelArg::Scalar(std::nan(""))}));
+  EXPECT_FALSE(
+      signature.Matches({KernelArg::Tensor(&compact.dl), KernelArg::Scalar(std::nan(""))}));
   Tensor other(&a, {4, 8}, {8, 1});
   EXPECT_FALSE(signature.Matches({KernelArg::Tensor(&other.dl), KernelArg::Scalar(std::nan(""))}));
   // -0.0 and 0.0 bind to the same integer, but a float parameter would see the sign.
@@ -78,6 +79,18 @@ TEST(ArgumentSignatureTest, StridesAndScalarsCompareExactly) {
   EXPECT_FALSE(signature.Matches({KernelArg::Scalar(-0.0)}));
   signature.Clear();
   EXPECT_FALSE(signature.Matches({KernelArg::Scalar(0.0)}));
+}
+
+// 2^53 and 2^53 + 1 are one double; as integers they are two values (issue 37).
+TEST(ArgumentSignatureTest, IntegerScalarsCompareExactly) {
+  constexpr int64_t kTwoTo53 = int64_t{1} << 53;
+  ArgumentSignature signature;
+  signature.Record({KernelArg::Integer(kTwoTo53)});
+  EXPECT_TRUE(signature.Matches({KernelArg::Integer(kTwoTo53)}));
+  EXPECT_FALSE(signature.Matches({KernelArg::Integer(kTwoTo53 + 1)}));
+  EXPECT_FALSE(signature.Matches({KernelArg::Scalar(static_cast<double>(kTwoTo53))}));
+  signature.Record({KernelArg::Scalar(2.0)});
+  EXPECT_FALSE(signature.Matches({KernelArg::Integer(int64_t{0x4000000000000000})}));
 }
 
 }  // namespace

@@ -25,7 +25,6 @@ constexpr ScalarType kAllScalarTypes[] = {
     ScalarType::kI64,  ScalarType::kU8,  ScalarType::kF8E4M3, ScalarType::kF8E5M2, ScalarType::kF16,
     ScalarType::kBF16, ScalarType::kF32, ScalarType::kF64};
 
-
 std::string DeviceTypeNumberName(int32_t type) {
   switch (type) {
     case kDLCPU: return "cpu";
@@ -67,33 +66,66 @@ std::string DeclaredType(const BufferNode& buffer) {
   return absl::StrCat(buffer.dtype.ToString(), "[", absl::StrJoin(shape, ", "), "]");
 }
 
-// A scalar argument converted to its parameter's dtype, in an 8-byte slot.
-absl::StatusOr<uint64_t> ConvertScalar(double value, DataType dtype) {
+// An int64 as a double rounded to odd: exact up to 2^53, else its 53 leading bits with the
+// last one set when any bit dropped was, so that rounding that double again to a float of at
+// most 51 significant bits (f32 and narrower) gives what rounding the integer once would.
+double IntegerRoundedToOdd(int64_t value) {
+  uint64_t magnitude =
+      value < 0 ? uint64_t{0} - static_cast<uint64_t>(value) : static_cast<uint64_t>(value);
+  int shift = 0;
+  while ((magnitude >> shift) >= (uint64_t{1} << 53)) ++shift;
+  uint64_t kept = magnitude >> shift;
+  if ((magnitude & ((uint64_t{1} << shift) - 1)) != 0) kept |= 1;
+  double rounded = std::ldexp(static_cast<double>(kept), shift);
+  return value < 0 ? -rounded : rounded;
+}
+
+// An integer scalar's value: an int64 as given, a double when it is integral and in int64's
+// range (the dtype's range is checked by the caller).
+absl::StatusOr<int64_t> IntegerValue(const KernelArg& arg, DataType dtype) {
+  if (arg.is_integer) return arg.integer;
+  const double value = arg.scalar;
+  if (!std::isfinite(value) || std::trunc(value) != value) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("expected an integer for ", dtype.ToString(), ", got ", value));
+  }
+  // 2^63 is the first double above int64's range; -2^63 is in it.
+  if (value < -9223372036854775808.0 || value >= 9223372036854775808.0) {
+    return absl::OutOfRangeError(absl::StrCat(value, " is out of range for ", dtype.ToString(),
+                                              " [", arith::TypeMin(dtype), ", ",
+                                              arith::TypeMax(dtype), "]"));
+  }
+  return static_cast<int64_t>(value);
+}
+
+// A scalar argument converted to its parameter's dtype, in an 8-byte slot: integers exactly
+// (or refused naming the dtype's range), floats rounded to nearest once.
+absl::StatusOr<uint64_t> ConvertScalar(const KernelArg& arg, DataType dtype) {
   uint64_t slot = 0;
   auto store = [&slot](auto typed) { std::memcpy(&slot, &typed, sizeof typed); };
   if (dtype.is_int() || dtype.is_bool()) {
-    if (!std::isfinite(value) || std::trunc(value) != value) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("expected an integer for ", dtype.ToString(), ", got ", value));
-    }
+    absl::StatusOr<int64_t> v = IntegerValue(arg, dtype);
+    if (!v.ok()) return v.status();
     int64_t lo = arith::TypeMin(dtype);
     int64_t hi = arith::TypeMax(dtype);
-    // 2^63 is the first double above int64's range.
-    if (value < static_cast<double>(lo) || value >= 9223372036854775808.0 ||
-        static_cast<int64_t>(value) > hi) {
+    if (*v < lo || *v > hi) {
       return absl::OutOfRangeError(
-          absl::StrCat(value, " is out of range for ", dtype.ToString(), " [", lo, ", ", hi, "]"));
+          absl::StrCat(*v, " is out of range for ", dtype.ToString(), " [", lo, ", ", hi, "]"));
     }
-    int64_t v = static_cast<int64_t>(value);
     switch (dtype.scalar()) {
-      case ScalarType::kI16: store(static_cast<int16_t>(v)); break;
-      case ScalarType::kI32: store(static_cast<int32_t>(v)); break;
-      case ScalarType::kI64: store(v); break;
-      case ScalarType::kU8: store(static_cast<uint8_t>(v)); break;
-      default: store(static_cast<int8_t>(v)); break;  // bool, i4, i8: one byte
+      case ScalarType::kI16: store(static_cast<int16_t>(*v)); break;
+      case ScalarType::kI32: store(static_cast<int32_t>(*v)); break;
+      case ScalarType::kI64: store(*v); break;
+      case ScalarType::kU8: store(static_cast<uint8_t>(*v)); break;
+      default: store(static_cast<int8_t>(*v)); break;  // bool, i4, i8: one byte
     }
     return slot;
   }
+  if (arg.is_integer && dtype.scalar() == ScalarType::kF64) {
+    store(static_cast<double>(arg.integer));
+    return slot;
+  }
+  const double value = arg.is_integer ? IntegerRoundedToOdd(arg.integer) : arg.scalar;
   switch (dtype.scalar()) {
     case ScalarType::kF8E4M3: store(DoubleToF8E4M3(value)); break;
     case ScalarType::kF8E5M2: store(DoubleToF8E5M2(value)); break;
@@ -291,11 +323,12 @@ class Binder {
       return ArgError(i, param,
                       absl::StrCat("expected a scalar (", dtype.ToString(), "), got a tensor"));
     }
-    absl::StatusOr<uint64_t> slot = ConvertScalar(arg.scalar, dtype);
+    absl::StatusOr<uint64_t> slot = ConvertScalar(arg, dtype);
     if (!slot.ok()) return ArgError(i, param, slot.status().message());
     bound_.scalar_storage[i] = *slot;
     if (dtype.is_int() || dtype.is_bool()) {
-      bound_.int_values[param.scalar.get()] = static_cast<int64_t>(arg.scalar);
+      bound_.int_values[param.scalar.get()] =
+          arg.is_integer ? arg.integer : static_cast<int64_t>(arg.scalar);
     }
     return absl::OkStatus();
   }
@@ -308,8 +341,8 @@ class Binder {
           requirement.loc.known() ? absl::StrCat(" (", requirement.loc.ToString(), ")") : "";
       absl::StatusOr<int64_t> holds = EvaluateInt(requirement.condition, bound_.int_values);
       if (!holds.ok()) {
-        return Error(absl::StrCat("shape requirement ", Print(requirement.condition), where,
-                                  ": ", holds.status().message()));
+        return Error(absl::StrCat("shape requirement ", Print(requirement.condition), where, ": ",
+                                  holds.status().message()));
       }
       if (*holds != 0) continue;
       std::vector<std::string> values;

@@ -18,13 +18,17 @@
 
 namespace tile_ir::runtime {
 
-// One argument: a tensor for a buffer parameter, a number for a scalar one.
+// One argument: a tensor for a buffer parameter, a number for a scalar one. A scalar is a
+// double or, exactly, an int64 (a double holds integers exactly only up to 2^53).
 struct KernelArg {
   const DLTensor* tensor = nullptr;
-  double scalar = 0;  // converted to the parameter's dtype (integers must be exact)
+  double scalar = 0;        // converted to the parameter's dtype (integers must be exact)
+  bool is_integer = false;  // the scalar is `integer`, not `scalar`
+  int64_t integer = 0;      // converted exactly; a float parameter takes the nearest value
 
-  static KernelArg Tensor(const DLTensor* t) { return KernelArg{t, 0}; }
-  static KernelArg Scalar(double v) { return KernelArg{nullptr, v}; }
+  static KernelArg Tensor(const DLTensor* t) { return KernelArg{t, 0, false, 0}; }
+  static KernelArg Scalar(double v) { return KernelArg{nullptr, v, false, 0}; }
+  static KernelArg Integer(int64_t v) { return KernelArg{nullptr, 0, true, v}; }
 };
 
 struct BoundArgs {
@@ -47,12 +51,12 @@ struct BoundArgs {
 // parameter order: the argument count; per buffer parameter a tensor on that
 // device, the dtype, the rank, then each shape entry (a bare dimension binds
 // it, the first binding wins and later ones must agree; a constant must
-// match); per scalar parameter a value that its dtype holds exactly (integers)
-// or after rounding (floats). Then every dimension must be bound, other shape
-// expressions and declared strides must evaluate to the tensor's (a tensor
-// without strides is compact; strides of extent-1 dimensions are not
-// compared), and the grid extents must be at least 1. Data pointers must be
-// aligned to max(min_alignment, element size).
+// match); per scalar parameter a value that its dtype holds exactly (integer
+// dtypes: a double must be integral, an int64 in range) or after rounding to
+// nearest (float dtypes, from a double or an int64). Then every dimension must be bound, other
+// shape expressions and declared strides must evaluate to the tensor's (a tensor without strides is
+// compact; strides of extent-1 dimensions are not compared), and the grid extents must be at
+// least 1. Data pointers must be aligned to max(min_alignment, element size).
 absl::StatusOr<BoundArgs> BindArguments(const KernelNode& kernel,
                                         const std::vector<KernelArg>& args,
                                         DLDeviceType device_type, int64_t min_alignment);

@@ -4,7 +4,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -42,6 +44,9 @@ kernel grouped<M: i32, K: i32>(A: f16[M, K], groups: i32) grid(bx: M) threads(1)
 }
 
 kernel wide<M: i64, N: i64>(A: f32[M, N]) grid(bx: 1) threads(1) {
+}
+
+kernel integers(n: i64, i: i32, u: u8, x: f32, d: f64, b: bf16) grid(bx: 1) threads(1) {
 }
 )";
 
@@ -319,6 +324,62 @@ TEST_F(BindArgumentsTest, Scalars) {
             "kernel 'scaled': argument 4 ('count'): -129 is out of range for i8 [-128, 127]");
 }
 
+// 2^53 + 1 has no double; an int64 argument carries it exactly (issue 37).
+TEST_F(BindArgumentsTest, IntegerScalarsAreExact) {
+  constexpr int64_t kBig = (int64_t{1} << 53) + 1;
+  std::vector<KernelArg> args = {KernelArg::Integer(kBig), KernelArg::Integer(-5),
+                                 KernelArg::Integer(255),  KernelArg::Integer(kBig),
+                                 KernelArg::Integer(kBig), KernelArg::Integer(257)};
+  absl::StatusOr<BoundArgs> bound = BindArguments(Kernel("integers"), args, kDLCPU, 1);
+  ASSERT_TRUE(bound.ok()) << bound.status();
+  int64_t n;
+  std::memcpy(&n, &bound->scalar_storage[0], sizeof n);
+  EXPECT_EQ(n, kBig);
+  EXPECT_EQ(bound->int_values.at(Kernel("integers").params[0].scalar.get()), kBig);
+  int32_t i;
+  std::memcpy(&i, &bound->scalar_storage[1], sizeof i);
+  EXPECT_EQ(i, -5);
+  EXPECT_EQ(static_cast<uint8_t>(bound->scalar_storage[2]), 255);
+  float x;
+  std::memcpy(&x, &bound->scalar_storage[3], sizeof x);
+  EXPECT_EQ(x, 9007199254740992.0f);
+  double d;
+  std::memcpy(&d, &bound->scalar_storage[4], sizeof d);
+  EXPECT_EQ(d, 9007199254740992.0);  // ties to even
+  // 257 is halfway between bf16's 256 and 258: ties to even.
+  EXPECT_EQ(static_cast<uint16_t>(bound->scalar_storage[5]), DoubleToBFloat16(256));
+
+  // The nearest value, rounded once: 2^62 + 2^54 + 1 is just above the midpoint of bf16's
+  // neighbours 2^62 and 2^62 + 2^55, and a double (2^62 + 2^54, the midpoint) would round
+  // it to even, down.
+  args[5] = KernelArg::Integer((int64_t{1} << 62) + (int64_t{1} << 54) + 1);
+  bound = BindArguments(Kernel("integers"), args, kDLCPU, 1);
+  ASSERT_TRUE(bound.ok()) << bound.status();
+  EXPECT_EQ(static_cast<uint16_t>(bound->scalar_storage[5]),
+            DoubleToBFloat16(std::ldexp(1.0, 62) + std::ldexp(1.0, 55)));
+  args[3] = KernelArg::Integer(std::numeric_limits<int64_t>::min());
+  bound = BindArguments(Kernel("integers"), args, kDLCPU, 1);
+  ASSERT_TRUE(bound.ok()) << bound.status();
+  std::memcpy(&x, &bound->scalar_storage[3], sizeof x);
+  EXPECT_EQ(x, -9223372036854775808.0f);
+}
+
+TEST_F(BindArgumentsTest, IntegerScalarsOutOfRangeNameTheParameterAndTheRange) {
+  std::vector<KernelArg> args = {KernelArg::Integer(0), KernelArg::Integer(int64_t{1} << 31),
+                                 KernelArg::Integer(0), KernelArg::Integer(0),
+                                 KernelArg::Integer(0), KernelArg::Integer(0)};
+  EXPECT_EQ(BindError("integers", args),
+            "kernel 'integers': argument 2 ('i'): 2147483648 is out of range for i32 "
+            "[-2147483648, 2147483647]");
+  args[1] = KernelArg::Integer(0);
+  args[2] = KernelArg::Integer(-1);
+  EXPECT_EQ(BindError("integers", args),
+            "kernel 'integers': argument 3 ('u'): -1 is out of range for u8 [0, 255]");
+  args[2] = KernelArg::Scalar(9223372036854775808.0);
+  EXPECT_EQ(BindError("integers", args),
+            "kernel 'integers': argument 3 ('u'): 9.22337e+18 is out of range for u8 [0, 255]");
+}
+
 TEST_F(BindArgumentsTest, GridExtentMustBePositive) {
   std::vector<KernelArg> args = {KernelArg::Tensor(Tensor(kF32, {0})),
                                  KernelArg::Tensor(Tensor(kF32, {0})),
@@ -338,21 +399,19 @@ TEST(DeviceTypeNameTest, NamesKnownTypesAndNumbersOthers) {
 }
 
 TEST_F(BindArgumentsTest, ShapeRequirementsAreCheckedNamingTheValues) {
-  absl::StatusOr<BoundArgs> good = BindArguments(
-      Kernel("grouped"), {KernelArg::Tensor(Tensor(kF16, {3, 128})), KernelArg::Scalar(2)},
-      kDLCPU, 1);
+  absl::StatusOr<BoundArgs> good =
+      BindArguments(Kernel("grouped"),
+                    {KernelArg::Tensor(Tensor(kF16, {3, 128})), KernelArg::Scalar(2)}, kDLCPU, 1);
   EXPECT_TRUE(good.ok()) << good.status();
-  EXPECT_EQ(BindError("grouped",
-                      {KernelArg::Tensor(Tensor(kF16, {3, 333})), KernelArg::Scalar(2)}),
+  EXPECT_EQ(BindError("grouped", {KernelArg::Tensor(Tensor(kF16, {3, 333})), KernelArg::Scalar(2)}),
             "kernel 'grouped': the kernel requires K % 32 == 0 (test.tile:19:3), which these "
             "arguments break: K = 333");
-  EXPECT_EQ(BindError("grouped",
-                      {KernelArg::Tensor(Tensor(kF16, {3, 96})), KernelArg::Scalar(2)}),
+  EXPECT_EQ(BindError("grouped", {KernelArg::Tensor(Tensor(kF16, {3, 96})), KernelArg::Scalar(2)}),
             "kernel 'grouped': the kernel requires K / 32 % groups == 0 (test.tile:20:3), which "
             "these arguments break: K = 96, groups = 2");
-  EXPECT_THAT(BindError("grouped",
-                        {KernelArg::Tensor(Tensor(kF16, {3, 64})), KernelArg::Scalar(0)}),
-              HasSubstr("shape requirement K / 32 % groups == 0 (test.tile:20:3): "));
+  EXPECT_THAT(
+      BindError("grouped", {KernelArg::Tensor(Tensor(kF16, {3, 64})), KernelArg::Scalar(0)}),
+      HasSubstr("shape requirement K / 32 % groups == 0 (test.tile:20:3): "));
 }
 
 }  // namespace
