@@ -1,7 +1,8 @@
 // The kernel cache's entry reader (runtime/jit/cache_entry.h) on arbitrary
 // bytes, as it meets a damaged or foreign cache file: an entry or DataLoss,
 // never a crash. What it accepts writes back to an entry that reads the same
-// with a good checksum, and so do the artifact's sections.
+// and authenticates under the secret it was written with, and so do the
+// artifact's sections.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -17,12 +18,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   (void)jit::CacheContext::Parse(bytes);
   absl::StatusOr<jit::ParsedEntry> entry = jit::ParseEntry(bytes);
   if (!entry.ok()) return 0;
-  const std::string written = jit::SerializeEntry(entry->context, entry->artifact);
+  const jit::EntrySecret secret = {7};
+  const std::string written = jit::SerializeEntry(entry->context, entry->artifact, secret);
   absl::StatusOr<jit::ParsedEntry> again = jit::ParseEntry(written);
   if (!again.ok()) {
-    tile_ir::fuzz::Fail("a rewritten cache entry does not parse", std::string(again.status().message()));
+    tile_ir::fuzz::Fail("a rewritten cache entry does not parse",
+                        std::string(again.status().message()));
   }
-  if (!again->checksum_ok || !(again->context == entry->context) ||
+  if (!jit::IsAuthentic(written, *again, secret) || !(again->context == entry->context) ||
       again->artifact != entry->artifact) {
     tile_ir::fuzz::Fail("a rewritten cache entry reads differently", written);
   }

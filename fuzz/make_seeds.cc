@@ -112,7 +112,8 @@ class SeedWriter {
     context.Set("ir", tile_ir::Print(*module));
     const std::string artifact = jit::PackSections({{"lowered", tile_ir::Print(*module)},
                                                     {"object", proto}});
-    WriteSeed(out_ / "cache_entry", jit::SerializeEntry(context, artifact));
+    // Any secret: the fuzzer parses without one.
+    WriteSeed(out_ / "cache_entry", jit::SerializeEntry(context, artifact, jit::EntrySecret{}));
   }
 
   fs::path out_;

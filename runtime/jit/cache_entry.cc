@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -11,12 +12,20 @@
 namespace tile_ir::runtime::jit {
 namespace {
 
-constexpr absl::string_view kMagic = "TILE-CACHE-ENTRY 1\n";
-constexpr absl::string_view kChecksumPrefix = "\nsha256 ";
-constexpr size_t kTrailerSize = 8 + 64 + 1;  // kChecksumPrefix, digest, '\n'
+constexpr absl::string_view kHeaderWord = "TILE-CACHE-ENTRY ";
+constexpr absl::string_view kMagic = "TILE-CACHE-ENTRY 2\n";
+constexpr absl::string_view kMacPrefix = "\nhmac-sha256 ";
+constexpr size_t kTrailerSize = kMacPrefix.size() + 64 + 1;  // kMacPrefix, MAC, '\n'
+
+std::string Mac(absl::string_view body, const EntrySecret& secret) {
+  return HmacSha256Hex(
+      std::string_view(reinterpret_cast<const char*>(secret.data()), secret.size()),
+      std::string_view(body.data(), body.size()));
+}
 
 // Reads "<word> <decimal>\n" at `pos`, advancing it.
-absl::StatusOr<size_t> ReadLengthLine(absl::string_view bytes, absl::string_view word, size_t& pos) {
+absl::StatusOr<size_t> ReadLengthLine(absl::string_view bytes, absl::string_view word,
+                                      size_t& pos) {
   std::string prefix = absl::StrCat(word, " ");
   if (bytes.substr(pos, prefix.size()) != prefix) {
     return absl::DataLossError(absl::StrCat("no '", word, "' line at byte ", pos));
@@ -29,9 +38,8 @@ absl::StatusOr<size_t> ReadLengthLine(absl::string_view bytes, absl::string_view
   size_t length = 0;
   absl::string_view digits = bytes.substr(pos + prefix.size(), end - pos - prefix.size());
   // Decimal digits only, as the writer writes them (SimpleAtoi also takes signs and spaces).
-  const bool decimal = !digits.empty() && std::all_of(digits.begin(), digits.end(), [](char c) {
-    return c >= '0' && c <= '9';
-  });
+  const bool decimal = !digits.empty() && std::all_of(digits.begin(), digits.end(),
+                                                      [](char c) { return c >= '0' && c <= '9'; });
   if (!decimal || !absl::SimpleAtoi(digits, &length)) {
     return absl::DataLossError(absl::StrCat("bad length in the '", word, "' line"));
   }
@@ -41,19 +49,28 @@ absl::StatusOr<size_t> ReadLengthLine(absl::string_view bytes, absl::string_view
 
 }  // namespace
 
-std::string SerializeEntry(const CacheContext& context, std::string_view artifact_view) {
+std::string SerializeEntry(const CacheContext& context, std::string_view artifact_view,
+                           const EntrySecret& secret) {
   absl::string_view artifact(artifact_view.data(), artifact_view.size());
   std::string context_text = context.Serialize();
   std::string body = absl::StrCat(kMagic, context_text, "artifact ", artifact.size(), "\n");
   body.append(artifact.data(), artifact.size());
-  std::string digest = Sha256Hex(body);
-  absl::StrAppend(&body, kChecksumPrefix, digest, "\n");
+  const std::string mac = Mac(body, secret);
+  absl::StrAppend(&body, kMacPrefix, mac, "\n");
   return body;
 }
 
 absl::StatusOr<ParsedEntry> ParseEntry(std::string_view bytes_view) {
   absl::string_view bytes(bytes_view.data(), bytes_view.size());
   if (bytes.substr(0, kMagic.size()) != kMagic) {
+    if (absl::StartsWith(bytes, kHeaderWord)) {
+      const size_t end = bytes.find('\n');
+      absl::string_view version = bytes.substr(
+          kHeaderWord.size(), std::min<size_t>(end, 16 + kHeaderWord.size()) - kHeaderWord.size());
+      return absl::FailedPreconditionError(absl::StrCat(
+          "an entry of format '", absl::CHexEscape(version), "', not this build's format 2",
+          version == "1" ? " (format 1 entries carry no authentication)" : ""));
+    }
     return absl::DataLossError("not a cache entry (bad header)");
   }
   // Context lines run up to the "artifact" line (field names have no space),
@@ -63,8 +80,8 @@ absl::StatusOr<ParsedEntry> ParseEntry(std::string_view bytes_view) {
   while (pos < bytes.size() && !absl::StartsWith(bytes.substr(pos), "artifact ")) {
     size_t end = bytes.find('\n', pos);
     if (end == absl::string_view::npos) {
-      return absl::DataLossError(absl::StrCat("truncated: ", bytes.size(),
-                                              " bytes, ending inside the context"));
+      return absl::DataLossError(
+          absl::StrCat("truncated: ", bytes.size(), " bytes, ending inside the context"));
     }
     pos = end + 1;
   }
@@ -82,14 +99,19 @@ absl::StatusOr<ParsedEntry> ParseEntry(std::string_view bytes_view) {
   ParsedEntry entry;
   entry.context = *std::move(context);
   entry.artifact = std::string(bytes.substr(pos, *artifact_size));
-  const size_t body_size = pos + *artifact_size;
-  absl::string_view trailer = bytes.substr(body_size);
-  if (trailer.substr(0, kChecksumPrefix.size()) != kChecksumPrefix || trailer.back() != '\n') {
-    return absl::DataLossError("the checksum line is damaged");
+  entry.authenticated_size = pos + *artifact_size;
+  absl::string_view trailer = bytes.substr(entry.authenticated_size);
+  if (trailer.substr(0, kMacPrefix.size()) != kMacPrefix || trailer.back() != '\n') {
+    return absl::DataLossError("the hmac-sha256 line is damaged");
   }
-  entry.checksum_ok =
-      trailer.substr(kChecksumPrefix.size(), 64) == Sha256Hex(bytes_view.substr(0, body_size));
+  entry.mac = std::string(trailer.substr(kMacPrefix.size(), 64));
   return entry;
+}
+
+bool IsAuthentic(std::string_view bytes, const ParsedEntry& entry, const EntrySecret& secret) {
+  if (entry.authenticated_size > bytes.size()) return false;
+  absl::string_view body(bytes.data(), entry.authenticated_size);
+  return ConstantTimeEquals(Mac(body, secret), entry.mac);
 }
 
 std::string PackSections(const std::vector<std::pair<std::string, std::string>>& sections) {

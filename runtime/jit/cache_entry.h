@@ -1,17 +1,23 @@
 // One cache entry as a file: a header, the context that produced the
-// artifact, the artifact, and a SHA-256 checksum of everything before it.
+// artifact, the artifact, and an HMAC-SHA256 of everything before it under
+// the user's secret (disk_cache.h keeps it in the folder's `key` file), so
+// that an entry someone else wrote, with a checksum they recomputed, is told
+// from one this user's cache wrote.
 //
-//   TILE-CACHE-ENTRY 1\n
+//   TILE-CACHE-ENTRY 2\n
 //   <field=value lines: the context>
 //   artifact <bytes>\n<artifact bytes>
-//   \nsha256 <64 hex digits>\n
+//   \nhmac-sha256 <64 hex digits>\n
 //
-// Parsing checks the structure and the lengths (a truncated entry fails
-// here) and reports whether the checksum matches, so a caller can name a
-// context mismatch before a checksum mismatch.
+// Format 1 ended in a plain SHA-256 anyone could recompute; it is refused.
+// Parsing needs no secret: it checks the structure and the lengths (a
+// truncated entry fails here), and IsAuthentic checks the MAC, so a caller
+// can name a context mismatch before an authentication failure.
 #ifndef RUNTIME_JIT_CACHE_ENTRY_H_
 #define RUNTIME_JIT_CACHE_ENTRY_H_
 
+#include <array>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -22,17 +28,27 @@
 
 namespace tile_ir::runtime::jit {
 
-std::string SerializeEntry(const CacheContext& context, std::string_view artifact);
+// The per-user secret that authenticates entries: 32 random bytes.
+using EntrySecret = std::array<uint8_t, 32>;
+
+std::string SerializeEntry(const CacheContext& context, std::string_view artifact,
+                           const EntrySecret& secret);
 
 struct ParsedEntry {
   CacheContext context;
   std::string artifact;
-  bool checksum_ok = false;
+  size_t authenticated_size = 0;  // the bytes before the trailer, which its MAC covers
+  std::string mac;                // the trailer's 64 hex digits
 };
 
 // DataLoss naming what is wrong (bad header, truncated: "N bytes, expected
-// M", a malformed context) when the file is not a whole entry.
+// M", a malformed context) when the file is not a whole entry;
+// FailedPrecondition for an entry of another format version (format 1 had no
+// authentication).
 absl::StatusOr<ParsedEntry> ParseEntry(std::string_view bytes);
+
+// Whether `entry`, parsed from `bytes`, carries the MAC that `secret` gives.
+bool IsAuthentic(std::string_view bytes, const ParsedEntry& entry, const EntrySecret& secret);
 
 // Several named byte strings in one artifact ("lowered", "object", ...), in
 // the order given: "<name> <bytes>\n<bytes>" each.

@@ -8,6 +8,8 @@
 namespace tile_ir::runtime::jit {
 namespace {
 
+constexpr EntrySecret kSecret = {1, 2, 3, 4, 5, 6, 7, 8};
+
 CacheContext Context() {
   CacheContext context;
   context.Set("kernel", "gemm");
@@ -18,30 +20,58 @@ CacheContext Context() {
 
 TEST(CacheEntryTest, RoundTrips) {
   std::string artifact("\0binary\nbytes", 13);
-  absl::StatusOr<ParsedEntry> entry = ParseEntry(SerializeEntry(Context(), artifact));
+  const std::string bytes = SerializeEntry(Context(), artifact, kSecret);
+  absl::StatusOr<ParsedEntry> entry = ParseEntry(bytes);
   ASSERT_TRUE(entry.ok()) << entry.status();
-  EXPECT_TRUE(entry->checksum_ok);
+  EXPECT_TRUE(IsAuthentic(bytes, *entry, kSecret));
   EXPECT_EQ(entry->artifact, artifact);
   EXPECT_EQ(entry->context, Context());
 }
 
 TEST(CacheEntryTest, EveryTruncationIsDetected) {
-  std::string bytes = SerializeEntry(Context(), "artifact");
+  std::string bytes = SerializeEntry(Context(), "artifact", kSecret);
   for (size_t size = 0; size < bytes.size(); ++size) {
-    absl::StatusOr<ParsedEntry> entry = ParseEntry(bytes.substr(0, size));
-    EXPECT_FALSE(entry.ok() && entry->checksum_ok) << "truncated to " << size;
+    const std::string truncated = bytes.substr(0, size);
+    absl::StatusOr<ParsedEntry> entry = ParseEntry(truncated);
+    EXPECT_FALSE(entry.ok() && IsAuthentic(truncated, *entry, kSecret)) << "truncated to " << size;
   }
   absl::StatusOr<ParsedEntry> short_by_one = ParseEntry(bytes.substr(0, bytes.size() - 1));
   ASSERT_FALSE(short_by_one.ok());
   EXPECT_NE(short_by_one.status().message().find("truncated"), std::string::npos);
 }
 
-TEST(CacheEntryTest, AFlippedArtifactByteFailsTheChecksum) {
-  std::string bytes = SerializeEntry(Context(), "artifact");
-  bytes[bytes.size() - 74] ^= 1;  // the artifact's last byte, before the checksum line
+TEST(CacheEntryTest, AFlippedArtifactByteFailsTheMac) {
+  std::string bytes = SerializeEntry(Context(), "artifact", kSecret);
+  bytes[bytes.size() - 79] ^= 1;  // the artifact's last byte, before the hmac-sha256 line
   absl::StatusOr<ParsedEntry> entry = ParseEntry(bytes);
   ASSERT_TRUE(entry.ok()) << entry.status();
-  EXPECT_FALSE(entry->checksum_ok);
+  EXPECT_EQ(entry->artifact, "artifacu");
+  EXPECT_FALSE(IsAuthentic(bytes, *entry, kSecret));
+}
+
+// The attack of issue 37: whoever writes an entry without the user's secret
+// (another user's cache, a recomputed checksum) makes one that does not
+// authenticate, however well-formed.
+TEST(CacheEntryTest, AnEntryUnderAnotherSecretIsNotAuthentic) {
+  EntrySecret other = kSecret;
+  other[31] ^= 1;
+  const std::string bytes = SerializeEntry(Context(), "artifact", other);
+  absl::StatusOr<ParsedEntry> entry = ParseEntry(bytes);
+  ASSERT_TRUE(entry.ok()) << entry.status();
+  EXPECT_FALSE(IsAuthentic(bytes, *entry, kSecret));
+  EXPECT_TRUE(IsAuthentic(bytes, *entry, other));
+}
+
+// A format-1 entry (a plain SHA-256 anyone can recompute) is refused by name.
+TEST(CacheEntryTest, FormatOneEntriesAreRefusedAsUnauthenticated) {
+  std::string bytes = SerializeEntry(Context(), "artifact", kSecret);
+  bytes[std::string("TILE-CACHE-ENTRY ").size()] = '1';
+  absl::StatusOr<ParsedEntry> entry = ParseEntry(bytes);
+  ASSERT_FALSE(entry.ok());
+  EXPECT_EQ(entry.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_NE(entry.status().message().find("format 1 entries carry no authentication"),
+            std::string::npos)
+      << entry.status();
 }
 
 TEST(CacheContextTest, KeyFollowsEveryFieldAndMismatchNamesIt) {
@@ -65,11 +95,16 @@ TEST(CacheContextTest, NewlinesInValuesAreEscaped) {
 }
 
 TEST(CacheEntryTest, SectionsRoundTrip) {
-  std::string packed = PackSections({{"lowered", "kernel k"}, {"object", std::string("\x7f" "ELF\0", 5)}});
+  std::string packed = PackSections({{"lowered", "kernel k"},
+                                     {"object", std::string("\x7f"
+                                                            "ELF\0",
+                                                            5)}});
   auto sections = UnpackSections(packed);
   ASSERT_TRUE(sections.ok());
   ASSERT_EQ(sections->size(), 2u);
-  EXPECT_EQ((*sections)[1].second, std::string("\x7f" "ELF\0", 5));
+  EXPECT_EQ((*sections)[1].second, std::string("\x7f"
+                                               "ELF\0",
+                                               5));
   EXPECT_FALSE(UnpackSections(packed.substr(0, packed.size() - 1)).ok());
 }
 

@@ -1,8 +1,12 @@
-// Files, atomic writes and flock-based key locks of the disk cache.
+// Files, atomic writes, flock-based key locks and the trust checks of the
+// disk cache. Every file is opened relative to the folder's descriptor, as
+// checked when the cache was opened, and never through a symbolic link.
 #include "runtime/jit/disk_cache.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -12,12 +16,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <utility>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "runtime/jit/cache_entry.h"
+#include "absl/strings/str_format.h"
 
 namespace tile_ir::runtime::jit {
 namespace {
@@ -26,28 +29,260 @@ namespace fs = std::filesystem;
 
 constexpr absl::string_view kEntrySuffix = ".entry";
 constexpr absl::string_view kTempPrefix = ".tmp-";
+constexpr char kKeyName[] = "key";
+constexpr char kLocksName[] = "locks";
 
 absl::Status ErrnoError(absl::string_view what, const std::string& path) {
-  return absl::InternalError(absl::StrCat("tile cache: ", what, " ", path, ": ",
-                                          std::strerror(errno)));
+  return absl::InternalError(
+      absl::StrCat("tile cache: ", what, " ", path, ": ", std::strerror(errno)));
 }
 
-absl::StatusOr<std::string> ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", path));
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  return bytes.str();
+// Closes a descriptor when it goes out of scope, unless released.
+class FdCloser {
+ public:
+  explicit FdCloser(int fd) : fd_(fd) {}
+  FdCloser(const FdCloser&) = delete;
+  FdCloser& operator=(const FdCloser&) = delete;
+  ~FdCloser() {
+    if (fd_ >= 0) close(fd_);
+  }
+  int release() { return std::exchange(fd_, -1); }
+
+ private:
+  int fd_;
+};
+
+std::string ModeText(mode_t mode) { return absl::StrFormat("%04o", mode & 07777); }
+
+std::string FileKind(mode_t mode) {
+  if (S_ISLNK(mode)) return "a symbolic link (never followed)";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  return "not a regular file";
+}
+
+std::string NotYours(uid_t owner) {
+  return absl::StrCat("owned by uid ", owner, ", not by you (uid ", geteuid(), ")");
+}
+
+// Why a file with `info` is not one the cache reads, or nullopt. A secret
+// (the key) may not even be readable by others.
+std::optional<std::string> Untrusted(const struct stat& info, bool secret) {
+  if (!S_ISREG(info.st_mode)) return FileKind(info.st_mode);
+  if (info.st_uid != geteuid()) return NotYours(info.st_uid);
+  if (secret && (info.st_mode & 077) != 0) {
+    return absl::StrCat("mode ", ModeText(info.st_mode), ", open to group or others");
+  }
+  if ((info.st_mode & 022) != 0) {
+    return absl::StrCat("mode ", ModeText(info.st_mode), ", writable by group or others");
+  }
+  return std::nullopt;
+}
+
+// The bytes of the file `name` in `folder_fd`, opened without following a
+// link or blocking on a FIFO, and read only once it proves a regular file of
+// the user's (see Untrusted) of at most `max_bytes`. NotFound when missing;
+// otherwise an error whose message is the reason alone, for the caller to
+// put beside the path.
+absl::StatusOr<std::string> ReadTrusted(int folder_fd, const std::string& name, int64_t max_bytes,
+                                        bool secret) {
+  const int fd =
+      openat(folder_fd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT) return absl::NotFoundError("missing");
+    if (errno == ELOOP) return absl::PermissionDeniedError(FileKind(S_IFLNK));
+    return absl::PermissionDeniedError(absl::StrCat("cannot be opened: ", std::strerror(errno)));
+  }
+  FdCloser closer(fd);
+  struct stat info;
+  if (fstat(fd, &info) != 0) {
+    return absl::PermissionDeniedError(absl::StrCat("cannot be examined: ", std::strerror(errno)));
+  }
+  if (std::optional<std::string> why = Untrusted(info, secret)) {
+    return absl::PermissionDeniedError(*why);
+  }
+  if (info.st_size > max_bytes) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat(info.st_size, " bytes, over the limit of ", max_bytes, " (not read)"));
+  }
+  std::string bytes(static_cast<size_t>(info.st_size), '\0');
+  size_t got = 0;
+  while (got < bytes.size()) {
+    const ssize_t n = read(fd, bytes.data() + got, bytes.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return absl::DataLossError(absl::StrCat("unreadable: ", std::strerror(errno)));
+    if (n == 0) break;  // shrank while read: the parser names the truncation
+    got += static_cast<size_t>(n);
+  }
+  bytes.resize(got);
+  char extra;
+  ssize_t n;
+  while ((n = read(fd, &extra, 1)) < 0 && errno == EINTR) {
+  }
+  if (n > 0) return absl::DataLossError("grew while being read (being written by someone else?)");
+  return bytes;
+}
+
+// `name` in `parent_fd` as a folder the cache trusts: the user's, not
+// writable by group or others; made with mode 0700 when `create`. The cache
+// folder itself may be a link the user made (its target is checked); locks/
+// is never followed. `path` and `what` name it in messages.
+absl::StatusOr<int> OpenTrustedFolder(int parent_fd, const std::string& name,
+                                      const std::string& path, absl::string_view what, bool create,
+                                      bool follow_own_link) {
+  if (create && mkdirat(parent_fd, name.c_str(), 0700) != 0 && errno != EEXIST) {
+    return absl::InternalError(absl::StrCat("tile cache: cannot create ", what, " ", path, ": ",
+                                            std::strerror(errno),
+                                            " (set TILE_CACHE_DIR, or TILE_DISABLE_CACHE=1)"));
+  }
+  struct stat link;
+  if (fstatat(parent_fd, name.c_str(), &link, AT_SYMLINK_NOFOLLOW) != 0) {
+    if (errno == ENOENT) {
+      return absl::NotFoundError(absl::StrCat("tile cache: ", what, " ", path, " does not exist"));
+    }
+    return ErrnoError(absl::StrCat("cannot examine ", what), path);
+  }
+  const std::string refusing = absl::StrCat("tile cache: refusing ", what, " ", path, ": ");
+  const std::string remedy =
+      absl::StrCat("; use a folder of your own (set TILE_CACHE_DIR) or TILE_DISABLE_CACHE=1");
+  if (S_ISLNK(link.st_mode) && (!follow_own_link || link.st_uid != geteuid())) {
+    return absl::PermissionDeniedError(absl::StrCat(
+        refusing, "it is a symbolic link",
+        follow_own_link ? absl::StrCat(" ", NotYours(link.st_uid)) : " (never followed)", remedy));
+  }
+  const int fd = openat(parent_fd, name.c_str(),
+                        O_RDONLY | O_DIRECTORY | O_CLOEXEC | (follow_own_link ? 0 : O_NOFOLLOW));
+  if (fd < 0) return ErrnoError(absl::StrCat("cannot open ", what), path);
+  FdCloser closer(fd);
+  struct stat info;
+  if (fstat(fd, &info) != 0) return ErrnoError(absl::StrCat("cannot examine ", what), path);
+  if (info.st_uid != geteuid()) {
+    return absl::PermissionDeniedError(
+        absl::StrCat(refusing, "it is ", NotYours(info.st_uid),
+                     ", so its entries would be kernels another user chose", remedy));
+  }
+  if ((info.st_mode & 022) != 0) {
+    return absl::PermissionDeniedError(
+        absl::StrCat(refusing, "it is writable by group or others (mode ", ModeText(info.st_mode),
+                     "), so anyone who can write it could plant kernels; run 'chmod go-w ", path,
+                     "', or set TILE_CACHE_DIR to a folder of your own"));
+  }
+  return closer.release();
+}
+
+// 32 random bytes from the kernel's generator.
+absl::StatusOr<EntrySecret> RandomSecret() {
+  EntrySecret secret;
+  size_t got = 0;
+  while (got < secret.size()) {
+    const ssize_t n = getrandom(secret.data() + got, secret.size() - got, 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return ErrnoError("cannot draw random bytes for the key of", "the cache");
+    got += static_cast<size_t>(n);
+  }
+  return secret;
+}
+
+// Writes `bytes` to a new file `name` in `folder_fd` (mode 0600, never
+// through a link) and flushes it.
+absl::Status WriteNewFile(int folder_fd, const std::string& name, const std::string& path,
+                          std::string_view bytes) {
+  const int fd =
+      openat(folder_fd, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd < 0) return ErrnoError("cannot create", path);
+  size_t written = 0;
+  while (written < bytes.size()) {
+    const ssize_t n = write(fd, bytes.data() + written, bytes.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      absl::Status status = ErrnoError("cannot write", path);
+      close(fd);
+      unlinkat(folder_fd, name.c_str(), 0);
+      return status;
+    }
+    written += static_cast<size_t>(n);
+  }
+  // The data must be on disk before the name is: otherwise a crash could
+  // leave a whole-looking name over a short file.
+  if (fsync(fd) != 0 || close(fd) != 0) {
+    absl::Status status = ErrnoError("cannot flush", path);
+    unlinkat(folder_fd, name.c_str(), 0);
+    return status;
+  }
+  return absl::OkStatus();
+}
+
+std::string TempName(absl::string_view stem) {
+  static std::atomic<uint64_t> counter{0};
+  return absl::StrCat(kTempPrefix, stem, "-", getpid(), "-", counter.fetch_add(1));
+}
+
+// The folder's key, made when missing and `create` (written aside, then
+// linked into place without replacing one a racing process made first, then
+// read back, so that every process agrees on one key); nullopt when missing
+// otherwise.
+absl::StatusOr<std::optional<EntrySecret>> ReadOrCreateSecret(int folder_fd,
+                                                              const std::string& directory,
+                                                              bool create) {
+  const std::string path = absl::StrCat(directory, "/", kKeyName);
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    absl::StatusOr<std::string> bytes = ReadTrusted(folder_fd, kKeyName, 64, /*secret=*/true);
+    if (bytes.ok() && bytes->size() == EntrySecret().size()) {
+      EntrySecret secret;
+      std::copy(bytes->begin(), bytes->end(), secret.begin());
+      return std::optional<EntrySecret>(secret);
+    }
+    if (bytes.ok() || !absl::IsNotFound(bytes.status())) {
+      const std::string why = bytes.ok() ? absl::StrCat(bytes->size(), " bytes, not 32")
+                                         : std::string(bytes.status().message());
+      return absl::PermissionDeniedError(
+          absl::StrCat("tile cache: refusing the key file ", path, ": ", why,
+                       "; a key others could read or replace authenticates nothing: remove it (rm ",
+                       path, "), and a new one is made and every entry rebuilt"));
+    }
+    if (!create) return std::optional<EntrySecret>();
+    absl::StatusOr<EntrySecret> secret = RandomSecret();
+    if (!secret.ok()) return secret.status();
+    const std::string temp = TempName(kKeyName);
+    absl::Status written = WriteNewFile(
+        folder_fd, temp, absl::StrCat(directory, "/", temp),
+        std::string_view(reinterpret_cast<const char*>(secret->data()), secret->size()));
+    if (!written.ok()) return written;
+    const bool linked = linkat(folder_fd, temp.c_str(), folder_fd, kKeyName, 0) == 0;
+    const int link_errno = errno;
+    unlinkat(folder_fd, temp.c_str(), 0);
+    if (!linked && link_errno != EEXIST) {
+      errno = link_errno;
+      return ErrnoError("cannot create the key file", path);
+    }
+  }
+  return absl::InternalError(absl::StrCat("tile cache: the key file ", path, " keeps vanishing"));
 }
 
 bool IsEntryName(const std::string& name) {
   return absl::EndsWith(name, kEntrySuffix) && !absl::StartsWith(name, kTempPrefix);
 }
 
-absl::Time ModifiedTime(const fs::path& path) {
-  struct stat info;
-  if (stat(path.c_str(), &info) != 0) return absl::InfinitePast();
-  return absl::FromTimeT(info.st_mtime);
+// The names in a folder, "." and ".." aside.
+absl::StatusOr<std::vector<std::string>> Names(int folder_fd, const std::string& path) {
+  const int fd = openat(folder_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return ErrnoError("cannot list", path);
+  DIR* dir = fdopendir(fd);
+  if (dir == nullptr) {
+    absl::Status status = ErrnoError("cannot list", path);
+    close(fd);
+    return status;
+  }
+  std::vector<std::string> names;
+  while (const dirent* entry = readdir(dir)) {
+    const std::string name = entry->d_name;
+    if (name != "." && name != "..") names.push_back(name);
+  }
+  closedir(dir);
+  return names;
 }
 
 }  // namespace
@@ -72,14 +307,66 @@ KeyLock::~KeyLock() {
 }
 
 absl::StatusOr<DiskCache> DiskCache::Open(std::string directory) {
-  std::error_code error;
-  fs::create_directories(fs::path(directory) / "locks", error);
-  if (error) {
-    return absl::InternalError(absl::StrCat("tile cache: cannot create the cache folder ",
-                                            directory, ": ", error.message(),
-                                            " (set TILE_CACHE_DIR, or TILE_DISABLE_CACHE=1)"));
+  return OpenFolder(std::move(directory), /*create=*/true);
+}
+
+absl::StatusOr<DiskCache> DiskCache::OpenExisting(std::string directory) {
+  return OpenFolder(std::move(directory), /*create=*/false);
+}
+
+absl::StatusOr<DiskCache> DiskCache::OpenFolder(std::string directory, bool create) {
+  while (directory.size() > 1 && directory.back() == '/') directory.pop_back();
+  if (create) {
+    std::error_code error;
+    if (fs::path parent = fs::path(directory).parent_path(); !parent.empty()) {
+      fs::create_directories(parent, error);
+    }
+    if (error) {
+      return absl::InternalError(absl::StrCat("tile cache: cannot create the cache folder ",
+                                              directory, ": ", error.message(),
+                                              " (set TILE_CACHE_DIR, or TILE_DISABLE_CACHE=1)"));
+    }
   }
-  return DiskCache(std::move(directory));
+  absl::StatusOr<int> folder =
+      OpenTrustedFolder(AT_FDCWD, directory, directory, "the cache folder", create, true);
+  if (!folder.ok()) return folder.status();
+  DiskCache cache(directory, *folder);
+  absl::StatusOr<int> locks =
+      OpenTrustedFolder(cache.folder_fd_, kLocksName, absl::StrCat(directory, "/", kLocksName),
+                        "the cache's lock folder", create, false);
+  if (locks.ok()) {
+    cache.locks_fd_ = *locks;
+  } else if (create || !absl::IsNotFound(locks.status())) {
+    return locks.status();
+  }
+  absl::StatusOr<std::optional<EntrySecret>> secret =
+      ReadOrCreateSecret(cache.folder_fd_, directory, create);
+  if (!secret.ok()) return secret.status();
+  cache.secret_ = *secret;
+  return cache;
+}
+
+DiskCache::DiskCache(DiskCache&& other) noexcept
+    : directory_(std::move(other.directory_)),
+      folder_fd_(std::exchange(other.folder_fd_, -1)),
+      locks_fd_(std::exchange(other.locks_fd_, -1)),
+      secret_(other.secret_) {}
+
+DiskCache& DiskCache::operator=(DiskCache&& other) noexcept {
+  if (this != &other) {
+    if (folder_fd_ >= 0) close(folder_fd_);
+    if (locks_fd_ >= 0) close(locks_fd_);
+    directory_ = std::move(other.directory_);
+    folder_fd_ = std::exchange(other.folder_fd_, -1);
+    locks_fd_ = std::exchange(other.locks_fd_, -1);
+    secret_ = other.secret_;
+  }
+  return *this;
+}
+
+DiskCache::~DiskCache() {
+  if (folder_fd_ >= 0) close(folder_fd_);
+  if (locks_fd_ >= 0) close(locks_fd_);
 }
 
 std::string DiskCache::EntryPath(std::string_view key) const {
@@ -89,13 +376,21 @@ std::string DiskCache::EntryPath(std::string_view key) const {
 LoadResult DiskCache::Load(std::string_view key, const CacheContext& current) const {
   LoadResult result;
   const std::string path = EntryPath(key);
-  absl::StatusOr<std::string> bytes = ReadFile(path);
-  if (!bytes.ok()) return result;  // a miss
+  absl::StatusOr<std::string> bytes =
+      ReadTrusted(folder_fd_, absl::StrCat(std::string(key), kEntrySuffix), kMaxEntryBytes, false);
+  if (absl::IsNotFound(bytes.status())) return result;  // a miss
   result.kind = LoadResult::Kind::kRefused;
+  if (!bytes.ok()) {
+    result.warning = absl::StrCat("cache entry ", path, " refused: ", bytes.status().message(),
+                                  "; rebuilding it");
+    return result;
+  }
   absl::StatusOr<ParsedEntry> entry = ParseEntry(*bytes);
   if (!entry.ok()) {
-    result.warning = absl::StrCat("cache entry ", path, " is damaged (", entry.status().message(),
-                                  "); rebuilding it");
+    result.warning = absl::StrCat(
+        "cache entry ", path, absl::IsFailedPrecondition(entry.status()) ? " is " : " is damaged (",
+        entry.status().message(), absl::IsFailedPrecondition(entry.status()) ? "" : ")",
+        "; rebuilding it");
     return result;
   }
   if (std::optional<std::string> mismatch = FirstMismatch(entry->context, current)) {
@@ -103,9 +398,10 @@ LoadResult DiskCache::Load(std::string_view key, const CacheContext& current) co
                                   *mismatch, "); refusing it and rebuilding");
     return result;
   }
-  if (!entry->checksum_ok) {
-    result.warning =
-        absl::StrCat("cache entry ", path, " fails its checksum (corrupted); rebuilding it");
+  if (!secret_ || !IsAuthentic(*bytes, *entry, *secret_)) {
+    result.warning = absl::StrCat("cache entry ", path,
+                                  " was not written by this user's cache key: planted, corrupted, "
+                                  "or from another user or machine; rebuilding it");
     return result;
   }
   result.kind = LoadResult::Kind::kHit;
@@ -115,70 +411,83 @@ LoadResult DiskCache::Load(std::string_view key, const CacheContext& current) co
 
 absl::Status DiskCache::Store(std::string_view key, const CacheContext& context,
                               std::string_view artifact) const {
-  static std::atomic<uint64_t> counter{0};
-  const std::string temp = absl::StrCat(directory_, "/", kTempPrefix, std::string(key), "-", getpid(), "-",
-                                        counter.fetch_add(1), kEntrySuffix);
-  const std::string bytes = SerializeEntry(context, artifact);
-  int fd = open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) return ErrnoError("cannot create", temp);
-  size_t written = 0;
-  while (written < bytes.size()) {
-    ssize_t n = write(fd, bytes.data() + written, bytes.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      absl::Status status = ErrnoError("cannot write", temp);
-      close(fd);
-      unlink(temp.c_str());
-      return status;
-    }
-    written += static_cast<size_t>(n);
+  if (!secret_) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "tile cache: ", directory_, " has no key file, so nothing written there would load"));
   }
-  // The data must be on disk before the name is: otherwise a crash could
-  // leave a whole-looking name over a short file.
-  if (fsync(fd) != 0 || close(fd) != 0) {
-    absl::Status status = ErrnoError("cannot flush", temp);
-    unlink(temp.c_str());
-    return status;
-  }
+  const std::string bytes = SerializeEntry(context, artifact, *secret_);
   const std::string path = EntryPath(key);
-  if (rename(temp.c_str(), path.c_str()) != 0) {
+  if (static_cast<int64_t>(bytes.size()) > kMaxEntryBytes) {
+    return absl::ResourceExhaustedError(absl::StrCat("tile cache: not storing ", path, ": ",
+                                                     bytes.size(), " bytes, over the limit of ",
+                                                     kMaxEntryBytes));
+  }
+  const std::string temp = absl::StrCat(TempName(std::string(key)), kEntrySuffix);
+  if (absl::Status written =
+          WriteNewFile(folder_fd_, temp, absl::StrCat(directory_, "/", temp), bytes);
+      !written.ok()) {
+    return written;
+  }
+  // rename replaces whatever had the name (a link is replaced, not followed).
+  if (renameat(folder_fd_, temp.c_str(), folder_fd_,
+               absl::StrCat(std::string(key), kEntrySuffix).c_str()) != 0) {
     absl::Status status = ErrnoError("cannot rename into place", path);
-    unlink(temp.c_str());
+    unlinkat(folder_fd_, temp.c_str(), 0);
     return status;
   }
   return absl::OkStatus();
 }
 
 absl::StatusOr<KeyLock> DiskCache::Lock(std::string_view key) const {
-  const std::string path = absl::StrCat(directory_, "/locks/", std::string(key), ".lock");
-  int fd = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0) return ErrnoError("cannot open the lock", path);
+  const std::string name = absl::StrCat(std::string(key), ".lock");
+  const std::string path = absl::StrCat(directory_, "/", kLocksName, "/", name);
+  if (locks_fd_ < 0) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("tile cache: ", directory_, " has no ", kLocksName, " folder"));
+  }
+  const int fd = openat(locks_fd_, name.c_str(),
+                        O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    if (errno == ELOOP) {
+      return absl::PermissionDeniedError(absl::StrCat("tile cache: refusing the lock file ", path,
+                                                      ": ", FileKind(S_IFLNK), "; remove it"));
+    }
+    return ErrnoError("cannot open the lock", path);
+  }
+  FdCloser closer(fd);
+  struct stat info;
+  if (fstat(fd, &info) != 0) return ErrnoError("cannot examine the lock", path);
+  if (std::optional<std::string> why = Untrusted(info, false)) {
+    return absl::PermissionDeniedError(
+        absl::StrCat("tile cache: refusing the lock file ", path, ": ", *why, "; remove it"));
+  }
   while (flock(fd, LOCK_EX) != 0) {
     if (errno == EINTR) continue;
-    absl::Status status = ErrnoError("cannot lock", path);
-    close(fd);
-    return status;
+    return ErrnoError("cannot lock", path);
   }
-  return KeyLock(fd);
+  return KeyLock(closer.release());
 }
 
 std::vector<EntryInfo> DiskCache::List() const {
   std::vector<EntryInfo> entries;
-  std::error_code error;
-  for (const fs::directory_entry& file : fs::directory_iterator(directory_, error)) {
-    const std::string name = file.path().filename().string();
-    if (!file.is_regular_file() || !IsEntryName(name)) continue;
-    EntryInfo info;
-    info.key = name.substr(0, name.size() - kEntrySuffix.size());
-    info.path = file.path().string();
-    info.size_bytes = static_cast<int64_t>(file.file_size(error));
-    info.modified = ModifiedTime(file.path());
-    if (absl::StatusOr<std::string> bytes = ReadFile(info.path); bytes.ok()) {
-      if (absl::StatusOr<ParsedEntry> entry = ParseEntry(*bytes); entry.ok()) {
-        info.context = entry->context;
+  absl::StatusOr<std::vector<std::string>> names = Names(folder_fd_, directory_);
+  if (!names.ok()) return entries;
+  for (const std::string& name : *names) {
+    if (!IsEntryName(name)) continue;
+    struct stat info;
+    if (fstatat(folder_fd_, name.c_str(), &info, AT_SYMLINK_NOFOLLOW) != 0) continue;
+    EntryInfo entry;
+    entry.key = name.substr(0, name.size() - kEntrySuffix.size());
+    entry.path = absl::StrCat(directory_, "/", name);
+    entry.size_bytes = static_cast<int64_t>(info.st_size);
+    entry.modified = absl::FromTimeT(info.st_mtime);
+    if (absl::StatusOr<std::string> bytes = ReadTrusted(folder_fd_, name, kMaxEntryBytes, false);
+        bytes.ok()) {
+      if (absl::StatusOr<ParsedEntry> parsed = ParseEntry(*bytes); parsed.ok()) {
+        entry.context = parsed->context;
       }
     }
-    entries.push_back(std::move(info));
+    entries.push_back(std::move(entry));
   }
   std::sort(entries.begin(), entries.end(),
             [](const EntryInfo& a, const EntryInfo& b) { return a.key < b.key; });
@@ -189,17 +498,30 @@ std::vector<EntryInfo> DiskCache::Verify(
     const std::function<std::optional<CacheContext>(const CacheContext& stored)>& current) const {
   std::vector<EntryInfo> entries = List();
   for (EntryInfo& info : entries) {
-    absl::StatusOr<std::string> bytes = ReadFile(info.path);
-    if (!bytes.ok()) {
+    absl::StatusOr<std::string> bytes =
+        ReadTrusted(folder_fd_, absl::StrCat(info.key, kEntrySuffix), kMaxEntryBytes, false);
+    if (absl::IsNotFound(bytes.status())) {
       info.problems.push_back("unreadable (removed while verifying?)");
+      continue;
+    }
+    if (!bytes.ok()) {
+      info.problems.push_back(absl::StrCat("refused: ", bytes.status().message()));
       continue;
     }
     absl::StatusOr<ParsedEntry> entry = ParseEntry(*bytes);
     if (!entry.ok()) {
-      info.problems.push_back(absl::StrCat("damaged: ", entry.status().message()));
+      info.problems.push_back(absl::StrCat(
+          absl::IsFailedPrecondition(entry.status()) ? "" : "damaged: ", entry.status().message()));
       continue;
     }
-    if (!entry->checksum_ok) info.problems.push_back("checksum mismatch (corrupted or edited)");
+    if (!secret_) {
+      info.problems.push_back(absl::StrCat("not authenticated: the folder has no key file (",
+                                           directory_, "/", kKeyName, ")"));
+    } else if (!IsAuthentic(*bytes, *entry, *secret_)) {
+      info.problems.push_back(
+          "not written by this user's cache key: planted, corrupted or edited, or from another "
+          "user or machine");
+    }
     if (entry->context.Key() != info.key) {
       info.problems.push_back(absl::StrCat("its context hashes to key ", entry->context.Key(),
                                            ", not to its file name (edited, or copied under "
@@ -217,20 +539,20 @@ std::vector<EntryInfo> DiskCache::Verify(
 }
 
 absl::StatusOr<int> DiskCache::Clear(std::optional<absl::Duration> older_than) const {
-  const absl::Time cutoff =
-      older_than ? absl::Now() - *older_than : absl::InfiniteFuture();
+  const absl::Time cutoff = older_than ? absl::Now() - *older_than : absl::InfiniteFuture();
+  absl::StatusOr<std::vector<std::string>> names = Names(folder_fd_, directory_);
+  if (!names.ok()) return names.status();
   int removed = 0;
-  std::error_code error;
-  for (const fs::directory_entry& file : fs::directory_iterator(directory_, error)) {
-    const std::string name = file.path().filename().string();
-    if (!file.is_regular_file() || !absl::EndsWith(name, kEntrySuffix)) continue;
-    if (ModifiedTime(file.path()) >= cutoff) continue;
-    if (!fs::remove(file.path(), error)) continue;
+  for (const std::string& name : *names) {
+    if (!absl::EndsWith(name, kEntrySuffix)) continue;
+    struct stat info;
+    if (fstatat(folder_fd_, name.c_str(), &info, AT_SYMLINK_NOFOLLOW) != 0) continue;
+    if (S_ISDIR(info.st_mode) || absl::FromTimeT(info.st_mtime) >= cutoff) continue;
+    if (unlinkat(folder_fd_, name.c_str(), 0) != 0) {
+      if (errno == ENOENT) continue;  // removed by another process meanwhile
+      return ErrnoError("cannot remove", absl::StrCat(directory_, "/", name));
+    }
     if (IsEntryName(name)) ++removed;
-  }
-  if (error) {
-    return absl::InternalError(
-        absl::StrCat("tile cache: cannot clear ", directory_, ": ", error.message()));
   }
   return removed;
 }

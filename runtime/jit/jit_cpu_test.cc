@@ -111,7 +111,7 @@ TEST_F(JitCpuTest, EditedArchAndTruncatedEntriesAreReportedRefusedAndRebuilt) {
   EXPECT_EQ(verify.exit_code, 1) << verify.out;
   EXPECT_TRUE(absl::StrContains(verify.out, "2 bad")) << verify.out;
   EXPECT_TRUE(absl::StrContains(verify.out, "truncated")) << verify.out;
-  EXPECT_TRUE(absl::StrContains(verify.out, "checksum mismatch")) << verify.out;
+  EXPECT_TRUE(absl::StrContains(verify.out, "not written by this user's cache key")) << verify.out;
 
   ProcessRun dynamic = Probe(), fixed = Probe("--static");
   for (const ProcessRun& run : {dynamic, fixed}) {

@@ -40,7 +40,7 @@ struct KernelCacheStats {
   std::atomic<int64_t> memory_hits{0};
   std::atomic<int64_t> disk_hits{0};
   std::atomic<int64_t> compiles{0};
-  std::atomic<int64_t> refused{0};  // stale or damaged entries rebuilt
+  std::atomic<int64_t> refused{0};  // stale, damaged or untrusted entries rebuilt
 };
 
 struct CachedKernel {
@@ -51,8 +51,9 @@ struct CachedKernel {
 
 class KernelCache {
  public:
-  // `backend` must outlive the cache. A disk folder that cannot be created
-  // is warned about and the cache keeps to memory.
+  // `backend` must outlive the cache. A disk folder that cannot be created,
+  // or that DiskCache::Open refuses (not the user's own, writable by others,
+  // a bad key file), is warned about and the cache keeps to memory.
   KernelCache(JitBackend& backend, KernelCacheOptions options);
 
   JitBackend& backend() { return backend_; }

@@ -4,6 +4,7 @@
 
 #include <openssl/err.h>
 #include <openssl/evp.h>
+#include <openssl/hmac.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -19,6 +20,16 @@ namespace {
   if (unsigned long code = ERR_get_error()) ERR_error_string_n(code, reason, sizeof reason);
   std::fprintf(stderr, "sha256: OpenSSL's %s failed: %s\n", call, reason);
   std::abort();
+}
+
+std::string Hex(const uint8_t* bytes, size_t size) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string hex;
+  for (size_t i = 0; i < size; ++i) {
+    hex.push_back(kHex[bytes[i] >> 4]);
+    hex.push_back(kHex[bytes[i] & 15]);
+  }
+  return hex;
 }
 
 }  // namespace
@@ -51,13 +62,24 @@ std::array<uint8_t, 32> Sha256::Finish() {
 std::string Sha256Hex(std::string_view data) {
   Sha256 hasher;
   hasher.Update(data);
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string hex;
-  for (uint8_t byte : hasher.Finish()) {
-    hex.push_back(kHex[byte >> 4]);
-    hex.push_back(kHex[byte & 15]);
+  const std::array<uint8_t, 32> digest = hasher.Finish();
+  return Hex(digest.data(), digest.size());
+}
+
+std::string HmacSha256Hex(std::string_view key, std::string_view data) {
+  uint8_t mac[EVP_MAX_MD_SIZE];
+  unsigned int size = 0;
+  if (HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
+           reinterpret_cast<const unsigned char*>(data.data()), data.size(), mac,
+           &size) == nullptr ||
+      size != 32) {
+    DieOnOpenSslError("HMAC(sha256)");
   }
-  return hex;
+  return Hex(mac, size);
+}
+
+bool ConstantTimeEquals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
 }
 
 }  // namespace tile_ir::runtime::jit

@@ -1,5 +1,6 @@
-// SHA-256 (FIPS 180-4), for cache keys and entry checksums, from OpenSSL's
-// libcrypto: hashing is cryptography, so it comes from a well-kept library.
+// SHA-256 (FIPS 180-4) for cache keys and HMAC-SHA256 (RFC 2104) for the
+// entries' authentication, from OpenSSL's libcrypto: hashing is
+// cryptography, so it comes from a well-kept library.
 #ifndef RUNTIME_JIT_SHA256_H_
 #define RUNTIME_JIT_SHA256_H_
 
@@ -35,6 +36,13 @@ class Sha256 {
 
 // The digest of `data` as 64 lowercase hex digits.
 std::string Sha256Hex(std::string_view data);
+
+// HMAC-SHA256 of `data` under `key`, as 64 lowercase hex digits.
+std::string HmacSha256Hex(std::string_view key, std::string_view data);
+
+// Whether two strings are equal, in a time that does not depend on where
+// they differ (for comparing MACs).
+bool ConstantTimeEquals(std::string_view a, std::string_view b);
 
 }  // namespace tile_ir::runtime::jit
 

@@ -1,5 +1,6 @@
 // Sha256 against the published vectors: FIPS 180-2 appendix B (one block,
-// two blocks, one million 'a') and NIST's examples (empty, 896 bits).
+// two blocks, one million 'a') and NIST's examples (empty, 896 bits);
+// HmacSha256Hex against RFC 4231's test cases 1, 2 and 6.
 #include "runtime/jit/sha256.h"
 
 #include <string>
@@ -54,6 +55,22 @@ TEST(Sha256Test, MovedHasherKeepsItsState) {
   Sha256 abc;
   abc.Update("abc");
   EXPECT_EQ(moved.Finish(), abc.Finish());
+}
+
+TEST(HmacSha256Test, Rfc4231Vectors) {
+  EXPECT_EQ(HmacSha256Hex(std::string(20, '\x0b'), "Hi There"),
+            "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7");
+  EXPECT_EQ(HmacSha256Hex("Jefe", "what do ya want for nothing?"),
+            "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
+  EXPECT_EQ(HmacSha256Hex(std::string(131, '\xaa'),
+                          "Test Using Larger Than Block-Size Key - Hash Key First"),
+            "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54");
+}
+
+TEST(HmacSha256Test, ConstantTimeEquals) {
+  EXPECT_TRUE(ConstantTimeEquals("abc", "abc"));
+  EXPECT_FALSE(ConstantTimeEquals("abc", "abd"));
+  EXPECT_FALSE(ConstantTimeEquals("abc", "ab"));
 }
 
 }  // namespace
