@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "absl/strings/str_cat.h"
+#include "frontends/io/bounded_file.h"
 #include "frontends/text/parser.h"
 #include "tile_ir/serialization.h"
 
@@ -59,18 +60,7 @@ struct FileCloser {
 }  // namespace
 
 absl::StatusOr<std::string> ReadFile(const std::string& path) {
-  std::unique_ptr<FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
-  if (!file) {
-    return absl::NotFoundError(absl::StrCat(path, ": cannot open: ", std::strerror(errno)));
-  }
-  std::string contents;
-  char chunk[1 << 16];
-  size_t n;
-  while ((n = std::fread(chunk, 1, sizeof(chunk), file.get())) > 0) contents.append(chunk, n);
-  if (std::ferror(file.get())) {
-    return absl::DataLossError(absl::StrCat(path, ": read failed: ", std::strerror(errno)));
-  }
-  return contents;
+  return ReadBoundedFile(path, kMaxModuleBytes);
 }
 
 absl::Status WriteFile(const std::string& path, std::string_view contents) {

@@ -28,7 +28,9 @@ absl::StatusOr<Module> ReadModule(std::string_view contents, ModuleFormat format
 std::string WriteModule(const Module& module, ModuleFormat format,
                         const PrintOptions& options = {});
 
-// Whole-file helpers; errors name the path and the reason (errno text).
+// Whole-file helpers; errors name the path and the reason (errno text). ReadFile reads a
+// regular file of at most kMaxModuleBytes (bounded_file.h): a FIFO, a device or a directory is
+// refused, naming what it is.
 absl::StatusOr<std::string> ReadFile(const std::string& path);
 absl::Status WriteFile(const std::string& path, std::string_view contents);
 // Reads the file, picking the format from its extension.

@@ -3,16 +3,17 @@
 // False, tuples of integers).
 #include "tools/npy/npy.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <limits>
 #include <map>
-#include <sstream>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "frontends/io/bounded_file.h"
 
 namespace tile_ir::npy {
 namespace {
@@ -22,10 +23,10 @@ constexpr int64_t kAlignment = 64;
 
 // A value of the header dict.
 struct HeaderValue {
-  enum class Kind { kString, kBool, kTuple, kList } kind = Kind::kString;
-  std::string text;
+  enum class Kind { kString, kBool, kInt, kTuple, kList } kind = Kind::kString;
+  std::string text;  // a string's value; for every kind, the value as written (for messages)
   bool flag = false;
-  std::vector<int64_t> ints;
+  std::vector<int64_t> ints;  // a tuple's items; an integer's value
 };
 
 class HeaderScanner {
@@ -41,7 +42,7 @@ class HeaderScanner {
       absl::StatusOr<std::string> key = String();
       if (!key.ok()) return key.status();
       if (!Eat(':')) return Error(absl::StrCat("no ':' after the key '", *key, "'"));
-      absl::StatusOr<HeaderValue> value = Value();
+      absl::StatusOr<HeaderValue> value = Value(*key);
       if (!value.ok()) return value.status();
       if (!dict.emplace(*key, *std::move(value)).second) {
         return Error(absl::StrCat("the key '", *key, "' appears twice"));
@@ -89,20 +90,33 @@ class HeaderScanner {
     pos_ = end + 1;
     return value;
   }
-  absl::StatusOr<int64_t> Int() {
+  absl::StatusOr<int64_t> Int(const std::string& key) {
     SkipSpace();
     size_t start = pos_;
     while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) ++pos_;
-    if (start == pos_) return Error("expected a non-negative integer");
+    if (start == pos_) {
+      return Error(absl::StrCat("expected a non-negative integer in '", key, "'"));
+    }
     std::string digits(text_.substr(start, pos_ - start));
     if (pos_ < text_.size() && text_[pos_] == 'L') ++pos_;  // Python 2's long suffix
     errno = 0;
     long long value = std::strtoll(digits.c_str(), nullptr, 10);
-    if (errno == ERANGE) return Error(absl::StrCat("the integer ", digits, " is too large"));
+    if (errno == ERANGE) {
+      return Error(absl::StrCat("the integer ", digits, " in '", key, "' is too large"));
+    }
     return static_cast<int64_t>(value);
   }
-  absl::StatusOr<HeaderValue> Value() {
+  // The value of `key`; what it was written as goes in `text` for every kind.
+  absl::StatusOr<HeaderValue> Value(const std::string& key) {
     SkipSpace();
+    const size_t start = pos_;
+    absl::StatusOr<HeaderValue> value = ValueAt(key);
+    if (value.ok() && value->kind != HeaderValue::Kind::kString) {
+      value->text = std::string(text_.substr(start, pos_ - start));
+    }
+    return value;
+  }
+  absl::StatusOr<HeaderValue> ValueAt(const std::string& key) {
     HeaderValue value;
     if (EatWord("True")) {
       value.kind = HeaderValue::Kind::kBool;
@@ -121,20 +135,32 @@ class HeaderScanner {
         if (text_[pos_] == ']') --depth;
         ++pos_;
       }
-      if (depth != 0) return Error("an unterminated list");
+      if (depth != 0)
+        return Error(absl::StrCat("an unterminated list as the value of '", key, "'"));
       return value;
     }
     if (Eat('(')) {
       value.kind = HeaderValue::Kind::kTuple;
       while (!Eat(')')) {
-        absl::StatusOr<int64_t> item = Int();
+        absl::StatusOr<int64_t> item = Int(key);
         if (!item.ok()) return item.status();
         value.ints.push_back(*item);
         if (!Eat(',') && !(SkipSpace(), pos_ < text_.size() && text_[pos_] == ')')) {
-          return Error("expected ',' or ')' in the shape");
+          return Error(absl::StrCat("expected ',' or ')' in the tuple of '", key, "'"));
         }
       }
       return value;
+    }
+    if (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
+      absl::StatusOr<int64_t> number = Int(key);
+      if (!number.ok()) return number.status();
+      value.kind = HeaderValue::Kind::kInt;
+      value.ints = {*number};
+      return value;
+    }
+    if (pos_ >= text_.size() || (text_[pos_] != '\'' && text_[pos_] != '"')) {
+      return Error(absl::StrCat("the value of '", key,
+                                "' is not a string, True, False, an integer or a tuple"));
     }
     absl::StatusOr<std::string> text = String();
     if (!text.ok()) return text.status();
@@ -167,6 +193,15 @@ int64_t Product(const std::vector<int64_t>& shape) {
     n *= extent;
   }
   return n;
+}
+
+// A header value as written, for messages; a string quoted.
+std::string Shown(const HeaderValue& value) {
+  constexpr size_t kMaxShown = 40;
+  std::string text =
+      value.kind == HeaderValue::Kind::kString ? absl::StrCat("'", value.text, "'") : value.text;
+  if (text.size() <= kMaxShown) return text;
+  return absl::StrCat(text.substr(0, kMaxShown), "... (", text.size(), " characters)");
 }
 
 }  // namespace
@@ -210,24 +245,48 @@ absl::StatusOr<int64_t> DescrItemSize(std::string_view descr) {
   return size;
 }
 
-absl::StatusOr<NpyArray> ParseNpy(std::string_view bytes, std::string_view source) {
-  auto fail = [&source](const std::string& what) {
-    return absl::InvalidArgumentError(absl::StrCat(std::string(source), ": ", what));
-  };
+namespace {
+
+// Where the header dict starts and how long it is, from the magic, the version and the header
+// length (the first 12 bytes at most).
+struct HeaderExtent {
+  size_t start = 0;
+  size_t length = 0;
+};
+
+absl::StatusOr<HeaderExtent> ReadHeaderExtent(std::string_view bytes) {
   if (bytes.size() < kMagic.size() || bytes.substr(0, kMagic.size()) != kMagic) {
-    return fail("not a .npy file (bad magic: it does not start with \\x93NUMPY)");
+    return absl::InvalidArgumentError(
+        "not a .npy file (bad magic: it does not start with \\x93NUMPY)");
   }
-  if (bytes.size() < kMagic.size() + 2) return fail("truncated before the format version");
+  if (bytes.size() < kMagic.size() + 2) {
+    return absl::InvalidArgumentError("truncated before the format version");
+  }
   const int major = static_cast<unsigned char>(bytes[6]);
   const int minor = static_cast<unsigned char>(bytes[7]);
   if ((major != 1 && major != 2 && major != 3) || minor != 0) {
-    return fail(absl::StrCat("unsupported .npy format version ", major, ".", minor,
-                             " (this reader knows 1.0, 2.0 and 3.0)"));
+    return absl::InvalidArgumentError(absl::StrCat("unsupported .npy format version ", major, ".",
+                                                   minor, " (this reader knows 1.0, 2.0 and 3.0)"));
   }
   const size_t length_width = major == 1 ? 2 : 4;
-  const size_t header_start = 8 + length_width;
-  if (bytes.size() < header_start) return fail("truncated inside the header length");
-  const size_t header_length = ReadLittleEndian(bytes.substr(8), length_width);
+  if (bytes.size() < 8 + length_width) {
+    return absl::InvalidArgumentError("truncated inside the header length");
+  }
+  return HeaderExtent{8 + length_width, ReadLittleEndian(bytes.substr(8), length_width)};
+}
+
+// The array a file of `file_size` bytes holds, without its data; `bytes` is the file's start,
+// through the end of its header where the file is that long. Checks that the data the header
+// declares is exactly what follows it, so a reader allocates only what the file holds.
+absl::StatusOr<NpyArray> ParseHeader(std::string_view bytes, int64_t file_size,
+                                     std::string_view source, size_t* data_offset) {
+  auto fail = [&source](const std::string& what) {
+    return absl::InvalidArgumentError(absl::StrCat(std::string(source), ": ", what));
+  };
+  absl::StatusOr<HeaderExtent> extent = ReadHeaderExtent(bytes);
+  if (!extent.ok()) return fail(std::string(extent.status().message()));
+  const size_t header_start = extent->start;
+  const size_t header_length = extent->length;
   if (bytes.size() < header_start + header_length) {
     return fail(absl::StrCat("truncated header: it says ", header_length, " bytes, the file has ",
                              bytes.size() - header_start, " after it"));
@@ -250,9 +309,21 @@ absl::StatusOr<NpyArray> ParseNpy(std::string_view bytes, std::string_view sourc
   if (descr.kind == HeaderValue::Kind::kList) {
     return fail("structured dtypes (a list descr) are unsupported");
   }
-  if (descr.kind != HeaderValue::Kind::kString) return fail("'descr' is not a string");
-  if (fortran.kind != HeaderValue::Kind::kBool) return fail("'fortran_order' is not True or False");
-  if (shape.kind != HeaderValue::Kind::kTuple) return fail("'shape' is not a tuple of integers");
+  if (descr.kind != HeaderValue::Kind::kString) {
+    return fail(
+        absl::StrCat("'descr' is ", Shown(descr), "; expected a dtype string such as '<f4'"));
+  }
+  if (fortran.kind != HeaderValue::Kind::kBool) {
+    return fail(absl::StrCat("'fortran_order' is ", Shown(fortran), "; expected True or False"));
+  }
+  if (shape.kind == HeaderValue::Kind::kInt) {
+    return fail(absl::StrCat("'shape' is the integer ", shape.ints[0],
+                             "; expected a tuple of integers such as (", shape.ints[0], ",)"));
+  }
+  if (shape.kind != HeaderValue::Kind::kTuple) {
+    return fail(
+        absl::StrCat("'shape' is ", Shown(shape), "; expected a tuple of integers such as (2, 3)"));
+  }
   if (fortran.flag) {
     return fail("Fortran order (column-major) is unsupported; save np.ascontiguousarray(a)");
   }
@@ -267,13 +338,24 @@ absl::StatusOr<NpyArray> ParseNpy(std::string_view bytes, std::string_view sourc
     return fail(absl::StrCat("the shape ", ShapeText(array.shape), " is too large"));
   }
   const int64_t want = elements * *item_size;
-  const int64_t have = static_cast<int64_t>(bytes.size() - header_start - header_length);
+  const int64_t have = file_size - static_cast<int64_t>(header_start + header_length);
   if (have != want) {
     return fail(absl::StrCat(have < want ? "truncated data" : "trailing bytes after the data",
                              ": shape ", ShapeText(array.shape), " of '", array.descr, "' is ",
                              want, " bytes, the file has ", have));
   }
-  array.data = std::string(bytes.substr(header_start + header_length));
+  *data_offset = header_start + header_length;
+  return array;
+}
+
+}  // namespace
+
+absl::StatusOr<NpyArray> ParseNpy(std::string_view bytes, std::string_view source) {
+  size_t data_offset = 0;
+  absl::StatusOr<NpyArray> array =
+      ParseHeader(bytes, static_cast<int64_t>(bytes.size()), source, &data_offset);
+  if (!array.ok()) return array.status();
+  array->data = std::string(bytes.substr(data_offset));
   return array;
 }
 
@@ -310,14 +392,27 @@ absl::StatusOr<std::string> SerializeNpy(const NpyArray& array) {
 }
 
 absl::StatusOr<NpyArray> ReadNpyFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return absl::NotFoundError(absl::StrCat(path, ": cannot open: ", std::strerror(errno)));
+  absl::StatusOr<io::BoundedFile> file = io::BoundedFile::Open(path, kMaxNpyFileBytes);
+  if (!file.ok()) return file.status();
+  const int64_t size = file->size();
+  // The magic, version and header length, then the header: nothing past what the file holds.
+  std::string bytes;
+  if (absl::Status read = file->Read(std::min<int64_t>(size, 12), &bytes); !read.ok()) return read;
+  absl::StatusOr<HeaderExtent> extent = ReadHeaderExtent(bytes);
+  if (extent.ok()) {
+    const int64_t header_end = std::min<int64_t>(size, extent->start + extent->length);
+    if (header_end > static_cast<int64_t>(bytes.size())) {
+      absl::Status read = file->Read(header_end - static_cast<int64_t>(bytes.size()), &bytes);
+      if (!read.ok()) return read;
+    }
   }
-  std::ostringstream contents;
-  contents << in.rdbuf();
-  if (in.bad()) return absl::DataLossError(absl::StrCat(path, ": read error"));
-  return ParseNpy(contents.str(), path);
+  size_t data_offset = 0;
+  absl::StatusOr<NpyArray> array = ParseHeader(bytes, size, path, &data_offset);
+  if (!array.ok()) return array.status();
+  // The header's data size is the file's (ParseHeader checked), so this reads just that.
+  array->data = bytes.substr(std::min(data_offset, bytes.size()));
+  if (absl::Status read = file->ReadRest(&array->data); !read.ok()) return read;
+  return array;
 }
 
 absl::Status WriteNpyFile(const std::string& path, const NpyArray& array) {

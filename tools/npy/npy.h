@@ -46,7 +46,12 @@ absl::StatusOr<NpyArray> ParseNpy(std::string_view bytes, std::string_view sourc
 // `array.data` must hold exactly num_elements() items of its descr.
 absl::StatusOr<std::string> SerializeNpy(const NpyArray& array);
 
-// File helpers; errors name the path.
+// The largest .npy file read: 16 GiB, more than any host buffer tile-run allocates.
+inline constexpr int64_t kMaxNpyFileBytes = int64_t{16} << 30;
+
+// File helpers; errors name the path. ReadNpyFile reads only a regular file of at most
+// kMaxNpyFileBytes (a FIFO or a device such as /dev/zero is refused, naming what it is), and
+// checks the data size the header declares against the file's size before reading the data.
 absl::StatusOr<NpyArray> ReadNpyFile(const std::string& path);
 absl::Status WriteNpyFile(const std::string& path, const NpyArray& array);
 

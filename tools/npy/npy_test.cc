@@ -1,7 +1,12 @@
 #include "tools/npy/npy.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <string>
 
 #include "gtest/gtest.h"
@@ -127,11 +132,20 @@ TEST(NpyTest, RefusesMalformedFiles) {
   ExpectRefused(WithHeader(good, std::string(9, '\0')), "trailing bytes");
   ExpectRefused(WithHeader("{'descr': '<f4', 'shape': (2,)}", ""), "no 'fortran_order'");
   ExpectRefused(WithHeader("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), 'x': 1}", ""),
-                "malformed header");
+                "unknown key 'x'");
   ExpectRefused(WithHeader("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), 'x': 'y'}", ""),
                 "unknown key 'x'");
   ExpectRefused(WithHeader("{'descr': '<f4', 'fortran_order': 0, 'shape': (2,)}", ""),
-                "malformed header");
+                "x.npy: 'fortran_order' is 0; expected True or False");
+  ExpectRefused(WithHeader("{'descr': '<f4', 'fortran_order': False, 'shape': 100}", ""),
+                "x.npy: 'shape' is the integer 100; expected a tuple of integers such as (100,)");
+  ExpectRefused(WithHeader("{'descr': '<f4', 'fortran_order': False, 'shape': '2'}", ""),
+                "x.npy: 'shape' is '2'; expected a tuple of integers such as (2, 3)");
+  ExpectRefused(WithHeader("{'descr': 4, 'fortran_order': False, 'shape': (2,)}", ""),
+                "x.npy: 'descr' is 4; expected a dtype string such as '<f4'");
+  ExpectRefused(WithHeader("{'descr': '<f4', 'fortran_order': false, 'shape': (2,)}", ""),
+                "the value of 'fortran_order' is not a string, True, False, an integer or a "
+                "tuple");
   ExpectRefused(WithHeader("{'descr': '<f4', 'fortran_order': True, 'shape': (2,)}", ""),
                 "Fortran order");
   ExpectRefused(WithHeader("{'descr': '>f4', 'fortran_order': False, 'shape': (2,)}", ""),
@@ -162,6 +176,44 @@ TEST(NpyTest, FileErrorsNameThePath) {
   absl::StatusOr<NpyArray> back = ReadNpyFile(path);
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ(back->data, "ab");
+}
+
+std::string TempPath(const std::string& name) {
+  return std::string(std::getenv("TEST_TMPDIR")) + "/" + name;
+}
+
+TEST(NpyTest, RefusesDevicesAndFifosWithoutReadingThem) {
+  const std::string zero = TempPath("zero.npy");
+  ::unlink(zero.c_str());
+  ASSERT_EQ(::symlink("/dev/zero", zero.c_str()), 0);
+  absl::StatusOr<NpyArray> a = ReadNpyFile(zero);
+  ASSERT_FALSE(a.ok());
+  EXPECT_EQ(Message(a.status()), zero + ": is a character device, not a regular file; give a file");
+  const std::string fifo = TempPath("pipe.npy");
+  ::unlink(fifo.c_str());
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  a = ReadNpyFile(fifo);
+  ASSERT_FALSE(a.ok());
+  EXPECT_EQ(Message(a.status()),
+            fifo + ": is a FIFO (named pipe), not a regular file; give a file");
+}
+
+TEST(NpyTest, ChecksTheDeclaredSizeAgainstTheFileBeforeReadingTheData) {
+  const std::string path = TempPath("huge_header.npy");
+  std::ofstream(path, std::ios::binary)
+      << WithHeader("{'descr': '<f8', 'fortran_order': False, 'shape': (1073741824,), }", "1234");
+  absl::StatusOr<NpyArray> a = ReadNpyFile(path);
+  ASSERT_FALSE(a.ok());
+  EXPECT_EQ(Message(a.status()),
+            path +
+                ": truncated data: shape (1073741824,) of '<f8' is 8589934592 bytes, the file "
+                "has 4");
+  const std::string short_header = TempPath("short_header.npy");
+  std::ofstream(short_header, std::ios::binary)
+      << WithHeader("{'descr': '<f8', 'fortran_order': False, 'shape': (1,), }", "").substr(0, 20);
+  a = ReadNpyFile(short_header);
+  ASSERT_FALSE(a.ok());
+  EXPECT_NE(Message(a.status()).find("truncated header"), std::string::npos) << a.status();
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "frontends/io/bounded_file.h"
 #include "frontends/io/module_io.h"
 #include "passes/transforms/all_passes.h"
 #include "passes/pass/pass_manager.h"
@@ -211,7 +212,12 @@ int TileOptMain(int argc, char** argv, std::istream& in, std::ostream& out, std:
   std::string source_name = input;
   if (input == "-") {
     source_name = "<stdin>";
-    contents.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    absl::StatusOr<std::string> read = io::ReadBoundedStream(in, io::kMaxModuleBytes, source_name);
+    if (!read.ok()) {
+      err << "tile-opt: error: " << read.status().message() << "\n";
+      return 1;
+    }
+    contents = *std::move(read);
   } else {
     absl::StatusOr<std::string> read = io::ReadFile(input);
     if (!read.ok()) {

@@ -1,6 +1,8 @@
 // tile-opt end to end through its library entry point: formats, pipelines,
 // and that every kind of bad input ends in a message and a non-zero status.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <random>
@@ -130,6 +132,23 @@ TEST(TileOptTest, BadInputsNameTheInput) {
     if (r.status == 0) continue;  // random bytes can happen to decode to a valid empty module
     EXPECT_NE(r.err.find("random.tilepb"), std::string::npos) << r.err;
   }
+}
+
+TEST(TileOptTest, RefusesADeviceOrAFifoNamingThePath) {
+  const std::string zero = TempPath("zero.tile");
+  ::unlink(zero.c_str());
+  ASSERT_EQ(::symlink("/dev/zero", zero.c_str()), 0);
+  Result r = RunTileOpt({zero});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "tile-opt: error: " + zero +
+                       ": is a character device, not a regular file; give a file\n");
+  const std::string fifo = TempPath("pipe.tilepb");
+  ::unlink(fifo.c_str());
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  r = RunTileOpt({fifo});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "tile-opt: error: " + fifo +
+                       ": is a FIFO (named pipe), not a regular file; give a file\n");
 }
 
 TEST(TileOptTest, InvalidInputIrIsRejectedUnlessVerificationIsOff) {
