@@ -51,6 +51,29 @@ TEST(KernelCacheTest, MemoryThenDiskThenCompile) {
   EXPECT_EQ(third->source, CacheSource::kDisk);
 }
 
+// A folder others may write is refused with a warning naming it, and the
+// cache keeps to memory: the kernel still compiles and runs (issue 37).
+TEST(KernelCacheTest, AWorldWritableFolderTurnsTheDiskCacheOffWithAWarning) {
+  absl::StatusOr<std::unique_ptr<JitBackend>> backend = OpenJitBackend("cpu");
+  ASSERT_TRUE(backend.ok());
+  KernelCacheOptions options = InDir("shared");
+  std::filesystem::create_directories(*options.directory);
+  std::filesystem::permissions(*options.directory, std::filesystem::perms::all);
+  std::vector<std::string> warnings;
+  options.warn = [&](const std::string& message) { warnings.push_back(message); };
+  KernelCache cache(**backend, options);
+  EXPECT_FALSE(cache.disk().has_value());
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find(*options.directory + ": it is writable by group or others"),
+            std::string::npos)
+      << warnings[0];
+  EXPECT_NE(warnings[0].find("caching in memory only"), std::string::npos) << warnings[0];
+  absl::StatusOr<CachedKernel> kernel = cache.Get(AddModule(), "add_f32");
+  ASSERT_TRUE(kernel.ok()) << kernel.status();
+  EXPECT_EQ(kernel->source, CacheSource::kCompiled);
+  EXPECT_FALSE(std::filesystem::exists(*options.directory + "/key"));
+}
+
 TEST(KernelCacheTest, ConcurrentCallsForOneMissingKeyCompileOnce) {
   absl::StatusOr<std::unique_ptr<JitBackend>> backend = OpenJitBackend("cpu");
   KernelCache cache(**backend, InDir("once"));

@@ -30,15 +30,43 @@ std::string Age(absl::Time modified) {
   return absl::StrCat(seconds / 86400, "d");
 }
 
+// A positive age: "7d" (days are ours), or what absl parses ("12h", "30m").
+absl::StatusOr<absl::Duration> ParseAge(const std::string& text) {
+  absl::Duration duration;
+  if (text.size() > 1 && text.back() == 'd') {
+    int64_t days = 0;
+    if (!absl::SimpleAtoi(text.substr(0, text.size() - 1), &days) || days > 100000 ||
+        days < -100000) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("bad duration '", text, "' (e.g. 7d, 12h, 30m)"));
+    }
+    duration = absl::Hours(24 * days);
+  } else if (!absl::ParseDuration(text, &duration) || duration == absl::InfiniteDuration() ||
+             duration == -absl::InfiniteDuration()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("bad duration '", text, "' (e.g. 7d, 12h, 30m)"));
+  }
+  if (duration <= absl::ZeroDuration()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("'", text, "' is ", duration < absl::ZeroDuration() ? "negative" : "zero",
+                     ": an age must be positive (e.g. 7d, 12h, 30m; without --older-than, "
+                     "clear removes every entry)"));
+  }
+  return duration;
+}
+
 int Main(int argc, char** argv) {
   cli::ArgParser parser(
       "tile-cache", "ls | verify | clear [--older-than=DURATION] [--cache-dir=DIR]",
       "Lists, verifies or clears the JIT's kernel cache: $TILE_CACHE_DIR, else\n"
       "$XDG_CACHE_HOME/tile, else ~/.cache/tile.\n"
       "  ls      each entry's key, kind, kernel, target, arch, size and age\n"
-      "  verify  re-checks every entry's checksum and that its context hashes to its key;\n"
-      "          exit 1 when any entry is bad (the runtime refuses and rebuilds those)\n"
-      "  clear   removes every entry, or those older than --older-than (e.g. 7d, 12h, 30m)");
+      "  verify  re-checks that every entry is a file of yours, written under this folder's\n"
+      "          key (its HMAC), and that its context hashes to its key; exit 1 when any\n"
+      "          entry is bad (the runtime refuses and rebuilds those)\n"
+      "  clear   removes every entry, or those older than --older-than (e.g. 7d, 12h, 30m)\n"
+      "None creates the folder; each refuses one that is not yours or that others may\n"
+      "write (see runtime/README.md).");
   parser.Add({"cache-dir", "DIR", "the cache folder (default: from the environment)"});
   parser.Add({"older-than", "DURATION", "clear only entries last written before now - DURATION"});
   parser.Add({"help", "", "show this help"});
@@ -63,7 +91,25 @@ int Main(int argc, char** argv) {
                  "is known (no HOME); give --cache-dir\n";
     return 2;
   }
-  absl::StatusOr<DiskCache> cache = DiskCache::Open(*directory);
+  if (command != "ls" && command != "verify" && command != "clear") {
+    std::cerr << "tile-cache: error: unknown command '" << command
+              << "': expected ls, verify or clear\n";
+    return 2;
+  }
+  std::optional<absl::Duration> older_than;
+  if (parser.Has("older-than")) {
+    if (command != "clear") {
+      std::cerr << "tile-cache: error: --older-than is for clear, not " << command << "\n";
+      return 2;
+    }
+    absl::StatusOr<absl::Duration> duration = ParseAge(parser.Get("older-than"));
+    if (!duration.ok()) {
+      std::cerr << "tile-cache: error: --older-than: " << duration.status().message() << "\n";
+      return 2;
+    }
+    older_than = *duration;
+  }
+  absl::StatusOr<DiskCache> cache = DiskCache::OpenExisting(*directory);
   if (!cache.ok()) {
     std::cerr << "tile-cache: error: " << cache.status().message() << "\n";
     return 1;
@@ -98,37 +144,13 @@ int Main(int argc, char** argv) {
               << "\n";
     return bad ? 1 : 0;
   }
-  if (command == "clear") {
-    std::optional<absl::Duration> older_than;
-    if (parser.Has("older-than")) {
-      absl::Duration duration;
-      std::string text = parser.Get("older-than");
-      // absl parses "12h", "30m", "90s"; days are ours.
-      if (!text.empty() && text.back() == 'd' && text.size() > 1) {
-        int64_t days = 0;
-        if (!absl::SimpleAtoi(text.substr(0, text.size() - 1), &days)) {
-          std::cerr << "tile-cache: error: --older-than: bad duration '" << text << "'\n";
-          return 2;
-        }
-        duration = absl::Hours(24 * days);
-      } else if (!absl::ParseDuration(text, &duration)) {
-        std::cerr << "tile-cache: error: --older-than: bad duration '" << text
-                  << "' (e.g. 7d, 12h, 30m)\n";
-        return 2;
-      }
-      older_than = duration;
-    }
-    absl::StatusOr<int> removed = cache->Clear(older_than);
-    if (!removed.ok()) {
-      std::cerr << "tile-cache: error: " << removed.status().message() << "\n";
-      return 1;
-    }
-    std::cout << "removed " << *removed << " entries from " << *directory << "\n";
-    return 0;
+  absl::StatusOr<int> removed = cache->Clear(older_than);
+  if (!removed.ok()) {
+    std::cerr << "tile-cache: error: " << removed.status().message() << "\n";
+    return 1;
   }
-  std::cerr << "tile-cache: error: unknown command '" << command
-            << "': expected ls, verify or clear\n";
-  return 2;
+  std::cout << "removed " << *removed << " entries from " << *directory << "\n";
+  return 0;
 }
 
 }  // namespace
