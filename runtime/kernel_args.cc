@@ -55,8 +55,10 @@ std::string DLDataTypeName(DLDataType dl) {
                       " bits, ", dl.lanes, " lanes)");
 }
 
+// The shape of a tensor whose ndim is in [0, kMaxTensorRank]; "NULL" for no shape array.
 std::string ShapeText(const DLTensor& t) {
-  std::vector<int64_t> shape(t.shape, t.shape + (t.shape ? t.ndim : 0));
+  if (t.shape == nullptr && t.ndim > 0) return "(shape NULL)";
+  std::vector<int64_t> shape(t.shape, t.shape + t.ndim);
   return absl::StrCat("[", absl::StrJoin(shape, ", "), "]");
 }
 
@@ -209,6 +211,7 @@ class Binder {
     const BufferNode& buffer = *param.buffer;
     if (arg.tensor == nullptr) return ArgError(i, param, "expected a tensor, got a scalar");
     const DLTensor& t = *arg.tensor;
+    if (absl::Status status = CheckTensorFields(i, param, t); !status.ok()) return status;
     if (const int32_t stored = StoredDeviceType(t); stored != device_type_) {
       return ArgError(i, param,
                       absl::StrCat("expected a tensor on ", DeviceTypeName(device_type_),
@@ -221,18 +224,10 @@ class Binder {
           i, param,
           absl::StrCat("expected ", buffer.dtype.ToString(), ", got ", DLDataTypeName(t.dtype)));
     }
-    if (t.ndim != buffer.rank() || (t.ndim > 0 && t.shape == nullptr)) {
+    if (t.ndim != buffer.rank()) {
       return ArgError(i, param,
                       absl::StrCat("expected rank ", buffer.rank(), " (", DeclaredType(buffer),
                                    "), got rank ", t.ndim, " ", ShapeText(t)));
-    }
-    // Whether the tensor has elements, without multiplying extents that may overflow.
-    bool has_elements = true;
-    for (int d = 0; d < t.ndim; ++d) {
-      if (t.shape[d] < 0) {
-        return ArgError(i, param, absl::StrCat("dimension ", d, " is negative (", t.shape[d], ")"));
-      }
-      has_elements = has_elements && t.shape[d] != 0;
     }
     for (int d = 0; d < t.ndim; ++d) {
       absl::Status status = CheckEntry(param, "dimension", d, t.shape[d], buffer.shape[d]);
@@ -240,7 +235,6 @@ class Binder {
     }
     if (absl::Status status = CheckStrides(i, param, t); !status.ok()) return status;
 
-    if (t.data == nullptr && has_elements) return ArgError(i, param, "the tensor has no data");
     // An empty tensor may have no data; its byte offset then points nowhere (and adding it to
     // a null pointer would be undefined).
     char* data = t.data == nullptr ? nullptr : static_cast<char*>(t.data) + t.byte_offset;
@@ -252,6 +246,78 @@ class Binder {
                        " is not aligned to ", alignment, " bytes"));
     }
     bound_.data[i] = data;
+    return absl::OkStatus();
+  }
+
+  // The DLTensor's own consistency, before anything is read through its pointers (a producer's
+  // bug, or a forged tensor, must not crash the process): ndim from 0 to kMaxTensorRank, a
+  // shape array when ndim > 0, no negative extent, a byte span (over the strides when given)
+  // and a byte offset that fit 63 bits and the address space, data when there are elements.
+  absl::Status CheckTensorFields(size_t i, const Param& param, const DLTensor& t) const {
+    if (t.ndim < 0 || t.ndim > kMaxTensorRank) {
+      return ArgError(i, param,
+                      absl::StrCat("the tensor's ndim is ", t.ndim,
+                                   t.ndim < 0 ? "" : absl::StrCat(", more than ", kMaxTensorRank),
+                                   "; expected rank ", param.buffer->rank(), " (",
+                                   DeclaredType(*param.buffer), ")"));
+    }
+    if (t.ndim > 0 && t.shape == nullptr) {
+      return ArgError(i, param, absl::StrCat("the tensor's shape is NULL with ndim ", t.ndim));
+    }
+    bool has_elements = true;
+    for (int d = 0; d < t.ndim; ++d) {
+      if (t.shape[d] < 0) {
+        return ArgError(i, param, absl::StrCat("dimension ", d, " is negative (", t.shape[d], ")"));
+      }
+      has_elements = has_elements && t.shape[d] != 0;
+    }
+    if (!has_elements) return absl::OkStatus();
+    // The distance in elements from the first element to the farthest one, then in bytes.
+    const int64_t element_bytes =
+        std::max<int64_t>(1, (int64_t{t.dtype.bits} * t.dtype.lanes + 7) / 8);
+    int64_t last = 0;
+    bool overflow = false;
+    int64_t stride = 1;
+    for (int d = t.ndim - 1; d >= 0; --d) {
+      int64_t step = stride;
+      if (t.strides != nullptr) {
+        step = t.strides[d];
+        if (step == std::numeric_limits<int64_t>::min()) overflow = true;
+        step = step < 0 ? -step : step;
+      }
+      int64_t reach;
+      overflow = overflow || __builtin_mul_overflow(step, t.shape[d] - 1, &reach) ||
+                 __builtin_add_overflow(last, reach, &last);
+      if (t.strides == nullptr)
+        overflow = overflow || __builtin_mul_overflow(stride, t.shape[d], &stride);
+    }
+    int64_t span_bytes = 0;
+    overflow = overflow || __builtin_add_overflow(last, 1, &last) ||
+               __builtin_mul_overflow(last, element_bytes, &span_bytes);
+    if (overflow) {
+      std::vector<int64_t> strides;
+      if (t.strides != nullptr) strides.assign(t.strides, t.strides + t.ndim);
+      return ArgError(
+          i, param,
+          absl::StrCat("the tensor's size overflows 64 bits (shape ", ShapeText(t),
+                       t.strides == nullptr
+                           ? ""
+                           : absl::StrCat(", strides [", absl::StrJoin(strides, ", "), "]"),
+                       ")"));
+    }
+    if (t.data == nullptr) {
+      return ArgError(i, param, "the tensor's data is NULL but it has elements");
+    }
+    const uintptr_t address = reinterpret_cast<uintptr_t>(t.data);
+    uintptr_t end;
+    if (t.byte_offset > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) ||
+        __builtin_add_overflow(address, t.byte_offset, &end) ||
+        __builtin_add_overflow(end, static_cast<uint64_t>(span_bytes), &end)) {
+      return ArgError(i, param,
+                      absl::StrCat("the tensor's byte_offset ", t.byte_offset,
+                                   " puts its data past the end of the address space (data 0x",
+                                   absl::Hex(address), ", ", span_bytes, " bytes)"));
+    }
     return absl::OkStatus();
   }
 
@@ -289,7 +355,12 @@ class Binder {
   absl::Status CheckStrides(size_t i, const Param& param, const DLTensor& t) {
     const BufferNode& buffer = *param.buffer;
     std::vector<int64_t> compact(t.ndim, 1);
-    for (int d = t.ndim - 2; d >= 0; --d) compact[d] = compact[d + 1] * t.shape[d + 1];
+    // Wrapping: an empty tensor's extents may multiply past int64 (a tensor with elements
+    // fits, CheckTensorFields saw to it).
+    for (int d = t.ndim - 2; d >= 0; --d) {
+      compact[d] = static_cast<int64_t>(static_cast<uint64_t>(compact[d + 1]) *
+                                        static_cast<uint64_t>(t.shape[d + 1]));
+    }
     if (buffer.strides.empty()) {
       if (t.strides == nullptr) return absl::OkStatus();
       for (int d = 0; d < t.ndim; ++d) {

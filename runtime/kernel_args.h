@@ -47,8 +47,15 @@ struct BoundArgs {
   std::vector<int64_t> dims;
 };
 
+// The largest ndim a DLTensor may declare (numpy's limit since 2.0); a larger one is refused
+// as malformed before its shape array is read.
+inline constexpr int kMaxTensorRank = 64;
+
 // Checks `args` against `kernel` for a device of type `device_type`, in
-// parameter order: the argument count; per buffer parameter a tensor on that
+// parameter order: the argument count; per buffer parameter first the
+// DLTensor's own consistency (ndim in [0, kMaxTensorRank], a shape array when
+// ndim > 0, no negative extent, a byte span and byte offset that overflow
+// neither int64 nor the address space, data when it has elements), then a tensor on that
 // device, the dtype, the rank, then each shape entry (a bare dimension binds
 // it, the first binding wins and later ones must agree; a constant must
 // match); per scalar parameter a value that its dtype holds exactly (integer

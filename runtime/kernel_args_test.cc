@@ -278,7 +278,8 @@ TEST_F(BindArgumentsTest, Alignment) {
   EXPECT_THAT(BindError("scaled", args, 1), HasSubstr("is not aligned to 4 bytes"));
   x->byte_offset = 0;
   x->data = nullptr;
-  EXPECT_EQ(BindError("scaled", args), "kernel 'scaled': argument 1 ('X'): the tensor has no data");
+  EXPECT_EQ(BindError("scaled", args),
+            "kernel 'scaled': argument 1 ('X'): the tensor's data is NULL but it has elements");
 }
 
 // Found by //fuzz:kernel_args_fuzzer (fuzz/corpus/kernel_args/): the element count of a huge
@@ -289,7 +290,53 @@ TEST_F(BindArgumentsTest, HugeTensorWithoutData) {
   a->shape = shape;
   a->data = nullptr;
   EXPECT_EQ(BindError("wide", {KernelArg::Tensor(a)}),
-            "kernel 'wide': argument 1 ('A'): the tensor has no data");
+            "kernel 'wide': argument 1 ('A'): the tensor's size overflows 64 bits (shape "
+            "[4294967296, 4294967296])");
+}
+
+// Issue 37: every field of a DLTensor is checked before anything is read through it; a
+// negative ndim aborted the process and one beyond the shape array crashed it.
+TEST_F(BindArgumentsTest, MalformedTensorFieldsAreRefusedByName) {
+  auto error = [&](auto forge) {
+    std::vector<KernelArg> args = ScaledArgs();
+    DLTensor* x = Tensor(kF32, {8});
+    forge(*x);
+    args[0] = KernelArg::Tensor(x);
+    return BindError("scaled", args);
+  };
+  EXPECT_EQ(error([](DLTensor& t) { t.ndim = -1; }),
+            "kernel 'scaled': argument 1 ('X'): the tensor's ndim is -1; expected rank 1 "
+            "(f32[N])");
+  EXPECT_EQ(error([](DLTensor& t) { t.ndim = 1 << 30; }),
+            "kernel 'scaled': argument 1 ('X'): the tensor's ndim is 1073741824, more than 64; "
+            "expected rank 1 (f32[N])");
+  EXPECT_EQ(error([](DLTensor& t) { t.shape = nullptr; }),
+            "kernel 'scaled': argument 1 ('X'): the tensor's shape is NULL with ndim 1");
+  static int64_t negative[] = {-8};
+  EXPECT_EQ(error([](DLTensor& t) { t.shape = negative; }),
+            "kernel 'scaled': argument 1 ('X'): dimension 0 is negative (-8)");
+  static int64_t huge_stride[] = {int64_t{1} << 62};
+  EXPECT_EQ(error([](DLTensor& t) { t.strides = huge_stride; }),
+            "kernel 'scaled': argument 1 ('X'): the tensor's size overflows 64 bits (shape [8], "
+            "strides [4611686018427387904])");
+  static int64_t min_stride[] = {std::numeric_limits<int64_t>::min()};
+  EXPECT_THAT(error([](DLTensor& t) { t.strides = min_stride; }),
+              HasSubstr("the tensor's size overflows 64 bits"));
+  EXPECT_THAT(error([](DLTensor& t) { t.byte_offset = ~uint64_t{0} - 3; }),
+              HasSubstr("argument 1 ('X'): the tensor's byte_offset 18446744073709551612 puts its "
+                        "data past the end of the address space"));
+  EXPECT_THAT(error([](DLTensor& t) { t.dtype.lanes = 0; }),
+              HasSubstr("argument 1 ('X'): expected f32, got an unsupported DLPack type (code 2, "
+                        "32 bits, 0 lanes)"));
+  // A rank mismatch with a NULL shape said "got rank 1 []".
+  EXPECT_EQ(BindError("gemm", {KernelArg::Tensor([&] {
+                                 DLTensor* t = Tensor(kF16, {4});
+                                 t->shape = nullptr;
+                                 return t;
+                               }()),
+                               KernelArg::Tensor(Tensor(kF16, {4, 4})),
+                               KernelArg::Tensor(Tensor(kF32, {4, 4}))}),
+            "kernel 'gemm': argument 1 ('A'): the tensor's shape is NULL with ndim 1");
 }
 
 // Found by the fuzz campaign of 2026-12-03 (fuzz/corpus/kernel_args/): an empty tensor
