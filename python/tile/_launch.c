@@ -157,7 +157,8 @@ typedef struct {
   TileDLManagedTensorVersioned* managed[kInlineArgs];  /* from the exchange table */
 } CallSlots;
 
-static PyObject* numbers_real = NULL; /* numbers.Real, what a scalar must be */
+static PyObject* numbers_real = NULL;     /* numbers.Real, what a scalar must be */
+static PyObject* numbers_integral = NULL; /* numbers.Integral, what is passed exactly */
 
 /* Fills slot i from a tensor argument. Returns 0, or -1 with an exception set. Sets *stream
  * from the first CUDA tensor read through an exchange table; clears *all_exchanged when the
@@ -224,8 +225,69 @@ static int BindTensor(const Launcher* launcher, Py_ssize_t i, PyObject* value, C
   return 0;
 }
 
+/* Raises tile.InvalidArgumentError (a ValueError; ValueError itself where tile._lib cannot be
+ * imported) with `message`, as libtile's range errors arrive. */
+static void RaiseInvalidArgument(PyObject* message) {
+  PyObject* kind = NULL;
+  PyObject* lib = PyImport_ImportModule("tile._lib");
+  if (lib != NULL) {
+    kind = PyObject_GetAttrString(lib, "InvalidArgumentError");
+    Py_DECREF(lib);
+  }
+  if (kind == NULL) PyErr_Clear();
+  PyErr_SetObject(kind != NULL ? kind : PyExc_ValueError, message);
+  Py_XDECREF(kind);
+}
+
+/* The ctypes path's message for an integer beyond int64 (kernel.py's _scalar_arg): the integer
+ * itself up to 128 bits, else its size (Python refuses str() of more than 4300 digits). */
+static void RaiseIntegerOutOfRange(const Launcher* launcher, Py_ssize_t i, PyObject* integer) {
+  PyObject* text = NULL;
+  PyObject* bits = PyObject_CallMethod(integer, "bit_length", NULL);
+  long bit_length = bits != NULL ? PyLong_AsLong(bits) : -1;
+  Py_XDECREF(bits);
+  if (bit_length >= 0 && bit_length <= 128) {
+    text = PyObject_Str(integer);
+  } else if (bit_length > 128) {
+    text = PyUnicode_FromFormat("an integer of %ld bits", bit_length);
+  }
+  if (text == NULL) {
+    PyErr_Clear();
+    text = PyUnicode_FromString("the integer");
+  }
+  PyObject* message = PyUnicode_FromFormat(
+      "argument %zd ('%s'): %U is out of the range of an integer scalar, int64 "
+      "[-9223372036854775808, 9223372036854775807] (a float parameter takes float(value))",
+      i + 1, ParamName(launcher, i), text);
+  Py_DECREF(text);
+  if (message != NULL) {
+    RaiseInvalidArgument(message);
+    Py_DECREF(message);
+  }
+}
+
+/* An integer (bool too, as 0 and 1; numpy's, through __index__) is passed exactly as
+ * TILE_ARG_INT, any other real number as a double. */
 static int BindScalar(const Launcher* launcher, Py_ssize_t i, PyObject* value, CallSlots* slots) {
-  int is_number = PyFloat_Check(value) || PyLong_Check(value);
+  int is_integer = PyLong_Check(value);
+  if (!is_integer && !PyFloat_Check(value)) {
+    is_integer = PyObject_IsInstance(value, numbers_integral);
+    if (is_integer < 0) return -1;
+  }
+  slots->args[i].tensor = NULL;
+  if (is_integer) {
+    PyObject* integer = PyNumber_Index(value);
+    if (integer == NULL) return -1;
+    int overflow = 0;
+    long long number = PyLong_AsLongLongAndOverflow(integer, &overflow);
+    if (overflow != 0) RaiseIntegerOutOfRange(launcher, i, integer);
+    Py_DECREF(integer);
+    if (overflow != 0 || (number == -1 && PyErr_Occurred())) return -1;
+    slots->args[i].kind = TILE_ARG_INT;
+    slots->args[i].integer = (int64_t)number;
+    return 0;
+  }
+  int is_number = PyFloat_Check(value);
   if (!is_number) {
     is_number = PyObject_IsInstance(value, numbers_real);
     if (is_number < 0) return -1;
@@ -235,9 +297,18 @@ static int BindScalar(const Launcher* launcher, Py_ssize_t i, PyObject* value, C
     return -1;
   }
   double number = PyFloat_AsDouble(value);
-  if (number == -1.0 && PyErr_Occurred()) return -1;
+  if (number == -1.0 && PyErr_Occurred()) {
+    if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return -1;
+    PyErr_Clear();
+    PyObject* message = PyUnicode_FromFormat(
+        "argument %zd ('%s'): the number is too large for a double", i + 1, ParamName(launcher, i));
+    if (message != NULL) {
+      RaiseInvalidArgument(message);
+      Py_DECREF(message);
+    }
+    return -1;
+  }
   slots->args[i].kind = TILE_ARG_SCALAR;
-  slots->args[i].tensor = NULL;
   slots->args[i].scalar = number;
   return 0;
 }
@@ -274,11 +345,16 @@ static int LaunchValues(const Launcher* launcher, PyObject* values, tile_status*
       return -1;
     }
   }
+  /* Without the GIL while the kernel runs (a CPU launch runs it on this thread), so that other
+   * threads go on and Ctrl-C is seen when it returns; the capsules and managed tensors that
+   * keep the tensors alive are held until then. */
+  Py_BEGIN_ALLOW_THREADS;
   if (tensors > 0 && all_exchanged && have_stream) {
     *status = launcher->launch_async(launcher->kernel, slots.args, (size_t)count, stream);
   } else {
     *status = launcher->launch(launcher->kernel, slots.args, (size_t)count);
   }
+  Py_END_ALLOW_THREADS;
   Release(&slots, count);
   return 0;
 }
@@ -328,14 +404,28 @@ static PyObject* KernelBaseCall(PyObject* self, PyObject* args, PyObject* kwargs
     Py_DECREF(method);
     return result;
   }
+  /* Held for the call: a tensor's __dlpack__, or another thread while the kernel runs without
+   * the GIL, may set another launcher. */
+  PyObject* capsule = base->launcher;
+  PyObject* check = base->check;
+  Py_INCREF(capsule);
+  Py_INCREF(check);
   tile_status status;
-  if (LaunchValues(launcher, args, &status) != 0) return NULL;
-  if (status == 0) Py_RETURN_NONE;
-  PyObject* code = PyLong_FromLong((long)status);
-  if (code == NULL) return NULL;
-  PyObject* result = PyObject_CallFunctionObjArgs(base->check, code, NULL);
-  Py_DECREF(code);
-  return result; /* NULL with check's exception; None if check found nothing to raise */
+  PyObject* result = NULL;
+  if (LaunchValues(launcher, args, &status) == 0) {
+    PyObject* code = status == 0 ? NULL : PyLong_FromLong((long)status);
+    if (status == 0) {
+      result = Py_None;
+      Py_INCREF(result);
+    } else if (code != NULL) {
+      /* NULL with check's exception; None if check found nothing to raise */
+      result = PyObject_CallFunctionObjArgs(check, code, NULL);
+      Py_DECREF(code);
+    }
+  }
+  Py_DECREF(capsule);
+  Py_DECREF(check);
+  return result;
 }
 
 /* _set_launcher(capsule or None, check or None) */
@@ -467,8 +557,9 @@ PyMODINIT_FUNC PyInit__launch(void) {
   PyObject* numbers = PyImport_ImportModule("numbers");
   if (numbers == NULL) return NULL;
   numbers_real = PyObject_GetAttrString(numbers, "Real");
+  numbers_integral = PyObject_GetAttrString(numbers, "Integral");
   Py_DECREF(numbers);
-  if (numbers_real == NULL) return NULL;
+  if (numbers_real == NULL || numbers_integral == NULL) return NULL;
   PyObject* module = PyModule_Create(&kModule);
   if (module == NULL) return NULL;
   PyObject* kernel_base = PyType_FromSpec(&kKernelBaseSpec);

@@ -12,7 +12,7 @@ import os
 
 from tile import _dlpack
 
-API_VERSION = 2  # TILE_API_VERSION of the header this module declares (0.2)
+API_VERSION = 3  # TILE_API_VERSION of the header this module declares (0.3)
 
 
 class TileError(Exception):
@@ -39,13 +39,19 @@ _ERRORS = {1: InvalidArgumentError, 2: NotFoundError, 3: UnavailableError, 4: In
 
 TILE_ARG_TENSOR = 0
 TILE_ARG_SCALAR = 1
+TILE_ARG_INT = 2  # since 0.3: an int64, exact
+
+
+class _ScalarValue(ctypes.Union):
+    _fields_ = [("scalar", ctypes.c_double), ("integer", ctypes.c_int64)]
 
 
 class TileArg(ctypes.Structure):
+    _anonymous_ = ("value",)
     _fields_ = [
         ("kind", ctypes.c_int),
         ("tensor", ctypes.POINTER(_dlpack.DLTensor)),
-        ("scalar", ctypes.c_double),
+        ("value", _ScalarValue),
     ]
 
 

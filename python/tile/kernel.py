@@ -2,10 +2,49 @@
 
 import ctypes
 import numbers
+import operator
 
 from tile import _dlpack
 from tile import _lib
-from tile._lib import TILE_ARG_SCALAR, TILE_ARG_TENSOR, TileArg, check, lib
+from tile._lib import (TILE_ARG_INT, TILE_ARG_SCALAR, TILE_ARG_TENSOR, InvalidArgumentError,
+                       TileArg, check, lib)
+
+INT64_MIN, INT64_MAX = -2**63, 2**63 - 1
+
+
+def _scalar_arg(position, name, value):
+    """The TileArg of a number: integers (bool too, as 0 and 1; numpy's) as an exact int64,
+    other reals as a double. The messages are those of tile._launch."""
+    if isinstance(value, numbers.Integral):
+        integer = operator.index(value)
+        if not INT64_MIN <= integer <= INT64_MAX:
+            raise InvalidArgumentError(
+                f"argument {position} ('{name}'): {_describe_integer(integer)} is out of the "
+                f"range of an integer scalar, int64 [{INT64_MIN}, {INT64_MAX}] (a float "
+                "parameter takes float(value))")
+        arg = TileArg(TILE_ARG_INT, None)
+        arg.integer = integer
+        return arg
+    if isinstance(value, numbers.Real):
+        try:
+            number = float(value)
+        except OverflowError:
+            raise InvalidArgumentError(
+                f"argument {position} ('{name}'): the number is too large for a double"
+            ) from None
+        arg = TileArg(TILE_ARG_SCALAR, None)
+        arg.scalar = number
+        return arg
+    raise TypeError(f"argument {position} ('{name}'): expected a number, got "
+                    f"{type(value).__name__}")
+
+
+def _describe_integer(integer):
+    """The integer itself, or its size where its digits would flood the message (and Python
+    refuses str() of more than 4300 digits)."""
+    if integer.bit_length() <= 128:
+        return str(integer)
+    return f"an integer of {integer.bit_length()} bits"
 
 
 # tile._launch.KernelBase makes a call with the arguments in order a C function (no Python
@@ -47,11 +86,23 @@ class Kernel(_KernelBase):
         if _KernelBase is not object:  # the C call launches it too
             self._set_launcher(launcher, None if launcher is None else check)
 
-    def __del__(self):
+    def release(self):
+        """Frees the compiled kernel now rather than when the object is collected; any use
+        afterwards raises ValueError. No call may be running on another thread."""
         self._launcher = None  # holds the handle's address: gone first
         if getattr(self, "_handle", None):
             lib.tile_kernel_free(self._handle)
             self._handle = None
+
+    def __del__(self):
+        self.release()
+
+    def _live_handle(self):
+        """The handle, or a ValueError saying the kernel was released (as a closed file's)."""
+        if not getattr(self, "_handle", None):
+            raise ValueError(f"kernel '{getattr(self, 'name', '?')}' was released "
+                             "(Kernel.release()); compile it again with tile.compile")
+        return self._handle
 
     @property
     def call_path(self):
@@ -60,12 +111,12 @@ class Kernel(_KernelBase):
 
     def ir(self):
         """The kernel's canonical text, as compiled."""
-        return lib.tile_kernel_ir(self._handle).decode()
+        return lib.tile_kernel_ir(self._live_handle()).decode()
 
     @property
     def cache_info(self):
         """Where the binary came from: 'cache: compiled|disk|memory, key K'."""
-        return lib.tile_kernel_cache_info(self._handle).decode()
+        return lib.tile_kernel_cache_info(self._live_handle()).decode()
 
     def _bind(self, args, kwargs):
         unknown = [key for key in kwargs if key not in self.params]
@@ -89,6 +140,7 @@ class Kernel(_KernelBase):
     def _call(self, *args, **kwargs):
         """The call in Python: arguments by name, the ctypes path (KernelBase's C call comes
         here for anything but all arguments in order with the C path)."""
+        handle = self._live_handle()
         # Positional arguments of the right count are already in parameter order.
         values = args if not kwargs and len(args) == len(self.params) else tuple(
             self._bind(args, kwargs))
@@ -101,13 +153,10 @@ class Kernel(_KernelBase):
             if is_buffer:
                 tensor = _dlpack.Borrowed(value, i + 1, name)
                 borrowed.append(tensor)
-                c_args[i] = TileArg(TILE_ARG_TENSOR, tensor.tensor, 0.0)
-            elif isinstance(value, numbers.Real):
-                c_args[i] = TileArg(TILE_ARG_SCALAR, None, float(value))
+                c_args[i] = TileArg(TILE_ARG_TENSOR, tensor.tensor)
             else:
-                raise TypeError(f"argument {i + 1} ('{name}'): expected a number, got "
-                                f"{type(value).__name__}")
-        check(lib.tile_kernel_launch(self._handle, c_args, len(values)))
+                c_args[i] = _scalar_arg(i + 1, name, value)
+        check(lib.tile_kernel_launch(handle, c_args, len(values)))
 
     if _KernelBase is object:
         __call__ = _call
@@ -128,6 +177,6 @@ def compile(module, kernel=None, target="cpu"):  # pylint: disable=redefined-bui
                              "choose one with kernel=")
         kernel = names[0]
     handle = ctypes.c_void_p()
-    check(lib.tile_kernel_compile(module._handle, kernel.encode(), target.encode(),
+    check(lib.tile_kernel_compile(module._live_handle(), kernel.encode(), target.encode(),
                                   ctypes.byref(handle)))
     return Kernel(handle, module)

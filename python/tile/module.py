@@ -17,18 +17,33 @@ class Module:
         self._handle = handle
         self.source = source
 
-    def __del__(self):
+    def release(self):
+        """Frees the module now rather than when the object is collected (kernels compiled
+        from it stay usable); any use afterwards raises ValueError."""
         if getattr(self, "_handle", None):
             lib.tile_module_free(self._handle)
             self._handle = None
 
+    def __del__(self):
+        self.release()
+
+    def _live_handle(self):
+        """The handle, or a ValueError saying the module was released."""
+        if not getattr(self, "_handle", None):
+            raise ValueError(f"module {getattr(self, 'source', '?')} was released "
+                             "(Module.release()); load it again with tile.load")
+        return self._handle
+
     @property
     def kernels(self):
         """The kernels' names, in order."""
-        count = lib.tile_module_num_kernels(self._handle)
-        return [lib.tile_module_kernel_name(self._handle, i).decode() for i in range(count)]
+        handle = self._live_handle()
+        count = lib.tile_module_num_kernels(handle)
+        return [lib.tile_module_kernel_name(handle, i).decode() for i in range(count)]
 
     def __repr__(self):
+        if not getattr(self, "_handle", None):
+            return f"<tile.Module {self.source} (released)>"
         return f"<tile.Module {self.source}: {', '.join(self.kernels)}>"
 
 
@@ -39,6 +54,9 @@ def load(path_or_text, name=None, format="auto"):  # pylint: disable=redefined-b
     string or bytes hold (files go by their extension)."""
     if format not in _FORMATS:
         raise ValueError(f"tile.load: format is one of {', '.join(_FORMATS)}, not {format!r}")
+    if isinstance(path_or_text, (str, os.PathLike)) and not os.fspath(path_or_text):
+        raise ValueError("tile.load: an empty path was given (expected a file name, or a "
+                         "module's text, JSON or bytes)")
     handle = ctypes.c_void_p()
     if isinstance(path_or_text, os.PathLike) or (
             isinstance(path_or_text, str) and format == "auto" and "\n" not in path_or_text
