@@ -167,8 +167,16 @@ Stmt Binder::Bind(const Stmt& s) {
       const Let& let = *As<Let>(s);
       return Let::Make(let.var, ReadViaMirrors(let.value, s), let.loc());
     }
-    case StmtKind::kEvaluate:
+    case StmtKind::kEvaluate: {
+      // A read-modify-write of one element (an atomic add) is not idempotent: like a store,
+      // it runs once, on the thread that holds the fragment elements it reads (thread 0 when
+      // it reads none), not on every thread of the block. Other calls outside parallel loops
+      // (a target's collective gemm, a copy every thread issues) still run on every thread.
+      const Call* call = Evaluate::CallOf(s);
+      const IntrinsicInfo* info = call != nullptr ? FindIntrinsic(call->name) : nullptr;
+      if (info != nullptr && info->updates_first_arg) return Guarded({s}, s);
       return Evaluate::Make(ReadViaMirrors(As<Evaluate>(s)->value, s), s->loc());
+    }
     case StmtKind::kAllocate: return Mutate(s);
     case StmtKind::kBarrier: return s;
     case StmtKind::kReduce:
@@ -231,7 +239,8 @@ void Binder::RequestMirror(const BufferNode* fragment, const Stmt& site) {
     std::string remark = absl::StrCat(
         loc, "in kernel '", kernel_.name, "': thread-binding: fragment '", fragment->name,
         "' is read by threads that do not hold the elements they read, so its owners store it "
-        "to shared memory ('", mirrors_.at(fragment)->name, "') before `", text,
+        "to shared memory ('",
+        mirrors_.at(fragment)->name, "') before `", text,
         "`; a layout that puts each read element on its reader avoids it");
     if (std::find(remarks_->begin(), remarks_->end(), remark) == remarks_->end()) {
       remarks_->push_back(std::move(remark));
@@ -299,8 +308,8 @@ absl::StatusOr<Stmt> BindStatements(const KernelNode& kernel, int64_t threads,
                                     FragmentMap fragments, Expr thread, int vector_bytes,
                                     int warp_size, FreshNames& names,
                                     std::vector<std::string>* remarks) {
-  Binder binder(kernel, threads, std::move(fragments), std::move(thread), vector_bytes,
-                warp_size, names, remarks);
+  Binder binder(kernel, threads, std::move(fragments), std::move(thread), vector_bytes, warp_size,
+                names, remarks);
   Stmt body = binder.BindWithFills(kernel.body);
   if (!binder.status().ok()) return binder.status();
   if (binder.mirrors().empty()) return body;
