@@ -1,10 +1,11 @@
-// The HIP target's CI check: every operator of the suite (ops/*.tile)
-// lowers with the HIP pipeline and emits for gfx90a and gfx940; then, per
-// architecture, all of them compile with hipcc in one source file (one hipcc
-// run per architecture keeps CI time down; kernel names are unique across the
-// suite). Operators the target cannot lower are listed below with the reason,
-// and must fail with exactly that capability error. Without hipcc the compile
-// step is skipped (with the reason) and lowering and emission still run.
+// The HIP target's CI check: every operator of the suite (ops/*.tile), and the
+// kernels of testdata/targets/hip/hipcc/ that cover what the suite does not
+// (reductions into 16-bit fragments), lower with the HIP pipeline and emit
+// for gfx90a and gfx940; then, per architecture, all of them compile with
+// hipcc in one source file (one hipcc run per architecture keeps CI time
+// down; kernel names are unique across the files). Operators the target cannot lower are listed
+// below with the reason, and must fail with exactly that capability error. Without hipcc the
+// compile step is skipped (with the reason) and lowering and emission still run.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -50,20 +51,31 @@ const std::vector<std::string>& ExpectedMfma() {
   return *ops;
 }
 
+// The kernel files the test compiles, by kernel name (each file holds one kernel named as its
+// stem): the suite's operators, then the extra kernels.
+std::map<std::string, std::string> KernelFiles() {
+  std::map<std::string, std::string> files;
+  for (const char* folder : {"ops", "testdata/targets/hip/hipcc"}) {
+    for (const auto& entry : std::filesystem::directory_iterator(folder)) {
+      if (entry.path().extension() == ".tile") {
+        files[entry.path().stem().string()] = entry.path().string();
+      }
+    }
+  }
+  return files;
+}
+
 std::vector<std::string> OpNames() {
   std::vector<std::string> names;
-  for (const auto& entry : std::filesystem::directory_iterator("ops")) {
-    if (entry.path().extension() == ".tile") names.push_back(entry.path().stem().string());
-  }
-  std::sort(names.begin(), names.end());
+  for (const auto& [name, path] : KernelFiles()) names.push_back(name);
   return names;
 }
 
 // The functions of every supported operator for `arch`, after one header.
 absl::StatusOr<std::string> SuiteSource(const std::string& arch) {
   std::string all;
-  for (const std::string& op : OpNames()) {
-    std::ifstream file("ops/" + op + ".tile");
+  for (const auto& [op, path] : KernelFiles()) {
+    std::ifstream file(path);
     std::stringstream text;
     text << file.rdbuf();
     absl::StatusOr<Module> module = text::ParseModule(text.str(), op + ".tile");
@@ -113,7 +125,10 @@ absl::StatusOr<std::string> SuiteSource(const std::string& arch) {
 
 class OpSuiteHipccTest : public testing::TestWithParam<std::string> {};
 
-TEST(OpSuiteFilesTest, SuiteIsThere) { EXPECT_GE(OpNames().size(), 21u); }
+TEST(OpSuiteFilesTest, SuiteIsThere) {
+  EXPECT_GE(OpNames().size(), 22u);
+  EXPECT_TRUE(KernelFiles().contains("reduce_16bit"));
+}
 
 TEST_P(OpSuiteHipccTest, LowersEmitsAndCompiles) {
   const std::string& arch = GetParam();
