@@ -48,6 +48,9 @@ absl::StatusOr<std::shared_ptr<CudaContext>> CudaContext::Open(const CudaDriver&
       {kDeviceAttributeMaxThreadsPerBlock, &info.max_threads_per_block},
       {kDeviceAttributeMaxSharedMemoryPerBlockOptin, &shared_optin},
       {kDeviceAttributeL2CacheSize, &l2_bytes},
+      {kDeviceAttributeMaxGridDimX, &info.max_grid[0]},
+      {kDeviceAttributeMaxGridDimX + 1, &info.max_grid[1]},
+      {kDeviceAttributeMaxGridDimX + 2, &info.max_grid[2]},
   };
   for (const auto& [attribute, value] : attributes) {
     if (absl::Status status = driver.Check(api.cuDeviceGetAttribute(value, attribute, device),

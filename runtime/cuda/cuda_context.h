@@ -28,6 +28,7 @@ struct CudaDeviceInfo {
   int64_t max_shared_memory_per_block = 0;  // with the dynamic-size opt-in
   int64_t total_memory_bytes = 0;
   int64_t l2_cache_bytes = 0;
+  int max_grid[3] = {0, 0, 0};  // blocks per launch along x, y, z
 };
 
 // The NVRTC architecture for a compute capability: "sm_<major><minor>", with

@@ -37,6 +37,7 @@ inline constexpr int kDeviceAttributeComputeCapabilityMajor = 75;
 inline constexpr int kDeviceAttributeComputeCapabilityMinor = 76;
 inline constexpr int kDeviceAttributeMaxSharedMemoryPerBlockOptin = 97;
 inline constexpr int kDeviceAttributeL2CacheSize = 38;
+inline constexpr int kDeviceAttributeMaxGridDimX = 5;  // Y is 6, Z 7
 // CUfunction_attribute values.
 inline constexpr int kFuncAttributeMaxThreadsPerBlock = 0;
 inline constexpr int kFuncAttributeNumRegs = 4;

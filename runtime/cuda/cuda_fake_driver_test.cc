@@ -295,6 +295,31 @@ TEST_F(CudaFakeDriverTest, ClusterKernelsLaunchOnWholeClusters) {
             "of 2");
 }
 
+// Issue 37: the grid's limits are the device's (the fake one answers what every CUDA GPU does:
+// 2^31 - 1 along x, 65535 along y and z); a launch beyond them is refused naming the axis.
+TEST_F(CudaFakeDriverTest, GridBeyondTheDevicesLimitsIsRefusedNamingTheAxis) {
+  EXPECT_EQ(device_->context()->info().max_grid[1], 65535);
+  absl::StatusOr<Module> module = text::ParseModule(
+      absl::StrReplaceAll(kModule,
+                          {{"grid(bx: ceildiv(N, 128))", "grid(bx: 1, by: ceildiv(N, 128))"}}),
+      "cuda_fake_driver_test.tile");
+  ASSERT_TRUE(module.ok()) << module.status();
+  absl::StatusOr<std::unique_ptr<LoadedKernel>> kernel = device_->Load(*module, "scale");
+  ASSERT_TRUE(kernel.ok()) << kernel.status();
+  std::unique_ptr<DeviceBuffer> dx = Allocate(256), dy = Allocate(256);
+  ASSERT_TRUE(dx && dy);
+  // Only the shapes are read before the refusal.
+  DLTensor x = *dx->tensor(), y = *dy->tensor();
+  int64_t shape[] = {int64_t{128} * 65536};
+  x.shape = shape;
+  y.shape = shape;
+  EXPECT_EQ((*kernel)
+                ->Launch({KernelArg::Tensor(&x), KernelArg::Tensor(&y), KernelArg::Scalar(2.0)})
+                .message(),
+            "kernel 'scale': grid axis by (y) has ceildiv(N, 128) = 65536 blocks; Fake H200 "
+            "allows at most 65535");
+}
+
 TEST_F(CudaFakeDriverTest, SharedMemoryOver48KiBIsOptedInto) {
   const ops::OpCase* op = ops::FindOp("gemm_f16");
   ASSERT_NE(op, nullptr);

@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "runtime/kernel_args.h"
+#include "tile_ir/printer.h"
 
 namespace tile_ir::runtime::cuda {
 namespace {
@@ -18,7 +19,6 @@ namespace {
 // Kernels read their buffers with up to 16-byte vector accesses.
 constexpr int64_t kBufferAlignment = 16;
 // CUDA's limits on the y and z grid extents (x allows 2^31 - 1).
-constexpr int64_t kMaxGridYZ = 65535;
 
 // cuTensorMapEncodeTiled's enumerations (cuda.h).
 constexpr int kInterleaveNone = 0;
@@ -180,11 +180,14 @@ absl::Status CudaKernel::EncodeTensorMap(const TensorMapUse& use,
 absl::StatusOr<CudaLaunch> CudaKernel::Prepare(const std::vector<KernelArg>& args) const {
   absl::StatusOr<BoundArgs> bound = BindArguments(*kernel_, args, kDLCUDA, kBufferAlignment);
   if (!bound.ok()) return bound.status();
-  for (int axis = 1; axis < 3; ++axis) {
-    if (bound->grid[axis] > kMaxGridYZ) {
+  // The device's own limits (on every CUDA GPU so far 2^31 - 1 along x, 65535 along y and z).
+  const CudaDeviceInfo& info = context_->info();
+  for (size_t axis = 0; axis < kernel_->launch.grid.size() && axis < 3; ++axis) {
+    if (bound->grid[axis] > info.max_grid[axis]) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "kernel '", kernel_->name, "': grid axis ", kernel_->launch.grid[axis].var->name, " has ",
-          bound->grid[axis], " blocks; CUDA allows at most ", kMaxGridYZ, " on the y and z axes"));
+          "kernel '", kernel_->name, "': grid axis ", kernel_->launch.grid[axis].var->name, " (",
+          std::string(1, "xyz"[axis]), ") has ", Print(kernel_->launch.grid[axis].extent), " = ",
+          bound->grid[axis], " blocks; ", info.name, " allows at most ", info.max_grid[axis]));
     }
   }
   // A kernel of thread-block clusters states their shape (__cluster_dims__, cuda_dialect.cc),

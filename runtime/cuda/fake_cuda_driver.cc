@@ -105,6 +105,9 @@ CUresult cuDeviceGetAttribute(int* value, int attribute, int) {
     case 76: *value = 0; break;       // minor
     case 97: *value = 232448; break;  // shared memory per block, opt-in
     case 38: *value = 1 << 20; break;  // L2 bytes (small: timing overwrites twice this)
+    case 5: *value = 2147483647; break;  // max grid x
+    case 6:                              // max grid y
+    case 7: *value = 65535; break;       // max grid z
     default: return kInvalidValue;
   }
   return kSuccess;
