@@ -25,6 +25,7 @@ from tile import _lib
 # bench/python_call/call_timing.py.
 import flash_attention
 import gemm
+import layernorm
 import mla_decode
 from call_timing import host_us, per_call_us
 
@@ -101,6 +102,31 @@ def check_mla_decode(batch, seq, target):
     RESULTS.setdefault("mla_decode_us", {})[f"{batch}x{seq} {target}"] = us
     record_check(f"mla decode {batch}x{heads}x{seq} dim {dim}+{pe_dim} {target} ({us:.1f} us)",
                  relative_error(out, ref), 2e-3)
+
+
+def check_layernorm(N, D):
+    """TileLang's LayerNorm forward and backward (bfloat16 in, float32 statistics and weight
+    gradients) against float64 torch; D = 1 is the shape whose backward atomics once ran on
+    every thread of the block (issue 37)."""
+    fwd = layernorm.layernorm_fwd(N, D).compile("cuda")
+    bwd = layernorm.layernorm_bwd(N, D).compile("cuda")
+    x, dy = (torch.randn(N, D, device="cuda", dtype=torch.bfloat16) for _ in range(2))
+    gamma, beta = (torch.randn(D, device="cuda", dtype=torch.bfloat16) for _ in range(2))
+    y = torch.full((N, D), float("nan"), device="cuda", dtype=torch.bfloat16)
+    mean, rstd = (torch.full((N,), float("nan"), device="cuda") for _ in range(2))
+    fwd(x, gamma, beta, y, mean, rstd)
+    dx = torch.full((N, D), float("nan"), device="cuda", dtype=torch.bfloat16)
+    dgamma, dbeta = (torch.zeros(D, device="cuda") for _ in range(2))
+    bwd(dy, x, gamma, mean, rstd, dx, dgamma, dbeta)
+    torch.cuda.synchronize()
+    xr, gr, br = (t.double().requires_grad_() for t in (x, gamma, beta))
+    yr = torch.nn.functional.layer_norm(xr, (D,), gr, br, eps=1e-5)
+    yr.backward(dy.double())
+    worst = 0.0
+    for got, want in ((y, yr.detach()), (dx, xr.grad), (dgamma, gr.grad), (dbeta, br.grad)):
+        err = (got.double() - want).abs() / (1.0 + want.abs())
+        worst = max(worst, float(err.max()) if torch.isfinite(got).all() else float("inf"))
+    record_check(f"layernorm fwd+bwd bf16 {N}x{D}", worst, 3e-2)
 
 
 def add_kernel():
@@ -180,6 +206,8 @@ def main():
         check_attention(4, 8, 1024, 128, causal,
                         dict(block_M=128, block_N=128, num_stages=2, threads=256))
         check_attention(2, 3, 1000, 64, causal, {})
+    for N, D in ((32, 1), (33, 2), (1000, 777), (4096, 1024)):
+        check_layernorm(N, D)
     for target in ("cuda", "cuda:sm_90a{warp_specialize=off}"):
         for batch, seq in ((4, 1000), (32, 8192)):
             check_mla_decode(batch, seq, target)

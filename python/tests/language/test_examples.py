@@ -7,6 +7,7 @@ import pytest
 
 import flash_attention
 import gemm
+import layernorm
 import mla_decode
 import tile
 
@@ -71,3 +72,11 @@ def test_flash_attention_short_sequence():
 
 def test_mla_decode_matches_numpy():
     assert mla_decode.main(batch=2, seq=100) < 2e-3
+
+
+@pytest.mark.parametrize("shape", [(300, 129), (32, 1), (33, 2), (1, 1), (64, 256)])
+def test_layernorm_forward_and_backward_match_numpy(shape):
+    # (32, 1): the backward's atomic adds outside parallel loops (its D-wide loop has one
+    # iteration); they must add once per block, not once per thread.
+    errors = layernorm.main(*shape)
+    assert max(errors.values()) < 1e-5, errors
