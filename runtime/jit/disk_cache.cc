@@ -1,9 +1,9 @@
-// Files, atomic writes, flock-based key locks and the trust checks of the
-// disk cache. Every file is opened relative to the folder's descriptor, as
-// checked when the cache was opened, and never through a symbolic link.
+// The cache's entries over owned_files.h: the folder's key, atomic writes,
+// flock-based key locks, list, verify and clear. Every file is opened
+// relative to the folder's descriptor, as checked when the cache was opened,
+// and never through a symbolic link.
 #include "runtime/jit/disk_cache.h"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/random.h>
@@ -11,16 +11,14 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cerrno>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <utility>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
+#include "runtime/jit/owned_files.h"
 
 namespace tile_ir::runtime::jit {
 namespace {
@@ -28,150 +26,8 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr absl::string_view kEntrySuffix = ".entry";
-constexpr absl::string_view kTempPrefix = ".tmp-";
 constexpr char kKeyName[] = "key";
 constexpr char kLocksName[] = "locks";
-
-absl::Status ErrnoError(absl::string_view what, const std::string& path) {
-  return absl::InternalError(
-      absl::StrCat("tile cache: ", what, " ", path, ": ", std::strerror(errno)));
-}
-
-// Closes a descriptor when it goes out of scope, unless released.
-class FdCloser {
- public:
-  explicit FdCloser(int fd) : fd_(fd) {}
-  FdCloser(const FdCloser&) = delete;
-  FdCloser& operator=(const FdCloser&) = delete;
-  ~FdCloser() {
-    if (fd_ >= 0) close(fd_);
-  }
-  int release() { return std::exchange(fd_, -1); }
-
- private:
-  int fd_;
-};
-
-std::string ModeText(mode_t mode) { return absl::StrFormat("%04o", mode & 07777); }
-
-std::string FileKind(mode_t mode) {
-  if (S_ISLNK(mode)) return "a symbolic link (never followed)";
-  if (S_ISFIFO(mode)) return "a FIFO";
-  if (S_ISDIR(mode)) return "a directory";
-  if (S_ISSOCK(mode)) return "a socket";
-  if (S_ISCHR(mode)) return "a character device";
-  if (S_ISBLK(mode)) return "a block device";
-  return "not a regular file";
-}
-
-std::string NotYours(uid_t owner) {
-  return absl::StrCat("owned by uid ", owner, ", not by you (uid ", geteuid(), ")");
-}
-
-// Why a file with `info` is not one the cache reads, or nullopt. A secret
-// (the key) may not even be readable by others.
-std::optional<std::string> Untrusted(const struct stat& info, bool secret) {
-  if (!S_ISREG(info.st_mode)) return FileKind(info.st_mode);
-  if (info.st_uid != geteuid()) return NotYours(info.st_uid);
-  if (secret && (info.st_mode & 077) != 0) {
-    return absl::StrCat("mode ", ModeText(info.st_mode), ", open to group or others");
-  }
-  if ((info.st_mode & 022) != 0) {
-    return absl::StrCat("mode ", ModeText(info.st_mode), ", writable by group or others");
-  }
-  return std::nullopt;
-}
-
-// The bytes of the file `name` in `folder_fd`, opened without following a
-// link or blocking on a FIFO, and read only once it proves a regular file of
-// the user's (see Untrusted) of at most `max_bytes`. NotFound when missing;
-// otherwise an error whose message is the reason alone, for the caller to
-// put beside the path.
-absl::StatusOr<std::string> ReadTrusted(int folder_fd, const std::string& name, int64_t max_bytes,
-                                        bool secret) {
-  const int fd =
-      openat(folder_fd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-  if (fd < 0) {
-    if (errno == ENOENT) return absl::NotFoundError("missing");
-    if (errno == ELOOP) return absl::PermissionDeniedError(FileKind(S_IFLNK));
-    return absl::PermissionDeniedError(absl::StrCat("cannot be opened: ", std::strerror(errno)));
-  }
-  FdCloser closer(fd);
-  struct stat info;
-  if (fstat(fd, &info) != 0) {
-    return absl::PermissionDeniedError(absl::StrCat("cannot be examined: ", std::strerror(errno)));
-  }
-  if (std::optional<std::string> why = Untrusted(info, secret)) {
-    return absl::PermissionDeniedError(*why);
-  }
-  if (info.st_size > max_bytes) {
-    return absl::ResourceExhaustedError(
-        absl::StrCat(info.st_size, " bytes, over the limit of ", max_bytes, " (not read)"));
-  }
-  std::string bytes(static_cast<size_t>(info.st_size), '\0');
-  size_t got = 0;
-  while (got < bytes.size()) {
-    const ssize_t n = read(fd, bytes.data() + got, bytes.size() - got);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return absl::DataLossError(absl::StrCat("unreadable: ", std::strerror(errno)));
-    if (n == 0) break;  // shrank while read: the parser names the truncation
-    got += static_cast<size_t>(n);
-  }
-  bytes.resize(got);
-  char extra;
-  ssize_t n;
-  while ((n = read(fd, &extra, 1)) < 0 && errno == EINTR) {
-  }
-  if (n > 0) return absl::DataLossError("grew while being read (being written by someone else?)");
-  return bytes;
-}
-
-// `name` in `parent_fd` as a folder the cache trusts: the user's, not
-// writable by group or others; made with mode 0700 when `create`. The cache
-// folder itself may be a link the user made (its target is checked); locks/
-// is never followed. `path` and `what` name it in messages.
-absl::StatusOr<int> OpenTrustedFolder(int parent_fd, const std::string& name,
-                                      const std::string& path, absl::string_view what, bool create,
-                                      bool follow_own_link) {
-  if (create && mkdirat(parent_fd, name.c_str(), 0700) != 0 && errno != EEXIST) {
-    return absl::InternalError(absl::StrCat("tile cache: cannot create ", what, " ", path, ": ",
-                                            std::strerror(errno),
-                                            " (set TILE_CACHE_DIR, or TILE_DISABLE_CACHE=1)"));
-  }
-  struct stat link;
-  if (fstatat(parent_fd, name.c_str(), &link, AT_SYMLINK_NOFOLLOW) != 0) {
-    if (errno == ENOENT) {
-      return absl::NotFoundError(absl::StrCat("tile cache: ", what, " ", path, " does not exist"));
-    }
-    return ErrnoError(absl::StrCat("cannot examine ", what), path);
-  }
-  const std::string refusing = absl::StrCat("tile cache: refusing ", what, " ", path, ": ");
-  const std::string remedy =
-      absl::StrCat("; use a folder of your own (set TILE_CACHE_DIR) or TILE_DISABLE_CACHE=1");
-  if (S_ISLNK(link.st_mode) && (!follow_own_link || link.st_uid != geteuid())) {
-    return absl::PermissionDeniedError(absl::StrCat(
-        refusing, "it is a symbolic link",
-        follow_own_link ? absl::StrCat(" ", NotYours(link.st_uid)) : " (never followed)", remedy));
-  }
-  const int fd = openat(parent_fd, name.c_str(),
-                        O_RDONLY | O_DIRECTORY | O_CLOEXEC | (follow_own_link ? 0 : O_NOFOLLOW));
-  if (fd < 0) return ErrnoError(absl::StrCat("cannot open ", what), path);
-  FdCloser closer(fd);
-  struct stat info;
-  if (fstat(fd, &info) != 0) return ErrnoError(absl::StrCat("cannot examine ", what), path);
-  if (info.st_uid != geteuid()) {
-    return absl::PermissionDeniedError(
-        absl::StrCat(refusing, "it is ", NotYours(info.st_uid),
-                     ", so its entries would be kernels another user chose", remedy));
-  }
-  if ((info.st_mode & 022) != 0) {
-    return absl::PermissionDeniedError(
-        absl::StrCat(refusing, "it is writable by group or others (mode ", ModeText(info.st_mode),
-                     "), so anyone who can write it could plant kernels; run 'chmod go-w ", path,
-                     "', or set TILE_CACHE_DIR to a folder of your own"));
-  }
-  return closer.release();
-}
 
 // 32 random bytes from the kernel's generator.
 absl::StatusOr<EntrySecret> RandomSecret() {
@@ -186,40 +42,6 @@ absl::StatusOr<EntrySecret> RandomSecret() {
   return secret;
 }
 
-// Writes `bytes` to a new file `name` in `folder_fd` (mode 0600, never
-// through a link) and flushes it.
-absl::Status WriteNewFile(int folder_fd, const std::string& name, const std::string& path,
-                          std::string_view bytes) {
-  const int fd =
-      openat(folder_fd, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-  if (fd < 0) return ErrnoError("cannot create", path);
-  size_t written = 0;
-  while (written < bytes.size()) {
-    const ssize_t n = write(fd, bytes.data() + written, bytes.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      absl::Status status = ErrnoError("cannot write", path);
-      close(fd);
-      unlinkat(folder_fd, name.c_str(), 0);
-      return status;
-    }
-    written += static_cast<size_t>(n);
-  }
-  // The data must be on disk before the name is: otherwise a crash could
-  // leave a whole-looking name over a short file.
-  if (fsync(fd) != 0 || close(fd) != 0) {
-    absl::Status status = ErrnoError("cannot flush", path);
-    unlinkat(folder_fd, name.c_str(), 0);
-    return status;
-  }
-  return absl::OkStatus();
-}
-
-std::string TempName(absl::string_view stem) {
-  static std::atomic<uint64_t> counter{0};
-  return absl::StrCat(kTempPrefix, stem, "-", getpid(), "-", counter.fetch_add(1));
-}
-
 // The folder's key, made when missing and `create` (written aside, then
 // linked into place without replacing one a racing process made first, then
 // read back, so that every process agrees on one key); nullopt when missing
@@ -229,7 +51,7 @@ absl::StatusOr<std::optional<EntrySecret>> ReadOrCreateSecret(int folder_fd,
                                                               bool create) {
   const std::string path = absl::StrCat(directory, "/", kKeyName);
   for (int attempt = 0; attempt < 2; ++attempt) {
-    absl::StatusOr<std::string> bytes = ReadTrusted(folder_fd, kKeyName, 64, /*secret=*/true);
+    absl::StatusOr<std::string> bytes = ReadOwnedFile(folder_fd, kKeyName, 64, /*secret=*/true);
     if (bytes.ok() && bytes->size() == EntrySecret().size()) {
       EntrySecret secret;
       std::copy(bytes->begin(), bytes->end(), secret.begin());
@@ -264,25 +86,6 @@ absl::StatusOr<std::optional<EntrySecret>> ReadOrCreateSecret(int folder_fd,
 
 bool IsEntryName(const std::string& name) {
   return absl::EndsWith(name, kEntrySuffix) && !absl::StartsWith(name, kTempPrefix);
-}
-
-// The names in a folder, "." and ".." aside.
-absl::StatusOr<std::vector<std::string>> Names(int folder_fd, const std::string& path) {
-  const int fd = openat(folder_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return ErrnoError("cannot list", path);
-  DIR* dir = fdopendir(fd);
-  if (dir == nullptr) {
-    absl::Status status = ErrnoError("cannot list", path);
-    close(fd);
-    return status;
-  }
-  std::vector<std::string> names;
-  while (const dirent* entry = readdir(dir)) {
-    const std::string name = entry->d_name;
-    if (name != "." && name != "..") names.push_back(name);
-  }
-  closedir(dir);
-  return names;
 }
 
 }  // namespace
@@ -328,12 +131,12 @@ absl::StatusOr<DiskCache> DiskCache::OpenFolder(std::string directory, bool crea
     }
   }
   absl::StatusOr<int> folder =
-      OpenTrustedFolder(AT_FDCWD, directory, directory, "the cache folder", create, true);
+      OpenOwnedFolder(AT_FDCWD, directory, directory, "the cache folder", create, true);
   if (!folder.ok()) return folder.status();
   DiskCache cache(directory, *folder);
   absl::StatusOr<int> locks =
-      OpenTrustedFolder(cache.folder_fd_, kLocksName, absl::StrCat(directory, "/", kLocksName),
-                        "the cache's lock folder", create, false);
+      OpenOwnedFolder(cache.folder_fd_, kLocksName, absl::StrCat(directory, "/", kLocksName),
+                      "the cache's lock folder", create, false);
   if (locks.ok()) {
     cache.locks_fd_ = *locks;
   } else if (create || !absl::IsNotFound(locks.status())) {
@@ -376,8 +179,8 @@ std::string DiskCache::EntryPath(std::string_view key) const {
 LoadResult DiskCache::Load(std::string_view key, const CacheContext& current) const {
   LoadResult result;
   const std::string path = EntryPath(key);
-  absl::StatusOr<std::string> bytes =
-      ReadTrusted(folder_fd_, absl::StrCat(std::string(key), kEntrySuffix), kMaxEntryBytes, false);
+  absl::StatusOr<std::string> bytes = ReadOwnedFile(
+      folder_fd_, absl::StrCat(std::string(key), kEntrySuffix), kMaxEntryBytes, false);
   if (absl::IsNotFound(bytes.status())) return result;  // a miss
   result.kind = LoadResult::Kind::kRefused;
   if (!bytes.ok()) {
@@ -457,7 +260,7 @@ absl::StatusOr<KeyLock> DiskCache::Lock(std::string_view key) const {
   FdCloser closer(fd);
   struct stat info;
   if (fstat(fd, &info) != 0) return ErrnoError("cannot examine the lock", path);
-  if (std::optional<std::string> why = Untrusted(info, false)) {
+  if (std::optional<std::string> why = WhyUntrusted(info, false)) {
     return absl::PermissionDeniedError(
         absl::StrCat("tile cache: refusing the lock file ", path, ": ", *why, "; remove it"));
   }
@@ -470,7 +273,7 @@ absl::StatusOr<KeyLock> DiskCache::Lock(std::string_view key) const {
 
 std::vector<EntryInfo> DiskCache::List() const {
   std::vector<EntryInfo> entries;
-  absl::StatusOr<std::vector<std::string>> names = Names(folder_fd_, directory_);
+  absl::StatusOr<std::vector<std::string>> names = FolderNames(folder_fd_, directory_);
   if (!names.ok()) return entries;
   for (const std::string& name : *names) {
     if (!IsEntryName(name)) continue;
@@ -481,7 +284,7 @@ std::vector<EntryInfo> DiskCache::List() const {
     entry.path = absl::StrCat(directory_, "/", name);
     entry.size_bytes = static_cast<int64_t>(info.st_size);
     entry.modified = absl::FromTimeT(info.st_mtime);
-    if (absl::StatusOr<std::string> bytes = ReadTrusted(folder_fd_, name, kMaxEntryBytes, false);
+    if (absl::StatusOr<std::string> bytes = ReadOwnedFile(folder_fd_, name, kMaxEntryBytes, false);
         bytes.ok()) {
       if (absl::StatusOr<ParsedEntry> parsed = ParseEntry(*bytes); parsed.ok()) {
         entry.context = parsed->context;
@@ -499,7 +302,7 @@ std::vector<EntryInfo> DiskCache::Verify(
   std::vector<EntryInfo> entries = List();
   for (EntryInfo& info : entries) {
     absl::StatusOr<std::string> bytes =
-        ReadTrusted(folder_fd_, absl::StrCat(info.key, kEntrySuffix), kMaxEntryBytes, false);
+        ReadOwnedFile(folder_fd_, absl::StrCat(info.key, kEntrySuffix), kMaxEntryBytes, false);
     if (absl::IsNotFound(bytes.status())) {
       info.problems.push_back("unreadable (removed while verifying?)");
       continue;
@@ -540,7 +343,7 @@ std::vector<EntryInfo> DiskCache::Verify(
 
 absl::StatusOr<int> DiskCache::Clear(std::optional<absl::Duration> older_than) const {
   const absl::Time cutoff = older_than ? absl::Now() - *older_than : absl::InfiniteFuture();
-  absl::StatusOr<std::vector<std::string>> names = Names(folder_fd_, directory_);
+  absl::StatusOr<std::vector<std::string>> names = FolderNames(folder_fd_, directory_);
   if (!names.ok()) return names.status();
   int removed = 0;
   for (const std::string& name : *names) {
