@@ -132,6 +132,11 @@ class TargetInfo {
   // hardware thread), so that the same heuristics keep that many; 0 where the device schedules
   // blocks itself.
   virtual int64_t concurrent_blocks() const { return 0; }
+  // How many 32-bit registers one thread has for its fragments' elements and everything else
+  // (CUDA: 255): a fragment whose share per thread is larger lives in slow local memory, which
+  // thread-binding says in a remark. 0, the default: no such limit (the CPU's fragments are
+  // arrays anyway).
+  virtual int64_t max_registers_per_thread() const { return 0; }
 };
 
 }  // namespace tile_ir::passes

@@ -79,6 +79,8 @@ class TestGpuTarget : public FakeTarget {
     return threads;
   }
   bool has_async_copy() const override { return true; }
+  // CUDA's: thread-binding's local-memory remark.
+  int64_t max_registers_per_thread() const override { return 255; }
   // Like CUDA's: every tile an intrinsic reads as core matrices starts on 1024 bytes.
   std::vector<std::pair<const BufferNode*, int64_t>> SharedBufferAlignments(
       const KernelNode& kernel) const override {
@@ -132,8 +134,8 @@ absl::StatusOr<std::shared_ptr<const TargetInfo>> FindFakeTarget(std::string_vie
   static const auto* gpu = new std::shared_ptr<const TargetInfo>(std::make_shared<TestGpuTarget>());
   if (name == "test-cpu") return *cpu;
   if (name == "test-gpu") return *gpu;
-  return absl::NotFoundError(
-      absl::StrCat("unknown target '", std::string(name), "'; the test targets are test-cpu, test-gpu"));
+  return absl::NotFoundError(absl::StrCat("unknown target '", std::string(name),
+                                          "'; the test targets are test-cpu, test-gpu"));
 }
 
 void RegisterFakeIntrinsics() {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "passes/analysis/fragment_threads.h"
 #include "passes/transforms/fresh_names.h"
 #include "passes/transforms/thread_binding_internal.h"
@@ -96,6 +97,27 @@ Stmt WrapInThreadLoops(const ThreadLoops& loops, Stmt body) {
   return body;
 }
 
+// A fragment whose elements per thread exceed the registers a thread has is kept in local
+// memory by the target's compiler, silently and far slower: say so where remarks are asked for.
+void RemarkOnRegisterSpill(const KernelNode& kernel, const BufferNode& fragment, int64_t registers,
+                           int64_t threads, const TargetInfo& target,
+                           std::vector<std::string>* remarks) {
+  const int64_t limit = target.max_registers_per_thread();
+  if (remarks == nullptr || limit <= 0) return;
+  const int64_t bytes = (registers * fragment.dtype.bits() + 7) / 8;
+  const int64_t words = (bytes + 3) / 4;
+  if (words <= limit) return;
+  std::vector<std::string> shape;
+  for (const Expr& extent : fragment.shape) shape.push_back(Print(extent));
+  remarks->push_back(absl::StrCat(
+      "in kernel '", kernel.name, "': thread-binding: fragment '", fragment.name, "' (",
+      fragment.dtype.ToString(), "[", absl::StrJoin(shape, ", "), "]) holds ", registers,
+      " elements per thread on ", threads, " threads (", bytes, " bytes, ", words,
+      " registers), more than the ", limit, " registers a thread has on ", target.name(),
+      ": the compiler keeps it in local memory, far slower than registers; a smaller tile or "
+      "more threads per block keeps it in registers"));
+}
+
 }  // namespace
 
 namespace thread_binding {
@@ -135,13 +157,13 @@ absl::StatusOr<Kernel> BindThreads(const Kernel& kernel, const TargetInfo& targe
     fragments[buffer] = {
         BufferNode::Make(buffer->name, buffer->dtype, {Int(*registers)}, MemoryScope::kLocal),
         *buffer->layout};
+    RemarkOnRegisterSpill(*kernel, *buffer, *registers, threads, target, remarks);
   }
   FreshNames names(*kernel);
   ThreadLoops loops = MakeThreadLoops(kernel->launch, threads, names);
   absl::StatusOr<Stmt> body =
       thread_binding::BindStatements(*kernel, threads, std::move(fragments), loops.flat,
-                                      target.max_vector_bytes(), target.warp_size(), names,
-                                      remarks);
+                                     target.max_vector_bytes(), target.warp_size(), names, remarks);
   if (!body.ok()) return body.status();
   return kernel->WithBody(WrapInThreadLoops(loops, *std::move(body)));
 }

@@ -32,6 +32,8 @@ class HipTargetInfo final : public passes::TargetInfo {
   std::string arch() const override { return arch_; }
   // CDNA wavefronts: 64 lanes in lock step.
   int warp_size() const override { return 64; }
+  // CDNA2 and CDNA3 give a lane 512 VGPRs (256 architectural and 256 accumulation).
+  int64_t max_registers_per_thread() const override { return 512; }
   int64_t ThreadsExecutingBlock(const Launch& launch) const override;
   // LDS per workgroup: 64 KiB on gfx90a and gfx940.
   int64_t max_shared_memory_bytes() const override { return 64 * 1024; }
