@@ -259,6 +259,7 @@ absl::StatusOr<TuningResult> AutotuneOp(runtime::jit::KernelCache& cache, const 
     RunOptions check;
     check.dims = check_dims;
     check.scalars = request.scalars;
+    check.integer_scalars = request.integer_scalars;
     check.seed = request.seed;
     check.check = true;
     absl::StatusOr<RunResult> checked = RunKernel(device, kernel, &op, check);
@@ -272,6 +273,7 @@ absl::StatusOr<TuningResult> AutotuneOp(runtime::jit::KernelCache& cache, const 
     RunOptions timed;
     timed.dims = request.dims;
     timed.scalars = request.scalars;
+    timed.integer_scalars = request.integer_scalars;
     timed.seed = request.seed;
     timed.bench = true;
     timed.warmup = request.warmup;

@@ -23,8 +23,9 @@
 namespace tile_ir::tools {
 
 struct AutotuneRequest {
-  ops::Shapes dims;                       // timed at these
-  std::map<std::string, double> scalars;  // a value for every scalar parameter
+  ops::Shapes dims;                                // timed at these
+  std::map<std::string, double> scalars;           // a value for every scalar parameter
+  std::map<std::string, int64_t> integer_scalars;  // RunOptions::integer_scalars
   uint64_t seed = 0;
   int warmup = 3;
   int iters = 20;

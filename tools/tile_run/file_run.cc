@@ -220,7 +220,8 @@ absl::StatusOr<FileTensors> LoadFileTensors(const KernelNode& kernel, const File
 
 absl::StatusOr<FileRunResult> RunOnFiles(runtime::Device& device, runtime::LoadedKernel& loaded,
                                          const FileTensors& files,
-                                         const std::map<std::string, double>& scalars) {
+                                         const std::map<std::string, double>& scalars,
+                                         const std::map<std::string, int64_t>& integer_scalars) {
   const KernelNode& kernel = loaded.signature();
   auto error = [&kernel](const std::string& param, const absl::Status& status) {
     return absl::Status(status.code(), absl::StrCat("kernel '", kernel.name, "': parameter '",
@@ -231,6 +232,10 @@ absl::StatusOr<FileRunResult> RunOnFiles(runtime::Device& device, runtime::Loade
   for (const Param& param : kernel.params) {
     const std::string& name = param.name();
     if (!param.is_buffer()) {
+      if (auto exact = integer_scalars.find(name); exact != integer_scalars.end()) {
+        args.push_back(KernelArg::Integer(exact->second));
+        continue;
+      }
       auto it = scalars.find(name);
       if (it == scalars.end()) {
         return absl::InvalidArgumentError(

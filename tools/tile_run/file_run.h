@@ -69,11 +69,13 @@ struct FileRunResult {
 };
 
 // Copies the inputs to `device`, poisons the other buffers (0xFF: NaN in
-// floats), launches `loaded` once with `scalars`, copies the outputs back,
+// floats), launches `loaded` once with `scalars` (an integer parameter's value from
+// `integer_scalars` where it has one, exactly), copies the outputs back,
 // writes each --out file and compares each --expect.
 absl::StatusOr<FileRunResult> RunOnFiles(runtime::Device& device, runtime::LoadedKernel& loaded,
                                          const FileTensors& files,
-                                         const std::map<std::string, double>& scalars);
+                                         const std::map<std::string, double>& scalars,
+                                         const std::map<std::string, int64_t>& integer_scalars);
 
 }  // namespace tile_ir::tools
 

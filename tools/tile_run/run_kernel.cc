@@ -105,6 +105,11 @@ absl::StatusOr<RunResult> RunKernel(runtime::Device& device, runtime::LoadedKern
   for (const Param& param : kernel.params) {
     const std::string& name = param.name();
     if (!param.is_buffer()) {
+      if (auto exact = options.integer_scalars.find(name); exact != options.integer_scalars.end()) {
+        scalars[name] = static_cast<double>(exact->second);
+        args.push_back(KernelArg::Integer(exact->second));
+        continue;
+      }
       double value = RoundToDtype(options.scalars.at(name), param.scalar->dtype());
       scalars[name] = value;
       args.push_back(KernelArg::Scalar(value));

@@ -22,6 +22,9 @@ struct RunOptions {
   ops::Shapes dims;  // a value for every dimension of the kernel, specialized ones included
   std::vector<std::string> specialized_dims;  // dims compiled in as constants (--static-shapes)
   std::map<std::string, double> scalars;      // a value for every scalar parameter
+  // The values of integer scalar parameters given exactly (--scalars): the kernel gets these,
+  // not the doubles above, which hold integers exactly only up to 2^53.
+  std::map<std::string, int64_t> integer_scalars;
   uint64_t seed = 0;
   bool check = false;  // needs an operator entry
   bool bench = false;

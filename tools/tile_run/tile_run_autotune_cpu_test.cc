@@ -252,6 +252,16 @@ TEST_F(TileRunAutotuneCpuTest, ExplainsAnOperatorWithoutASpaceAsWritten) {
   EXPECT_THAT(retune.err, HasSubstr("--retune goes with --autotune"));
 }
 
+// The target's name is checked by the target registry before a device opens: an unknown option
+// is named once, with the options the family takes.
+TEST_F(TileRunAutotuneCpuTest, AnUnknownTargetOptionIsNamed) {
+  Result r = Run({"add_f32", "--target=cpu{foo=1}"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err,
+            "tile-run: error: --target: target 'cpu{foo=1}': unknown option 'foo' of cpu, which "
+            "takes none\n");
+}
+
 TEST_F(TileRunAutotuneCpuTest, AnOperatorWithoutASpaceIsRefused) {
   Result r = Run({"add_f32", "--autotune"});
   EXPECT_EQ(r.status, 2);

@@ -23,6 +23,7 @@
 #include "runtime/jit/kernel_cache.h"
 #include "tile_ir/printer.h"
 #include "tile_ir/verifier.h"
+#include "tools/common/assignments.h"
 #include "tools/common/cli.h"
 #include "tools/tile_run/autotune_op.h"
 #include "tools/tile_run/choose_config.h"
@@ -31,6 +32,7 @@
 #include "tools/tile_run/file_run.h"
 #include "tools/tile_run/report.h"
 #include "tools/tile_run/run_kernel.h"
+#include "tools/tile_run/run_values.h"
 #include "tools/tile_run/signature.h"
 #include "tools/tile_run/suite_runner.h"
 
@@ -59,8 +61,8 @@ cli::ArgParser MakeParser() {
   parser.Add({"kernel", "NAME", "the kernel to run (needed when FILE has several)"});
   parser.Add({"shapes", "DIMS", "dimension values, e.g. M=1000,N=777 (default: the operator's)"});
   parser.Add({"scalars", "VALUES",
-              "scalar parameter values, e.g. alpha=0.5 (default: the "
-              "operator's)"});
+              "scalar parameter values, e.g. alpha=0.5; an integer parameter's passed exactly, "
+              "within its dtype (default: the operator's)"});
   parser.Add({"in", "NAME=FILE",
               "an input from a .npy file (repeatable); dimensions are bound from the arrays' "
               "shapes, dtypes checked against the signature"});
@@ -114,25 +116,12 @@ cli::ArgParser MakeParser() {
   return parser;
 }
 
-// "M=1000,N=777" into name -> value; `parse` reads one value.
-template <typename T, typename Parse>
-absl::StatusOr<std::map<std::string, T>> ParseAssignments(const std::string& flag,
-                                                          const std::string& text, Parse parse) {
-  std::map<std::string, T> values;
-  for (absl::string_view item : absl::StrSplit(text, ',', absl::SkipEmpty())) {
-    std::vector<std::string> parts = absl::StrSplit(item, absl::MaxSplits('=', 1));
-    T value;
-    if (parts.size() != 2 || parts[0].empty() || !parse(parts[1], &value)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("--", flag, ": expected NAME=VALUE, got '", item, "'"));
-    }
-    values[parts[0]] = value;
-  }
-  return values;
-}
-
-bool ParseInt64(const std::string& text, int64_t* value) { return absl::SimpleAtoi(text, value); }
-bool ParseDouble(const std::string& text, double* value) { return absl::SimpleAtod(text, value); }
+// --shapes and --scalars as given (name -> text): their values are read once the kernel is
+// known, against its dtypes (run_values.h).
+struct GivenValues {
+  std::map<std::string, std::string> shapes;
+  std::map<std::string, std::string> scalars;
+};
 
 absl::StatusOr<int> PositiveCount(const cli::ArgParser& parser, const std::string& flag,
                                   int minimum) {
@@ -209,6 +198,7 @@ int Autotune(const cli::ArgParser& parser, const ops::OpCase& op, const RunOptio
   AutotuneRequest request;
   request.dims = options.dims;
   request.scalars = options.scalars;
+  request.integer_scalars = options.integer_scalars;
   request.seed = options.seed;
   request.warmup = options.warmup;
   request.iters = options.iters;
@@ -302,12 +292,13 @@ int PickConfig(const std::string& config_name, const ops::OpCase* op, const Kern
 
 // The run on --in/--out/--expect files; returns the exit status.
 int ReportFileRun(runtime::Device& device, runtime::LoadedKernel& loaded, const FileTensors& files,
-                  const std::map<std::string, double>& scalars, const std::string& path,
-                  std::ostream& out, std::ostream& err) {
+                  const RunOptions& options, const std::string& path, std::ostream& out,
+                  std::ostream& err) {
   std::vector<std::string> inputs;
   for (const auto& [name, buffer] : files.inputs) inputs.push_back(name);
   out << "  inputs  " << (inputs.empty() ? "none" : absl::StrJoin(inputs, ", ")) << " from files\n";
-  absl::StatusOr<FileRunResult> result = RunOnFiles(device, loaded, files, scalars);
+  absl::StatusOr<FileRunResult> result =
+      RunOnFiles(device, loaded, files, options.scalars, options.integer_scalars);
   if (!result.ok()) {
     err << "tile-run: error: " << path << ": " << result.status().message() << "\n";
     return 1;
@@ -328,10 +319,9 @@ int ReportFileRun(runtime::Device& device, runtime::LoadedKernel& loaded, const 
 }
 
 // Runs one kernel of a module file (or an operator); returns the exit status.
-int RunFile(const cli::ArgParser& parser, const RunOptions& base, const FileFlags& file_flags,
-            Compiler& compiler, const std::vector<ops::OpCase>& suite, std::ostream& out,
-            std::ostream& err, bool progress_bar) {
-  ops::Shapes base_dims = base.dims;
+int RunFile(const cli::ArgParser& parser, const RunOptions& base, const GivenValues& values,
+            const FileFlags& file_flags, Compiler& compiler, const std::vector<ops::OpCase>& suite,
+            std::ostream& out, std::ostream& err, bool progress_bar) {
   const std::string path = parser.positional().front();
   absl::StatusOr<Module> module = ReadInput(path, suite);
   if (!module.ok()) {
@@ -348,6 +338,20 @@ int RunFile(const cli::ArgParser& parser, const RunOptions& base, const FileFlag
     return 2;
   }
   const std::string name = (*kernel)->name;
+  // Every value is checked against the kernel's dtypes before anything is compiled or allocated.
+  absl::StatusOr<ops::Shapes> given_dims = cli::ShapeValues(**kernel, values.shapes);
+  if (!given_dims.ok()) {
+    err << "tile-run: error: " << given_dims.status().message() << "\n";
+    return 2;
+  }
+  ops::Shapes base_dims = *std::move(given_dims);
+  std::map<std::string, double> given_scalars;
+  std::map<std::string, int64_t> integer_scalars;
+  if (absl::Status status = ScalarValues(**kernel, values.scalars, given_scalars, integer_scalars);
+      !status.ok()) {
+    err << "tile-run: error: " << status.message() << "\n";
+    return 2;
+  }
   std::optional<FileTensors> files;
   if (file_flags.any()) {
     for (const char* flag :
@@ -390,6 +394,8 @@ int RunFile(const cli::ArgParser& parser, const RunOptions& base, const FileFlag
   }
   RunOptions options = base;
   options.dims = base_dims;
+  options.scalars = given_scalars;
+  options.integer_scalars = integer_scalars;
   if (op == nullptr) {
     if (options.check) {
       err << "tile-run: error: no reference for kernel '" << name
@@ -420,6 +426,14 @@ int RunFile(const cli::ArgParser& parser, const RunOptions& base, const FileFlag
       err << "tile-run: error: no value for dimension '" << dim->name << "' of kernel '" << name
           << "'" << (op ? "" : " (it is not in the operator suite)") << "; give it with --shapes "
           << dim->name << "=N\n";
+      return 2;
+    }
+  }
+  if (!files && compiler.device != nullptr) {
+    // Before anything is allocated: the host copies and references the run will make.
+    if (absl::Status memory = CheckHostMemory(**kernel, options.dims, PhysicalMemoryBytes());
+        !memory.ok()) {
+      err << "tile-run: error: " << path << ": " << memory.message() << "\n";
       return 2;
     }
   }
@@ -586,7 +600,7 @@ int RunFile(const cli::ArgParser& parser, const RunOptions& base, const FileFlag
       << "  seed    " << options.seed << "\n";
   if (files) {
     out << "  cache   " << cache_line << "\n";
-    return ReportFileRun(device, *loaded, *files, options.scalars, path, out, err);
+    return ReportFileRun(device, *loaded, *files, options, path, out, err);
   }
   // The cases RunKernel runs: every one with --check, the first without. `kernel` may be
   // gone (--config and --autotune replace the module); the loaded one has its parameters.
@@ -639,10 +653,10 @@ int TileRunMain(int argc, char** argv, std::ostream& out, std::ostream& err,
   options.bench = parser.Has("bench");
   absl::StatusOr<int> iters = PositiveCount(parser, "iters", 1);
   absl::StatusOr<int> warmup = PositiveCount(parser, "warmup", 0);
-  absl::StatusOr<std::map<std::string, int64_t>> dims =
-      ParseAssignments<int64_t>("shapes", parser.Get("shapes"), ParseInt64);
-  absl::StatusOr<std::map<std::string, double>> scalars =
-      ParseAssignments<double>("scalars", parser.Get("scalars"), ParseDouble);
+  absl::StatusOr<std::map<std::string, std::string>> dims =
+      cli::ParseAssignments("shapes", parser.Get("shapes"));
+  absl::StatusOr<std::map<std::string, std::string>> scalars =
+      cli::ParseAssignments("scalars", parser.Get("scalars"));
   for (const absl::Status& status :
        {iters.status(), warmup.status(), dims.status(), scalars.status()}) {
     if (!status.ok()) {
@@ -671,8 +685,7 @@ int TileRunMain(int argc, char** argv, std::ostream& out, std::ostream& err,
   }
   options.iters = *iters;
   options.warmup = *warmup;
-  options.dims = *dims;
-  options.scalars = *scalars;
+  const GivenValues given{*std::move(dims), *std::move(scalars)};
   if (parser.Has("seed")) {
     if (!absl::SimpleAtoi(parser.Get("seed"), &options.seed)) {
       err << "tile-run: error: --seed must be a non-negative integer, got '" << parser.Get("seed")
@@ -708,19 +721,25 @@ int TileRunMain(int argc, char** argv, std::ostream& out, std::ostream& err,
   }
 
   const std::string target = parser.Get("target");
+  // The target's name is checked first, by the one parser of target names, so that a bad option
+  // is named as such whatever device would open it.
+  std::shared_ptr<const targets::Target> resolved_target;
+  if (env.resolve_target) {
+    absl::StatusOr<std::shared_ptr<const targets::Target>> resolved = env.resolve_target(target);
+    if (!resolved.ok()) {
+      err << "tile-run: error: --target: " << resolved.status().message() << "\n";
+      return 2;
+    }
+    resolved_target = *std::move(resolved);
+  }
   // --explain alone describes compile-time choices: the target, not a device, answers it.
   const bool explain_only = parser.Has("explain") && !parser.Has("check") && !parser.Has("bench") &&
                             !parser.Has("autotune") && !parser.Has("ragged");
-  if (!all && explain_only && env.resolve_target) {
-    absl::StatusOr<std::shared_ptr<const targets::Target>> resolved = env.resolve_target(target);
-    if (!resolved.ok()) {
-      err << "tile-run: error: --target=" << target << ": " << resolved.status().message() << "\n";
-      return 2;
-    }
+  if (!all && explain_only && resolved_target != nullptr) {
     Compiler compiler;
     compiler.target = target;
-    compiler.target_object = *std::move(resolved);
-    return RunFile(parser, options, file_flags, compiler, suite, out, err, env.progress_bar);
+    compiler.target_object = std::move(resolved_target);
+    return RunFile(parser, options, given, file_flags, compiler, suite, out, err, env.progress_bar);
   }
   if (!all && env.open_jit_backend) {
     absl::StatusOr<std::unique_ptr<runtime::jit::JitBackend>> backend =
@@ -746,7 +765,7 @@ int TileRunMain(int argc, char** argv, std::ostream& out, std::ostream& err,
     compiler.device = &(*backend)->device();
     compiler.cache = std::make_unique<runtime::jit::KernelCache>(**backend, cache_options);
     compiler.target = target;
-    return RunFile(parser, options, file_flags, compiler, suite, out, err, env.progress_bar);
+    return RunFile(parser, options, given, file_flags, compiler, suite, out, err, env.progress_bar);
   }
   if (!env.open_device) {
     err << "tile-run: error: --target=" << target << ": no devices are available\n";
@@ -770,7 +789,7 @@ int TileRunMain(int argc, char** argv, std::ostream& out, std::ostream& err,
   Compiler compiler;
   compiler.device = device->get();
   compiler.target = target;
-  return RunFile(parser, options, file_flags, compiler, suite, out, err, env.progress_bar);
+  return RunFile(parser, options, given, file_flags, compiler, suite, out, err, env.progress_bar);
 }
 
 }  // namespace tile_ir::tools

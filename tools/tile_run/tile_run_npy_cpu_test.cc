@@ -4,10 +4,12 @@
 // each mismatch tile-run must refuse, by the words of its message.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -64,8 +66,8 @@ class TileRunNpyCpuTest : public ::testing::Test {
     ASSERT_TRUE(npy::WriteNpyFile(Path(name), array).ok());
   }
 
-  Result Run(std::vector<std::string> args) {
-    args.insert(args.begin(), {"tile-run", kKernel});
+  Result Run(std::vector<std::string> args, const std::string& kernel = kKernel) {
+    args.insert(args.begin(), {"tile-run", kernel});
     std::vector<char*> argv;
     for (std::string& a : args) argv.push_back(a.data());
     std::ostringstream out, err;
@@ -210,6 +212,32 @@ TEST_F(TileRunNpyCpuTest, RefusesNamesAndFilesThatDoNotFit) {
   ExpectRefused(Flags("--in=X", "--in=X=" + Path("absent.npy")),
                 Path("absent.npy") + ": cannot open");
   ExpectRefused(Flags("--in=X", "--in=X=tools/npy/testdata/f16_fortran.npy"), "Fortran order");
+}
+
+// A double holds integers exactly only up to 2^53: an i64 scalar must arrive as given.
+TEST_F(TileRunNpyCpuTest, PassesIntegerScalarsExactly) {
+  for (int64_t value : {int64_t{9007199254740993}, std::numeric_limits<int64_t>::min(),
+                        std::numeric_limits<int64_t>::max()}) {
+    Result r =
+        Run({"--shapes=N=5", absl::StrCat("--scalars=v=", value), "--out=Y=" + Path("filled.npy")},
+            "tools/tile_run/testdata/fill_i64.tile");
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    absl::StatusOr<npy::NpyArray> y = npy::ReadNpyFile(Path("filled.npy"));
+    ASSERT_TRUE(y.ok()) << y.status();
+    ASSERT_EQ(y->descr, "<i8");
+    std::vector<int64_t> got(5);
+    ASSERT_EQ(y->data.size(), sizeof(int64_t) * got.size());
+    std::memcpy(got.data(), y->data.data(), y->data.size());
+    EXPECT_EQ(got, std::vector<int64_t>(5, value));
+  }
+}
+
+TEST_F(TileRunNpyCpuTest, RefusesAnInputThatIsADeviceWithoutReadingIt) {
+  const std::string zero = Path("zero.npy");
+  ::unlink(zero.c_str());
+  ASSERT_EQ(::symlink("/dev/zero", zero.c_str()), 0);
+  ExpectRefused(Flags("--in=X", "--in=X=" + zero),
+                zero + ": is a character device, not a regular file; give a file");
 }
 
 TEST_F(TileRunNpyCpuTest, RefusesSuiteFlagsAndAMissingScalar) {

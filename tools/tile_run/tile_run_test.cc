@@ -453,6 +453,75 @@ TEST(TileRunTest, CommandLineErrors) {
   EXPECT_THAT(missing.err, HasSubstr("/nonexistent/k.tile"));
 }
 
+// Every value is checked before anything is compiled or allocated: a dimension against its
+// dtype, a name given twice, and the host memory the buffers need.
+TEST(TileRunTest, ShapesAndScalarsAreCheckedBeforeAnythingIsAllocated) {
+  std::string path = WriteModule("scale", ScaleModule("scale"));
+  auto refused = [&path](const std::string& flag) {
+    Result r = RunTileRun({path, "--target=fake", flag});
+    EXPECT_EQ(r.status, 2) << r.out;
+    EXPECT_EQ(r.out, "");
+    return r.err;
+  };
+  EXPECT_EQ(refused("--shapes=N=64,N=128"),
+            "tile-run: error: --shapes: 'N' is given twice: N=64 and N=128\n");
+  EXPECT_EQ(refused("--shapes=N=2147483648"),
+            "tile-run: error: --shapes: N=2147483648 is out of range for dimension 'N' of kernel "
+            "'scale', whose type i32 holds 0 to 2147483647\n");
+  EXPECT_EQ(refused("--shapes=N=99999999999999999999"),
+            "tile-run: error: --shapes: N=99999999999999999999 is out of range for dimension 'N' "
+            "of kernel 'scale', whose type i32 holds 0 to 2147483647\n");
+  EXPECT_EQ(refused("--shapes=N=-1"),
+            "tile-run: error: --shapes: N=-1 is out of range for dimension 'N' of kernel 'scale', "
+            "whose type i32 holds 0 to 2147483647\n");
+  EXPECT_EQ(refused("--shapes=N=" + std::string(1000000, '9')),
+            "tile-run: error: --shapes: N=9999999999999999999999999999999999999999... (1000000 "
+            "characters) is out of range for dimension 'N' of kernel 'scale', whose type i32 holds "
+            "0 to 2147483647\n");
+  EXPECT_EQ(refused("--shapes=N=1e3"),
+            "tile-run: error: --shapes: N=1e3: the value is not an integer\n");
+  EXPECT_EQ(refused("--scalars=alpha=1,alpha=2"),
+            "tile-run: error: --scalars: 'alpha' is given twice: alpha=1 and alpha=2\n");
+  EXPECT_EQ(refused("--scalars=alpha=two"),
+            "tile-run: error: --scalars: alpha=two: the value is not a number\n");
+
+  // Each dimension fits its i32, but no machine holds 2^40-element buffers.
+  std::string wide_path = WriteModule("wide", R"(ir_version 1;
+producer "test" "1";
+
+kernel wide<M: i32, N: i32>(X: f32[M, N], Y: f32[M, N]) grid(bx: ceildiv(N, 128)) threads(128) {
+}
+)");
+  Result memory = RunTileRun({wide_path, "--target=fake", "--shapes=M=1048576,N=1048576"});
+  EXPECT_EQ(memory.status, 2);
+  EXPECT_THAT(memory.err,
+              HasSubstr(wide_path + ": kernel 'wide' at these shapes needs 24.0 TiB of host memory "
+                                    "(each buffer's copy and its float64 reference: X 12.0 TiB, Y "
+                                    "12.0 TiB), more than this machine's "));
+  EXPECT_THAT(memory.err, HasSubstr("; give smaller --shapes"));
+}
+
+TEST(TileRunTest, IntegerScalarsAreCheckedAgainstTheirDtype) {
+  std::string module = ScaleModule("count");
+  module.replace(module.find("alpha: f32"), 10, "n: i64, k: i8");
+  std::string path = WriteModule("count", module);
+  auto refused = [&path](const std::string& flag) {
+    Result r = RunTileRun({path, "--target=fake", "--shapes=N=4", flag});
+    EXPECT_EQ(r.status, 2) << r.out;
+    return r.err;
+  };
+  EXPECT_EQ(refused("--scalars=n=9223372036854775808,k=1"),
+            "tile-run: error: --scalars: n=9223372036854775808 is out of range for scalar "
+            "parameter 'n' of kernel 'count', whose type i64 holds -9223372036854775808 to "
+            "9223372036854775807\n");
+  EXPECT_EQ(refused("--scalars=n=1,k=128"),
+            "tile-run: error: --scalars: k=128 is out of range for scalar parameter 'k' of kernel "
+            "'count', whose type i8 holds -128 to 127\n");
+  EXPECT_EQ(refused("--scalars=n=1.5,k=1"),
+            "tile-run: error: --scalars: n=1.5 is not an integer, and scalar parameter 'n' of "
+            "kernel 'count' is an i64: write an integer, without a point or an exponent\n");
+}
+
 TEST(TileRunTest, PicksTheKernelOfAModuleWithSeveral) {
   std::string two = ScaleModule("scale") + "\n" +
                     ScaleModule("wrong").substr(ScaleModule("wrong").find("kernel"));

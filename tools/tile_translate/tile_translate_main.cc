@@ -9,14 +9,13 @@
 #include <vector>
 
 #include "absl/strings/match.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_split.h"
 #include "frontends/io/module_io.h"
 #include "passes/transforms/specialize_dims.h"
 #include "targets/target.h"
 #include "tile_ir/printer.h"
 #include "tile_ir/verifier.h"
+#include "tools/common/assignments.h"
 #include "tools/common/cli.h"
 
 namespace tile_ir::tools {
@@ -69,22 +68,23 @@ absl::Status KeepKernel(Module& module, const std::string& name) {
 
 // Each kernel with the dims of `text` ("M=4096,N=8192") specialized on them.
 absl::Status SpecializeShapes(Module& module, const std::string& text) {
-  std::map<std::string, int64_t> values;
-  for (absl::string_view item : absl::StrSplit(text, ',', absl::SkipEmpty())) {
-    std::pair<std::string, std::string> parts = absl::StrSplit(item, absl::MaxSplits('=', 1));
-    int64_t value = 0;
-    if (parts.first.empty() || !absl::SimpleAtoi(parts.second, &value)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "--shapes: expected NAME=INTEGER, got '", std::string(item), "'"));
+  absl::StatusOr<std::map<std::string, std::string>> given = cli::ParseAssignments("shapes", text);
+  if (!given.ok()) return given.status();
+  for (const auto& [name, value] : *given) {
+    if (!cli::LooksLikeInteger(value)) {
+      return absl::InvalidArgumentError(absl::StrCat("--shapes: expected NAME=INTEGER, got '", name,
+                                                     "=", cli::ShownValue(value), "'"));
     }
-    values[parts.first] = value;
   }
   std::map<std::string, bool> used;
   for (Kernel& kernel : module.kernels) {
+    // Each value within its dimension's dtype in this kernel.
+    absl::StatusOr<std::map<std::string, int64_t>> checked = cli::ShapeValues(*kernel, *given);
+    if (!checked.ok()) return checked.status();
     std::map<std::string, int64_t> own;
     for (const VarRef& dim : kernel->dims) {
-      auto it = values.find(dim->name);
-      if (it == values.end()) continue;
+      auto it = checked->find(dim->name);
+      if (it == checked->end()) continue;
       own.insert(*it);
       used[dim->name] = true;
     }
@@ -93,7 +93,7 @@ absl::Status SpecializeShapes(Module& module, const std::string& text) {
     if (!specialized.ok()) return specialized.status();
     kernel = *std::move(specialized);
   }
-  for (const auto& [name, value] : values) {
+  for (const auto& [name, value] : *given) {
     if (!used.contains(name)) {
       return absl::InvalidArgumentError(
           absl::StrCat("--shapes: no kernel of the module has a dim '", name, "'"));

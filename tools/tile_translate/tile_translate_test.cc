@@ -215,6 +215,16 @@ TEST(TileTranslateTest, ShapesCompileDimsInAsConstants) {
   EXPECT_EQ(malformed.status, 1);
   EXPECT_TRUE(Contains(malformed.err, "--shapes: expected NAME=INTEGER, got 'N=many'"))
       << malformed.err;
+  Result twice = RunTileTranslate({path, "--shapes=N=64,N=128"});
+  EXPECT_EQ(twice.status, 1);
+  EXPECT_TRUE(Contains(twice.err, "--shapes: 'N' is given twice: N=64 and N=128")) << twice.err;
+  Result huge = RunTileTranslate({path, "--shapes=N=99999999999999999999"});
+  EXPECT_EQ(huge.status, 1);
+  EXPECT_TRUE(Contains(huge.err,
+                       "--shapes: N=99999999999999999999 is out of range for dimension "
+                       "'N' of kernel"))
+      << huge.err;
+  EXPECT_TRUE(Contains(huge.err, "whose type i32 holds 0 to 2147483647")) << huge.err;
 }
 
 }  // namespace
