@@ -24,6 +24,12 @@ int HexValue(char c) {
 
 }  // namespace
 
+std::string ShownText(std::string_view text) {
+  constexpr size_t kMaxShown = 40;
+  if (text.size() <= kMaxShown) return std::string(text);
+  return absl::StrCat(std::string(text.substr(0, kMaxShown)), "... (", text.size(), " characters)");
+}
+
 std::string DescribeToken(const Token& token) {
   constexpr size_t kMaxShown = 32;
   switch (token.kind) {

@@ -80,6 +80,10 @@ class Lexer {
   size_t line_start_ = 0;
 };
 
+// Input text quoted in a message: whole up to 40 characters, else its first 40 and
+// "... (N characters)", so that a 10^6-digit literal is not repeated whole.
+std::string ShownText(std::string_view text);
+
 // How an error message names a token: 'text', or "end of input".
 std::string DescribeToken(const Token& token);
 

@@ -171,7 +171,7 @@ ParsedExpr Parser::ParseBinary(int min_level) {
 bool Parser::CheckOperatorVersion(BinaryOp op, const Token& at) {
   const int64_t needed = IntroducedInIrVersion(op);
   if (needed <= ir_version_) return true;
-  return Fail(at, absl::StrCat("'", std::string(at.text), "' needs ir_version ", needed,
+  return Fail(at, absl::StrCat("'", ShownText(at.text), "' needs ir_version ", needed,
                                ", but the module declares ir_version ", ir_version_));
 }
 
@@ -238,7 +238,7 @@ ParsedExpr Parser::ParseNameOrCall() {
   if (binding->var) return {binding->var, 1};
   Buffer buffer = binding->buffer;
   if (!Expect(TokenKind::kLBracket,
-              absl::StrCat("'[' to load from buffer '", std::string(name.text), "'"))) {
+              absl::StrCat("'[' to load from buffer '", ShownText(name.text), "'"))) {
     return {};
   }
   // The indices are inside the load (a load without any is no deeper than itself).
@@ -339,15 +339,15 @@ ParsedExpr Parser::ParseLiteral(const Token* minus) {
       underscore == std::string_view::npos ? std::string_view() : text.substr(underscore + 1);
   std::optional<DataType> dtype = is_int ? kI32 : kF32;
   if (!suffix.empty()) dtype = DataType::Parse(suffix);
-  std::string shown = absl::StrCat(negative ? "-" : "", std::string(text));
+  std::string shown = ShownText(absl::StrCat(negative ? "-" : "", std::string(text)));
   if (!dtype || dtype->is_void()) {
-    Fail(token, absl::StrCat("unknown dtype '", std::string(suffix), "' in literal '", shown, "'"));
+    Fail(token, absl::StrCat("unknown dtype '", ShownText(suffix), "' in literal '", shown, "'"));
     return {};
   }
   if (is_int) {
     if (dtype->is_float()) {
       Fail(token, absl::StrCat("an integer literal cannot have the float type ", dtype->ToString(),
-                               " (write ", negative ? "-" : "", std::string(number), ".0_",
+                               " (write ", negative ? "-" : "", ShownText(number), ".0_",
                                dtype->ToString(), ")"));
       return {};
     }
@@ -395,7 +395,7 @@ bool Parser::ParseInteger(int64_t min, int64_t max, std::string_view what, int64
   if (!parsed || *parsed < min || *parsed > max) {
     return Fail(
         start, absl::StrCat("expected ", std::string(what), " from ", min, " to ", max, ", found '",
-                            negative ? "-" : "", std::string(current_.text), "'"));
+                            negative ? "-" : "", ShownText(current_.text), "'"));
   }
   *value = *parsed;
   Advance();

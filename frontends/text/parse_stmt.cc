@@ -180,8 +180,8 @@ bool Parser::ParseLayout(Layout* layout) {
       if (!ParseNewName(&name)) return false;
       VarRef input = Var::Make(std::string(name.text), kI32);
       if (!inputs.Declare(name.text, Binding{input, nullptr, name.line, name.col})) {
-        return Fail(name, absl::StrCat("the layout declares the input '", std::string(name.text),
-                                       "' twice"));
+        return Fail(
+            name, absl::StrCat("the layout declares the input '", ShownText(name.text), "' twice"));
       }
       layout->inputs.push_back(std::move(input));
     } while (Accept(TokenKind::kComma));
@@ -200,7 +200,7 @@ bool Parser::ParseLayout(Layout* layout) {
     if (!Expect(TokenKind::kLParen, "'('") || !ParseNewName(&name)) return false;
     VarRef replica = Var::Make(std::string(name.text), kI32);
     if (!inputs.Declare(name.text, Binding{replica, nullptr, name.line, name.col})) {
-      return Fail(name, absl::StrCat("the layout declares '", std::string(name.text),
+      return Fail(name, absl::StrCat("the layout declares '", ShownText(name.text),
                                      "' as both an input and its replica"));
     }
     int64_t count = 0;
@@ -382,8 +382,8 @@ bool Parser::ParseBufferName(Buffer* buffer) {
   const Binding* binding = names_.Find(current_.text);
   if (binding == nullptr) return FailUndefined(current_);
   if (!binding->buffer) {
-    return Fail(current_, absl::StrCat("expected a buffer, found variable '",
-                                       std::string(current_.text), "'"));
+    return Fail(current_,
+                absl::StrCat("expected a buffer, found variable '", ShownText(current_.text), "'"));
   }
   *buffer = binding->buffer;
   Advance();

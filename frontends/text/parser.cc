@@ -143,7 +143,7 @@ Kernel Parser::ParseKernel() {
   auto [earlier, is_new] =
       kernel_names_.try_emplace(std::string(name.text), std::make_pair(name.line, name.col));
   if (!is_new) {
-    Fail(name, absl::StrCat("kernel '", std::string(name.text), "' is defined twice (first at ",
+    Fail(name, absl::StrCat("kernel '", ShownText(name.text), "' is defined twice (first at ",
                             earlier->second.first, ":", earlier->second.second, ")"));
     return nullptr;
   }
@@ -318,18 +318,18 @@ bool Parser::Declare(const Token& token, VarRef var, Buffer buffer) {
   Binding binding{std::move(var), std::move(buffer), token.line, token.col};
   if (names_.Declare(token.text, std::move(binding))) return true;
   const Binding* earlier = names_.FindDeclared(token.text);
-  return Fail(token, absl::StrCat("redeclaration of '", std::string(token.text),
+  return Fail(token, absl::StrCat("redeclaration of '", ShownText(token.text),
                                   "' (first declared at ", earlier->line, ":", earlier->col,
                                   "; names are declared once per kernel)"));
 }
 
 bool Parser::FailUndefined(const Token& name) {
   if (const Binding* earlier = names_.FindDeclared(name.text)) {
-    return Fail(name, absl::StrCat("use of '", std::string(name.text),
+    return Fail(name, absl::StrCat("use of '", ShownText(name.text),
                                    "' outside the block that declares it (at ", earlier->line, ":",
                                    earlier->col, ")"));
   }
-  return Fail(name, absl::StrCat("use of undefined name '", std::string(name.text), "'"));
+  return Fail(name, absl::StrCat("use of undefined name '", ShownText(name.text), "'"));
 }
 
 bool Parser::ParseDataType(DataType* dtype) {

@@ -346,6 +346,29 @@ std::string Repeat(std::string_view piece, int times) {
   return result;
 }
 
+// A long token is cut in its error: a 10^6-digit literal is not repeated whole.
+TEST(ParserTest, LongInputIsCutInMessages) {
+  const std::string digits(1000000, '9');
+  const std::string cut = "9999999999999999999999999999999999999999... (1000000 characters)";
+  EXPECT_EQ(ErrorOf(InKernel("  A[0] = " + digits + ";\n")),
+            "t.tile:6:10: error: integer literal '" + cut +
+                "' does not fit in i32 (range "
+                "-2147483648 to 2147483647)");
+  EXPECT_EQ(ErrorOf(InKernel("  A[0] = -" + digits + ";\n")),
+            "t.tile:6:10: error: integer literal '-999999999999999999999999999999999999999... "
+            "(1000001 characters)' does not fit in i32 (range -2147483648 to 2147483647)");
+  EXPECT_EQ(ErrorOf(InKernel("  A[0] = " + digits + "e999;\n")),
+            "t.tile:6:10: error: float literal '" +
+                std::string("9999999999999999999999999999999999999999... (1000004 characters)") +
+                "' is out of the range of a double");
+  EXPECT_EQ(ErrorOf(InKernel("  let v: f32x4 = broadcast(s, " + digits + ");\n")),
+            "t.tile:6:31: error: expected a lane count from 1 to 1024, found '" + cut + "'");
+  const std::string name(1000000, 'x');
+  EXPECT_EQ(ErrorOf(InKernel("  A[0] = " + name + ";\n")),
+            "t.tile:6:10: error: use of undefined name "
+            "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx... (1000000 characters)'");
+}
+
 TEST(ParserTest, DeepInputIsAnErrorNotAStackOverflow) {
   constexpr int kHuge = 100000;
   const std::string too_deep = "error: " + NestingTooDeepMessage();
