@@ -343,6 +343,13 @@ absl::StatusOr<Kernel> ModuleReader::ReadKernel(const v1::Kernel& proto) {
     dims.push_back(std::move(dim));
   }
   TILE_ASSIGN_OR_RETURN(std::vector<Param> params, ReadParams(proto.params()));
+  if (!proto.has_launch()) {
+    // Said here: the body's first use of a block index would otherwise be blamed on the index.
+    Field f(&context_, "launch");
+    return context_.Error(
+        "the kernel has no launch (its grid and threads): a producer must write one for every "
+        "kernel");
+  }
   TILE_ASSIGN_OR_RETURN(Launch launch, ReadLaunch(proto.launch()));
   TILE_ASSIGN_OR_RETURN(std::vector<ShapeRequirement> requirements,
                         ReadRequirements(proto.requirements()));

@@ -56,6 +56,15 @@ TEST_F(ProtoReadErrorsTest, UndeclaredVariableNamesItAndWhere) {
             "k.tile:3:4: variable 'q' is not declared before this use");
 }
 
+TEST_F(ProtoReadErrorsTest, AKernelWithoutALaunchIsNamedAsSuch) {
+  kernel().clear_launch();
+  kernel().mutable_loc()->set_file("k.tile");
+  kernel().mutable_loc()->set_line(1);
+  EXPECT_EQ(ReadError(),
+            "kernels[0].launch in kernel 'k' at k.tile:1: the kernel has no launch (its grid and "
+            "threads): a producer must write one for every kernel");
+}
+
 TEST_F(ProtoReadErrorsTest, XorInAVersion1ModuleNamesTheVersionItNeeds) {
   proto_.clear_ir_version();  // upgrade.h refuses it; here it reads as version 1
   EXPECT_TRUE(ModuleFromProto(proto_).ok());
