@@ -343,20 +343,23 @@ absl::StatusOr<Kernel> ModuleReader::ReadKernel(const v1::Kernel& proto) {
     dims.push_back(std::move(dim));
   }
   TILE_ASSIGN_OR_RETURN(std::vector<Param> params, ReadParams(proto.params()));
-  if (!proto.has_launch()) {
-    // Said here: the body's first use of a block index would otherwise be blamed on the index.
-    Field f(&context_, "launch");
-    return context_.Error(
-        "the kernel has no launch (its grid and threads): a producer must write one for every "
-        "kernel");
-  }
   TILE_ASSIGN_OR_RETURN(Launch launch, ReadLaunch(proto.launch()));
   TILE_ASSIGN_OR_RETURN(std::vector<ShapeRequirement> requirements,
                         ReadRequirements(proto.requirements()));
-  TILE_ASSIGN_OR_RETURN(Stmt body, ReadBody(proto.has_body(), proto.body(), "body"));
+  absl::StatusOr<Stmt> body = ReadBody(proto.has_body(), proto.body(), "body");
+  if (!body.ok() && !proto.has_launch() && context_.saw_undeclared()) {
+    // The launch declares the block indices: without it, the body's first use of one fails, and
+    // the missing launch is the error to name.
+    Field f(&context_, "launch");
+    return context_.Error(absl::StrCat(
+        "the kernel has no launch (its grid, which declares the block indices, and its threads); "
+        "its body: ",
+        body.status().message()));
+  }
+  if (!body.ok()) return body.status();
   context_.PopFrame();
   return KernelNode::Make(proto.name(), std::move(dims), std::move(params), std::move(launch),
-                          std::move(body), std::move(loc), std::move(requirements));
+                          *std::move(body), std::move(loc), std::move(requirements));
 }
 
 absl::StatusOr<std::vector<ShapeRequirement>> ModuleReader::ReadRequirements(

@@ -18,6 +18,7 @@ constexpr int kPathTailSteps = 8;
 
 void ReadContext::StartKernel(std::string kernel_name) {
   kernel_name_ = std::move(kernel_name);
+  saw_undeclared_ = false;
   visible_.clear();
   frames_.clear();
   declared_in_kernel_.clear();
@@ -86,6 +87,7 @@ absl::Status ReadContext::NotVisible(const std::string& name, absl::string_view 
     return Error(absl::StrFormat("%s '%s' is used outside the block or loop that declares it",
                                  expected, name));
   }
+  saw_undeclared_ = true;
   return Error(absl::StrFormat("%s '%s' is not declared before this use", expected, name));
 }
 

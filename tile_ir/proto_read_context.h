@@ -56,6 +56,8 @@ class ReadContext {
   absl::Status DeclareBuffer(const Buffer& buffer);
   absl::StatusOr<VarRef> LookupVar(const std::string& name) const;
   absl::StatusOr<Buffer> LookupBuffer(const std::string& name) const;
+  // Whether a lookup in this kernel failed for a name declared nowhere before it.
+  bool saw_undeclared() const { return saw_undeclared_; }
 
   // Scoped markers; each constructor pushes and the destructor pops.
   class Field {
@@ -117,6 +119,7 @@ class ReadContext {
   std::string PathString() const;
 
   std::string kernel_name_;
+  mutable bool saw_undeclared_ = false;
   bool in_layout_ = false;
   absl::flat_hash_map<std::string, Binding> visible_;
   std::vector<std::vector<std::string>> frames_;

@@ -56,13 +56,19 @@ TEST_F(ProtoReadErrorsTest, UndeclaredVariableNamesItAndWhere) {
             "k.tile:3:4: variable 'q' is not declared before this use");
 }
 
+// The body's first use of a block index fails without the launch that declares it: the missing
+// launch is named, not the index.
 TEST_F(ProtoReadErrorsTest, AKernelWithoutALaunchIsNamedAsSuch) {
+  store().mutable_value()->mutable_cast()->mutable_value()->mutable_var()->set_name("bx");
+  ASSERT_TRUE(ModuleFromProto(proto_).ok());
   kernel().clear_launch();
   kernel().mutable_loc()->set_file("k.tile");
   kernel().mutable_loc()->set_line(1);
   EXPECT_EQ(ReadError(),
-            "kernels[0].launch in kernel 'k' at k.tile:1: the kernel has no launch (its grid and "
-            "threads): a producer must write one for every kernel");
+            "kernels[0].launch in kernel 'k' at k.tile:1: the kernel has no launch (its grid, "
+            "which declares the block indices, and its threads); its body: "
+            "kernels[0].body.seq.stmts[0].for.body.store.value.cast.value.var in kernel 'k' at "
+            "k.tile:3:4: variable 'bx' is not declared before this use");
 }
 
 TEST_F(ProtoReadErrorsTest, XorInAVersion1ModuleNamesTheVersionItNeeds) {
