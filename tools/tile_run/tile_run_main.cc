@@ -117,7 +117,7 @@ cli::ArgParser MakeParser() {
 }
 
 // --shapes and --scalars as given (name -> text): their values are read once the kernel is
-// known, against its dtypes (run_values.h).
+// known, against its dtypes (tools/common/assignments.h, run_values.h).
 struct GivenValues {
   std::map<std::string, std::string> shapes;
   std::map<std::string, std::string> scalars;
