@@ -1,5 +1,6 @@
-// Argument binding (runtime/kernel_args.h) with random DLPack descriptors and
-// scalars, as a C API or Python caller may pass them. An input is a module and
+// Argument binding (runtime/kernel_args.h) with random DLPack descriptors (every field, ndim
+// and NULL arrays included) and scalars (doubles and exact integers), as a C API or Python
+// caller may pass them. An input is a module and
 // the arguments' bytes: a 4-byte little-endian length, that many .tilepb
 // bytes, then what FuzzedDataProvider draws descriptors from. Each kernel of
 // a module that verifies is bound: bound arguments or an error, never a crash.
@@ -45,13 +46,22 @@ KernelArg DrawTensorArg(const tile_ir::Param& param, FuzzedDataProvider& fdp, St
     t.dtype = {fdp.ConsumeIntegral<uint8_t>(), fdp.ConsumeIntegral<uint8_t>(),
                fdp.ConsumeIntegral<uint16_t>()};
   }
-  t.ndim = fdp.ConsumeBool() ? param.buffer->rank() : fdp.ConsumeIntegralInRange(-1, 9);
+  // Any ndim a producer may write (issue 37: a negative one aborted, one beyond the shape array
+  // crashed); the shape and strides arrays hold ndim entries when ndim is up to the largest a
+  // tensor may have, as a producer's own arrays do, and none beyond (never read then).
+  switch (fdp.ConsumeIntegralInRange(0, 3)) {
+    case 0: t.ndim = fdp.ConsumeIntegral<int32_t>(); break;
+    case 1: t.ndim = fdp.ConsumeIntegralInRange(-2, tile_ir::runtime::kMaxTensorRank + 1); break;
+    default: t.ndim = param.buffer->rank(); break;
+  }
+  const int entries =
+      t.ndim > 0 && t.ndim <= tile_ir::runtime::kMaxTensorRank ? t.ndim : (t.ndim > 0 ? 1 : 0);
   std::vector<int64_t>& shape = storage.arrays.emplace_back();
-  for (int i = 0; i < t.ndim; ++i) shape.push_back(DrawExtent(fdp));
-  t.shape = t.ndim > 0 ? shape.data() : nullptr;
+  for (int i = 0; i < entries; ++i) shape.push_back(DrawExtent(fdp));
+  t.shape = t.ndim > 0 && fdp.ConsumeIntegralInRange(0, 15) != 0 ? shape.data() : nullptr;
   if (fdp.ConsumeBool() && t.ndim > 0) {
     std::vector<int64_t>& strides = storage.arrays.emplace_back();
-    for (int i = 0; i < t.ndim; ++i) strides.push_back(DrawExtent(fdp));
+    for (int i = 0; i < entries; ++i) strides.push_back(DrawExtent(fdp));
     t.strides = strides.data();
   }
   // Never dereferenced: binding checks pointers, it does not read them.
@@ -81,8 +91,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       } else if (as_tensor) {
         args.push_back(KernelArg::Tensor(nullptr));
       } else {
-        args.push_back(KernelArg::Scalar(fdp.ConsumeBool() ? fdp.ConsumeIntegral<int32_t>()
-                                                           : fdp.ConsumeFloatingPoint<double>()));
+        switch (fdp.ConsumeIntegralInRange(0, 2)) {
+          case 0: args.push_back(KernelArg::Scalar(fdp.ConsumeIntegral<int32_t>())); break;
+          case 1: args.push_back(KernelArg::Scalar(fdp.ConsumeFloatingPoint<double>())); break;
+          default: args.push_back(KernelArg::Integer(fdp.ConsumeIntegral<int64_t>())); break;
+        }
       }
     }
     if (fdp.ConsumeIntegralInRange(0, 15) == 0 && !args.empty()) args.pop_back();

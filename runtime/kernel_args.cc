@@ -282,7 +282,11 @@ class Binder {
       int64_t step = stride;
       if (t.strides != nullptr) {
         step = t.strides[d];
-        if (step == std::numeric_limits<int64_t>::min()) overflow = true;
+        // |INT64_MIN| has no int64: it overflows, and is never negated.
+        if (step == std::numeric_limits<int64_t>::min()) {
+          overflow = true;
+          step = std::numeric_limits<int64_t>::max();
+        }
         step = step < 0 ? -step : step;
       }
       int64_t reach;
