@@ -15,8 +15,10 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
+# python_call is fuzz/python_call_fuzzer.py under atheris (scripts/setup.sh installs it) over
+# the default build's libtile.so and _launch.abi3.so; the others are //fuzz's libFuzzer binaries.
 ALL_TARGETS=(text_parser proto_reader json_reader verifier cpu_pipeline gpu_pipelines cache_entry
-  kernel_args)
+  kernel_args python_call)
 SECONDS_PER_TARGET=${1:-30}
 shift || true
 TARGETS=("$@")
@@ -26,9 +28,18 @@ for t in "${TARGETS[@]}"; do
 done
 
 read -r -a BAZEL_FLAGS <<< "${FUZZ_BAZEL_FLAGS:-}"
-echo "fuzz: bazel build --config=fuzz //fuzz:all ${BAZEL_FLAGS[*]}"
-bazel build --config=fuzz "${BAZEL_FLAGS[@]}" //fuzz:all
+BUILD_TARGETS=(//fuzz:make_seeds)
+for t in "${TARGETS[@]}"; do
+  [[ $t == python_call ]] || BUILD_TARGETS+=("//fuzz:${t}_fuzzer")
+done
+echo "fuzz: bazel build --config=fuzz ${BUILD_TARGETS[*]} ${BAZEL_FLAGS[*]}"
+bazel build --config=fuzz "${BAZEL_FLAGS[@]}" "${BUILD_TARGETS[@]}"
 BIN=$(bazel info --config=fuzz "${BAZEL_FLAGS[@]}" bazel-bin 2>/dev/null)/fuzz
+if [[ " ${TARGETS[*]} " == *" python_call "* ]]; then
+  echo "fuzz: bazel build //capi:libtile.so //python:_launch.abi3.so ${BAZEL_FLAGS[*]}"
+  bazel build "${BAZEL_FLAGS[@]}" //capi:libtile.so //python:_launch.abi3.so
+  PY_BIN=$(bazel info "${BAZEL_FLAGS[@]}" bazel-bin 2>/dev/null)
+fi
 
 WORK=${FUZZ_CORPUS_DIR:-}
 KEEP_WORK=1
@@ -52,7 +63,14 @@ for t in "${TARGETS[@]}"; do
   log="$WORK/$t.log"
   echo "fuzz: $t for ${SECONDS_PER_TARGET}s (log $log)"
   status=0
-  "$BIN/${t}_fuzzer" -max_total_time="$SECONDS_PER_TARGET" -timeout="${FUZZ_TIMEOUT:-20}" \
+  fuzzer=("$BIN/${t}_fuzzer")
+  if [[ $t == python_call ]]; then
+    fuzzer=(env TILE_LIBRARY="$PY_BIN/capi/libtile.so"
+      TILE_LAUNCH_EXTENSION="$PY_BIN/python/_launch.abi3.so" PYTHONPATH="$PWD/python"
+      TILE_CACHE_DIR="$WORK/tile-cache" /usr/bin/python3 fuzz/python_call_fuzzer.py)
+  fi
+  mkdir -p "$WORK/seeds/$t"
+  "${fuzzer[@]}" -max_total_time="$SECONDS_PER_TARGET" -timeout="${FUZZ_TIMEOUT:-20}" \
     -print_final_stats=1 -artifact_prefix="$WORK/artifacts/$t-" "${EXTRA[@]}" \
     "$corpus" "$WORK/seeds/$t" "${kept[@]}" > "$log" 2>&1 || status=$?
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)

@@ -37,7 +37,22 @@ PACKAGES=(
   # The fuzz targets (//fuzz, scripts/fuzz.sh): clang with libFuzzer, ASan and UBSan.
   clang-16
   libclang-rt-16-dev
+  # pip, for atheris below.
+  python3-pip
 )
+
+# The Python call path's fuzzer (fuzz/python_call_fuzzer.py, in scripts/fuzz.sh) runs on
+# atheris, which Debian does not package: from PyPI into the user's site-packages of Debian's
+# python3 (the one the tests use), only when it is not importable already.
+install_atheris() {
+  if /usr/bin/python3 -c 'import atheris' 2>/dev/null; then
+    echo "setup: atheris present"
+    return
+  fi
+  echo "setup: pip install --user atheris"
+  /usr/bin/python3 -m pip install --user --break-system-packages --disable-pip-version-check \
+    'atheris>=2.3,<4'
+}
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do
@@ -50,6 +65,7 @@ done
 
 if [[ ${#missing[@]} -eq 0 ]]; then
   echo "setup: all ${#PACKAGES[@]} packages present, nothing to do"
+  install_atheris
   exit 0
 fi
 
@@ -64,4 +80,5 @@ echo "setup: apt-get update"
 "${SUDO[@]}" apt-get update
 echo "setup: apt-get install ${missing[*]}"
 "${SUDO[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
+install_atheris
 echo "setup: done"
