@@ -10,6 +10,7 @@
 #include "absl/strings/str_join.h"
 #include "targets/cuda/cuda_codegen.h"
 #include "targets/cuda/device_headers.h"
+#include "targets/cuda/gemm_fma.h"
 #include "targets/cuda/gemm_mma.h"
 #include "targets/cuda/gemm_wgmma.h"
 #include "targets/cuda/intrinsics.h"
@@ -214,6 +215,7 @@ class CudaFamily final : public targets::TargetFamily {
     RegisterCudaLibraryIntrinsics();
     // These fail only when another component took the names; lowering would say so.
     RegisterGemmMmaIntrinsic().IgnoreError();
+    RegisterGemmFmaIntrinsic().IgnoreError();
     RegisterGemmWgmmaIntrinsic().IgnoreError();
     RegisterWarpSpecializationIntrinsics();
   }

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "passes/transforms/pipeline_planning.h"
+#include "targets/cuda/gemm_fma.h"
 #include "targets/cuda/gemm_mma.h"
 #include "targets/cuda/gemm_wgmma.h"
 #include "targets/cuda/intrinsics.h"
@@ -136,7 +137,9 @@ std::optional<Layout> CudaTargetInfo::FragmentLayoutForGemm(const Gemm& gemm,
   if (std::optional<WgmmaPlan> plan = WgmmaPlanFor(gemm, kernel)) {
     return WgmmaAccumulatorLayout(*plan);
   }
-  return MmaAccumulatorLayout(gemm, ThreadsExecutingBlock(kernel.launch));
+  const int64_t threads = ThreadsExecutingBlock(kernel.launch);
+  if (std::optional<Layout> mma = MmaAccumulatorLayout(gemm, threads)) return mma;
+  return FmaAccumulatorLayout(gemm, threads);
 }
 
 std::optional<Layout> CudaTargetInfo::RegisterOperandLayoutForGemm(const Gemm& gemm,
@@ -150,12 +153,19 @@ std::optional<Layout> CudaTargetInfo::RegisterOperandLayoutForGemm(const Gemm& g
 
 absl::StatusOr<std::optional<Stmt>> CudaTargetInfo::LowerGemm(
     const passes::GemmLoweringRequest& request) const {
-  if (WgmmaPlanFor(*request.gemm, *request.kernel)) {
+  const Gemm& gemm = *request.gemm;
+  const bool takes_wgmma = WgmmaPlanFor(gemm, *request.kernel).has_value();
+  if (takes_wgmma) {
     absl::StatusOr<std::optional<Stmt>> wgmma = LowerGemmToWgmma(request);
     // An accumulator laid out otherwise (a layout the user wrote) falls through to mma.sync.
     if (!wgmma.ok() || *wgmma) return wgmma;
   }
-  return LowerGemmToMma(request);
+  // The FMA gemm exactly where FragmentLayoutForGemm gave its layout: neither tensor-core gemm
+  // plans this one.
+  if (takes_wgmma || MmaAccumulatorLayout(gemm, ThreadsExecutingBlock(request.kernel->launch))) {
+    return LowerGemmToMma(request);
+  }
+  return LowerGemmToFma(request);
 }
 
 std::vector<std::pair<const BufferNode*, int64_t>> CudaTargetInfo::SharedBufferAlignments(

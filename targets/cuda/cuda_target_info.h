@@ -119,8 +119,11 @@ class CudaTargetInfo final : public passes::TargetInfo {
   absl::Status CheckTileOp(passes::TileOpKind op, DataType dtype) const override;
   // Tensor cores: on sm_90a a gemm that PlanWgmma accepts runs on wgmma (gemm_wgmma.h: its
   // accumulator layout, one tl::gemm_wgmma call); otherwise one that fits mma.sync runs there
-  // (gemm_mma.h: its layout, one tl::gemm_ss call); other gemms take the generic FMA path.
-  // One decision (WgmmaPlanFor) serves both hooks, so the layout asked for is the one lowered.
+  // (gemm_mma.h: its layout, one tl::gemm_ss call); otherwise one that PlanFma accepts (f32 and
+  // f64 accumulators among them) runs on the FMA units register-tiled (gemm_fma.h: its layout,
+  // one tl::gemm_fma call); other gemms take the generic FMA loops. One decision (WgmmaPlanFor,
+  // then MmaAccumulatorLayout, then PlanFma) serves both hooks, so the layout asked for is the
+  // one lowered.
   std::optional<Layout> FragmentLayoutForGemm(const Gemm& gemm,
                                               const KernelNode& kernel) const override;
   // A fragment A is read from registers by wgmma (WgmmaRegisterALayout) where the gemm takes

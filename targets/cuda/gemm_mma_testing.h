@@ -1,6 +1,6 @@
-// Gemm statements for the tests of the tensor-core gemms (gemm_mma_test.cc,
-// gemm_mma_simulation_test.cc, gemm_wgmma_test.cc): dense shared operands and a fragment
-// accumulator, the kernel around them, and where a fragment layout puts an element.
+// Gemm statements for the tests of the tile gemms (gemm_mma_test.cc,
+// gemm_mma_simulation_test.cc, gemm_wgmma_test.cc, gemm_fma_test.cc): dense shared operands and a
+// fragment accumulator, the kernel around them, and where a fragment layout puts an element.
 #ifndef TARGETS_CUDA_GEMM_MMA_TESTING_H_
 #define TARGETS_CUDA_GEMM_MMA_TESTING_H_
 
@@ -30,6 +30,8 @@ struct GemmSpec {
   // pad-shared-rows does; 0 keeps the tiles dense.
   int64_t pad_a = 0;
   int64_t pad_b = 0;
+  // C's element type (f32 for the tensor cores; the FMA gemm also takes f64).
+  DataType accumulator = kF32;
 };
 
 // Row-major strides of a [rows, cols] tile whose rows are `pad` elements longer.
@@ -39,18 +41,16 @@ inline std::vector<Expr> PaddedStrides(int64_t cols, int64_t pad) {
 }
 
 // `gemm A_s, B_s -> C_l` over whole buffers: A_s is [M, K] ([K, M] transposed), B_s [K, N]
-// ([N, K] transposed), C_l a fragment f32[M, N] with `c_layout`.
+// ([N, K] transposed), C_l a fragment [M, N] of spec.accumulator with `c_layout`.
 inline Stmt MakeGemm(const GemmSpec& spec, std::optional<Layout> c_layout = std::nullopt) {
   int64_t a_cols = spec.trans_a ? spec.m : spec.k;
   int64_t b_cols = spec.trans_b ? spec.k : spec.n;
-  Buffer a = BufferNode::Make("A_s", spec.input,
-                              {Int(spec.trans_a ? spec.k : spec.m), Int(a_cols)},
+  Buffer a = BufferNode::Make("A_s", spec.input, {Int(spec.trans_a ? spec.k : spec.m), Int(a_cols)},
                               MemoryScope::kShared, PaddedStrides(a_cols, spec.pad_a));
-  Buffer b = BufferNode::Make("B_s", spec.input,
-                              {Int(spec.trans_b ? spec.n : spec.k), Int(b_cols)},
+  Buffer b = BufferNode::Make("B_s", spec.input, {Int(spec.trans_b ? spec.n : spec.k), Int(b_cols)},
                               MemoryScope::kShared, PaddedStrides(b_cols, spec.pad_b));
-  Buffer c = BufferNode::Make("C_l", kF32, {Int(spec.m), Int(spec.n)}, MemoryScope::kFragment, {},
-                              std::move(c_layout));
+  Buffer c = BufferNode::Make("C_l", spec.accumulator, {Int(spec.m), Int(spec.n)},
+                              MemoryScope::kFragment, {}, std::move(c_layout));
   return Gemm::Make(Region::Full(a), Region::Full(b), Region::Full(c), spec.trans_a, spec.trans_b,
                     spec.policy, spec.clear);
 }

@@ -11,6 +11,7 @@
 #include "tl/arith.cuh"
 #include "tl/async_copy.cuh"
 #include "tl/convert.cuh"
+#include "tl/gemm_fma.cuh"
 #include "tl/gemm_mma.cuh"
 #include "tl/gemm_wgmma.cuh"
 #include "tl/gemm_wgmma_rs.cuh"
