@@ -60,6 +60,12 @@ TEST(OpenDeviceTest, EveryDeviceIsLinkedAndUnknownNamesAreNotFound) {
                                     "unknown device '", target, "'; this program has: cpu, cuda")));
   }
   EXPECT_EQ(OpenDevice("cpu:znver3").status().code(), absl::StatusCode::kInvalidArgument);
+  // An option the CPU does not take is named once, as tile-opt names it (issue 37: it said "the
+  // cpu device takes no architecture", twice).
+  absl::StatusOr<std::unique_ptr<Device>> option = OpenDevice("cpu{foo=1}");
+  ASSERT_FALSE(option.ok());
+  EXPECT_THAT(option.status().message(), ::testing::HasSubstr("unknown option 'foo'"));
+  EXPECT_THAT(option.status().message(), ::testing::Not(::testing::HasSubstr("architecture")));
 }
 
 // The JIT backend opens over the same list's devices; its base context is the

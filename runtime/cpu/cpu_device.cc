@@ -15,6 +15,7 @@
 #include "runtime/cpu/thread_pool.h"
 #include "targets/cpu/cpu_target.h"
 #include "targets/cpu/host_cpu.h"
+#include "targets/target_registry.h"
 
 namespace tile_ir::runtime {
 namespace {
@@ -134,11 +135,11 @@ absl::StatusOr<std::unique_ptr<Device>> OpenCpuDevice(const CpuDeviceOptions& op
 }
 
 absl::StatusOr<std::unique_ptr<Device>> OpenCpuTarget(std::string_view target) {
-  if (target != "cpu") {
-    return absl::InvalidArgumentError(
-        absl::StrCat("target '", std::string(target),
-                     "': the cpu device takes no architecture (it compiles for the host CPU)"));
-  }
+  // The target registry parses the name and asks the CPU family to check it, so an unknown
+  // option or an architecture is named as tile-opt and tile-run name it.
+  absl::StatusOr<std::shared_ptr<const targets::Target>> resolved =
+      targets::LinkedTargets().Resolve(target);
+  if (!resolved.ok()) return resolved.status();
   return OpenCpuDevice();
 }
 

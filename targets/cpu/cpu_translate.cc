@@ -1,12 +1,11 @@
 // cpu-translate: prints the LLVM IR or host assembly the CPU target generates
 // for a .tile file (thread-level, or tile-level with --lower).
-#include <fstream>
 #include <iostream>
-#include <sstream>
 #include <string>
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
+#include "frontends/io/bounded_file.h"
 #include "frontends/text/parser.h"
 #include "targets/cpu/cpu_compiler.h"
 
@@ -57,11 +56,10 @@ int main(int argc, char** argv) {
     return Fail("--emit must be llvm, llvm-raw or asm, not '" + emit + "'");
   }
   if (path.empty()) return Fail(std::string("no input file\n") + kUsage);
-  std::ifstream file(path, std::ios::binary);
-  if (!file) return Fail("cannot read '" + path + "'");
-  std::stringstream text;
-  text << file.rdbuf();
-  absl::StatusOr<tile_ir::Module> module = tile_ir::text::ParseModule(text.str(), path);
+  absl::StatusOr<std::string> text =
+      tile_ir::io::ReadBoundedFile(path, tile_ir::io::kMaxModuleBytes);
+  if (!text.ok()) return Fail(std::string(text.status().message()));
+  absl::StatusOr<tile_ir::Module> module = tile_ir::text::ParseModule(*text, path);
   if (!module.ok()) return Fail(std::string(module.status().message()));
   if (lower) {
     module = tile_ir::cpu::LowerForCpu(*module, options);
