@@ -8,8 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "passes/analysis/arith/expr_simplifier.h"
 #include "passes/analysis/arith/int_math.h"
-#include "passes/transforms/simplify.h"
-#include "passes/transforms/substitute.h"
+#include "passes/utils/substitute.h"
 #include "tile_ir/structural_equal.h"
 #include "tile_ir/visitor.h"
 
@@ -32,7 +31,7 @@ std::vector<Expr> AsExprs(const std::vector<VarRef>& vars) {
 }
 
 std::vector<Expr> Simplified(std::vector<Expr> exprs) {
-  for (Expr& e : exprs) e = SimplifyExpr(e);
+  for (Expr& e : exprs) e = arith::SimplifyExpr(e);
   return exprs;
 }
 
@@ -131,15 +130,17 @@ std::optional<Layout> RowSpreadLayout(const std::vector<Expr>& shape, int dim, i
   std::vector<Expr> other_shape(shape.begin(), shape.end() - 1);
   Expr row = RowMajorIndex(others, other_shape);
   Expr j = layout.inputs[dim];
-  auto op = [](BinaryOp kind, Expr a, int64_t b) { return Binary::Make(kind, std::move(a), Int(b)); };
+  auto op = [](BinaryOp kind, Expr a, int64_t b) {
+    return Binary::Make(kind, std::move(a), Int(b));
+  };
   Expr lane = op(BinaryOp::kFloorMod, op(BinaryOp::kFloorDiv, j, v), lanes);
-  Expr thread =
-      Binary::Make(BinaryOp::kAdd, op(BinaryOp::kMul, op(BinaryOp::kFloorMod, row, slots), lanes),
-                   lane);
-  Expr run = Binary::Make(BinaryOp::kAdd,
-                          op(BinaryOp::kMul, op(BinaryOp::kFloorDiv, row, slots), chunks),
-                          op(BinaryOp::kFloorDiv, j, v * lanes));
-  Expr reg = Binary::Make(BinaryOp::kAdd, op(BinaryOp::kMul, run, v), op(BinaryOp::kFloorMod, j, v));
+  Expr thread = Binary::Make(BinaryOp::kAdd,
+                             op(BinaryOp::kMul, op(BinaryOp::kFloorMod, row, slots), lanes), lane);
+  Expr run =
+      Binary::Make(BinaryOp::kAdd, op(BinaryOp::kMul, op(BinaryOp::kFloorDiv, row, slots), chunks),
+                   op(BinaryOp::kFloorDiv, j, v * lanes));
+  Expr reg =
+      Binary::Make(BinaryOp::kAdd, op(BinaryOp::kMul, run, v), op(BinaryOp::kFloorMod, j, v));
   layout.outputs = Simplified({thread, reg});
   return SimplifyLayout(layout, shape);
 }
@@ -229,7 +230,8 @@ bool SameLayout(const Layout& a, const Layout& b) {
   std::vector<Expr> b_outputs = ApplyLayout(b, AsExprs(a.inputs));
   if (a.replica) b_outputs[0] = ReplicaThread(b, AsExprs(a.inputs), a.replica);
   for (size_t i = 0; i < a.outputs.size(); ++i) {
-    if (!StructuralEqual(SimplifyExpr(a.outputs[i]), SimplifyExpr(b_outputs[i]))) return false;
+    if (!StructuralEqual(arith::SimplifyExpr(a.outputs[i]), arith::SimplifyExpr(b_outputs[i])))
+      return false;
   }
   return true;
 }

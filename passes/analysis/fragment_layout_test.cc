@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "passes/transforms/simplify.h"
+#include "passes/analysis/arith/expr_simplifier.h"
 #include "tile_ir/printer.h"
 
 namespace tile_ir::passes {
@@ -19,7 +19,7 @@ std::vector<int64_t> At(const Layout& layout, const std::vector<int64_t>& index)
   for (int64_t i : index) indices.push_back(Int(i));
   std::vector<int64_t> values;
   for (const Expr& e : ApplyLayout(layout, indices)) {
-    std::optional<int64_t> value = AsConstInt(SimplifyExpr(e));
+    std::optional<int64_t> value = AsConstInt(arith::SimplifyExpr(e));
     EXPECT_TRUE(value.has_value()) << Print(e);
     values.push_back(value.value_or(-1));
   }

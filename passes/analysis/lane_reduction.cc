@@ -5,9 +5,9 @@
 #include <map>
 #include <set>
 
+#include "passes/analysis/arith/expr_simplifier.h"
 #include "passes/analysis/fragment_layout.h"
 #include "passes/analysis/fragment_threads.h"
-#include "passes/transforms/simplify.h"
 
 namespace tile_ir::passes {
 namespace {
@@ -160,7 +160,7 @@ std::optional<Layout> LaneReplicatedReducedLayout(const Layout& src,
       spread = spread ? Add(spread, term) : term;
     }
   }
-  reduced.outputs[0] = SimplifyExpr(Add(reduced.outputs[0], spread));
+  reduced.outputs[0] = arith::SimplifyExpr(Add(reduced.outputs[0], spread));
 
   // Every copy on its own (thread, register) inside the block.
   std::vector<int64_t> dst_shape = shape;

@@ -13,13 +13,15 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "passes/analysis/arith/expr_simplifier.h"
 #include "passes/analysis/buffer_access.h"
+#include "passes/analysis/pipeline_schedule.h"
+#include "passes/analysis/shared_buffer_bytes.h"
 #include "passes/analysis/software_pipeline_stages.h"
 #include "passes/analysis/var_mentions.h"
-#include "passes/transforms/fresh_names.h"
-#include "passes/transforms/pipeline_planning.h"
-#include "passes/transforms/plan_shared_memory.h"
-#include "passes/transforms/simplify.h"
+#include "passes/utils/fresh_names.h"
+#include "passes/utils/loop_body.h"
+#include "passes/utils/stmt_simplifier.h"
 #include "tile_ir/mutator.h"
 #include "tile_ir/op_shorthand.h"
 #include "tile_ir/visitor.h"
@@ -234,7 +236,7 @@ Stmt PipelineInjector::Emit(const For& loop, const Schedule& schedule) {
   const Expr& extent = loop.extent;
   // The slot of iteration `k`: its distance from the first iteration, modulo the stages.
   auto slot_of = [&](const Expr& k) {
-    return SimplifyExpr(Op(BinaryOp::kMod, Op(BinaryOp::kSub, k, min), Int(stages, type)));
+    return arith::SimplifyExpr(Op(BinaryOp::kMod, Op(BinaryOp::kSub, k, min), Int(stages, type)));
   };
   auto producers_at = [&](const Expr& iteration) {
     std::vector<Stmt> copies;
@@ -251,8 +253,9 @@ Stmt PipelineInjector::Emit(const For& loop, const Schedule& schedule) {
     prologue_groups = std::clamp<int64_t>(*trips, 0, prologue_groups);
   }
   for (int p = 0; p < prologue_groups; ++p) {
-    Expr guard = SimplifyExpr(Op(BinaryOp::kLt, Int(p, type), extent));
-    std::vector<Stmt> copies = producers_at(SimplifyExpr(Op(BinaryOp::kAdd, min, Int(p, type))));
+    Expr guard = arith::SimplifyExpr(Op(BinaryOp::kLt, Int(p, type), extent));
+    std::vector<Stmt> copies =
+        producers_at(arith::SimplifyExpr(Op(BinaryOp::kAdd, min, Int(p, type))));
     std::optional<int64_t> decided = AsConstInt(guard);
     if (!decided) {
       out.push_back(If::Make(guard, Seq::Make(std::move(copies)), nullptr, loop.loc()));
@@ -262,11 +265,11 @@ Stmt PipelineInjector::Emit(const For& loop, const Schedule& schedule) {
     out.push_back(AsyncCommit());
   }
 
-  Expr steady_extent = SimplifyExpr(
+  Expr steady_extent = arith::SimplifyExpr(
       Op(BinaryOp::kMax, Op(BinaryOp::kSub, extent, Int(stages - 1, type)), Int(0, type)));
   std::vector<Stmt> steady = {AsyncWait(stages - 2)};
   std::vector<Stmt> ahead =
-      producers_at(SimplifyExpr(Op(BinaryOp::kAdd, loop.var, Int(stages - 1, type))));
+      producers_at(arith::SimplifyExpr(Op(BinaryOp::kAdd, loop.var, Int(stages - 1, type))));
   steady.insert(steady.end(), ahead.begin(), ahead.end());
   steady.push_back(AsyncCommit());
   IterationRewriter current(schedule.staged, slot_of(loop.var), {}, nullptr);
@@ -277,7 +280,7 @@ Stmt PipelineInjector::Emit(const For& loop, const Schedule& schedule) {
                             Seq::Make(std::move(steady)), loop.loc()));
   }
 
-  Expr epilogue_extent = SimplifyExpr(Op(BinaryOp::kMin, extent, Int(stages - 1, type)));
+  Expr epilogue_extent = arith::SimplifyExpr(Op(BinaryOp::kMin, extent, Int(stages - 1, type)));
   std::optional<int64_t> epilogue_trips = AsConstInt(epilogue_extent);
   if (!epilogue_trips || *epilogue_trips > 0) {
     VarRef k = Var::Make(names_.Fresh(loop.var->name + "_epilogue"), type);
@@ -285,7 +288,7 @@ Stmt PipelineInjector::Emit(const For& loop, const Schedule& schedule) {
     std::vector<Stmt> body;
     for (const Stmt& s : schedule.consumers) body.push_back(last.Mutate(s));
     out.push_back(AsyncWait(0));
-    out.push_back(For::Make(k, SimplifyExpr(Op(BinaryOp::kAdd, min, steady_extent)),
+    out.push_back(For::Make(k, arith::SimplifyExpr(Op(BinaryOp::kAdd, min, steady_extent)),
                             epilogue_extent, ForKind::kSerial, Seq::Make(std::move(body)),
                             loop.loc()));
   }

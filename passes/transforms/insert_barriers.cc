@@ -12,7 +12,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "passes/analysis/buffer_access.h"
-#include "passes/transforms/plan_shared_memory.h"
+#include "passes/analysis/shared_buffer_bytes.h"
 #include "tile_ir/intrinsics.h"
 #include "tile_ir/mutator.h"
 #include "tile_ir/printer.h"

@@ -8,8 +8,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "passes/analysis/var_mentions.h"
-#include "passes/transforms/fresh_names.h"
-#include "passes/transforms/substitute.h"
+#include "passes/utils/fresh_names.h"
+#include "passes/utils/substitute.h"
 #include "tile_ir/op_shorthand.h"
 #include "tile_ir/visitor.h"
 

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
-#include "passes/transforms/fresh_names.h"
 #include "passes/transforms/lower_tile_ops_internal.h"
+#include "passes/utils/fresh_names.h"
 #include "tile_ir/mutator.h"
 
 namespace tile_ir::passes {
@@ -30,10 +30,8 @@ bool IsTileOp(const Stmt& s) {
     case StmtKind::kFill:
     case StmtKind::kReduce:
     case StmtKind::kAtomicAdd:
-    case StmtKind::kCumsum:
-      return true;
-    default:
-      return false;
+    case StmtKind::kCumsum: return true;
+    default: return false;
   }
 }
 

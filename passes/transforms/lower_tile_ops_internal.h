@@ -11,8 +11,8 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "passes/transforms/fresh_names.h"
 #include "passes/pass/target_info.h"
+#include "passes/utils/fresh_names.h"
 #include "tile_ir/module.h"
 
 namespace tile_ir::passes::lowering {

@@ -4,9 +4,9 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "passes/analysis/arith/expr_simplifier.h"
 #include "passes/analysis/lane_reduction.h"
 #include "passes/transforms/lower_tile_ops_internal.h"
-#include "passes/transforms/simplify.h"
 
 namespace tile_ir::passes::lowering {
 namespace {
@@ -19,12 +19,9 @@ Expr Combine(ReduceKind kind, const Expr& acc, const Expr& x) {
 Expr Identity(ReduceKind kind, DataType dtype) {
   switch (kind) {
     case ReduceKind::kSum:
-    case ReduceKind::kAbsMax:
-      return Zero(dtype);
-    case ReduceKind::kMax:
-      return Lowest(dtype);
-    case ReduceKind::kMin:
-      return Highest(dtype);
+    case ReduceKind::kAbsMax: return Zero(dtype);
+    case ReduceKind::kMax: return Lowest(dtype);
+    case ReduceKind::kMin: return Highest(dtype);
   }
   return nullptr;
 }
@@ -76,12 +73,12 @@ absl::StatusOr<Stmt> StageSourceInShared(const Reduce& op, OpContext& ctx) {
   for (const Range& range : op.src.ranges) shape.push_back(range.extent);
   Buffer staged = BufferNode::Make(ctx.names.Fresh(op.src.buffer->name + "_staged"),
                                    op.src.buffer->dtype, std::move(shape), MemoryScope::kShared);
-  OpRemark(ctx, op,
-           absl::StrCat("the rows that reduce '", op.src.buffer->name, "' to '",
-                        op.dst.buffer->name,
-                        "' lie across threads in a way no lane butterfly joins: the source goes "
-                        "through shared memory ('",
-                        staged->name, "') and the destination's owners reduce whole rows"));
+  OpRemark(
+      ctx, op,
+      absl::StrCat("the rows that reduce '", op.src.buffer->name, "' to '", op.dst.buffer->name,
+                   "' lie across threads in a way no lane butterfly joins: the source goes "
+                   "through shared memory ('",
+                   staged->name, "') and the destination's owners reduce whole rows"));
   Stmt copy_op = Copy::Make(op.src, Region::Full(staged), op.loc());
   absl::StatusOr<Stmt> copy = LowerCopy(*As<Copy>(copy_op), ctx);
   if (!copy.ok()) return copy.status();
@@ -148,13 +145,13 @@ absl::StatusOr<Stmt> LowerCumsum(const Cumsum& op, OpContext& ctx) {
   RowLoops rows = LoopsExcept(op.src, op.dim, ElementLoopKind(dst), ctx);
   Expr extent = PreferConstant(op.src.ranges[op.dim].extent, op.dst.ranges[op.dim].extent);
   DataType index_type = extent->dtype();
-  Expr last = SimplifyExpr(Binary::Make(BinaryOp::kSub, extent, Int(1, index_type)));
+  Expr last = arith::SimplifyExpr(Binary::Make(BinaryOp::kSub, extent, Int(1, index_type)));
   Loop s = MakeLoop(ctx, "s", last, ForKind::kSerial);
   s.min = Int(1, index_type);
 
   // Position x of the scan, counted from the end when reversed.
   auto position = [&](const Expr& x) {
-    return op.reverse ? SimplifyExpr(Binary::Make(BinaryOp::kSub, last, x)) : x;
+    return op.reverse ? arith::SimplifyExpr(Binary::Make(BinaryOp::kSub, last, x)) : x;
   };
   auto index = [&](const Region& region, const Expr& x) {
     std::vector<int> dims = rows.dims;
@@ -173,7 +170,8 @@ absl::StatusOr<Stmt> LowerCumsum(const Cumsum& op, OpContext& ctx) {
   Expr zero = Int(0, index_type);
   Stmt first = Store::Make(dst, index(op.dst, zero), src_at(zero), op.loc());
   Expr previous = BufferLoad::Make(
-      dst, index(op.dst, SimplifyExpr(Binary::Make(BinaryOp::kSub, s.var, Int(1, index_type)))));
+      dst,
+      index(op.dst, arith::SimplifyExpr(Binary::Make(BinaryOp::kSub, s.var, Int(1, index_type)))));
   Stmt step = Store::Make(dst, index(op.dst, s.var),
                           Binary::Make(BinaryOp::kAdd, previous, src_at(s.var)), op.loc());
   Stmt scan = Seq::Make({std::move(first), Nest({s}, std::move(step), op.loc())}, op.loc());

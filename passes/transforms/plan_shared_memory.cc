@@ -10,6 +10,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "passes/analysis/shared_buffer_bytes.h"
 #include "tile_ir/intrinsics.h"
 #include "tile_ir/mutator.h"
 #include "tile_ir/visitor.h"
@@ -130,7 +131,7 @@ class Liveness : public IRVisitor {
   int64_t next_ = 0;
   int64_t position_ = 0;
   std::vector<std::pair<int64_t, int64_t>> loops_;  // [start, end] of enclosing loops
-  std::vector<std::pair<int64_t, int>> arms_;        // enclosing partitioning arms
+  std::vector<std::pair<int64_t, int>> arms_;       // enclosing partitioning arms
   int64_t branches_ = 0;
   absl::flat_hash_map<const BufferNode*, size_t> index_;
 };
@@ -171,21 +172,6 @@ class OffsetWriter : public IRMutator {
 };
 
 }  // namespace
-
-std::optional<int64_t> SharedBufferBytes(const BufferNode& buffer) {
-  std::vector<int64_t> shape;
-  std::vector<int64_t> strides;
-  for (const Expr& extent : buffer.shape) shape.push_back(AsConstInt(extent).value_or(-1));
-  for (const Expr& stride : buffer.strides) strides.push_back(AsConstInt(stride).value_or(-1));
-  int64_t elements = 1;
-  for (size_t d = 0; d < shape.size(); ++d) {
-    if (shape[d] < 0 || (!strides.empty() && strides[d] < 0)) return std::nullopt;
-    if (shape[d] == 0) return 0;
-    // Dense: the product of the shape; strided: one past the largest offset reached.
-    elements = strides.empty() ? elements * shape[d] : elements + (shape[d] - 1) * strides[d];
-  }
-  return (elements * buffer.dtype.bits() + 7) / 8;
-}
 
 absl::StatusOr<SharedMemoryPlan> PlanSharedMemory(const Kernel& kernel, const TargetInfo* target) {
   Liveness liveness;

@@ -19,21 +19,16 @@ struct SharedMemoryPlan {
   int64_t total_bytes = 0;
 };
 
-// The bytes a shared buffer occupies: its elements (the product of its shape, or the span
-// its strides reach) times the element size, packed i4 rounded up to bytes. nullopt when a
-// shape or stride is not a non-negative constant.
-std::optional<int64_t> SharedBufferBytes(const BufferNode& buffer);
-
 // Live ranges: statements are numbered in order, and a buffer lives from its first to its
 // last use, where a use inside a loop that does not declare the buffer stands for the whole
 // loop (the next iteration may read what this one wrote). Sizes are SharedBufferBytes.
 // Buffers are placed by decreasing size (ties by first use, then declaration order), each
 // at the lowest offset, a multiple of 16 (or of what the target asks for the buffer:
-// TargetInfo::SharedBufferAlignments, 1024 for CUDA's wgmma operand tiles), where it overlaps no placed
-// buffer live at the same time. Offsets already present are replaced.
-// An error naming the kernel and the buffer when a shared shape or stride is not constant,
-// and naming the kernel, the total, the limit and the target when a target is given and
-// its max_shared_memory_bytes() is exceeded.
+// TargetInfo::SharedBufferAlignments, 1024 for CUDA's wgmma operand tiles), where it overlaps no
+// placed buffer live at the same time. Offsets already present are replaced. An error naming the
+// kernel and the buffer when a shared shape or stride is not constant, and naming the kernel, the
+// total, the limit and the target when a target is given and its max_shared_memory_bytes() is
+// exceeded.
 absl::StatusOr<SharedMemoryPlan> PlanSharedMemory(const Kernel& kernel, const TargetInfo* target);
 
 // Plans every kernel; returns whether any offset changed.

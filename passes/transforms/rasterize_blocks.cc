@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "passes/transforms/fresh_names.h"
-#include "passes/transforms/substitute.h"
+#include "passes/utils/fresh_names.h"
+#include "passes/utils/substitute.h"
 
 namespace tile_ir::passes {
 namespace {

@@ -6,15 +6,13 @@
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
-#include "absl/strings/ascii.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "absl/strings/str_split.h"
 #include "passes/analysis/arith/expr_simplifier.h"
 #include "passes/analysis/arith/int_math.h"
 #include "passes/analysis/arith/interval.h"
-#include "passes/transforms/substitute.h"
+#include "passes/utils/dim_values.h"
+#include "passes/utils/substitute.h"
 #include "tile_ir/printer.h"
 #include "tile_ir/visitor.h"
 
@@ -28,24 +26,6 @@ std::string FormatValues(const std::map<std::string, int64_t>& values) {
 }
 
 }  // namespace
-
-absl::StatusOr<std::map<std::string, int64_t>> ParseDimValues(const std::string& text,
-                                                              std::string_view pass_name) {
-  std::map<std::string, int64_t> values;
-  for (absl::string_view item : absl::StrSplit(text, ',', absl::SkipWhitespace())) {
-    std::vector<absl::string_view> parts = absl::StrSplit(item, '=');
-    // Spaces around a name are no part of it: "M=64, N=64" binds N, not " N".
-    absl::string_view name = parts.empty() ? "" : absl::StripAsciiWhitespace(parts[0]);
-    int64_t value = 0;
-    if (parts.size() != 2 || name.empty() || !absl::SimpleAtoi(parts[1], &value)) {
-      return absl::InvalidArgumentError(absl::StrCat(std::string(pass_name),
-                                                     ": expected NAME=INTEGER in values, got '",
-                                                     std::string(item), "'"));
-    }
-    values[std::string(name)] = value;
-  }
-  return values;
-}
 
 absl::StatusOr<Kernel> SpecializeDims(const Kernel& kernel,
                                       const std::map<std::string, int64_t>& values) {

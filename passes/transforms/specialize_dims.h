@@ -39,11 +39,6 @@ absl::StatusOr<Kernel> SpecializeRegisterDims(const Kernel& kernel,
                                               const std::map<std::string, int64_t>& values,
                                               std::vector<std::string>* specialized = nullptr);
 
-// "M=4096, N=4096" as bindings; an error, prefixed with `pass_name`, names an item that is
-// not NAME=INTEGER.
-absl::StatusOr<std::map<std::string, int64_t>> ParseDimValues(const std::string& text,
-                                                              std::string_view pass_name);
-
 // The pass: `specialize-dims{values="M=4096,N=4096"}`, on every kernel that has the dims
 // named (a kernel without any of them is left alone).
 PassInfo SpecializeDimsPass();

@@ -3,7 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "passes/testing/ir_test_util.h"
-#include "passes/transforms/simplify.h"
+#include "passes/utils/stmt_simplifier.h"
 #include "tile_ir/printer.h"
 #include "tile_ir/verifier.h"
 

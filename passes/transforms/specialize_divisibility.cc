@@ -6,7 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "passes/analysis/divisibility.h"
-#include "passes/transforms/specialize_dims.h"
+#include "passes/utils/dim_values.h"
 #include "tile_ir/op_shorthand.h"
 
 namespace tile_ir::passes {

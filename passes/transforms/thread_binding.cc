@@ -11,8 +11,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "passes/analysis/fragment_threads.h"
-#include "passes/transforms/fresh_names.h"
 #include "passes/transforms/thread_binding_internal.h"
+#include "passes/utils/fresh_names.h"
 #include "tile_ir/mutator.h"
 #include "tile_ir/printer.h"
 

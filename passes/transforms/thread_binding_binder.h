@@ -17,9 +17,9 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "passes/analysis/fragment_threads.h"
-#include "passes/transforms/fresh_names.h"
 #include "passes/transforms/thread_binding_internal.h"
 #include "passes/transforms/thread_binding_placement.h"
+#include "passes/utils/fresh_names.h"
 #include "tile_ir/module.h"
 #include "tile_ir/mutator.h"
 
@@ -143,8 +143,8 @@ class Binder : public IRMutator {
   // The length V (a power of two, at most the target's vector width for the widest element
   // the body touches) of the runs in which the separable walk's registers hold neighbouring
   // elements of the last dimension, with every fragment access's register stepping by one
-  // along a run or staying (a row vector read in each element); 1 where there are none, the box needs guards, the body is not one store or
-  // touches only registers.
+  // along a run or staying (a row vector read in each element); 1 where there are none, the box
+  // needs guards, the body is not one store or touches only registers.
   int64_t VectorRunLength(const ParallelBox& box, const Separable& form, const Stmt& body,
                           const VarRef& round) const;
   // The separable walk one run per step: `for run in 0 +: R / V unrolled { let i = P_i(tx) +

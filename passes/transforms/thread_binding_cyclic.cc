@@ -5,10 +5,10 @@
 #include <utility>
 #include <vector>
 
+#include "passes/analysis/arith/expr_simplifier.h"
 #include "passes/analysis/fragment_layout.h"
-#include "passes/transforms/simplify.h"
-#include "passes/transforms/substitute.h"
 #include "passes/transforms/thread_binding_internal.h"
+#include "passes/utils/substitute.h"
 #include "tile_ir/mutator.h"
 
 namespace tile_ir::passes::thread_binding {
@@ -132,7 +132,7 @@ absl::StatusOr<Stmt> DealCyclically(const KernelNode& kernel, const For& root, i
   if (lanes > 1) extents.back() = Int(*inner_extent / lanes, type);
   Expr total = extents[0];
   for (size_t d = 1; d < extents.size(); ++d) total = Op(BinaryOp::kMul, total, extents[d]);
-  total = SimplifyExpr(total);
+  total = arith::SimplifyExpr(total);
   Expr block = Int(threads, type);
   VarRef round = Var::Make(names.Fresh("r"), type);
   VarRef element = Var::Make(names.Fresh("e"), type);
@@ -149,12 +149,12 @@ absl::StatusOr<Stmt> DealCyclically(const KernelNode& kernel, const For& root, i
       run_start = Var::Make(names.Fresh(loop.var->name + "_run"), type);
       Expr start =
           Op(BinaryOp::kAdd, in_type(loop.min), Op(BinaryOp::kMul, position, Int(lanes, type)));
-      inner.insert(inner.begin(), Let::Make(run_start, SimplifyExpr(start), loop.loc()));
+      inner.insert(inner.begin(), Let::Make(run_start, arith::SimplifyExpr(start), loop.loc()));
       continue;
     }
     Expr value = Op(BinaryOp::kAdd, in_type(loop.min), position);
     if (loop.var->dtype() != type) value = Cast::Make(loop.var->dtype(), value);
-    inner.insert(inner.begin(), Let::Make(loop.var, SimplifyExpr(value), loop.loc()));
+    inner.insert(inner.begin(), Let::Make(loop.var, arith::SimplifyExpr(value), loop.loc()));
   }
   Stmt element_body = SerialLoops().Mutate(chain.back()->body);
   if (lanes > 1) {
@@ -176,8 +176,8 @@ absl::StatusOr<Stmt> DealCyclically(const KernelNode& kernel, const For& root, i
   } else {
     inner.push_back(element_body);
   }
-  Expr first = SimplifyExpr(Op(BinaryOp::kAdd, Op(BinaryOp::kMul, round, block),
-                               thread->dtype() == type ? thread : Cast::Make(type, thread)));
+  Expr first = arith::SimplifyExpr(Op(BinaryOp::kAdd, Op(BinaryOp::kMul, round, block),
+                                      thread->dtype() == type ? thread : Cast::Make(type, thread)));
   std::vector<Stmt> body = {Let::Make(element, first, root.loc())};
   std::optional<int64_t> constant_total = AsConstInt(total);
   if (!constant_total || *constant_total % threads != 0) {
@@ -186,7 +186,7 @@ absl::StatusOr<Stmt> DealCyclically(const KernelNode& kernel, const For& root, i
   } else {
     body.insert(body.end(), inner.begin(), inner.end());
   }
-  return For::Make(round, Int(0, type), SimplifyExpr(Op(BinaryOp::kCeilDiv, total, block)),
+  return For::Make(round, Int(0, type), arith::SimplifyExpr(Op(BinaryOp::kCeilDiv, total, block)),
                    ForKind::kSerial, Seq::Make(std::move(body), root.loc()), root.loc());
 }
 

@@ -14,7 +14,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "passes/analysis/fragment_threads.h"
-#include "passes/transforms/fresh_names.h"
+#include "passes/utils/fresh_names.h"
 #include "tile_ir/module.h"
 #include "tile_ir/op_shorthand.h"
 #include "tile_ir/visitor.h"

@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "passes/analysis/arith/expr_simplifier.h"
 #include "passes/analysis/lane_reduction.h"
-#include "passes/transforms/simplify.h"
 #include "passes/transforms/thread_binding_binder.h"
 #include "tile_ir/intrinsics.h"
 
@@ -85,13 +85,13 @@ std::optional<Stmt> Binder::LaneReduce(const Reduce& op) {
     bool lowest_bits = true;
     for (size_t b = 0; b < lane_masks.size(); ++b) lowest_bits &= lane_masks[b] == int64_t{1} << b;
     auto squeeze = [&](Expr x) {
-      if (lowest_bits) return SimplifyExpr(Binary::Make(BinaryOp::kFloorDiv, x, Int(group)));
+      if (lowest_bits) return arith::SimplifyExpr(Binary::Make(BinaryOp::kFloorDiv, x, Int(group)));
       for (auto m = lane_masks.rbegin(); m != lane_masks.rend(); ++m) {
-        Expr high = Binary::Make(BinaryOp::kMul,
-                                 Binary::Make(BinaryOp::kFloorDiv, x, Int(2 * *m)), Int(*m));
+        Expr high = Binary::Make(BinaryOp::kMul, Binary::Make(BinaryOp::kFloorDiv, x, Int(2 * *m)),
+                                 Int(*m));
         x = Binary::Make(BinaryOp::kAdd, high, Binary::Make(BinaryOp::kFloorMod, x, Int(*m)));
       }
-      return SimplifyExpr(x);
+      return arith::SimplifyExpr(x);
     };
     auto squeezed_mask = [&](int64_t mask) {
       int64_t below = 0;
@@ -126,7 +126,7 @@ std::optional<Stmt> Binder::LaneReduce(const Reduce& op) {
         for (size_t b = 0; b < warps; ++b) {
           if ((combo >> b) & 1) offset += squeezed_mask(plan->warp_masks[b]);
         }
-        Expr slot = SimplifyExpr(Binary::Make(BinaryOp::kAdd, row_base, Int(offset)));
+        Expr slot = arith::SimplifyExpr(Binary::Make(BinaryOp::kAdd, row_base, Int(offset)));
         Expr value = BufferLoad::Make(scratch[k], {slot});
         acc = bind(acc ? CombineReduced(op.reduce_kind, acc, value) : value);
       }

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "passes/analysis/arith/expr_simplifier.h"
 #include "passes/analysis/fragment_threads.h"
-#include "passes/transforms/simplify.h"
 #include "passes/transforms/thread_binding_binder.h"
 #include "passes/transforms/thread_binding_internal.h"
 #include "passes/transforms/thread_binding_placement.h"
@@ -192,7 +192,8 @@ Stmt Binder::Guarded(std::vector<Stmt> stmts, const Stmt& site) {
     std::vector<Expr> holders;
     std::vector<int64_t> constant_holders;
     for (int64_t k = 0; k < owner_replica_.count; ++k) {
-      holders.push_back(SimplifyExpr(SubstituteVar(owner, owner_replica_.var.get(), Int(k))));
+      holders.push_back(
+          arith::SimplifyExpr(SubstituteVar(owner, owner_replica_.var.get(), Int(k))));
       if (std::optional<int64_t> t = AsConstInt(holders.back())) constant_holders.push_back(*t);
     }
     // Copies on a run of consecutive threads (a row's lanes; every thread, for a vector
@@ -278,7 +279,7 @@ std::optional<Expr> Binder::ChooseOwner(const Contents& contents, const Stmt& si
     if (!owner) {
       // A run that only reads: any one copy of a replicated element will do.
       owner = layout.replicated()
-                  ? SimplifyExpr(SubstituteVar(thread, layout.replica.get(), Int(0)))
+                  ? arith::SimplifyExpr(SubstituteVar(thread, layout.replica.get(), Int(0)))
                   : thread;
       continue;
     }

@@ -6,7 +6,7 @@
 #include <optional>
 #include <vector>
 
-#include "passes/transforms/simplify.h"
+#include "passes/analysis/arith/expr_simplifier.h"
 #include "passes/transforms/thread_binding_internal.h"
 
 namespace tile_ir::passes::thread_binding {
@@ -237,7 +237,8 @@ std::optional<Expr> Progression(const std::vector<std::optional<int64_t>>& value
   int64_t b0 = *values[0];
   int64_t d = values.size() > 1 ? *values[1] - b0 : 0;
   Expr r = round->dtype() == type ? Expr(round) : Cast::Make(type, round);
-  return SimplifyExpr(Op(BinaryOp::kAdd, Int(b0, type), Op(BinaryOp::kMul, r, Int(d, type))));
+  return arith::SimplifyExpr(
+      Op(BinaryOp::kAdd, Int(b0, type), Op(BinaryOp::kMul, r, Int(d, type))));
 }
 
 Expr SelectChain(const std::vector<std::optional<int64_t>>& values, const VarRef& round,

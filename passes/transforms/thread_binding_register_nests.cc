@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "passes/analysis/arith/expr_simplifier.h"
 #include "passes/analysis/fragment_layout.h"
-#include "passes/transforms/simplify.h"
 #include "passes/transforms/thread_binding_binder.h"
 #include "passes/transforms/thread_binding_internal.h"
 #include "passes/transforms/thread_binding_placement.h"
@@ -180,7 +180,7 @@ std::optional<AccessRegister> FindAccessRegister(
     Expr offset = Op(BinaryOp::kSub, AsI32(found->second), Int(inner_loops[k].min));
     reg = Op(BinaryOp::kAdd, reg, Op(BinaryOp::kMul, Int((*steps)[k]), offset));
   }
-  return AccessRegister{false, reg ? SimplifyExpr(reg) : nullptr};
+  return AccessRegister{false, reg ? arith::SimplifyExpr(reg) : nullptr};
 }
 
 }  // namespace
@@ -203,7 +203,7 @@ std::optional<Stmt> Binder::RegisterNest(const For& root, const Stmt& site) {
   if (accesses.front().replica) {
     FragmentAccess& first = accesses.front();
     if (first.load != nullptr) {
-      first.owner = SimplifyExpr(SubstituteVar(first.owner, first.replica.get(), Int(0)));
+      first.owner = arith::SimplifyExpr(SubstituteVar(first.owner, first.replica.get(), Int(0)));
       first.replica = nullptr;
     } else {
       VarRef copy = Var::Make(names_.Fresh("replica"), root.var->dtype());
@@ -291,7 +291,8 @@ Stmt Binder::AffineNest(const For& root, const ParallelBox& box, const AffinePla
   Expr b = progression ? *progression : SelectChain(form.offset, round, type);
   // The body at the element e.
   VarRef element = Var::Make(names_.Fresh("e"), type);
-  Expr first = SimplifyExpr(Op(BinaryOp::kAdd, Op(BinaryOp::kMul, Int(form.a, type), thread), b));
+  Expr first =
+      arith::SimplifyExpr(Op(BinaryOp::kAdd, Op(BinaryOp::kMul, Int(form.a, type), thread), b));
   std::vector<Stmt> inner;
   int64_t stride = 1;
   for (size_t d = box.chain.size(); d-- > 0;) {
@@ -300,7 +301,7 @@ Stmt Binder::AffineNest(const For& root, const ParallelBox& box, const AffinePla
     const For& loop = *box.chain[d];
     Expr value = Op(BinaryOp::kAdd, Int(box.domain[d].min, type), position);
     if (loop.var->dtype() != type) value = Cast::Make(loop.var->dtype(), value);
-    inner.insert(inner.begin(), Let::Make(loop.var, SimplifyExpr(value), loop.loc()));
+    inner.insert(inner.begin(), Let::Make(loop.var, arith::SimplifyExpr(value), loop.loc()));
     stride *= box.domain[d].extent;
   }
   std::vector<Stmt> rewritten = RewriteFastBody(body);
@@ -335,9 +336,9 @@ Stmt Binder::SeparableNest(const For& root, const ParallelBox& box, const Separa
     std::optional<Expr> progression = Progression(q, round, type);
     Expr value = Op(BinaryOp::kAdd, BitLinear(form.bits[d], thread, type),
                     progression ? *progression : SelectChain(q, round, type));
-    value = SimplifyExpr(value);
+    value = arith::SimplifyExpr(value);
     if (loop.var->dtype() != type) value = Cast::Make(loop.var->dtype(), value);
-    stmts.push_back(Let::Make(loop.var, SimplifyExpr(value), loop.loc()));
+    stmts.push_back(Let::Make(loop.var, arith::SimplifyExpr(value), loop.loc()));
     DataType var_type = loop.var->dtype();
     auto add = [&](Expr cond) { in_box = in_box ? Op(BinaryOp::kAnd, in_box, cond) : cond; };
     if (form.guard_low[d]) add(Op(BinaryOp::kGe, loop.var, Int(range.min, var_type)));

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "passes/analysis/arith/expr_simplifier.h"
 #include "passes/analysis/fragment_layout.h"
-#include "passes/transforms/simplify.h"
 #include "passes/transforms/thread_binding_binder.h"
 #include "passes/transforms/thread_binding_internal.h"
 #include "tile_ir/intrinsics.h"
@@ -99,11 +99,11 @@ Expr SubstituteVar(const Expr& e, const Var* from, const Expr& to) {
 }
 
 Expr Owner(const Fragment& fragment, const std::vector<Expr>& indices) {
-  return SimplifyExpr(ApplyLayout(fragment.layout, ToI32(indices))[0]);
+  return arith::SimplifyExpr(ApplyLayout(fragment.layout, ToI32(indices))[0]);
 }
 
 Expr Register(const Fragment& fragment, const std::vector<Expr>& indices) {
-  return SimplifyExpr(ApplyLayout(fragment.layout, ToI32(indices))[1]);
+  return arith::SimplifyExpr(ApplyLayout(fragment.layout, ToI32(indices))[1]);
 }
 
 std::vector<const BufferLoad*> FragmentsPassedWhole(const Expr& node) {
@@ -288,7 +288,7 @@ std::vector<Stmt> Binder::TakeFills() {
     // One copy of a replicated element fills the mirror: the first replica's.
     Expr owner = Owner(fragment, indices);
     if (fragment.layout.replicated()) {
-      owner = SimplifyExpr(SubstituteVar(owner, fragment.layout.replica.get(), Int(0)));
+      owner = arith::SimplifyExpr(SubstituteVar(owner, fragment.layout.replica.get(), Int(0)));
     }
     Stmt fill =
         If::Make(Op(BinaryOp::kEq, owner, thread_),

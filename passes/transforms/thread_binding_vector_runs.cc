@@ -9,10 +9,11 @@
 #include <utility>
 #include <vector>
 
+#include "passes/analysis/arith/expr_simplifier.h"
 #include "passes/analysis/fragment_threads.h"
-#include "passes/transforms/simplify.h"
-#include "passes/transforms/substitute.h"
 #include "passes/transforms/thread_binding_binder.h"
+#include "passes/utils/stmt_simplifier.h"
+#include "passes/utils/substitute.h"
 #include "tile_ir/visitor.h"
 
 namespace tile_ir::passes::thread_binding {
@@ -43,8 +44,8 @@ Touched TouchedBuffers(const Stmt& body) {
    private:
     void Note(const BufferNode& buffer) {
       touched.widest_bits = std::max(touched.widest_bits, buffer.dtype.bits());
-      touched.memory |= buffer.scope == MemoryScope::kGlobal ||
-                        buffer.scope == MemoryScope::kShared;
+      touched.memory |=
+          buffer.scope == MemoryScope::kGlobal || buffer.scope == MemoryScope::kShared;
     }
   };
   Finder finder;
@@ -78,15 +79,14 @@ void Binder::PinRunConstantRegisters(const VarRef& round, const Expr& run_start,
       values.push_back(*value);
     }
     if (static_cast<int64_t>(values.size()) == registers && StepsInRuns(values, run, 0)) {
-      reg = SimplifyExpr(SubstituteVar(reg, round.get(), run_start));
+      reg = arith::SimplifyExpr(SubstituteVar(reg, round.get(), run_start));
     }
   }
 }
 
-std::optional<int64_t> Binder::VectorRunLimit(const Stmt& body, int64_t registers,
-                                              const VarRef& round,
-                                              std::vector<std::vector<int64_t>>* access_registers)
-    const {
+std::optional<int64_t> Binder::VectorRunLimit(
+    const Stmt& body, int64_t registers, const VarRef& round,
+    std::vector<std::vector<int64_t>>* access_registers) const {
   const Stmt* single = &body;
   if (const Seq* seq = As<Seq>(body); seq != nullptr && seq->stmts.size() == 1) {
     single = &seq->stmts[0];
@@ -172,7 +172,7 @@ Stmt Binder::VectorRunNest(const For& root, const ParallelBox& box, const Affine
   VarRef element = Var::Make(names_.Fresh("e"), type);
   std::vector<Stmt> outer = {Let::Make(
       element,
-      SimplifyExpr(Op(BinaryOp::kAdd, Op(BinaryOp::kMul, Int(form.a, type), thread), b)),
+      arith::SimplifyExpr(Op(BinaryOp::kAdd, Op(BinaryOp::kMul, Int(form.a, type), thread), b)),
       root.loc())};
   // The coordinates of the run's first element, as AffineNest has them; the innermost one
   // plus the lane inside the run.
@@ -184,7 +184,7 @@ Stmt Binder::VectorRunNest(const For& root, const ParallelBox& box, const Affine
     const For& loop = *box.chain[d];
     Expr value = Op(BinaryOp::kAdd, Int(box.domain[d].min, type), position);
     if (d + 1 == box.chain.size()) value = Op(BinaryOp::kAdd, value, lane);
-    value = SimplifyExpr(value);
+    value = arith::SimplifyExpr(value);
     if (loop.var->dtype() != type) value = Cast::Make(loop.var->dtype(), value);
     if (d + 1 == box.chain.size()) {
       map[loop.var.get()] = value;
@@ -200,15 +200,14 @@ Stmt Binder::VectorRunNest(const For& root, const ParallelBox& box, const Affine
   Stmt inner = rewritten.size() == 1 ? rewritten[0] : Seq::Make(std::move(rewritten), root.loc());
   map[round.get()] = Op(BinaryOp::kAdd, Op(BinaryOp::kMul, AsI32(step), Int(run)), AsI32(lane));
   inner = Simplify(Substitute(inner, map));
-  outer.push_back(For::Make(lane, Int(0, type), Int(run, type), ForKind::kVectorized, inner,
-                            root.loc()));
+  outer.push_back(
+      For::Make(lane, Int(0, type), Int(run, type), ForKind::kVectorized, inner, root.loc()));
   return For::Make(step, Int(0, type), Int(registers / run, type), ForKind::kUnrolled,
                    Seq::Make(std::move(outer), root.loc()), root.loc());
 }
 
 Stmt Binder::VectorRunNest(const For& root, const ParallelBox& box, const Separable& form,
-                           const Stmt& body, const VarRef& round, const Expr& thread,
-                           int64_t run) {
+                           const Stmt& body, const VarRef& round, const Expr& thread, int64_t run) {
   DataType type = FlatIndexType(root);
   const size_t last = box.chain.size() - 1;
   const int64_t registers = static_cast<int64_t>(form.q[0].size());
@@ -219,7 +218,7 @@ Stmt Binder::VectorRunNest(const For& root, const ParallelBox& box, const Separa
     std::optional<Expr> progression = Progression(starts, step, type);
     Expr value = Op(BinaryOp::kAdd, BitLinear(form.bits[d], thread, type),
                     progression ? *progression : SelectChain(starts, step, type));
-    value = SimplifyExpr(value);
+    value = arith::SimplifyExpr(value);
     const For& loop = *box.chain[d];
     return loop.var->dtype() != type ? Cast::Make(loop.var->dtype(), value) : value;
   };
@@ -235,15 +234,14 @@ Stmt Binder::VectorRunNest(const For& root, const ParallelBox& box, const Separa
   std::vector<Stmt> rewritten = RewriteFastBody(body);
   Stmt inner = rewritten.size() == 1 ? rewritten[0] : Seq::Make(std::move(rewritten), root.loc());
   const For& last_loop = *box.chain[last];
-  Expr lane_value = last_loop.var->dtype() != type ? Cast::Make(last_loop.var->dtype(), lane)
-                                                   : Expr(lane);
+  Expr lane_value =
+      last_loop.var->dtype() != type ? Cast::Make(last_loop.var->dtype(), lane) : Expr(lane);
   VarMap map;
-  map[last_loop.var.get()] = SimplifyExpr(Op(BinaryOp::kAdd, coordinate(last), lane_value));
-  map[round.get()] =
-      Op(BinaryOp::kAdd, Op(BinaryOp::kMul, AsI32(step), Int(run)), AsI32(lane));
+  map[last_loop.var.get()] = arith::SimplifyExpr(Op(BinaryOp::kAdd, coordinate(last), lane_value));
+  map[round.get()] = Op(BinaryOp::kAdd, Op(BinaryOp::kMul, AsI32(step), Int(run)), AsI32(lane));
   inner = Simplify(Substitute(inner, map));
-  outer.push_back(For::Make(lane, Int(0, type), Int(run, type), ForKind::kVectorized, inner,
-                            root.loc()));
+  outer.push_back(
+      For::Make(lane, Int(0, type), Int(run, type), ForKind::kVectorized, inner, root.loc()));
   return For::Make(step, Int(0, type), Int(registers / run, type), ForKind::kUnrolled,
                    Seq::Make(std::move(outer), root.loc()), root.loc());
 }

@@ -8,9 +8,9 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "passes/analysis/arith/expr_simplifier.h"
 #include "passes/analysis/var_mentions.h"
-#include "passes/transforms/fresh_names.h"
-#include "passes/transforms/simplify.h"
+#include "passes/utils/fresh_names.h"
 #include "tile_ir/mutator.h"
 #include "tile_ir/op_shorthand.h"
 #include "tile_ir/visitor.h"
@@ -229,7 +229,7 @@ class Unswitch : public IRMutator {
       everywhere = Op(BinaryOp::kAnd, everywhere, found.conditions[i]);
     }
     Stmt unmasked = RenameDeclared(TakeTrueArms(found.selects).Mutate(self), names_);
-    return If::Make(SimplifyExpr(everywhere), unmasked, self, node.loc());
+    return If::Make(arith::SimplifyExpr(everywhere), unmasked, self, node.loc());
   }
 
  private:

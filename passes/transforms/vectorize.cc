@@ -7,9 +7,9 @@
 #include <utility>
 #include <vector>
 
+#include "passes/analysis/arith/expr_simplifier.h"
 #include "passes/analysis/fragment_layout.h"
-#include "passes/transforms/fresh_names.h"
-#include "passes/transforms/simplify.h"
+#include "passes/utils/fresh_names.h"
 #include "tile_ir/mutator.h"
 #include "tile_ir/op_shorthand.h"
 #include "tile_ir/structural_equal.h"
@@ -36,8 +36,7 @@ class VectorBuilder {
   Expr Vector(const Expr& e) {
     switch (e->kind()) {
       case ExprKind::kIntImm:
-      case ExprKind::kFloatImm:
-        return e;
+      case ExprKind::kFloatImm: return e;
       case ExprKind::kVar:
         return As<Var>(e) == var_ ? Ramp::Make(base_, Int(1, e->dtype()), lanes_) : e;
       case ExprKind::kUnary: {
@@ -47,8 +46,7 @@ class VectorBuilder {
         if (a == node.a) return e;
         return Unary::Make(node.op, Widen(a));
       }
-      case ExprKind::kBinary:
-        return VectorBinary(*As<Binary>(e), e);
+      case ExprKind::kBinary: return VectorBinary(*As<Binary>(e), e);
       case ExprKind::kCast: {
         Expr value = Vector(As<Cast>(e)->value);
         if (!value) return nullptr;
@@ -64,10 +62,8 @@ class VectorBuilder {
         if (c == node.cond && t == node.true_value && f == node.false_value) return e;
         return Select::Make(Widen(c), Widen(t), Widen(f));
       }
-      case ExprKind::kBufferLoad:
-        return VectorLoad(*As<BufferLoad>(e), e);
-      default:
-        return nullptr;
+      case ExprKind::kBufferLoad: return VectorLoad(*As<BufferLoad>(e), e);
+      default: return nullptr;
     }
   }
 
@@ -142,7 +138,7 @@ class VectorBuilder {
     const Ramp* ramp = As<Ramp>(e);
     return ramp != nullptr && AsConstInt(ramp->stride) == 1;
   }
-  static Expr Simplified(const Expr& e) { return SimplifyExpr(e); }
+  static Expr Simplified(const Expr& e) { return arith::SimplifyExpr(e); }
 
   const Var* var_;
   const Expr base_;
@@ -210,8 +206,8 @@ class LoopVectorizer : public IRMutator {
     Expr base = loop.min;
     if (lanes < *extent) {
       outer = Var::Make(names_.Fresh(loop.var->name + "_outer"), type);
-      base =
-          SimplifyExpr(Op(BinaryOp::kAdd, loop.min, Op(BinaryOp::kMul, outer, Int(lanes, type))));
+      base = arith::SimplifyExpr(
+          Op(BinaryOp::kAdd, loop.min, Op(BinaryOp::kMul, outer, Int(lanes, type))));
     }
     VectorBuilder builder(loop.var.get(), base, lanes, *store);
     std::optional<std::vector<Expr>> indices = builder.StoreIndices();

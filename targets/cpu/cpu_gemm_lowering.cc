@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "passes/transforms/fresh_names.h"
+#include "passes/utils/fresh_names.h"
 #include "tile_ir/buffer.h"
 #include "tile_ir/expr.h"
 

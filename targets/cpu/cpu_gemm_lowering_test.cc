@@ -11,7 +11,7 @@
 #include "absl/strings/str_replace.h"
 #include "frontends/text/parser.h"
 #include "gtest/gtest.h"
-#include "passes/transforms/fresh_names.h"
+#include "passes/utils/fresh_names.h"
 #include "targets/cpu/cpu_compiler.h"
 #include "targets/cpu/cpu_test_util.h"
 #include "targets/cpu/float_reference.h"

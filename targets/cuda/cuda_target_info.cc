@@ -6,7 +6,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "passes/transforms/pipeline_planning.h"
+#include "passes/analysis/pipeline_schedule.h"
+#include "passes/utils/loop_body.h"
 #include "targets/cuda/gemm_fma.h"
 #include "targets/cuda/gemm_mma.h"
 #include "targets/cuda/gemm_wgmma.h"

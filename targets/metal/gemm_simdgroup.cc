@@ -5,8 +5,8 @@
 #include <utility>
 #include <vector>
 
-#include "passes/transforms/fresh_names.h"
 #include "passes/analysis/gemm_operands.h"
+#include "passes/utils/fresh_names.h"
 #include "targets/c_source/library_call.h"
 
 namespace tile_ir::metal {

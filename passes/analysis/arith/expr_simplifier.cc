@@ -106,8 +106,8 @@ bool ExprSimplifier::CannotWrap(const Expr& e) {
     case BinaryOp::kAdd: return fits({Wide{a.min} + b.min, Wide{a.max} + b.max});
     case BinaryOp::kSub: return fits({Wide{a.min} - b.max, Wide{a.max} - b.min});
     case BinaryOp::kMul:
-      return fits({Wide{a.min} * b.min, Wide{a.min} * b.max, Wide{a.max} * b.min,
-                   Wide{a.max} * b.max});
+      return fits(
+          {Wide{a.min} * b.min, Wide{a.min} * b.max, Wide{a.max} * b.min, Wide{a.max} * b.max});
     default: return true;
   }
 }
@@ -221,5 +221,7 @@ Expr ExprSimplifier::RewriteFloat(BinaryOp op, const Expr& a, const Expr& b) {
     default: return nullptr;
   }
 }
+
+Expr SimplifyExpr(const Expr& expr) { return ExprSimplifier().Simplify(expr); }
 
 }  // namespace tile_ir::arith

@@ -73,6 +73,13 @@ class ExprSimplifier : private IRMutator {
   absl::flat_hash_map<const ExprNode*, std::pair<Expr, IntInterval>> bound_cache_;
 };
 
+// Without facts about its variables: constant folding (exact only: no
+// division by zero, no overflow, floats only when exactly representable and
+// never f16/bf16), identities (x + 0, x * 1, x * 0, x - x, x / 1, min(x, x),
+// x == x, ...), constants gathered at the right ((x + 1) + 2 -> x + 3,
+// (x * 2) * 4 -> x * 8, (x + 1) * 4 -> x * 4 + 4) and like terms collected.
+Expr SimplifyExpr(const Expr& expr);
+
 }  // namespace tile_ir::arith
 
 #endif  // PASSES_ANALYSIS_ARITH_EXPR_SIMPLIFIER_H_

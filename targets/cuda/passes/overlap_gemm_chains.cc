@@ -9,8 +9,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "passes/analysis/buffer_access.h"
-#include "passes/transforms/fresh_names.h"
-#include "passes/transforms/substitute.h"
+#include "passes/utils/fresh_names.h"
+#include "passes/utils/substitute.h"
 #include "targets/cuda/cuda_target_info.h"
 #include "targets/cuda/gemm_wgmma.h"
 #include "tile_ir/mutator.h"

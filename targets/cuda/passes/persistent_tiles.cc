@@ -6,7 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "passes/analysis/var_mentions.h"
-#include "passes/transforms/substitute.h"
+#include "passes/utils/substitute.h"
 #include "tile_ir/op_shorthand.h"
 
 namespace tile_ir::cuda {
@@ -65,9 +65,7 @@ Expr PersistentTiles::Tiles() const {
   return tiles;
 }
 
-Expr PersistentTiles::LaunchedBlocks() const {
-  return Op(BinaryOp::kMin, Tiles(), Int(blocks_));
-}
+Expr PersistentTiles::LaunchedBlocks() const { return Op(BinaryOp::kMin, Tiles(), Int(blocks_)); }
 
 Stmt PersistentTiles::LoopOverTiles(const VarRef& tile_iter, const Stmt& role,
                                     passes::FreshNames& names) const {
@@ -96,9 +94,8 @@ Stmt PersistentTiles::LoopOverTiles(const VarRef& tile_iter, const Stmt& role,
     // passes that prove accesses in range, as a block index is bounded by its grid extent.
     Expr index = Op(BinaryOp::kMod, rest, AsI32(axis.extent));
     VarRef var = Var::Make(names.Fresh(axis.var->name), axis.var->dtype());
-    body.push_back(Let::Make(var, index->dtype() == var->dtype() ? index
-                                                                 : Cast::Make(var->dtype(), index),
-                             loc));
+    body.push_back(Let::Make(
+        var, index->dtype() == var->dtype() ? index : Cast::Make(var->dtype(), index), loc));
     renamed[axis.var.get()] = var;
     if (a + 1 < grid.size()) {
       VarRef next = Var::Make(names.Fresh("tile_rest"), kI32);

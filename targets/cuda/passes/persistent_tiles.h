@@ -27,7 +27,7 @@
 #include <vector>
 
 #include "passes/analysis/var_mentions.h"
-#include "passes/transforms/fresh_names.h"
+#include "passes/utils/fresh_names.h"
 #include "tile_ir/module.h"
 
 namespace tile_ir::cuda {
@@ -62,9 +62,9 @@ class PersistentTiles {
   Expr LaunchedBlocks() const;
 
   const KernelNode& kernel_;
-  std::vector<Stmt> block_lets_;  // those both roles compute, in body order
+  std::vector<Stmt> block_lets_;    // those both roles compute, in body order
   passes::VarSet block_dependent_;  // grid variables and the lets computed from them
-  VarRef block_;  // the persistent launch's one block variable
+  VarRef block_;                    // the persistent launch's one block variable
   int blocks_ = 0;
   std::string why_not_;
 };

@@ -9,10 +9,10 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "passes/analysis/arith/expr_simplifier.h"
 #include "passes/analysis/divisibility.h"
+#include "passes/analysis/shared_buffer_bytes.h"
 #include "passes/analysis/software_pipeline_stages.h"
-#include "passes/transforms/plan_shared_memory.h"
-#include "passes/transforms/simplify.h"
 #include "targets/cuda/intrinsics.h"
 #include "targets/cuda/passes/core_matrix_tiles.h"
 #include "targets/cuda/tensor_maps.h"
@@ -41,7 +41,7 @@ Region ChunkRegion(const Region& region, int64_t first, int64_t rows) {
   Range& range = chunk.ranges[chunk.ranges.size() - 2];
   const DataType index = range.min->dtype();
   if (first != 0)
-    range.min = passes::SimplifyExpr(Binary::Make(BinaryOp::kAdd, range.min, Int(first, index)));
+    range.min = arith::SimplifyExpr(Binary::Make(BinaryOp::kAdd, range.min, Int(first, index)));
   range.extent = Int(rows, range.extent->dtype());
   return chunk;
 }

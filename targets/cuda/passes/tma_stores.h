@@ -45,7 +45,7 @@
 #include <vector>
 
 #include "passes/analysis/software_pipeline_stages.h"
-#include "passes/transforms/fresh_names.h"
+#include "passes/utils/fresh_names.h"
 #include "tile_ir/module.h"
 
 namespace tile_ir::cuda {

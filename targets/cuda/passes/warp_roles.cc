@@ -10,10 +10,10 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "passes/analysis/arith/expr_simplifier.h"
 #include "passes/analysis/var_mentions.h"
-#include "passes/transforms/fresh_names.h"
-#include "passes/transforms/simplify.h"
-#include "passes/transforms/substitute.h"
+#include "passes/utils/fresh_names.h"
+#include "passes/utils/substitute.h"
 #include "targets/c_source/shared_memory.h"
 #include "targets/cuda/cuda_target_info.h"
 #include "targets/cuda/gemm_wgmma.h"
@@ -344,7 +344,7 @@ std::optional<Stmt> PingPong(const For& loop, const VarRef& tx, const Buffer& tu
   if (!registers) return std::nullopt;
   const DataType type = tx->dtype();
   const DataType k_type = loop.var->dtype();
-  const Expr parity = passes::SimplifyExpr(
+  const Expr parity = arith::SimplifyExpr(
       Op(BinaryOp::kMod, Op(BinaryOp::kSub, loop.var, loop.min), Int(2, k_type)));
   auto slot = [&](int w) { return BufferLoad::Make(turn, {Int(w)}); };
   // Each warpgroup names its barrier as a constant (a branch on the warpgroup, uniform in each

@@ -11,13 +11,14 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "passes/analysis/arith/expr_simplifier.h"
 #include "passes/analysis/buffer_access.h"
 #include "passes/analysis/divisibility.h"
+#include "passes/analysis/pipeline_schedule.h"
 #include "passes/analysis/software_pipeline_stages.h"
 #include "passes/pass/target_info.h"
-#include "passes/transforms/fresh_names.h"
-#include "passes/transforms/pipeline_planning.h"
-#include "passes/transforms/simplify.h"
+#include "passes/utils/fresh_names.h"
+#include "passes/utils/loop_body.h"
 #include "targets/cuda/cuda_target_info.h"
 #include "targets/cuda/gemm_wgmma.h"
 #include "targets/cuda/intrinsics.h"
@@ -441,11 +442,11 @@ Stmt Splitter::Emit(const For& loop, const std::vector<Stmt>& top, size_t loop_i
       if (type != kI32) tile_iter = Cast::Make(type, tile_iter);
       trip = Op(BinaryOp::kAdd, Op(BinaryOp::kMul, tile_iter, loop.extent), trip);
     }
-    trip = passes::SimplifyExpr(trip);
-    Expr slot = passes::SimplifyExpr(Op(BinaryOp::kMod, trip, Int(stages, type)));
+    trip = arith::SimplifyExpr(trip);
+    Expr slot = arith::SimplifyExpr(Op(BinaryOp::kMod, trip, Int(stages, type)));
     Expr round = Op(BinaryOp::kDiv, trip, Int(stages, type));
     if (producer) round = Op(BinaryOp::kAdd, round, Int(1, type));
-    return std::pair(slot, passes::SimplifyExpr(Op(BinaryOp::kMod, round, Int(2, type))));
+    return std::pair(slot, arith::SimplifyExpr(Op(BinaryOp::kMod, round, Int(2, type))));
   };
 
   // The producer: its own loop variable, so that each loop declares its own.

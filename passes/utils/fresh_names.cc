@@ -1,5 +1,5 @@
 // Collects a kernel's declared names and hands out unused ones.
-#include "passes/transforms/fresh_names.h"
+#include "passes/utils/fresh_names.h"
 
 #include "absl/strings/str_cat.h"
 #include "tile_ir/mutator.h"

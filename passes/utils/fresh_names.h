@@ -1,8 +1,8 @@
 // Fresh variable and buffer names for passes that add declarations: a kernel
 // declares each name once (docs/TEXT_FORMAT.md), so new names must avoid all
 // names already declared anywhere in it.
-#ifndef PASSES_TRANSFORMS_FRESH_NAMES_H_
-#define PASSES_TRANSFORMS_FRESH_NAMES_H_
+#ifndef PASSES_UTILS_FRESH_NAMES_H_
+#define PASSES_UTILS_FRESH_NAMES_H_
 
 #include <string>
 #include <string_view>
@@ -39,4 +39,4 @@ Stmt RenameDeclared(const Stmt& s, FreshNames& names);
 
 }  // namespace tile_ir::passes
 
-#endif  // PASSES_TRANSFORMS_FRESH_NAMES_H_
+#endif  // PASSES_UTILS_FRESH_NAMES_H_

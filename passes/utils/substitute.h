@@ -1,7 +1,7 @@
 // Replacing variables by expressions, for passes that remap indices (block
 // rasterization) or instantiate index maps (layouts).
-#ifndef PASSES_TRANSFORMS_SUBSTITUTE_H_
-#define PASSES_TRANSFORMS_SUBSTITUTE_H_
+#ifndef PASSES_UTILS_SUBSTITUTE_H_
+#define PASSES_UTILS_SUBSTITUTE_H_
 
 #include <vector>
 
@@ -36,4 +36,4 @@ Kernel RemapBlockIndices(const Kernel& kernel, Launch launch, std::vector<Stmt> 
 
 }  // namespace tile_ir::passes
 
-#endif  // PASSES_TRANSFORMS_SUBSTITUTE_H_
+#endif  // PASSES_UTILS_SUBSTITUTE_H_

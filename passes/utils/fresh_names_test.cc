@@ -1,4 +1,4 @@
-#include "passes/transforms/fresh_names.h"
+#include "passes/utils/fresh_names.h"
 
 #include "frontends/text/parser.h"
 #include "gtest/gtest.h"

@@ -1,6 +1,6 @@
 // A mutator that replaces variables, rebuilding buffers whose declarations
 // mention them.
-#include "passes/transforms/substitute.h"
+#include "passes/utils/substitute.h"
 
 #include <utility>
 #include <vector>

@@ -1,4 +1,4 @@
-#include "passes/transforms/substitute.h"
+#include "passes/utils/substitute.h"
 
 #include "gtest/gtest.h"
 #include "tile_ir/printer.h"
