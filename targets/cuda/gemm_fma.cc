@@ -37,9 +37,13 @@ std::optional<passes::GemmOperands> MatchOperands(const Gemm& gemm) {
       return std::nullopt;
     }
   }
-  // Scalar loads need rows aligned to the element only (pad-shared-rows keeps 16 bytes).
+  // A fragment operand is seen as the dense tile the generic lowering stages it in, so that
+  // the accumulator's layout is the same before and after. Scalar loads need rows aligned to
+  // the element only (pad-shared-rows keeps 16 bytes).
   auto as_matrix = [](const Region& region) {
-    return passes::AsSharedMatrix(region, region.buffer->dtype.bits() / 8);
+    return region.buffer->scope == MemoryScope::kFragment
+               ? passes::AsWholeFragmentMatrix(region)
+               : passes::AsSharedMatrix(region, region.buffer->dtype.bits() / 8);
   };
   std::optional<passes::SharedMatrix> a = as_matrix(gemm.a);
   std::optional<passes::SharedMatrix> b = as_matrix(gemm.b);
@@ -108,7 +112,10 @@ std::optional<Layout> FmaAccumulatorLayout(const Gemm& gemm, int64_t threads) {
 absl::StatusOr<std::optional<Stmt>> LowerGemmToFma(const passes::GemmLoweringRequest& request) {
   const Gemm& gemm = *request.gemm;
   std::optional<FmaPlan> plan = PlanFma(gemm, passes::LaunchThreads(*request.kernel));
-  if (!plan ||
+  // A fragment operand is left to the generic lowering, which stages it in shared memory and
+  // asks again with the staged tile.
+  if (!plan || gemm.a.buffer->scope == MemoryScope::kFragment ||
+      gemm.b.buffer->scope == MemoryScope::kFragment ||
       !passes::HasFragmentLayout(*gemm.c.buffer, FmaAccumulatorLayout(*plan), plan->m, plan->n)) {
     return std::optional<Stmt>();
   }

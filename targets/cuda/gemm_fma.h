@@ -55,8 +55,8 @@ struct FmaPlan {
 // columns of B), the micro-tile closest to square (fewest loads per multiply-add), the
 // smaller TN (fewer rows of a transposed B per warp: 8 rows padded to an odd number of
 // 16-byte chunks hit 8 different bank groups). The gemm's warp policy does not apply.
-// A fragment A or B is declined; the generic lowering stages it in shared memory and asks
-// again.
+// A or B may instead be a whole 2-D fragment of constant shape (leading unit dimensions
+// aside), planned as the dense shared tile the generic lowering stages it in.
 std::optional<FmaPlan> PlanFma(const Gemm& gemm, int64_t threads);
 
 // The (thread, register) layout of the accumulator on `plan`: element (i, j) lives on
@@ -69,9 +69,10 @@ Layout FmaAccumulatorLayout(const FmaPlan& plan);
 // FmaAccumulatorLayout of PlanFma(gemm, threads), or nullopt when there is no plan.
 std::optional<Layout> FmaAccumulatorLayout(const Gemm& gemm, int64_t threads);
 
-// The call of tl::gemm_fma that implements `request.gemm` when PlanFma accepts it and its
-// accumulator has that plan's layout; nullopt otherwise (a layout the user wrote, or an
-// accumulator laid out for another gemm, keeps the generic loops).
+// The call of tl::gemm_fma that implements `request.gemm` when PlanFma accepts it, its
+// accumulator has that plan's layout and A and B are in shared memory; nullopt otherwise (a
+// layout the user wrote, or an accumulator laid out for another gemm, keeps the generic loops;
+// a fragment operand is staged in shared memory by the generic lowering, which asks again).
 absl::StatusOr<std::optional<Stmt>> LowerGemmToFma(const passes::GemmLoweringRequest& request);
 
 }  // namespace tile_ir::cuda

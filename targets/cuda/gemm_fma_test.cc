@@ -205,9 +205,9 @@ TEST(PlanFmaTest, DeclinesWhatItCannotRun) {
   Buffer b = buffer("B_s", 32, 64, MemoryScope::kShared);
   Buffer c = buffer("C_l", 64, 64, MemoryScope::kFragment);
   EXPECT_TRUE(fits(Region::Full(a), Region::Full(b), Region::Full(c)));
-  EXPECT_FALSE(fits(Region::Full(buffer("A_f", 64, 32, MemoryScope::kFragment)), Region::Full(b),
-                    Region::Full(c)))
-      << "a fragment A is staged in shared memory first";
+  EXPECT_TRUE(fits(Region::Full(buffer("A_f", 64, 32, MemoryScope::kFragment)), Region::Full(b),
+                   Region::Full(c)))
+      << "planned as the tile it is staged in";
   EXPECT_FALSE(fits(Region::Full(a), Region::Full(b),
                     Region::Full(buffer("C_s", 64, 64, MemoryScope::kShared))));
   EXPECT_FALSE(fits(Region::Full(a), Region::Full(buffer("B_s", 16, 64, MemoryScope::kShared)),
@@ -245,6 +245,30 @@ TEST(LowerGemmToFmaTest, DeclinesAnAccumulatorLaidOutOtherwise) {
 
 // The target asks wgmma, then mma.sync, then the FMA gemm, on every architecture, and lowers
 // each gemm as it laid out its accumulator.
+TEST(LowerGemmToFmaTest, LeavesAFragmentOperandToBeStaged) {
+  Buffer a = BufferNode::Make("P", kF32, {Int(64), Int(32)}, MemoryScope::kFragment);
+  Buffer b = BufferNode::Make("B_s", kF32, {Int(32), Int(64)}, MemoryScope::kShared);
+  Buffer c = BufferNode::Make("C_l", kF32, {Int(64), Int(64)}, MemoryScope::kFragment);
+  Stmt planned = Gemm::Make(Region::Full(a), Region::Full(b), Region::Full(c));
+  std::optional<Layout> layout = FmaAccumulatorLayout(*As<Gemm>(planned), 128);
+  ASSERT_TRUE(layout);
+  Buffer laid_out = BufferNode::Make("C_l", kF32, {Int(64), Int(64)}, MemoryScope::kFragment, {},
+                                     passes::SimplifyLayout(*layout, {Int(64), Int(64)}));
+  Stmt gemm = Gemm::Make(Region::Full(a), Region::Full(b), Region::Full(laid_out));
+  Kernel kernel = KernelWith(gemm, 128);
+  absl::StatusOr<std::optional<Stmt>> call = LowerGemmToFma({As<Gemm>(gemm), kernel.get()});
+  ASSERT_TRUE(call.ok()) << call.status();
+  EXPECT_FALSE(*call);
+  // Staged, the same gemm takes the call.
+  Buffer staged = BufferNode::Make("P_staged", kF32, {Int(64), Int(32)}, MemoryScope::kShared);
+  Stmt staged_gemm = Gemm::Make(Region::Full(staged), Region::Full(b), Region::Full(laid_out));
+  call = LowerGemmToFma({As<Gemm>(staged_gemm), kernel.get()});
+  ASSERT_TRUE(call.ok()) << call.status();
+  ASSERT_TRUE(*call);
+  EXPECT_EQ(TemplateArgs(**call),
+            (std::vector<int64_t>{64, 64, 32, 16, 8, false, false, false, 32, 64}));
+}
+
 TEST(CudaTargetInfoGemmChoiceTest, FmaOnlyWhereTheTensorCoresDecline) {
   for (const char* arch : {"sm_80", "sm_90a"}) {
     SCOPED_TRACE(arch);
