@@ -1,6 +1,5 @@
 // tile_kernel: compiling through one process-wide kernel cache per target,
 // and launching on DLPack arguments.
-#include <algorithm>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -12,9 +11,9 @@
 #include "capi/handles.h"
 #include "capi/tile.h"
 #include "frontends/io/module_io.h"
-#include "passes/transforms/specialize_dims.h"
 #include "runtime/jit/jit_backend.h"
 #include "runtime/jit/kernel_cache.h"
+#include "runtime/jit/specialization_plan.h"
 #include "targets/target.h"
 #include "tile_ir/printer.h"
 
@@ -130,39 +129,22 @@ tile_status tile_kernel_compile(const tile_module* module, const char* kernel_na
   if (!single.ok()) return Report(single.status());
   absl::StatusOr<tile_ir::capi::TargetRuntime*> runtime = tile_ir::capi::RuntimeFor(target);
   if (!runtime.ok()) return Report(runtime.status());
-  // Dims that size fragments are compiled in from each call's shapes (a specialization per
-  // set of values, cached like any kernel); the others stay parameters of one binary, or of
-  // one binary per divisibility class where the target specializes on it.
-  const tile_ir::KernelNode& generic_kernel = *single->kernels.front();
-  const std::vector<std::string> sizing = tile_ir::passes::DimsSizingRegisters(generic_kernel);
-  const int64_t max_divisor =
-      (*runtime)->cache->backend().target().info()->dim_divisibility_specialization(generic_kernel);
-  const bool by_class = max_divisor > 1 && generic_kernel.dims.size() > sizing.size();
-  if (!sizing.empty() || by_class) {
+  // Where the plan compiles dims in or classes them, each call's shapes select a binary
+  // (cached like any kernel); else one binary serves every call.
+  const tile_ir::KernelNode& generic = *single->kernels.front();
+  absl::StatusOr<tile_ir::runtime::jit::SpecializationPlan> plan =
+      tile_ir::runtime::jit::PlanSpecialization(generic,
+                                                (*runtime)->cache->backend().target().info().get());
+  if (!plan.ok()) return Report(plan.status());
+  if (plan->PerCall()) {
     auto kernel = std::make_unique<tile_kernel>();
     kernel->per_call = std::make_unique<tile_ir::runtime::jit::JitFunction>(
         tile_ir::runtime::jit::KernelTemplate::FromModule(*single, kernel_name),
         tile_ir::runtime::jit::TemplateArgs{}, *(*runtime)->cache);
-    const tile_ir::KernelNode& generic = *single->kernels.front();
     kernel->name = generic.name;
     kernel->signature = tile_ir::capi::Signature(generic);
     kernel->ir = tile_ir::io::WriteModule(*single, tile_ir::io::ModuleFormat::kText);
-    std::vector<std::string> dynamic;
-    for (const tile_ir::VarRef& dim : generic.dims) {
-      if (std::find(sizing.begin(), sizing.end(), dim->name) == sizing.end()) {
-        dynamic.push_back(dim->name);
-      }
-    }
-    std::vector<std::string> parts;
-    if (!sizing.empty()) {
-      parts.push_back(absl::StrCat("at each call's values of ", absl::StrJoin(sizing, ", "),
-                                   " (they size fragments)"));
-    }
-    if (by_class) {
-      parts.push_back(absl::StrCat("for each call's divisibility of ", absl::StrJoin(dynamic, ", "),
-                                   " by powers of two up to ", max_divisor));
-    }
-    kernel->cache_info = absl::StrCat("compiled ", absl::StrJoin(parts, " and "));
+    kernel->cache_info = absl::StrCat("compiled ", plan->Describe());
     for (const tile_ir::Param& param : generic.params) {
       kernel->param_names.push_back(param.name());
       kernel->param_is_buffer.push_back(param.is_buffer() ? 1 : 0);

@@ -2,8 +2,8 @@
 #include "ops/op_suite.h"
 
 #include "frontends/cpp/builder.h"
-#include "passes/transforms/specialize_dims.h"
 #include "ops/families.h"
+#include "runtime/jit/specialization_plan.h"
 #include "tile_ir/printer.h"
 
 namespace tile_ir::ops {
@@ -33,13 +33,17 @@ absl::StatusOr<std::string> OpText(const OpCase& op) {
   return Print(dsl::MakeModule({*kernel}));
 }
 
-absl::StatusOr<Module> SpecializeRegisterDimsAtDefaultShapes(Module module) {
+absl::StatusOr<Module> SpecializeAtDefaultShapes(Module module, const passes::TargetInfo* target) {
   for (Kernel& kernel : module.kernels) {
     const OpCase* op = FindOp(kernel->name);
     if (op == nullptr) continue;
-    absl::StatusOr<Kernel> specialized = passes::SpecializeRegisterDims(kernel, op->default_shapes);
+    absl::StatusOr<runtime::jit::SpecializationPlan> plan =
+        runtime::jit::PlanSpecialization(*kernel, target);
+    if (!plan.ok()) return plan.status();
+    absl::StatusOr<runtime::jit::SpecializedKernel> specialized =
+        runtime::jit::ApplySpecialization(*plan, kernel, op->default_shapes);
     if (!specialized.ok()) return specialized.status();
-    kernel = *std::move(specialized);
+    kernel = std::move(specialized->kernel);
   }
   return module;
 }

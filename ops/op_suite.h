@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "passes/pass/target_info.h"
 #include "tile_ir/module.h"
 
 namespace tile_ir::ops {
@@ -100,10 +101,13 @@ const OpCase* FindOp(std::string_view name);
 // The canonical text of the op's kernel as a module of its own: what
 // ops/<name>.tile holds (written by //ops:export_ops).
 absl::StatusOr<std::string> OpText(const OpCase& op);
-// `module` with each suite operator's dims that size fragments compiled in at the operator's
-// default shapes (passes::SpecializeRegisterDims), for checks that lower a suite file without
-// running it; kernels that are no suite operator, or have no such dims, stay as they are.
-absl::StatusOr<Module> SpecializeRegisterDimsAtDefaultShapes(Module module);
+// `module` with each suite operator's kernel specialized at the operator's default shapes as a
+// call of them compiles (runtime/jit/specialization_plan.h) on `target`: its dims that size
+// fragments compiled in, and, where `target` asks for them, the others' divisibility classes
+// required. For checks that lower a suite file without running it (null `target`: the dims that
+// size fragments alone); kernels that are no suite operator stay as they are.
+absl::StatusOr<Module> SpecializeAtDefaultShapes(Module module,
+                                                 const passes::TargetInfo* target = nullptr);
 
 }  // namespace tile_ir::ops
 

@@ -1,7 +1,7 @@
 // Whole-row kernels: one block of 128 threads per row, the row of N elements held in register
 // fragments (`fragment f32[1, N]`), so each element is read from global memory once and
 // written once, as TileLang's examples/norm/rms_norm.py does. N sizes the fragments, so it is
-// compiled in as a constant (passes::SpecializeRegisterDims); M stays symbolic. Layout
+// compiled in as a constant (runtime/jit/specialization_plan.h); M stays symbolic. Layout
 // inference spreads the row over the block's lanes in runs of 16 bytes, the reductions finish
 // with shuffles and one shared slot per warp, and the copies become 16-byte accesses.
 #include <cmath>

@@ -6,8 +6,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "passes/transforms/specialize_dims.h"
-#include "passes/transforms/specialize_divisibility.h"
 #include "runtime/host_buffer.h"
 #include "tile_ir/verifier.h"
 
@@ -25,19 +23,6 @@ std::optional<DataType> FromDlpack(const DLDataType& dl) {
     if (ToDLDataType(DataType(scalar), &ours) && ours.code == dl.code && ours.bits == dl.bits &&
         ours.lanes == dl.lanes) {
       return DataType(scalar);
-    }
-  }
-  return std::nullopt;
-}
-
-// The parameter and axis whose extent is `dim` itself, which a call's tensors give.
-std::optional<std::pair<int, int>> SourceOf(const KernelNode& kernel, const Var& dim) {
-  for (size_t p = 0; p < kernel.params.size(); ++p) {
-    const Param& param = kernel.params[p];
-    if (!param.is_buffer()) continue;
-    for (int axis = 0; axis < param.buffer->rank(); ++axis) {
-      if (As<Var>(param.buffer->shape[axis]) == &dim)
-        return std::make_pair(static_cast<int>(p), axis);
     }
   }
   return std::nullopt;
@@ -88,40 +73,20 @@ absl::StatusOr<JitFunction::Family*> JitFunction::GetFamily(const std::vector<Ke
         absl::StrCat("the template builds no kernel named '", template_.kernel_name, "'"));
   }
   family->generic = *std::move(module);
-  // Dims that size fragments are static whatever the template says: a thread's registers
-  // are fixed when the kernel is compiled.
-  const std::vector<std::string> sizing = passes::DimsSizingRegisters(*family->kernel);
-  family->max_divisor =
-      cache_.backend().target().info()->dim_divisibility_specialization(*family->kernel);
-  for (const VarRef& dim : family->kernel->dims) {
-    bool wanted = template_.all_static;
-    for (const std::string& name : template_.static_dims) wanted |= name == dim->name;
-    for (const std::string& name : sizing) wanted |= name == dim->name;
-    std::optional<std::pair<int, int>> source = SourceOf(*family->kernel, *dim);
-    if (!wanted) {
-      // A dynamic dim: its divisibility class selects, where the target asks for classes.
-      if (family->max_divisor > 1 && source) {
-        family->divisible_names.push_back(dim->name);
-        family->divisible_sources.push_back(*source);
-      }
-      continue;
-    }
-    if (!source) {
+  // The plan decides which dims are static (fragment-sizing ones whatever the template says) and
+  // which select by their divisibility class.
+  absl::StatusOr<SpecializationPlan> plan =
+      PlanSpecialization(*family->kernel, cache_.backend().target().info().get(),
+                         {template_.all_static, template_.static_dims});
+  if (!plan.ok()) return plan.status();
+  for (const PlannedDim& dim : plan->compiled_in) {
+    if (!dim.source) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "kernel '", template_.kernel_name, "': static dimension '", dim->name,
+          "kernel '", template_.kernel_name, "': static dimension '", dim.name,
           "' is not the extent of any parameter's axis, so no call can give its value"));
     }
-    family->static_names.push_back(dim->name);
-    family->static_sources.push_back(*source);
   }
-  for (const std::string& name : template_.static_dims) {
-    bool found = false;
-    for (const std::string& known : family->static_names) found |= known == name;
-    if (!found) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("kernel '", template_.kernel_name, "' has no dimension '", name, "'"));
-    }
-  }
+  family->plan = *std::move(plan);
   absl::WriterMutexLock lock(&mutex_);
   auto [it, inserted] = families_.emplace(dtypes, std::move(family));
   return it->second.get();
@@ -130,44 +95,46 @@ absl::StatusOr<JitFunction::Family*> JitFunction::GetFamily(const std::vector<Ke
 absl::StatusOr<JitFunction::Values> JitFunction::StaticValues(
     const Family& family, const std::vector<KernelArg>& args) const {
   Values values;
-  for (size_t i = 0; i < family.static_sources.size(); ++i) {
-    auto [param, axis] = family.static_sources[i];
+  for (const PlannedDim& dim : family.plan.compiled_in) {
+    auto [param, axis] = *dim.source;
     if (static_cast<size_t>(param) >= args.size() || args[param].tensor == nullptr ||
         axis >= args[param].tensor->ndim) {
       return absl::InvalidArgumentError(absl::StrCat(
           "kernel '", template_.kernel_name, "': argument ", param, " must be a tensor of rank > ",
-          axis, " (it gives dimension '", family.static_names[i], "')"));
+          axis, " (it gives dimension '", dim.name, "')"));
     }
     values.push_back(args[param].tensor->shape[axis]);
   }
   // A tensor too small to give a dynamic dim is the launch's to refuse, with its own message.
-  for (auto [param, axis] : family.divisible_sources) {
+  for (const PlannedDim& dim : family.plan.classed) {
+    auto [param, axis] = *dim.source;
     const bool given = static_cast<size_t>(param) < args.size() && args[param].tensor != nullptr &&
                        axis < args[param].tensor->ndim;
-    values.push_back(
-        given ? passes::DivisibilityClass(args[param].tensor->shape[axis], family.max_divisor) : 1);
+    values.push_back(given ? family.plan.ClassOf(args[param].tensor->shape[axis]) : 1);
   }
   return values;
 }
 
 absl::StatusOr<std::pair<CacheContext, Module>> JitFunction::SpecializedModule(
     Family& family, const Values& values) {
+  // The key's values as shapes: a class is a value of its own class.
   std::map<std::string, int64_t> bound;
-  for (size_t i = 0; i < family.static_names.size(); ++i) bound[family.static_names[i]] = values[i];
-  std::map<std::string, int64_t> classes;
-  for (size_t i = 0; i < family.divisible_names.size(); ++i) {
-    classes[family.divisible_names[i]] = values[family.static_names.size() + i];
+  std::map<std::string, int64_t> dims;
+  for (size_t i = 0; i < family.plan.compiled_in.size(); ++i) {
+    bound[family.plan.compiled_in[i].name] = values[i];
   }
-  absl::StatusOr<Kernel> kernel = passes::SpecializeDims(family.kernel, bound);
-  if (!kernel.ok()) return kernel.status();
-  // A class is a value divisible by exactly the power of two it names (or by the cap), so it
-  // gives itself as its requirement.
-  kernel = passes::SpecializeDivisibility(*kernel, classes, family.max_divisor);
-  if (!kernel.ok()) return kernel.status();
+  for (size_t i = 0; i < family.plan.classed.size(); ++i) {
+    dims[family.plan.classed[i].name] = values[family.plan.compiled_in.size() + i];
+  }
+  dims.insert(bound.begin(), bound.end());
+  absl::StatusOr<SpecializedKernel> specialized =
+      ApplySpecialization(family.plan, family.kernel, dims);
+  if (!specialized.ok()) return specialized.status();
+  const Kernel& kernel = specialized->kernel;
   Module module{family.generic.ir_version,
                 family.generic.producer,
                 family.generic.producer_version,
-                {*kernel}};
+                {kernel}};
   if (absl::Status status = Verify(module); !status.ok()) {
     return absl::InvalidArgumentError(absl::StrCat(
         "kernel '", template_.kernel_name, "' specialized to ",

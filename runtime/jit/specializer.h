@@ -5,11 +5,10 @@
 // declares generic, and the values of the dimensions it marks static (all,
 // or some; the others stay parameters of one binary). Each specialization is
 // a KernelCache entry; repeated calls find it in a table keyed by those
-// values alone, without printing or hashing IR. On targets that ask for it, the dims left
-// dynamic specialize on their divisibility class as well (`require K % 16 == 0` compiled in,
-// passes/transforms/specialize_divisibility.h), so one binary serves each class. The substitution
-// itself is passes::SpecializeDims (passes/transforms/specialize_dims.h), as tile-run's
-// --static-shapes and the specialize-dims pass use it.
+// values alone, without printing or hashing IR. Which dims are static and which, on targets
+// that ask for it, select by their divisibility class (`require K % 16 == 0` compiled in, so one
+// binary serves each class) is the specialization plan's to say (specialization_plan.h), as it
+// is for every other caller.
 #ifndef RUNTIME_JIT_SPECIALIZER_H_
 #define RUNTIME_JIT_SPECIALIZER_H_
 
@@ -25,6 +24,7 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "runtime/jit/kernel_cache.h"
+#include "runtime/jit/specialization_plan.h"
 #include "tile_ir/module.h"
 
 namespace tile_ir::runtime::jit {
@@ -41,8 +41,8 @@ struct KernelTemplate {
   std::function<absl::StatusOr<Module>(const TemplateArgs&)> build;
   // Dimensions that become constants of each specialization: every one when
   // all_static, otherwise those named, and always those that size a fragment
-  // (passes::DimsSizingRegisters: a thread's registers are fixed at compile time). Each must be a bare entry of some
-  // buffer parameter's shape, so a call's tensors give its value.
+  // (SpecializationPlan). Each must be a bare entry of some buffer parameter's shape, so a
+  // call's tensors give its value.
   bool all_static = false;
   std::vector<std::string> static_dims;
   // Arguments whose tensor's dtype the call decides, as (argument position,
@@ -75,15 +75,8 @@ class JitFunction {
   struct Family {
     Module generic;
     Kernel kernel;
-    std::vector<std::string> static_names;
-    std::vector<std::pair<int, int>> static_sources;  // (parameter, axis)
-    // The dynamic dims whose divisibility class (passes::DivisibilityClass) selects a
-    // specialization too, on targets that ask for it (TargetInfo::
-    // dim_divisibility_specialization, `max_divisor`): their classes follow the static
-    // values in the table's key.
-    std::vector<std::string> divisible_names;
-    std::vector<std::pair<int, int>> divisible_sources;
-    int64_t max_divisor = 1;
+    // Its key's values are the compiled-in dims' values, then the classed dims' classes.
+    SpecializationPlan plan;
     absl::flat_hash_map<Values, LoadedKernel*> specializations;
   };
   absl::StatusOr<Family*> GetFamily(const std::vector<KernelArg>& args, const Values& dtypes);

@@ -14,7 +14,7 @@ absl::StatusOr<Module> ReadSuiteOp(const std::string& op) {
       tile_ir::testdata::ReadTextFile(absl::StrCat("ops/", op, ".tile")),
       absl::StrCat(op, ".tile"));
   if (!module.ok()) return module;
-  return ops::SpecializeRegisterDimsAtDefaultShapes(*std::move(module));
+  return ops::SpecializeAtDefaultShapes(*std::move(module));
 }
 
 absl::StatusOr<std::string> SuiteOpCudaSource(const std::string& op, const std::string& arch,

@@ -80,7 +80,7 @@ absl::StatusOr<std::string> SuiteSource(const std::string& arch) {
     text << file.rdbuf();
     absl::StatusOr<Module> module = text::ParseModule(text.str(), op + ".tile");
     if (!module.ok()) return module.status();
-    module = ops::SpecializeRegisterDimsAtDefaultShapes(*std::move(module));
+    module = ops::SpecializeAtDefaultShapes(*std::move(module));
     if (!module.ok()) return module.status();
     absl::StatusOr<Module> lowered = LowerForHip(*module, arch);
     auto unsupported = ExpectedUnsupported().find(op);

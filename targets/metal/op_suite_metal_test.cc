@@ -53,7 +53,7 @@ TEST_P(OpSuiteMetalTest, LowersAndEmits) {
   text << file.rdbuf();
   absl::StatusOr<Module> module = text::ParseModule(text.str(), op + ".tile");
   ASSERT_TRUE(module.ok()) << module.status();
-  module = ops::SpecializeRegisterDimsAtDefaultShapes(*std::move(module));
+  module = ops::SpecializeAtDefaultShapes(*std::move(module));
   ASSERT_TRUE(module.ok()) << module.status();
   absl::StatusOr<Module> lowered = LowerForMetal(*module);
   auto unsupported = ExpectedUnsupported().find(op);

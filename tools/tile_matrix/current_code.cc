@@ -19,9 +19,10 @@ CurrentCode DescribeCurrentCode(const std::vector<ops::OpCase>& suite, const Pro
       code.backend[target.target] = prober->backend();
       code.lowering_hash[target.target] = HashText(target.lowering);
       code.arch[target.target] = target.arch;
+      const std::shared_ptr<const passes::TargetInfo> info = prober->Info(target);
       for (const ops::OpCase& op : suite) {
         if (target.code_follows_host) break;
-        absl::StatusOr<Module> module = ProbeModule(op);
+        absl::StatusOr<Module> module = ProbeModule(op, info.get());
         code.code_hash[{op.name, target.target}] =
             CodeHash(module.ok() ? prober->Generate(*module, target)
                                  : absl::StatusOr<std::string>(module.status()));

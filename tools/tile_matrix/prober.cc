@@ -8,7 +8,6 @@
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "frontends/cpp/builder.h"
-#include "passes/transforms/specialize_dims.h"
 #include "tile_ir/printer.h"
 
 namespace tile_ir::matrix {
@@ -65,14 +64,10 @@ std::string Excerpt(absl::string_view text, int max_lines, size_t max_chars) {
   return cut ? absl::StrCat("...\n", tail) : tail;
 }
 
-absl::StatusOr<Module> ProbeModule(const ops::OpCase& op) {
+absl::StatusOr<Module> ProbeModule(const ops::OpCase& op, const passes::TargetInfo* target) {
   absl::StatusOr<Kernel> kernel = op.build();
   if (!kernel.ok()) return kernel.status();
-  // Dims that size fragments are compiled in as constants, at the operator's default shapes
-  // (the run checks those too); the others stay symbolic.
-  kernel = passes::SpecializeRegisterDims(*kernel, op.default_shapes);
-  if (!kernel.ok()) return kernel.status();
-  return dsl::MakeModule({*kernel});
+  return ops::SpecializeAtDefaultShapes(dsl::MakeModule({*kernel}), target);
 }
 
 std::string CodeHash(const absl::StatusOr<std::string>& source) {
@@ -102,7 +97,7 @@ Record ProbeOperator(BackendProber& prober, const TargetSpec& target, const Mach
     return record;
   }
   record.ir_hash = HashText(Print(dsl::MakeModule({*kernel})));
-  absl::StatusOr<Module> probed = ProbeModule(op);
+  absl::StatusOr<Module> probed = ProbeModule(op, prober.Info(target).get());
   if (!probed.ok()) {
     SetFailure(record, "specializing the kernel", probed.status());
     return record;

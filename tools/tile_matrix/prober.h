@@ -13,6 +13,7 @@
 
 #include "absl/status/statusor.h"
 #include "ops/op_suite.h"
+#include "passes/pass/target_info.h"
 #include "tile_ir/module.h"
 #include "tools/tile_matrix/record.h"
 
@@ -65,6 +66,11 @@ class BackendProber {
   virtual std::string backend() const = 0;
   // Its targets, in the order the matrix shows them; needs nothing of the machine.
   virtual std::vector<TargetSpec> Targets() const = 0;
+  // What the target tells the specialization plan (divisibility classes), or null for a target
+  // that asks for none.
+  virtual std::shared_ptr<const passes::TargetInfo> Info(const TargetSpec& target) const {
+    return nullptr;
+  }
   // Looks for the compiler and the hardware (opens a device: may take a while).
   virtual MachineFacts Discover(const TargetSpec& target) = 0;
   // Lowers the tile-level `module` and emits its source. Unimplemented (an
@@ -99,9 +105,11 @@ absl::StatusOr<std::string> OpIrText(const ops::OpCase& op);
 // The dtype a record files the operator under: its first buffer parameter's.
 std::string OpDtype(const ops::OpCase& op);
 
-// The module a probe generates code from: the operator's kernel with the dims that size
-// fragments compiled in at its default shapes. Errors name the step that failed.
-absl::StatusOr<Module> ProbeModule(const ops::OpCase& op);
+// The module a probe generates code from: the operator's kernel as a call at its default
+// shapes compiles on `target` (runtime/jit/specialization_plan.h: the dims that size fragments
+// compiled in, the others' divisibility classes required where the target asks), which is what
+// the run step checks. Errors name the step that failed.
+absl::StatusOr<Module> ProbeModule(const ops::OpCase& op, const passes::TargetInfo* target);
 
 // A record's code_hash: the hash of the generated source, or of the refusal (its status
 // code and message) where generation failed.

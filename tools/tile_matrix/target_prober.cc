@@ -46,6 +46,11 @@ class TargetProber final : public BackendProber {
     return specs;
   }
 
+  std::shared_ptr<const passes::TargetInfo> Info(const TargetSpec& spec) const override {
+    absl::StatusOr<std::shared_ptr<const targets::Target>> target = Find(spec);
+    return target.ok() ? (*target)->info() : nullptr;
+  }
+
   MachineFacts Discover(const TargetSpec& spec) override {
     MachineFacts facts;
     absl::StatusOr<std::shared_ptr<const targets::Target>> target = Find(spec);

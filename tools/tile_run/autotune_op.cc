@@ -7,9 +7,8 @@
 #include "absl/strings/str_join.h"
 #include "frontends/cpp/builder.h"
 #include "passes/analysis/int_eval.h"
-#include "passes/transforms/specialize_dims.h"
 #include "passes/transforms/specialize_divisibility.h"
-#include "tile_ir/printer.h"
+#include "runtime/jit/specialization_plan.h"
 #include "tile_ir/visitor.h"
 #include "tools/tile_run/report.h"
 #include "tools/tile_run/run_kernel.h"
@@ -166,12 +165,7 @@ absl::StatusOr<Module> BuildSpecializedConfig(const ops::OpCase& op, const Confi
                                               const ops::Shapes& dims) {
   absl::StatusOr<Module> module = BuildConfig(op, config);
   if (!module.ok()) return module.status();
-  for (Kernel& kernel : module->kernels) {
-    absl::StatusOr<Kernel> specialized = passes::SpecializeDims(kernel, dims);
-    if (!specialized.ok()) return specialized.status();
-    kernel = *std::move(specialized);
-  }
-  return module;
+  return runtime::jit::SpecializeModule(*std::move(module), nullptr, dims, {.all_static = true});
 }
 
 absl::StatusOr<Module> BuildClassedConfig(const ops::OpCase& op, const Config& config,
@@ -179,13 +173,7 @@ absl::StatusOr<Module> BuildClassedConfig(const ops::OpCase& op, const Config& c
                                           const passes::TargetInfo& target) {
   absl::StatusOr<Module> module = BuildConfig(op, config);
   if (!module.ok()) return module.status();
-  for (Kernel& kernel : module->kernels) {
-    absl::StatusOr<Kernel> classed = passes::SpecializeDivisibility(
-        kernel, dims, target.dim_divisibility_specialization(*kernel));
-    if (!classed.ok()) return classed.status();
-    kernel = *std::move(classed);
-  }
-  return module;
+  return runtime::jit::SpecializeModule(*std::move(module), &target, dims);
 }
 
 // The config's kernel compiled (through the cache) with `dims` as constants.
@@ -202,14 +190,21 @@ absl::StatusOr<runtime::LoadedKernel*> CompileSpecialized(runtime::jit::KernelCa
 
 namespace {
 
-// The divisibility cap the candidates compile with: the target's for the operator's kernel at
-// dynamic shapes.
-int64_t TuningDivisor(runtime::jit::KernelCache& cache, const ops::OpCase& op,
-                      const AutotuneRequest& request) {
-  if (request.static_shapes) return 1;
+// The shapes the candidates are checked at: CheckShapes under the divisibility cap of the binary
+// they are checked with (the dynamic one, as BuildClassedConfig compiles it, also under
+// --static-shapes), with the dims that binary compiles in kept at their values.
+ops::Shapes CheckShapesOf(runtime::jit::KernelCache& cache, const ops::OpCase& op,
+                          const ops::Shapes& dims) {
   absl::StatusOr<Kernel> kernel = op.build();
-  return kernel.ok() ? cache.backend().target().info()->dim_divisibility_specialization(**kernel)
-                     : 1;
+  if (!kernel.ok()) return CheckShapes(dims);
+  absl::StatusOr<runtime::jit::SpecializationPlan> plan =
+      runtime::jit::PlanSpecialization(**kernel, cache.backend().target().info().get());
+  if (!plan.ok()) return CheckShapes(dims);
+  ops::Shapes small = CheckShapes(dims, plan->max_divisor);
+  for (const std::string& name : plan->CompiledInNames()) {
+    if (auto it = dims.find(name); it != dims.end()) small[name] = it->second;
+  }
+  return small;
 }
 
 // What keys the tuning record besides the backend: the kernel, the candidates' builds and the
@@ -220,14 +215,13 @@ runtime::jit::TuningProblem KeyedProblem(runtime::jit::KernelCache& cache, const
                                          const AutotuneRequest& request) {
   runtime::jit::TuningProblem problem;
   problem.kernel_name = op.name;
-  const int64_t max_divisor = TuningDivisor(cache, op, request);
   std::shared_ptr<const passes::TargetInfo> target = cache.backend().target().info();
   problem.build = [&op, dims = request.dims, target](const Config& config) {
     return BuildClassedConfig(op, config, dims, *target);
   };
   problem.problem = absl::StrCat("timed ", FormatShapes(request.dims),
                                  request.static_shapes ? " (static shapes)" : "", "; checked ",
-                                 FormatShapes(CheckShapes(request.dims, max_divisor)));
+                                 FormatShapes(CheckShapesOf(cache, op, request.dims)));
   return problem;
 }
 
@@ -235,7 +229,7 @@ runtime::jit::TuningProblem KeyedProblem(runtime::jit::KernelCache& cache, const
 
 ops::Shapes TuningCheckShapes(runtime::jit::KernelCache& cache, const ops::OpCase& op,
                               const AutotuneRequest& request) {
-  return CheckShapes(request.dims, TuningDivisor(cache, op, request));
+  return CheckShapesOf(cache, op, request.dims);
 }
 
 std::optional<TuningResult> StoredTuningOp(runtime::jit::KernelCache& cache, const ops::OpCase& op,
@@ -333,27 +327,14 @@ std::string FormatTuningTable(const ops::OpCase& op, const TuningResult& result,
 absl::StatusOr<RunSpecialization> SpecializeAsRun(const Kernel& kernel, const ops::Shapes& dims,
                                                   bool static_shapes,
                                                   const passes::TargetInfo* target) {
-  RunSpecialization run;
-  if (static_shapes) {
-    absl::StatusOr<Kernel> specialized = passes::SpecializeDims(kernel, dims);
-    if (!specialized.ok()) return specialized.status();
-    for (const VarRef& dim : kernel->dims) run.compiled_in.push_back(dim->name);
-    run.kernel = *std::move(specialized);
-    return run;
-  }
-  absl::StatusOr<Kernel> specialized =
-      passes::SpecializeRegisterDims(kernel, dims, &run.compiled_in);
+  absl::StatusOr<runtime::jit::SpecializationPlan> plan =
+      runtime::jit::PlanSpecialization(*kernel, target, {.all_static = static_shapes});
+  if (!plan.ok()) return plan.status();
+  absl::StatusOr<runtime::jit::SpecializedKernel> specialized =
+      runtime::jit::ApplySpecialization(*plan, kernel, dims);
   if (!specialized.ok()) return specialized.status();
-  const size_t before = (*specialized)->requirements.size();
-  absl::StatusOr<Kernel> classed = passes::SpecializeDivisibility(
-      *specialized, dims,
-      target != nullptr ? target->dim_divisibility_specialization(**specialized) : 1);
-  if (!classed.ok()) return classed.status();
-  for (size_t i = before; i < (*classed)->requirements.size(); ++i) {
-    run.requirements.push_back(Print((*classed)->requirements[i].condition));
-  }
-  run.kernel = *std::move(classed);
-  return run;
+  return RunSpecialization{std::move(specialized->kernel), plan->CompiledInNames(),
+                           std::move(specialized->requirements)};
 }
 
 }  // namespace tile_ir::tools

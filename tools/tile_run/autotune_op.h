@@ -49,8 +49,9 @@ runtime::jit::ConfigSpace ToJitSpace(const ops::OpConfigSpace& space);
 // for the class runs there.
 ops::Shapes CheckShapes(const ops::Shapes& dims, int64_t max_divisor = 1);
 
-// The shapes AutotuneOp checks the candidates at, on the cache's target: CheckShapes with the
-// target's divisibility cap for dynamic shapes, 1 for static ones.
+// The shapes AutotuneOp checks the candidates at, on the cache's target: CheckShapes under the
+// divisibility cap of the dynamic-shape binary the check runs (with --static-shapes too), the
+// dims that binary compiles in (they size fragments) kept at their values.
 ops::Shapes TuningCheckShapes(runtime::jit::KernelCache& cache, const ops::OpCase& op,
                               const AutotuneRequest& request);
 
@@ -90,17 +91,18 @@ absl::StatusOr<Module> BuildConfig(const ops::OpCase& op, const runtime::jit::Co
 absl::StatusOr<Module> BuildSpecializedConfig(const ops::OpCase& op,
                                               const runtime::jit::Config& config,
                                               const ops::Shapes& dims);
-// The same with the dims left symbolic and each one's divisibility class under the cap `target`
-// gives the config's kernel compiled in as a requirement (passes::SpecializeDivisibility), as a
-// dynamic-shape run compiles it; BuildConfig's module where the cap is 1.
+// The same as a dynamic-shape run compiles it on `target` (runtime/jit/specialization_plan.h): the
+// dims that size fragments compiled in, the others symbolic, each with its divisibility class
+// required where `target` asks for classes; BuildConfig's module where the plan changes nothing.
 absl::StatusOr<Module> BuildClassedConfig(const ops::OpCase& op, const runtime::jit::Config& config,
                                           const ops::Shapes& dims,
                                           const passes::TargetInfo& target);
 
-// A kernel as a run compiles it at `dims`: with `static_shapes`, every dim a constant
-// (specialize-dims); else the dims that size fragments as constants and the others symbolic,
-// each with its divisibility class compiled in as a requirement where `target` asks for one
-// (null: none). `compiled_in` names the dims made constants, `requirements` the added lines.
+// A kernel as a run compiles it at `dims`, by the specialization plan
+// (runtime/jit/specialization_plan.h): with `static_shapes`, every dim a constant; else the dims
+// that size fragments as constants and the others symbolic, each with its divisibility class
+// compiled in as a requirement where `target` asks for one (null: none). `compiled_in` names the
+// dims made constants, `requirements` the added lines.
 struct RunSpecialization {
   Kernel kernel;
   std::vector<std::string> compiled_in;

@@ -7,9 +7,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "ops/op_tensors.h"
-#include "passes/transforms/specialize_dims.h"
-#include "passes/transforms/specialize_divisibility.h"
 #include "tile_ir/printer.h"
+#include "tools/tile_run/autotune_op.h"
 #include "tools/tile_run/dump_artifacts.h"
 #include "tools/tile_run/report.h"
 #include "tools/tile_run/run_kernel.h"
@@ -82,24 +81,17 @@ OperatorCheck CheckOperator(const ops::OpCase& op, runtime::Device& device,
     return check;
   }
   check.shapes = FormatShapes(dims, DimOrder(**kernel));
-  // Dims that size fragments are compiled in as constants (the others stay symbolic).
-  std::vector<std::string> specialized;
-  kernel = passes::SpecializeRegisterDims(*kernel, dims, &specialized);
-  if (!kernel.ok()) {
-    check.status = kernel.status();
-    return check;
-  }
-  // The dims left symbolic carry their divisibility classes where the target specializes on
-  // them, as the runtimes compile a call of these shapes.
-  kernel = passes::SpecializeDivisibility(
-      *kernel, dims, device.target().info()->dim_divisibility_specialization(**kernel));
-  if (!kernel.ok()) {
-    check.status = kernel.status();
+  // As a call of these shapes compiles: the dims that size fragments compiled in, the others
+  // symbolic with their divisibility classes where the target asks for them.
+  absl::StatusOr<RunSpecialization> specialized =
+      SpecializeAsRun(*kernel, dims, /*static_shapes=*/false, device.target().info().get());
+  if (!specialized.ok()) {
+    check.status = specialized.status();
     return check;
   }
   Module module;
   module.producer = "tile-run";
-  module.kernels = {*kernel};
+  module.kernels = {specialized->kernel};
   absl::StatusOr<std::unique_ptr<runtime::LoadedKernel>> loaded = device.Load(module, op.name);
   if (!loaded.ok()) {
     check.status = loaded.status();
@@ -111,7 +103,7 @@ OperatorCheck CheckOperator(const ops::OpCase& op, runtime::Device& device,
   }
   RunOptions run;
   run.dims = dims;
-  run.specialized_dims = specialized;
+  run.specialized_dims = specialized->compiled_in;
   run.scalars = op.scalars;
   run.seed = options.seed;
   run.check = true;
