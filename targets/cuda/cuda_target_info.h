@@ -105,6 +105,8 @@ class CudaTargetInfo final : public passes::TargetInfo {
   // runtime: 227 KiB on sm_90a, 163 KiB on sm_80.
   int64_t max_shared_memory_bytes() const override;
   int max_vector_bytes() const override { return 16; }
+  // sm_80 and sm_90a: 255 32-bit registers per thread (thread-binding's local-memory remark).
+  int64_t max_registers_per_thread() const override { return 255; }
   bool has_async_copy() const override { return true; }
   // cuda.cp_async_{16,8,4}(dst, src, true).
   std::optional<Stmt> AsyncCopy(const Expr& dst, const Expr& src, int bytes,
