@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "passes/pass/close_matches.h"
@@ -115,6 +116,24 @@ const TargetInfo& PassOptions::target() const {
     std::abort();
   }
   return *target_;
+}
+
+absl::StatusOr<bool> MapKernels(Module& module, const KernelRewrite& rewrite) {
+  bool changed = false;
+  for (Kernel& kernel : module.kernels) {
+    absl::StatusOr<Kernel> result = rewrite(kernel);
+    if (!result.ok()) return result.status();
+    changed |= *result != kernel;
+    kernel = *std::move(result);
+  }
+  return changed;
+}
+
+absl::StatusOr<bool> RunPass(const PassInfo& pass, Module& module, const PassOptions& options) {
+  if (pass.run) return pass.run(module, options);
+  absl::StatusOr<KernelRewrite> rewrite = pass.run_kernel(options);
+  if (!rewrite.ok()) return rewrite.status();
+  return MapKernels(module, *rewrite);
 }
 
 }  // namespace tile_ir::passes

@@ -86,14 +86,33 @@ class PassOptions {
 // Runs over the whole module in place; returns whether it changed anything, or an error.
 using PassFn = std::function<absl::StatusOr<bool>(Module& module, const PassOptions& options)>;
 
+// One kernel's rewrite: the new kernel, or the kernel itself (the same node) when nothing
+// changed, or an error.
+using KernelRewrite = std::function<absl::StatusOr<Kernel>(const Kernel& kernel)>;
+
+// A kernel pass (TVM's PrimFuncPass, MLIR's OperationPass<FuncOp>): given the run's options,
+// checked here once per run, the rewrite that is mapped over every kernel of the module.
+using KernelPassFn = std::function<absl::StatusOr<KernelRewrite>(const PassOptions& options)>;
+
 struct PassInfo {
   std::string name;         // kebab-case; also the file stem and the golden-test folder
   std::string description;  // one line
   std::vector<OptionSpec> options;
   // Whether the pass lowers for a target (asks options.target()).
   bool needs_target = false;
+  // Exactly one of the two: run_kernel, the usual form, for a pass that rewrites each kernel
+  // on its own; run for one that needs the whole module at once.
+  KernelPassFn run_kernel;
   PassFn run;
 };
+
+// Replaces each kernel of `module`, in order, by `rewrite`'s result; whether any kernel
+// changed (became another node). At the first error it stops and returns it, the kernels
+// before replaced.
+absl::StatusOr<bool> MapKernels(Module& module, const KernelRewrite& rewrite);
+
+// Runs `pass` over `module` in place, whichever form it has; whether it changed anything.
+absl::StatusOr<bool> RunPass(const PassInfo& pass, Module& module, const PassOptions& options);
 
 }  // namespace tile_ir::passes
 

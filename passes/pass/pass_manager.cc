@@ -78,7 +78,7 @@ absl::Status PassManager::Run(Module& module) {
     if (options_.print_ir_before == name) DumpIr(module, absl::StrCat("IR before ", name));
 
     auto start = std::chrono::steady_clock::now();
-    absl::StatusOr<bool> changed = step.pass.run(module, step.options);
+    absl::StatusOr<bool> changed = RunPass(step.pass, module, step.options);
     step.seconds += SecondsSince(start);
     if (!changed.ok()) {
       absl::Status error(changed.status().code(),

@@ -78,6 +78,20 @@ class PassManagerTest : public ::testing::Test {
       return false;
     };
     ASSERT_TRUE(registry_.Register(with_options).ok());
+    // A kernel pass: its options are read once per run, its rewrite runs on every kernel, and
+    // it fails on a kernel named 'bad'.
+    PassInfo per_kernel;
+    per_kernel.name = "per-kernel";
+    per_kernel.description = "renames nothing, rebuilds kernels named 'k'";
+    per_kernel.run_kernel = [this](const PassOptions&) -> absl::StatusOr<KernelRewrite> {
+      log_.push_back("options");
+      return [this](const Kernel& kernel) -> absl::StatusOr<Kernel> {
+        log_.push_back(kernel->name);
+        if (kernel->name == "bad") return absl::InvalidArgumentError("bad kernel");
+        return kernel->name == "k" ? kernel->WithBody(kernel->body) : kernel;
+      };
+    };
+    ASSERT_TRUE(registry_.Register(per_kernel).ok());
   }
 
   void Add(std::string name, std::string description,
@@ -118,9 +132,10 @@ TEST_F(PassManagerTest, RunsTheStepsInOrderWithTheirOptions) {
 
 TEST_F(PassManagerTest, ExplainsBadPipelines) {
   EXPECT_EQ(CreateError("recrod"), "unknown pass 'recrod'; did you mean 'record'?");
-  EXPECT_EQ(CreateError("nothing-like-it"),
-            "unknown pass 'nothing-like-it' (registered passes: break-ir, fail, record, touch, "
-            "with-options)");
+  EXPECT_EQ(
+      CreateError("nothing-like-it"),
+      "unknown pass 'nothing-like-it' (registered passes: break-ir, fail, per-kernel, record, "
+      "touch, with-options)");
   EXPECT_EQ(CreateError("with-options{cuont=2}"),
             "unknown option 'cuont' of pass 'with-options'; did you mean 'count'?");
   EXPECT_EQ(CreateError("with-options{count=abc}"),
@@ -168,6 +183,46 @@ TEST_F(PassManagerTest, PassErrorsNameThePassAndKeepTheirCode) {
   absl::Status status = Create("record,fail,record").Run(module);
   EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_EQ(status.message(), "pass 'fail' failed: boom");
+}
+
+constexpr char kThreeKernels[] = R"(ir_version 1;
+producer "test" "1";
+
+kernel j(A: f32[128]) grid(bx: 1) threads(128) {
+  A[0] = 0.0;
+}
+
+kernel k(A: f32[128]) grid(bx: 1) threads(128) {
+  A[0] = 0.0;
+}
+
+kernel bad(A: f32[128]) grid(bx: 1) threads(128) {
+  A[0] = 0.0;
+}
+)";
+
+TEST_F(PassManagerTest, MapsAKernelPassOverEveryKernel) {
+  PassManagerOptions options;
+  options.print_ir_after_change = true;
+  Module module = ParseOrDie(kThreeKernels);
+  module.kernels.pop_back();
+  const Kernel j = module.kernels[0];
+  const Kernel k = module.kernels[1];
+  ASSERT_TRUE(Create("per-kernel", options).Run(module).ok());
+  EXPECT_THAT(log_, ElementsAre("options", "j", "k"));
+  EXPECT_EQ(module.kernels[0], j);
+  EXPECT_NE(module.kernels[1], k);
+  EXPECT_THAT(dump_.str(), StartsWith("// -----// IR after per-kernel (changed) //----- //\n"));
+}
+
+TEST_F(PassManagerTest, AKernelPassStopsAtTheFirstFailingKernel) {
+  Module module = ParseOrDie(kThreeKernels);
+  const Kernel k = module.kernels[1];
+  absl::Status status = Create("per-kernel").Run(module);
+  EXPECT_EQ(status.message(), "pass 'per-kernel' failed: bad kernel");
+  EXPECT_THAT(log_, ElementsAre("options", "j", "k", "bad"));
+  // The kernels before the failing one are replaced, as the pass left them.
+  EXPECT_NE(module.kernels[1], k);
 }
 
 TEST_F(PassManagerTest, PrintsTheIrBeforeAPass) {

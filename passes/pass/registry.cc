@@ -55,8 +55,12 @@ absl::Status PassRegistry::Register(PassInfo info) {
     return absl::InvalidArgumentError(
         absl::StrCat("pass '", info.name, "' needs a one-line description"));
   }
-  if (!info.run) {
+  if (!info.run && !info.run_kernel) {
     return absl::InvalidArgumentError(absl::StrCat("pass '", info.name, "' has no run function"));
+  }
+  if (info.run && info.run_kernel) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("pass '", info.name, "' has both a module and a kernel run function"));
   }
   if (absl::Status options = CheckOptions(info); !options.ok()) return options;
   std::string name = info.name;

@@ -17,7 +17,7 @@ namespace tile_ir::passes {
 class PassRegistry {
  public:
   // Checks the pass before accepting it: a kebab-case name not yet taken, a
-  // one-line description, a run function, and options with kebab-case names,
+  // one-line description, one run function (run or run_kernel), and options with kebab-case names,
   // no duplicates and defaults of their declared type.
   absl::Status Register(PassInfo info);
 

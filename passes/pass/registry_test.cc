@@ -44,6 +44,12 @@ TEST(RegistryTest, RejectsDuplicatesAndMalformedPasses) {
   PassInfo no_run = MakePass("no-run");
   no_run.run = nullptr;
   EXPECT_THAT(registry.Register(no_run).message(), HasSubstr("no run function"));
+  PassInfo both = MakePass("both");
+  both.run_kernel = [](const PassOptions&) -> absl::StatusOr<KernelRewrite> {
+    return [](const Kernel& kernel) -> absl::StatusOr<Kernel> { return kernel; };
+  };
+  EXPECT_THAT(registry.Register(both).message(),
+              HasSubstr("has both a module and a kernel run function"));
   PassInfo two_lines = MakePass("two-lines");
   two_lines.description = "one\ntwo";
   EXPECT_THAT(registry.Register(two_lines).message(), HasSubstr("one-line description"));
@@ -110,9 +116,9 @@ TEST(BuiltinPassesTest, RegistersEveryBuiltinPass) {
       registry.Names(),
       ElementsAre("async-copies", "bound-predication", "inject-software-pipeline",
                   "insert-barriers", "layout-inference", "longest-blocks-first", "lower-tile-ops",
-                  "pipeline-planning", "plan-shared-memory", "rasterize-blocks",
-                  "remove-dead-code", "simplify", "specialize-dims", "specialize-divisibility",
-                  "thread-binding", "unswitch-selects", "vectorize"));
+                  "pipeline-planning", "plan-shared-memory", "rasterize-blocks", "remove-dead-code",
+                  "simplify", "specialize-dims", "specialize-divisibility", "thread-binding",
+                  "unswitch-selects", "vectorize"));
   for (const PassInfo* pass : registry.All()) {
     EXPECT_FALSE(pass->description.empty()) << pass->name;
   }
