@@ -13,10 +13,10 @@
 #include "absl/strings/str_split.h"
 #include "frontends/io/bounded_file.h"
 #include "frontends/io/module_io.h"
-#include "passes/transforms/all_passes.h"
 #include "passes/pass/pass_manager.h"
 #include "passes/pass/pass_pipeline.h"
 #include "passes/pass/reproducer.h"
+#include "passes/transforms/all_passes.h"
 #include "tile_ir/upgrade.h"
 #include "tile_ir/verifier.h"
 #include "tile_ir/version.h"
@@ -78,7 +78,7 @@ std::string ListPasses(const passes::PassRegistry& registry) {
                     "\n      ", pass->description, "\n");
     for (const passes::OptionSpec& option : pass->options) {
       absl::string_view type = option.type == passes::OptionType::kInt    ? "int"
-                              : option.type == passes::OptionType::kBool ? "bool"
+                               : option.type == passes::OptionType::kBool ? "bool"
                                                                           : "string";
       absl::StrAppend(&text, "      ", option.name, "=<", type, "> (",
                       option.default_value.empty() ? std::string("no default")
@@ -114,14 +114,116 @@ std::string WithLineOffset(const Chunk& chunk) {
   return std::string(chunk.first_line - 1, '\n') + chunk.contents;
 }
 
-}  // namespace
+// What a run does, decided from the flags before anything is read: MlirOptMain's config.
+struct OptConfig {
+  std::string input;  // a path, or - for stdin
+  ModuleFormat input_format = ModuleFormat::kText;
+  ModuleFormat emit = ModuleFormat::kText;
+  std::optional<int64_t> ir_version;
+  std::optional<PipelineTarget> target;
+  std::string pipeline;  // --pass-pipeline, else the target's default
+  bool run_reproducer = false;
+  bool split_input_file = false;
+  bool remarks = false;
+  std::optional<std::string> output_path;  // -o's; stdout without it
+  passes::PassManagerOptions pm_options;
+  PrintOptions print_options;
+};
 
-int TileOptMain(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream& err,
-                const TileOptTargets& targets) {
+// -1 to go on, else the exit status of the error reported.
+constexpr int kGoOn = -1;
+
+int UsageError(std::ostream& err, absl::string_view message) {
+  err << "tile-opt: error: " << message << "\n";
+  return 2;
+}
+
+// --help, --list-targets, --list-passes and --print-pipeline answer without an input: the exit
+// status when one of them was given (or its usage error), else kGoOn. `target` is --target's.
+int AnswerQueries(const cli::ArgParser& parser, const TileOptTargets& targets,
+                  const std::optional<PipelineTarget>& target, std::ostream& out,
+                  std::ostream& err) {
+  if (parser.Has("list-passes")) {
+    out << ListPasses(target ? target->passes : passes::BuiltinPassRegistry());
+    return 0;
+  }
+  if (!parser.Has("print-pipeline")) return kGoOn;
+  if (!parser.Has("pass-pipeline") && !target) {
+    return UsageError(err, "--print-pipeline needs --target or --pass-pipeline");
+  }
+  std::string text =
+      parser.Has("pass-pipeline") ? parser.Get("pass-pipeline") : target->default_pipeline;
+  absl::StatusOr<passes::Pipeline> pipeline = passes::ParsePipeline(text);
+  if (!pipeline.ok()) {
+    return UsageError(err, absl::StrCat("--pass-pipeline: ", pipeline.status().message()));
+  }
+  out << passes::PrintPipeline(*pipeline) << "\n";
+  return 0;
+}
+
+// INPUT's format from --input-format or its extension; a usage error otherwise.
+int ParseFormats(const cli::ArgParser& parser, OptConfig& config, std::ostream& err) {
+  if (parser.Has("input-format")) {
+    std::optional<ModuleFormat> format = io::ParseModuleFormat(parser.Get("input-format"));
+    if (!format) {
+      return UsageError(err, absl::StrCat("unknown --input-format '", parser.Get("input-format"),
+                                          "'; expected tile, tilepb or json"));
+    }
+    config.input_format = *format;
+  } else if (config.input == "-") {
+    return UsageError(err, "reading stdin needs --input-format=tile|tilepb|json");
+  } else {
+    std::optional<ModuleFormat> format = io::ModuleFormatFromPath(config.input);
+    if (!format) {
+      return UsageError(err, absl::StrCat(config.input,
+                                          ": unknown extension; expected .tile, .tilepb or .json "
+                                          "(or pass --input-format)"));
+    }
+    config.input_format = *format;
+  }
+  std::optional<ModuleFormat> emit = io::ParseModuleFormat(parser.Get("emit"));
+  if (!emit) {
+    return UsageError(err, absl::StrCat("unknown --emit '", parser.Get("emit"),
+                                        "'; expected text, proto or json"));
+  }
+  config.emit = *emit;
+  return kGoOn;
+}
+
+// A version this build cannot write is a usage error, decided before reading anything.
+int ParseIrVersion(const cli::ArgParser& parser, OptConfig& config, std::ostream& err) {
+  if (!parser.Has("ir-version")) return kGoOn;
+  const std::string flag = parser.Get("ir-version");
+  int64_t version = 0;
+  if (!absl::SimpleAtoi(flag, &version)) {
+    return UsageError(err, absl::StrCat("--ir-version: '", flag, "' is not an integer"));
+  }
+  if (absl::Status status = CheckWritableIrVersion(version); !status.ok()) {
+    return UsageError(err, absl::StrCat("--ir-version=", flag, ": ", status.message()));
+  }
+  config.ir_version = version;
+  return kGoOn;
+}
+
+void SetPassManagerOptions(const cli::ArgParser& parser, OptConfig& config, std::ostream& err) {
+  passes::PassManagerOptions& options = config.pm_options;
+  options.verify_each = !parser.Has("no-verify");
+  options.print_ir_before = parser.Get("print-ir-before");
+  options.print_ir_after_all = parser.Has("print-ir-after-all");
+  options.print_ir_after_change = parser.Has("print-ir-after-change");
+  options.timing = parser.Has("timing");
+  options.reproducer_path = parser.Get("reproducer");
+  options.dump = &err;
+  config.print_options.print_locs = parser.Has("print-locs");
+}
+
+// Stage 1: the flags as a config, every usage error decided; queries answered. kGoOn when an
+// input is to be processed.
+int ParseOptions(int argc, char** argv, const TileOptTargets& targets, OptConfig& config,
+                 std::ostream& out, std::ostream& err) {
   cli::ArgParser parser = MakeParser();
   if (absl::Status status = parser.Parse(argc, argv); !status.ok()) {
-    err << "tile-opt: error: " << status.message() << "\n";
-    return 2;
+    return UsageError(err, status.message());
   }
   if (parser.Has("help")) {
     out << parser.Help();
@@ -131,206 +233,163 @@ int TileOptMain(int argc, char** argv, std::istream& in, std::ostream& out, std:
     out << "Targets (--target=NAME):\n" << targets.description;
     return 0;
   }
-  std::optional<PipelineTarget> target;
   if (parser.Has("target")) {
     absl::StatusOr<PipelineTarget> resolved = targets.resolve(parser.Get("target"));
     if (!resolved.ok()) {
-      err << "tile-opt: error: --target: " << resolved.status().message() << "\n";
-      return 2;
+      return UsageError(err, absl::StrCat("--target: ", resolved.status().message()));
     }
-    target = *std::move(resolved);
+    config.target = *std::move(resolved);
   }
-  const passes::PassRegistry& registry =
-      target ? target->passes : passes::BuiltinPassRegistry();
-  if (parser.Has("list-passes")) {
-    out << ListPasses(registry);
-    return 0;
-  }
-  if (parser.Has("print-pipeline")) {
-    if (!parser.Has("pass-pipeline") && !target) {
-      err << "tile-opt: error: --print-pipeline needs --target or --pass-pipeline\n";
-      return 2;
-    }
-    std::string text = parser.Has("pass-pipeline") ? parser.Get("pass-pipeline")
-                                                   : target->default_pipeline;
-    absl::StatusOr<passes::Pipeline> pipeline = passes::ParsePipeline(text);
-    if (!pipeline.ok()) {
-      err << "tile-opt: error: --pass-pipeline: " << pipeline.status().message() << "\n";
-      return 2;
-    }
-    out << passes::PrintPipeline(*pipeline) << "\n";
-    return 0;
+  if (int status = AnswerQueries(parser, targets, config.target, out, err); status != kGoOn) {
+    return status;
   }
   if (parser.positional().size() != 1) {
-    err << "tile-opt: error: expected exactly one INPUT (a file, or - for stdin); see --help\n";
-    return 2;
+    return UsageError(err, "expected exactly one INPUT (a file, or - for stdin); see --help");
   }
-  const std::string input = parser.positional().front();
+  config.input = parser.positional().front();
+  if (int status = ParseFormats(parser, config, err); status != kGoOn) return status;
+  if (int status = ParseIrVersion(parser, config, err); status != kGoOn) return status;
+  config.pipeline = parser.Get("pass-pipeline");
+  if (!parser.Has("pass-pipeline") && config.target) {
+    config.pipeline = config.target->default_pipeline;
+  }
+  config.run_reproducer = parser.Has("run-reproducer");
+  config.split_input_file = parser.Has("split-input-file");
+  config.remarks = parser.Has("remarks");
+  if (parser.Has("o")) config.output_path = parser.Get("o");
+  SetPassManagerOptions(parser, config, err);
+  return kGoOn;
+}
 
-  std::optional<ModuleFormat> input_format;
-  if (parser.Has("input-format")) {
-    input_format = io::ParseModuleFormat(parser.Get("input-format"));
-    if (!input_format) {
-      err << "tile-opt: error: unknown --input-format '" << parser.Get("input-format")
-          << "'; expected tile, tilepb or json\n";
-      return 2;
-    }
-  } else if (input == "-") {
-    err << "tile-opt: error: reading stdin needs --input-format=tile|tilepb|json\n";
-    return 2;
-  } else {
-    input_format = io::ModuleFormatFromPath(input);
-    if (!input_format) {
-      err << "tile-opt: error: " << input
-          << ": unknown extension; expected .tile, .tilepb or .json (or pass --input-format)\n";
-      return 2;
-    }
-  }
-  std::optional<ModuleFormat> emit = io::ParseModuleFormat(parser.Get("emit"));
-  if (!emit) {
-    err << "tile-opt: error: unknown --emit '" << parser.Get("emit")
-        << "'; expected text, proto or json\n";
-    return 2;
-  }
-  // Checked before reading anything: a version this build cannot write is a usage error.
-  std::optional<int64_t> ir_version;
-  if (parser.Has("ir-version")) {
-    const std::string flag = parser.Get("ir-version");
-    int64_t version = 0;
-    if (!absl::SimpleAtoi(flag, &version)) {
-      err << "tile-opt: error: --ir-version: '" << flag << "' is not an integer\n";
-      return 2;
-    }
-    if (absl::Status status = CheckWritableIrVersion(version); !status.ok()) {
-      err << "tile-opt: error: --ir-version=" << flag << ": " << status.message() << "\n";
-      return 2;
-    }
-    ir_version = version;
-  }
+// Stage 2: INPUT's bytes, and the name messages give it.
+absl::StatusOr<std::string> ReadInput(const OptConfig& config, std::istream& in,
+                                      std::string& source_name) {
+  source_name = config.input;
+  if (config.input != "-") return io::ReadFile(config.input);
+  source_name = "<stdin>";
+  return io::ReadBoundedStream(in, io::kMaxModuleBytes, source_name);
+}
 
-  std::string contents;
-  std::string source_name = input;
-  if (input == "-") {
-    source_name = "<stdin>";
-    absl::StatusOr<std::string> read = io::ReadBoundedStream(in, io::kMaxModuleBytes, source_name);
-    if (!read.ok()) {
-      err << "tile-opt: error: " << read.status().message() << "\n";
+// With --run-reproducer, the pipeline (and, without --target, the target) of the input's header.
+int ApplyReproducer(const std::string& contents, const std::string& source_name,
+                    const TileOptTargets& targets, OptConfig& config, std::ostream& err) {
+  if (!config.run_reproducer) return kGoOn;
+  absl::StatusOr<std::string> replay = passes::ReadReproducerPipeline(contents);
+  if (!replay.ok()) {
+    err << "tile-opt: error: " << source_name << ": " << replay.status().message() << "\n";
+    return 1;
+  }
+  config.pipeline = *replay;
+  const std::string replay_target = passes::ReadReproducerTarget(contents);
+  if (replay_target.empty() || config.target) return kGoOn;
+  absl::StatusOr<PipelineTarget> resolved = targets.resolve(replay_target);
+  if (!resolved.ok()) {
+    err << "tile-opt: error: " << source_name
+        << ": the reproducer's target: " << resolved.status().message() << "\n";
+    return 1;
+  }
+  config.target = *std::move(resolved);
+  return kGoOn;
+}
+
+// Stage 3: one module of the input through the pipeline, appended to `output` in --emit's form;
+// false (the error reported) when it failed.
+bool ProcessModule(const std::string& text, const std::string& source_name, const OptConfig& config,
+                   passes::PassManager& manager, std::vector<std::string>& remarks,
+                   std::string& output, std::ostream& err) {
+  absl::StatusOr<Module> module = io::ReadModule(text, config.input_format, source_name);
+  if (!module.ok()) {
+    err << "tile-opt: error: " << module.status().message() << "\n";
+    return false;
+  }
+  if (config.pm_options.verify_each) {
+    if (absl::Status status = Verify(*module); !status.ok()) {
+      err << "tile-opt: error: " << source_name << ": invalid input IR:\n"
+          << status.message() << "\n";
+      return false;
+    }
+  }
+  absl::Status ran = manager.Run(*module);
+  for (const std::string& remark : remarks) err << "remark: " << remark << "\n";
+  remarks.clear();
+  if (!ran.ok()) {
+    err << "tile-opt: error: " << source_name << ": " << ran.message() << "\n";
+    return false;
+  }
+  // After the pipeline: a pass may have introduced a newer feature (a swizzle's '^').
+  if (config.ir_version) {
+    if (absl::Status status = CheckWritableAsIrVersion(*module, *config.ir_version); !status.ok()) {
+      err << "tile-opt: error: " << source_name << ": --ir-version=" << *config.ir_version << ": "
+          << status.message() << "\n";
+      return false;
+    }
+  }
+  absl::StrAppend(&output, io::WriteModule(*module, config.emit, config.print_options));
+  return true;
+}
+
+// Stage 4: the output to -o's file or stdout; the exit status.
+int WriteOutput(const OptConfig& config, const std::string& output, std::ostream& out,
+                std::ostream& err) {
+  if (config.output_path) {
+    if (absl::Status status = io::WriteFile(*config.output_path, output); !status.ok()) {
+      err << "tile-opt: error: " << status.message() << "\n";
       return 1;
     }
-    contents = *std::move(read);
-  } else {
-    absl::StatusOr<std::string> read = io::ReadFile(input);
-    if (!read.ok()) {
-      err << "tile-opt: error: " << read.status().message() << "\n";
-      return 1;
-    }
-    contents = *std::move(read);
+    return 0;
   }
-
-  std::string pipeline = parser.Get("pass-pipeline");
-  if (!parser.Has("pass-pipeline") && target) pipeline = target->default_pipeline;
-  if (parser.Has("run-reproducer")) {
-    absl::StatusOr<std::string> replay = passes::ReadReproducerPipeline(contents);
-    if (!replay.ok()) {
-      err << "tile-opt: error: " << source_name << ": " << replay.status().message() << "\n";
-      return 1;
-    }
-    pipeline = *replay;
-    const std::string replay_target = passes::ReadReproducerTarget(contents);
-    if (!replay_target.empty() && !target) {
-      absl::StatusOr<PipelineTarget> resolved = targets.resolve(replay_target);
-      if (!resolved.ok()) {
-        err << "tile-opt: error: " << source_name << ": the reproducer's target: "
-            << resolved.status().message() << "\n";
-        return 1;
-      }
-      target = *std::move(resolved);
-    }
+  out << output;
+  out.flush();
+  if (!out) {
+    err << "tile-opt: error: writing the output failed\n";
+    return 1;
   }
+  return 0;
+}
 
-  passes::PassManagerOptions pm_options;
-  pm_options.verify_each = !parser.Has("no-verify");
-  pm_options.print_ir_before = parser.Get("print-ir-before");
-  pm_options.print_ir_after_all = parser.Has("print-ir-after-all");
-  pm_options.print_ir_after_change = parser.Has("print-ir-after-change");
-  pm_options.timing = parser.Has("timing");
-  pm_options.reproducer_path = parser.Get("reproducer");
-  pm_options.dump = &err;
+}  // namespace
+
+int TileOptMain(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream& err,
+                const TileOptTargets& targets) {
+  OptConfig config;
+  if (int status = ParseOptions(argc, argv, targets, config, out, err); status != kGoOn) {
+    return status;
+  }
+  std::string source_name;
+  absl::StatusOr<std::string> contents = ReadInput(config, in, source_name);
+  if (!contents.ok()) {
+    err << "tile-opt: error: " << contents.status().message() << "\n";
+    return 1;
+  }
+  if (int status = ApplyReproducer(*contents, source_name, targets, config, err); status != kGoOn) {
+    return status;
+  }
   std::vector<std::string> remarks;
-  if (parser.Has("remarks")) pm_options.remarks = &remarks;
-  if (target) pm_options.target = target->info;
+  if (config.remarks) config.pm_options.remarks = &remarks;
+  if (config.target) config.pm_options.target = config.target->info;
   absl::StatusOr<passes::PassManager> manager = passes::PassManager::Create(
-      target ? target->passes : passes::BuiltinPassRegistry(), pipeline, pm_options);
+      config.target ? config.target->passes : passes::BuiltinPassRegistry(), config.pipeline,
+      config.pm_options);
   if (!manager.ok()) {
-    err << "tile-opt: error: --pass-pipeline: " << manager.status().message() << "\n";
-    return 2;
+    return UsageError(err, absl::StrCat("--pass-pipeline: ", manager.status().message()));
   }
-
   std::vector<Chunk> chunks;
-  if (parser.Has("split-input-file") && *input_format == ModuleFormat::kText) {
-    chunks = SplitInput(contents);
+  if (config.split_input_file && config.input_format == ModuleFormat::kText) {
+    chunks = SplitInput(*contents);
   } else {
-    chunks.push_back({std::move(contents), 1});
+    chunks.push_back({*std::move(contents), 1});
   }
-
-  PrintOptions print_options;
-  print_options.print_locs = parser.Has("print-locs");
   std::string output;
   bool failed = false;
   for (size_t i = 0; i < chunks.size(); ++i) {
     if (i > 0) absl::StrAppend(&output, kSplitMarker, "\n");
     const std::string text =
         chunks.size() > 1 ? WithLineOffset(chunks[i]) : std::move(chunks[i].contents);
-    absl::StatusOr<Module> module = io::ReadModule(text, *input_format, source_name);
-    if (!module.ok()) {
-      err << "tile-opt: error: " << module.status().message() << "\n";
-      failed = true;
-      continue;
-    }
-    if (pm_options.verify_each) {
-      if (absl::Status status = Verify(*module); !status.ok()) {
-        err << "tile-opt: error: " << source_name << ": invalid input IR:\n"
-            << status.message() << "\n";
-        failed = true;
-        continue;
-      }
-    }
-    absl::Status ran = manager->Run(*module);
-    for (const std::string& remark : remarks) err << "remark: " << remark << "\n";
-    remarks.clear();
-    if (absl::Status status = ran; !status.ok()) {
-      err << "tile-opt: error: " << source_name << ": " << status.message() << "\n";
-      failed = true;
-      continue;
-    }
-    // After the pipeline: a pass may have introduced a newer feature (a swizzle's '^').
-    if (ir_version) {
-      if (absl::Status status = CheckWritableAsIrVersion(*module, *ir_version); !status.ok()) {
-        err << "tile-opt: error: " << source_name << ": --ir-version=" << *ir_version << ": "
-            << status.message() << "\n";
-        failed = true;
-        continue;
-      }
-    }
-    absl::StrAppend(&output, io::WriteModule(*module, *emit, print_options));
+    failed |= !ProcessModule(text, source_name, config, *manager, remarks, output, err);
   }
-  if (pm_options.timing) err << manager->TimingReport();
+  if (config.pm_options.timing) err << manager->TimingReport();
   if (failed) return 1;
-
-  if (parser.Has("o")) {
-    if (absl::Status status = io::WriteFile(parser.Get("o"), output); !status.ok()) {
-      err << "tile-opt: error: " << status.message() << "\n";
-      return 1;
-    }
-  } else {
-    out << output;
-    out.flush();
-    if (!out) {
-      err << "tile-opt: error: writing the output failed\n";
-      return 1;
-    }
-  }
-  return 0;
+  return WriteOutput(config, output, out, err);
 }
 
 }  // namespace tile_ir::tools
