@@ -83,6 +83,31 @@ TEST_F(CudaCompileKernelTest, ScaleCompilesForHopperAndAmpere) {
   }
 }
 
+// TileLang names every kernel `main`, which C++ reserves: the cubin's entry is a legal symbol
+// derived from it, and everything else keeps the kernel's name.
+TEST_F(CudaCompileKernelTest, AKernelNamedMainCompilesUnderALegalSymbol) {
+  absl::StatusOr<Module> module = text::ParseModule(R"(ir_version 1;
+producer "test" "1";
+
+kernel main(Y: f32[4]) grid(bx: 1) threads(1) {
+  Y[0] = 1.0;
+}
+)",
+                                                    "main.tile");
+  ASSERT_TRUE(module.ok()) << module.status();
+  for (const char* name : {"cuda:sm_90a", "cuda:sm_80"}) {
+    std::shared_ptr<const Target> target = Resolve(name);
+    ASSERT_NE(target, nullptr);
+    absl::StatusOr<CompiledKernel> compiled = target->CompileKernel(*module, "main");
+    ASSERT_TRUE(compiled.ok()) << name << ": " << compiled.status();
+    EXPECT_EQ(compiled->kernel, "main");
+    EXPECT_EQ(compiled->lowered.kernels[0]->name, "main");
+    EXPECT_EQ(compiled->binary.entry, "tl_main_kernel");
+    EXPECT_THAT(compiled->binary.files[0].second, HasSubstr(" tl_main_kernel(float* Y)"));
+    EXPECT_THAT(compiled->binary.files[1].second, HasSubstr(".entry tl_main_kernel("));
+  }
+}
+
 TEST_F(CudaCompileKernelTest, GemmNeedsSharedMemory) {
   const ops::OpCase* op = ops::FindOp("gemm_f16");
   ASSERT_NE(op, nullptr);

@@ -2,6 +2,7 @@
 #include "targets/c_source/c_codegen.h"
 
 #include "absl/strings/str_cat.h"
+#include "targets/c_source/c_names.h"
 #include "targets/c_source/kernel_emitter.h"
 #include "targets/c_source/thread_level_check.h"
 
@@ -12,12 +13,14 @@ absl::StatusOr<std::string> EmitModuleSource(const Module& lowered, const Dialec
                                              const std::string& kernel_name) {
   std::string source = header;
   bool found = kernel_name.empty();
-  for (const Kernel& kernel : lowered.kernels) {
+  const std::vector<std::string> symbols = KernelSymbols(lowered, dialect);
+  for (size_t i = 0; i < lowered.kernels.size(); ++i) {
+    const Kernel& kernel = lowered.kernels[i];
     if (!kernel_name.empty() && kernel->name != kernel_name) continue;
     found = true;
     absl::Status contract = CheckThreadLevel(*kernel, dialect);
     if (!contract.ok()) return contract;
-    absl::StatusOr<std::string> function = KernelEmitter(*kernel, dialect).Emit();
+    absl::StatusOr<std::string> function = KernelEmitter(*kernel, dialect, symbols[i]).Emit();
     if (!function.ok()) return function.status();
     absl::StrAppend(&source, "\n", *function);
   }

@@ -33,9 +33,9 @@ class ToyDialect final : public Dialect {
   }
   std::string WidenToF32(ScalarType) const override { return "widen"; }
   std::string NarrowFrom(ScalarType, ScalarType) const override { return "narrow"; }
-  std::string KernelOpen(const KernelNode& kernel, int64_t threads,
+  std::string KernelOpen(const KernelNode&, const std::string& symbol, int64_t threads,
                          const std::string& params) const override {
-    return absl::StrCat("toy_kernel<", threads, "> ", kernel.name, "(", params, ") {");
+    return absl::StrCat("toy_kernel<", threads, "> ", symbol, "(", params, ") {");
   }
   std::string BufferParam(ScalarType element, const std::string& name, int index) const override {
     return absl::StrCat("buf<", MemoryType(element), ", ", index, "> ", name);

@@ -195,6 +195,38 @@ bool IsUsableKernelName(const Dialect& dialect, std::string_view name) {
          std::find(own.begin(), own.end(), name) == own.end();
 }
 
+std::vector<std::string> KernelSymbols(const Module& module, const Dialect& dialect) {
+  absl::flat_hash_set<std::string> taken;
+  for (const Kernel& kernel : module.kernels) {
+    if (IsUsableKernelName(dialect, kernel->name)) taken.insert(kernel->name);
+  }
+  std::vector<std::string> symbols;
+  for (const Kernel& kernel : module.kernels) {
+    if (IsUsableKernelName(dialect, kernel->name)) {
+      symbols.push_back(kernel->name);
+      continue;
+    }
+    // Sanitize gives a letter first and no "__"; the prefix keeps clear of the implementation's
+    // names and of the dialect's words, the suffix of a second kernel deriving the same stem.
+    const std::string stem = absl::StrCat("tl_", Sanitize(kernel->name), "_kernel");
+    std::string symbol = stem;
+    for (int n = 2; taken.contains(symbol) || !IsUsableKernelName(dialect, symbol); ++n) {
+      symbol = absl::StrCat(stem, n);
+    }
+    taken.insert(symbol);
+    symbols.push_back(std::move(symbol));
+  }
+  return symbols;
+}
+
+std::string KernelSymbol(const Module& module, const Dialect& dialect, std::string_view kernel) {
+  std::vector<std::string> symbols = KernelSymbols(module, dialect);
+  for (size_t i = 0; i < module.kernels.size(); ++i) {
+    if (module.kernels[i]->name == kernel) return symbols[i];
+  }
+  return std::string(kernel);
+}
+
 CNames::CNames(const Dialect& dialect)
     : dialect_reserved_(dialect.reserved_words().begin(), dialect.reserved_words().end()) {}
 

@@ -8,16 +8,28 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "targets/c_source/dialect.h"
+#include "tile_ir/module.h"
 
 namespace tile_ir::c_source {
 
 // Whether `name` can be an exported kernel symbol as it is: a C identifier
 // that no name of the emitted code or of the dialect's headers takes.
 bool IsUsableKernelName(const Dialect& dialect, std::string_view name);
+
+// The exported symbol of each kernel of `module`, in order: its own name where that is usable
+// (IsUsableKernelName), else a legal one derived from it, "tl_<name>_kernel" ("main", which
+// TileLang gives every kernel, is reserved in C++; "float" is a keyword), made unique among the
+// module's kernel names and symbols. Only the emitted source and the launch see the symbol:
+// errors, the cache and the APIs keep the kernel's name.
+std::vector<std::string> KernelSymbols(const Module& module, const Dialect& dialect);
+// The symbol of the kernel named `kernel` (KernelSymbols); the name itself when the module has
+// no such kernel.
+std::string KernelSymbol(const Module& module, const Dialect& dialect, std::string_view kernel);
 
 class CNames {
  public:

@@ -74,9 +74,10 @@ class Dialect {
   // even into the narrow float `to`.
   virtual std::string NarrowFrom(ScalarType wide, ScalarType to) const = 0;
 
-  // The kernel's opening line, "... name(params) {", for a block of `threads`.
-  virtual std::string KernelOpen(const KernelNode& kernel, int64_t threads,
-                                 const std::string& params) const = 0;
+  // The kernel's opening line, "... symbol(params) {", for a block of `threads`; `symbol` is
+  // the kernel's exported name (c_names.h: KernelSymbols).
+  virtual std::string KernelOpen(const KernelNode& kernel, const std::string& symbol,
+                                 int64_t threads, const std::string& params) const = 0;
   // Parameter `index` of the kernel (buffers, scalars, then dimensions).
   virtual std::string BufferParam(ScalarType element, const std::string& name, int index) const = 0;
   virtual std::string ScalarParam(ScalarType type, const std::string& name, int index) const = 0;

@@ -31,9 +31,9 @@ class BodyFacts : public IRVisitor {
 
 }  // namespace
 
-KernelEmitter::KernelEmitter(const KernelNode& kernel, const Dialect& dialect)
-    : kernel_(kernel), dialect_(dialect), names_(dialect) {
-  names_.Reserve(kernel.name);
+KernelEmitter::KernelEmitter(const KernelNode& kernel, const Dialect& dialect, std::string symbol)
+    : kernel_(kernel), dialect_(dialect), names_(dialect), symbol_(std::move(symbol)) {
+  names_.Reserve(symbol_);
 }
 
 absl::StatusOr<std::string> KernelEmitter::Emit() {
@@ -43,7 +43,7 @@ absl::StatusOr<std::string> KernelEmitter::Emit() {
   used_vars_ = std::move(facts.vars);
   int64_t threads = 1;
   for (int64_t extent : kernel_.launch.threads) threads *= extent;
-  out_ = dialect_.KernelOpen(kernel_, threads, Signature()) + "\n";
+  out_ = dialect_.KernelOpen(kernel_, symbol_, threads, Signature()) + "\n";
   if (facts.has_shared) {
     for (const std::string& line : dialect_.SharedPoolDecl(SharedMemoryBytes(kernel_))) Line(line);
   }

@@ -11,10 +11,10 @@ namespace {
 // The C math library's f32 function for an IR math intrinsic; its f64 function drops the 'f'.
 const char* F32Function(const std::string& name) {
   static const auto* functions = new absl::flat_hash_map<std::string, const char*>{
-      {"exp", "expf"},     {"exp2", "exp2f"}, {"log", "logf"}, {"log2", "log2f"}, {"sqrt", "sqrtf"},
-      {"rsqrt", "rsqrtf"}, {"tanh", "tanhf"}, {"erf", "erff"}, {"sin", "sinf"},   {"cos", "cosf"},
-      {"floor", "floorf"}, {"ceil", "ceilf"}, {"pow", "powf"}, {"fma", "fmaf"},   {"abs", "fabsf"},
-      {"exp2_ftz", "tl::exp2_ftz"}};
+      {"exp", "expf"},   {"exp2", "exp2f"},   {"log", "logf"},     {"log2", "log2f"},
+      {"sqrt", "sqrtf"}, {"rsqrt", "rsqrtf"}, {"tanh", "tanhf"},   {"erf", "erff"},
+      {"sin", "sinf"},   {"cos", "cosf"},     {"floor", "floorf"}, {"ceil", "ceilf"},
+      {"pow", "powf"},   {"fma", "fmaf"},     {"abs", "fabsf"},    {"exp2_ftz", "tl::exp2_ftz"}};
   auto it = functions->find(name);
   return it == functions->end() ? nullptr : it->second;
 }
@@ -41,12 +41,12 @@ std::string GlobalKernelDialect::ValueType(ScalarType type) const {
   return "void";
 }
 
-std::string GlobalKernelDialect::KernelOpen(const KernelNode& kernel, int64_t threads,
-                                            const std::string& params) const {
+std::string GlobalKernelDialect::KernelOpen(const KernelNode& kernel, const std::string& symbol,
+                                            int64_t threads, const std::string& params) const {
   const int min_blocks = MinBlocksPerMultiprocessor(kernel);
   return absl::StrCat("extern \"C\" __global__ void __launch_bounds__(", threads,
                       min_blocks > 0 ? absl::StrCat(", ", min_blocks) : "", ") ",
-                      KernelAttributes(kernel), kernel.name, "(", params, ") {");
+                      KernelAttributes(kernel), symbol, "(", params, ") {");
 }
 
 std::string GlobalKernelDialect::BufferParam(ScalarType element, const std::string& name,

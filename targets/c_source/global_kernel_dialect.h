@@ -23,7 +23,7 @@ class GlobalKernelDialect : public Dialect {
   // floats through NarrowFloatType.
   std::string ValueType(ScalarType type) const final;
 
-  std::string KernelOpen(const KernelNode& kernel, int64_t threads,
+  std::string KernelOpen(const KernelNode& kernel, const std::string& symbol, int64_t threads,
                          const std::string& params) const final;
   std::string BufferParam(ScalarType element, const std::string& name, int) const final;
   std::string ScalarParam(ScalarType type, const std::string& name, int) const final;

@@ -24,7 +24,8 @@ namespace tile_ir::c_source {
 
 class KernelEmitter : private CallContext {
  public:
-  KernelEmitter(const KernelNode& kernel, const Dialect& dialect);
+  // `symbol`: the kernel's exported name (c_names.h: KernelSymbols).
+  KernelEmitter(const KernelNode& kernel, const Dialect& dialect, std::string symbol);
 
   // The kernel's function, or the first error. The kernel must pass
   // CheckThreadLevel.
@@ -89,6 +90,7 @@ class KernelEmitter : private CallContext {
   const KernelNode& kernel_;
   const Dialect& dialect_;
   CNames names_;
+  std::string symbol_;
   std::string out_;
   int indent_ = 1;
   SourceLoc loc_;  // of the statement being emitted

@@ -5,7 +5,6 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "targets/c_source/c_names.h"
 #include "targets/c_source/diagnostics.h"
 #include "targets/c_source/dialect.h"
 #include "targets/c_source/shared_memory.h"
@@ -107,11 +106,10 @@ class ThreadLevelChecker : public IRVisitor {
                                            "' needs a constant shape (and strides)"));
     }
     if (buffer.scope == MemoryScope::kShared && !node.shared_offset) {
-      return Fail(node.loc(),
-                  absl::StrCat("shared buffer '", buffer.name,
-                               "' has no offset(N) in the shared-memory pool; run "
-                               "plan-shared-memory for target ",
-                               dialect_.target(), " (", dialect_.lowering(), " does)"));
+      return Fail(node.loc(), absl::StrCat("shared buffer '", buffer.name,
+                                           "' has no offset(N) in the shared-memory pool; run "
+                                           "plan-shared-memory for target ",
+                                           dialect_.target(), " (", dialect_.lowering(), " does)"));
     }
     IRVisitor::VisitAllocate(node);
   }
@@ -125,14 +123,6 @@ class ThreadLevelChecker : public IRVisitor {
 
  private:
   void CheckLaunch() {
-    const std::string& language = dialect_.language();
-    if (!IsUsableKernelName(dialect_, kernel_.name)) {
-      return Fail(kernel_.loc,
-                  absl::StrCat("the kernel name is not usable as a ", language,
-                               " symbol (a C identifier that neither C++ nor ", language,
-                               "'s headers take); rename the kernel"),
-                  absl::StatusCode::kInvalidArgument);
-    }
     const std::vector<int64_t>& threads = kernel_.launch.threads;
     int64_t max_threads = dialect_.max_threads_per_block();
     int64_t max_z = dialect_.max_threads_z();

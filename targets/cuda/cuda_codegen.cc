@@ -3,6 +3,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "targets/c_source/c_codegen.h"
+#include "targets/c_source/c_names.h"
 #include "targets/c_source/inline_includes.h"
 #include "targets/cuda/cuda_dialect.h"
 #include "targets/cuda/cuda_target_info.h"
@@ -22,6 +23,10 @@ absl::StatusOr<std::string> EmitCudaSource(const Module& lowered,
     header = c_source::InlineIncludes(header, DeviceHeaders());
   }
   return c_source::EmitModuleSource(lowered, CudaDialect(), header, options.kernel);
+}
+
+std::string CudaKernelSymbol(const Module& lowered, std::string_view kernel) {
+  return c_source::KernelSymbol(lowered, CudaDialect(), kernel);
 }
 
 }  // namespace tile_ir::cuda

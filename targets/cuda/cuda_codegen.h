@@ -35,6 +35,7 @@
 #define TARGETS_CUDA_CUDA_CODEGEN_H_
 
 #include <string>
+#include <string_view>
 
 #include "absl/status/statusor.h"
 #include "targets/cuda/shared_memory.h"  // SharedMemoryBytes
@@ -60,6 +61,10 @@ struct CudaCodegenOptions {
 // NotFound for an options.kernel the module does not have.
 absl::StatusOr<std::string> EmitCudaSource(const Module& lowered,
                                            const CudaCodegenOptions& options = {});
+
+// The extern "C" symbol EmitCudaSource gives the kernel named `kernel`: its name where that is
+// a usable CUDA symbol, else one derived from it ("main" -> "tl_main_kernel"; c_names.h).
+std::string CudaKernelSymbol(const Module& lowered, std::string_view kernel);
 
 }  // namespace tile_ir::cuda
 

@@ -169,7 +169,8 @@ class CudaTarget final : public targets::Target {
     if (!compiled.ok()) return compiled.status();
     targets::Binary binary;
     binary.format = "cubin";
-    binary.entry = std::string(kernel);  // the emitter's extern "C" __global__ function
+    // The emitter's extern "C" __global__ function, named for CUDA ("main" is not a symbol).
+    binary.entry = CudaKernelSymbol(lowered, kernel);
     binary.dynamic_shared_bytes = SharedMemoryBytes(*node);
     absl::StatusOr<std::string> compiler = FindCompiler();
     binary.compiler = compiler.ok() ? *compiler : "NVRTC";

@@ -104,11 +104,42 @@ TEST(CudaErrorsTest, EffectsOutsideThreadLoopsRunOnEveryThread) {
               absl::StatusCode::kUnimplemented, "a barrier outside the kernel's thread_bound");
 }
 
-TEST(CudaErrorsTest, LaunchesCudaCannotRun) {
-  ExpectError(R"(kernel int(Y: f32[1]) grid(bx: 1) threads(1) {
+// Any kernel name emits: one C++ or CUDA takes (a keyword, `main`, a CUDA built-in, a name with
+// "__") gets a legal symbol derived from it, unique among the module's kernels and symbols.
+TEST(CudaErrorsTest, AnyKernelNameGetsALegalUniqueSymbol) {
+  absl::StatusOr<Module> module = text::ParseModule(R"(ir_version 1;
+producer "test" "1";
+
+kernel main(Y: f32[1]) grid(bx: 1) threads(1) {
   Y[0] = 1.0;
-})",
-              absl::StatusCode::kInvalidArgument, "is not usable as a CUDA symbol");
+}
+
+kernel int(Y: f32[1]) grid(bx: 1) threads(1) {
+  Y[0] = 2.0;
+}
+
+kernel tl_main_kernel(Y: f32[1]) grid(bx: 1) threads(1) {
+  Y[0] = 3.0;
+}
+
+kernel threadIdx(Y: f32[1]) grid(bx: 1) threads(1) {
+  Y[0] = 4.0;
+}
+)",
+                                                    "names.tile");
+  ASSERT_TRUE(module.ok()) << module.status();
+  absl::StatusOr<std::string> source = EmitCudaSource(*module);
+  ASSERT_TRUE(source.ok()) << source.status();
+  for (const char* symbol : {" tl_main_kernel2(float* Y)", " tl_int_kernel(float* Y)",
+                             " tl_main_kernel(float* Y)", " tl_threadIdx_kernel(float* Y)"}) {
+    EXPECT_TRUE(absl::StrContains(*source, symbol)) << symbol << " in\n" << *source;
+  }
+  EXPECT_EQ(CudaKernelSymbol(*module, "main"), "tl_main_kernel2");
+  EXPECT_EQ(CudaKernelSymbol(*module, "tl_main_kernel"), "tl_main_kernel");
+  EXPECT_EQ(CudaKernelSymbol(*module, "int"), "tl_int_kernel");
+}
+
+TEST(CudaErrorsTest, LaunchesCudaCannotRun) {
   ExpectError(R"(kernel k(Y: f32[1]) grid(bx: 1) threads(2048) {
   for tx in 0 +: 2048 thread_bound(x) {
     Y[0] = 1.0;

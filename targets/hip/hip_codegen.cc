@@ -3,6 +3,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "targets/c_source/c_codegen.h"
+#include "targets/c_source/c_names.h"
 #include "targets/c_source/inline_includes.h"
 #include "targets/hip/hip_device_headers.h"
 #include "targets/hip/hip_dialect.h"
@@ -20,6 +21,10 @@ absl::StatusOr<std::string> EmitHipSource(const Module& lowered, const HipCodege
     header = c_source::InlineIncludes(header, HipDeviceHeaders());
   }
   return c_source::EmitModuleSource(lowered, HipDialect(), header, options.kernel);
+}
+
+std::string HipKernelSymbol(const Module& lowered, std::string_view kernel) {
+  return c_source::KernelSymbol(lowered, HipDialect(), kernel);
 }
 
 }  // namespace tile_ir::hip

@@ -14,6 +14,7 @@
 #define TARGETS_HIP_HIP_CODEGEN_H_
 
 #include <string>
+#include <string_view>
 
 #include "absl/status/statusor.h"
 #include "tile_ir/module.h"
@@ -38,6 +39,10 @@ struct HipCodegenOptions {
 // a HIP form, and NotFound for an options.kernel the module does not have.
 absl::StatusOr<std::string> EmitHipSource(const Module& lowered,
                                           const HipCodegenOptions& options = {});
+
+// The extern "C" symbol EmitHipSource gives the kernel named `kernel`: its name where that is
+// a usable HIP symbol, else one derived from it ("main" -> "tl_main_kernel"; c_names.h).
+std::string HipKernelSymbol(const Module& lowered, std::string_view kernel);
 
 }  // namespace tile_ir::hip
 

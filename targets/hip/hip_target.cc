@@ -41,7 +41,7 @@ class HipTarget final : public targets::Target {
     if (!object.ok()) return object.status();
     targets::Binary binary;
     binary.format = "hsaco";
-    binary.entry = std::string(kernel);
+    binary.entry = HipKernelSymbol(lowered, kernel);
     binary.compiler = object->compiler_version;
     binary.log = absl::StrCat("code object ", object->bytes.size(), " bytes for ", name().arch);
     binary.bytes = std::move(object->bytes);

@@ -121,10 +121,9 @@ class Metal final : public c_source::Dialect {
     return absl::StrCat("static_cast<", ValueType(to), ">");
   }
 
-  std::string KernelOpen(const KernelNode& kernel, int64_t threads,
+  std::string KernelOpen(const KernelNode&, const std::string& symbol, int64_t threads,
                          const std::string& params) const override {
-    return absl::StrCat("[[max_total_threads_per_threadgroup(", threads, ")]] kernel void ",
-                        kernel.name,
+    return absl::StrCat("[[max_total_threads_per_threadgroup(", threads, ")]] kernel void ", symbol,
                         "(", params, ") {");
   }
   std::string BufferParam(ScalarType element, const std::string& name, int index) const override {
