@@ -124,11 +124,32 @@ def check_i64_scalar():
                f"got {got}")
 
 
+def check_kernel_named_main():
+    """TileLang names every prim_func `main`; the CUDA target once refused it as a symbol."""
+
+    @T.prim_func(name="main")
+    def main(A: T.Tensor((1000,), "float32"), B: T.Tensor((1000,), "float32")):
+        with T.Kernel(T.ceildiv(1000, 128), threads=128) as bx:
+            for i in T.Parallel(128):
+                if_index = bx * 128 + i
+                with T.If(if_index < 1000):
+                    B[if_index] = A[if_index] * 2.0 + 1.0
+
+    kernel = tile.compile(main, target="cuda")
+    a = torch.randn(1000, device="cuda")
+    b = torch.full((1000,), float("nan"), device="cuda")
+    kernel(a, b)
+    torch.cuda.synchronize()
+    record("a kernel named main on cuda", bool(torch.equal(b, a * 2.0 + 1.0)),
+           f"cache {kernel.cache_info}")
+
+
 def main():
     # A cold compile: a fresh, private kernel cache for this process.
     os.environ["TILE_CACHE_DIR"] = tempfile.mkdtemp(prefix="tile-cache-")
     print(f"torch {torch.__version__}, {torch.cuda.get_device_name()}", flush=True)
     check_i64_scalar()
+    check_kernel_named_main()
     check_gemm_f32(512, 1024, 768, trans_b=True)
     check_gemm_f32(512, 1024, 768, trans_b=False)
     check_gemm_f32(4096, 4096, 4096, trans_b=False)
