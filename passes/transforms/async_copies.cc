@@ -126,13 +126,8 @@ Kernel MakeCopiesAsync(const Kernel& kernel, const TargetInfo& target) {
 }
 
 bool MakeCopiesAsync(Module& module, const TargetInfo& target) {
-  bool changed = false;
-  for (Kernel& kernel : module.kernels) {
-    Kernel result = MakeCopiesAsync(kernel, target);
-    changed |= result != kernel;
-    kernel = std::move(result);
-  }
-  return changed;
+  return *MapKernels(module,
+                     [&target](const Kernel& kernel) { return MakeCopiesAsync(kernel, target); });
 }
 
 PassInfo AsyncCopiesPass() {
@@ -142,9 +137,9 @@ PassInfo AsyncCopiesPass() {
       "turns aligned global-to-shared vector copies that pipelines issue ahead of their use "
       "into the target's asynchronous copies";
   info.needs_target = true;
-  info.run = [](Module& module, const PassOptions& options) -> absl::StatusOr<bool> {
-    return MakeCopiesAsync(module, options.target());
-  };
+  info.run_kernel = EachKernel([](const Kernel& kernel, const PassOptions& options) {
+    return MakeCopiesAsync(kernel, options.target());
+  });
   return info;
 }
 

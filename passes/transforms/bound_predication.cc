@@ -283,14 +283,7 @@ absl::StatusOr<Kernel> PredicateBounds(const Kernel& kernel) {
 }
 
 absl::StatusOr<bool> PredicateBounds(Module& module) {
-  bool changed = false;
-  for (Kernel& kernel : module.kernels) {
-    absl::StatusOr<Kernel> result = PredicateBounds(kernel);
-    if (!result.ok()) return result.status();
-    changed |= *result != kernel;
-    kernel = *std::move(result);
-  }
-  return changed;
+  return MapKernels(module, [](const Kernel& kernel) { return PredicateBounds(kernel); });
 }
 
 PassInfo BoundPredicationPass() {
@@ -299,7 +292,8 @@ PassInfo BoundPredicationPass() {
   info.description =
       "guards global loads (select with clamped indices) and stores (if) that may leave their "
       "tensor";
-  info.run = [](Module& module, const PassOptions&) { return PredicateBounds(module); };
+  info.run_kernel =
+      EachKernel([](const Kernel& kernel, const PassOptions&) { return PredicateBounds(kernel); });
   return info;
 }
 

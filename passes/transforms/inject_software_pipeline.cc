@@ -307,15 +307,8 @@ absl::StatusOr<Kernel> InjectSoftwarePipelines(const Kernel& kernel, const Targe
 }
 
 absl::StatusOr<bool> InjectSoftwarePipelines(Module& module, const TargetInfo& target) {
-  bool changed = false;
-  for (Kernel& kernel : module.kernels) {
-    absl::StatusOr<Kernel> maybe = InjectSoftwarePipelines(kernel, target);
-    if (!maybe.ok()) return maybe.status();
-    Kernel result = *std::move(maybe);
-    changed |= result != kernel;
-    kernel = std::move(result);
-  }
-  return changed;
+  return MapKernels(
+      module, [&target](const Kernel& kernel) { return InjectSoftwarePipelines(kernel, target); });
 }
 
 PassInfo InjectSoftwarePipelinePass() {
@@ -325,9 +318,9 @@ PassInfo InjectSoftwarePipelinePass() {
       "turns pipelined loops into prologue, steady state and epilogue over multi-buffered "
       "shared tiles (serial loops without async copies)";
   info.needs_target = true;
-  info.run = [](Module& module, const PassOptions& options) -> absl::StatusOr<bool> {
-    return InjectSoftwarePipelines(module, options.target());
-  };
+  info.run_kernel = EachKernel([](const Kernel& kernel, const PassOptions& options) {
+    return InjectSoftwarePipelines(kernel, options.target());
+  });
   return info;
 }
 

@@ -489,14 +489,8 @@ absl::StatusOr<Kernel> InsertBarriers(const Kernel& kernel, const TargetInfo& ta
 }
 
 absl::StatusOr<bool> InsertBarriers(Module& module, const TargetInfo& target) {
-  bool changed = false;
-  for (Kernel& kernel : module.kernels) {
-    absl::StatusOr<Kernel> result = InsertBarriers(kernel, target);
-    if (!result.ok()) return result.status();
-    changed |= *result != kernel;
-    kernel = *std::move(result);
-  }
-  return changed;
+  return MapKernels(module,
+                    [&target](const Kernel& kernel) { return InsertBarriers(kernel, target); });
 }
 
 PassInfo InsertBarriersPass() {
@@ -506,9 +500,9 @@ PassInfo InsertBarriersPass() {
       "puts block barriers between shared-memory accesses of different threads (removes "
       "barriers where one thread runs a block)";
   info.needs_target = true;
-  info.run = [](Module& module, const PassOptions& options) -> absl::StatusOr<bool> {
-    return InsertBarriers(module, options.target());
-  };
+  info.run_kernel = EachKernel([](const Kernel& kernel, const PassOptions& options) {
+    return InsertBarriers(kernel, options.target());
+  });
   return info;
 }
 

@@ -493,14 +493,8 @@ absl::StatusOr<Kernel> InferFragmentLayouts(const Kernel& kernel, const TargetIn
 }
 
 absl::StatusOr<bool> InferFragmentLayouts(Module& module, const TargetInfo& target) {
-  bool changed = false;
-  for (Kernel& kernel : module.kernels) {
-    absl::StatusOr<Kernel> result = InferFragmentLayouts(kernel, target);
-    if (!result.ok()) return result.status();
-    changed |= *result != kernel;
-    kernel = *std::move(result);
-  }
-  return changed;
+  return MapKernels(
+      module, [&target](const Kernel& kernel) { return InferFragmentLayouts(kernel, target); });
 }
 
 PassInfo LayoutInferencePass() {
@@ -508,9 +502,9 @@ PassInfo LayoutInferencePass() {
   info.name = "layout-inference";
   info.description = "gives every fragment buffer a (thread, register) layout for the target";
   info.needs_target = true;
-  info.run = [](Module& module, const PassOptions& options) -> absl::StatusOr<bool> {
-    return InferFragmentLayouts(module, options.target());
-  };
+  info.run_kernel = EachKernel([](const Kernel& kernel, const PassOptions& options) {
+    return InferFragmentLayouts(kernel, options.target());
+  });
   return info;
 }
 

@@ -165,18 +165,14 @@ PassInfo LongestBlocksFirstPass() {
       "walks a grid axis backwards when the trip counts of the blocks' loops grow along it "
       "(a causal attention's), so that a GPU launches the longest blocks first and short ones "
       "fill the tail";
-  info.run = [](Module& module, const PassOptions& options) -> absl::StatusOr<bool> {
-    bool changed = false;
-    for (Kernel& kernel : module.kernels) {
-      std::string why;
-      absl::StatusOr<Kernel> result = LongestBlocksFirst(kernel, &why);
-      if (!result.ok()) return result.status();
-      if (!why.empty()) options.Remark(std::move(why));
-      changed |= *result != kernel;
-      kernel = *std::move(result);
-    }
-    return changed;
-  };
+  info.run_kernel =
+      EachKernel([](const Kernel& kernel, const PassOptions& options) -> absl::StatusOr<Kernel> {
+        std::string why;
+        absl::StatusOr<Kernel> result = LongestBlocksFirst(kernel, &why);
+        if (!result.ok()) return result.status();
+        if (!why.empty()) options.Remark(std::move(why));
+        return result;
+      });
   return info;
 }
 

@@ -140,14 +140,8 @@ absl::StatusOr<Kernel> LowerTileOps(const Kernel& kernel, const TargetInfo& targ
 
 absl::StatusOr<bool> LowerTileOps(Module& module, const TargetInfo& target,
                                   std::vector<std::string>* remarks) {
-  bool changed = false;
-  for (Kernel& kernel : module.kernels) {
-    absl::StatusOr<Kernel> result = LowerTileOps(kernel, target, remarks);
-    if (!result.ok()) return result.status();
-    changed |= *result != kernel;
-    kernel = *std::move(result);
-  }
-  return changed;
+  return MapKernels(module,
+                    [&](const Kernel& kernel) { return LowerTileOps(kernel, target, remarks); });
 }
 
 PassInfo LowerTileOpsPass() {
@@ -155,9 +149,9 @@ PassInfo LowerTileOpsPass() {
   info.name = "lower-tile-ops";
   info.description = "replaces tile operations by loops over their elements for the target";
   info.needs_target = true;
-  info.run = [](Module& module, const PassOptions& options) -> absl::StatusOr<bool> {
-    return LowerTileOps(module, options.target(), options.remarks());
-  };
+  info.run_kernel = EachKernel([](const Kernel& kernel, const PassOptions& options) {
+    return LowerTileOps(kernel, options.target(), options.remarks());
+  });
   return info;
 }
 

@@ -34,13 +34,8 @@ Kernel PlanPipelines(const Kernel& kernel, const TargetInfo& target) {
 }
 
 bool PlanPipelines(Module& module, const TargetInfo& target) {
-  bool changed = false;
-  for (Kernel& kernel : module.kernels) {
-    Kernel planned = PlanPipelines(kernel, target);
-    changed |= planned != kernel;
-    kernel = std::move(planned);
-  }
-  return changed;
+  return *MapKernels(module,
+                     [&target](const Kernel& kernel) { return PlanPipelines(kernel, target); });
 }
 
 PassInfo PipelinePlanningPass() {
@@ -49,9 +44,9 @@ PassInfo PipelinePlanningPass() {
   info.description =
       "schedules pipelined loops: copies into shared memory num_stages - 1 iterations ahead";
   info.needs_target = true;
-  info.run = [](Module& module, const PassOptions& options) -> absl::StatusOr<bool> {
-    return PlanPipelines(module, options.target());
-  };
+  info.run_kernel = EachKernel([](const Kernel& kernel, const PassOptions& options) {
+    return PlanPipelines(kernel, options.target());
+  });
   return info;
 }
 

@@ -100,7 +100,7 @@ TEST(PipelinePlanningTest, PassRunsForTheTargetTheRunIsGiven) {
   ASSERT_TRUE(gpu.ok());
   std::shared_ptr<const TargetInfo> target = *testing::FindFakeTarget("test-gpu");
   gpu->set_target(target.get());
-  absl::StatusOr<bool> changed = pass.run(module, *gpu);
+  absl::StatusOr<bool> changed = RunPass(pass, module, *gpu);
   ASSERT_TRUE(changed.ok()) << changed.status();
   EXPECT_TRUE(*changed);
 }

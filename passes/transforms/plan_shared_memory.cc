@@ -220,26 +220,18 @@ absl::StatusOr<SharedMemoryPlan> PlanSharedMemory(const Kernel& kernel, const Ta
   return plan;
 }
 
-absl::StatusOr<bool> PlanSharedMemory(Module& module, const TargetInfo* target) {
-  bool changed = false;
-  for (Kernel& kernel : module.kernels) {
-    absl::StatusOr<SharedMemoryPlan> plan = PlanSharedMemory(kernel, target);
-    if (!plan.ok()) return plan.status();
-    changed |= plan->kernel != kernel;
-    kernel = plan->kernel;
-  }
-  return changed;
-}
-
 PassInfo PlanSharedMemoryPass() {
   PassInfo info;
   info.name = "plan-shared-memory";
   info.description =
       "places shared allocations at offsets of one pool, reusing the bytes of dead buffers";
   // Without a target the pass lays the pool out and checks no limit.
-  info.run = [](Module& module, const PassOptions& options) -> absl::StatusOr<bool> {
-    return PlanSharedMemory(module, options.target_or_null());
-  };
+  info.run_kernel =
+      EachKernel([](const Kernel& kernel, const PassOptions& options) -> absl::StatusOr<Kernel> {
+        absl::StatusOr<SharedMemoryPlan> plan = PlanSharedMemory(kernel, options.target_or_null());
+        if (!plan.ok()) return plan.status();
+        return plan->kernel;
+      });
   return info;
 }
 

@@ -31,9 +31,6 @@ struct SharedMemoryPlan {
 // exceeded.
 absl::StatusOr<SharedMemoryPlan> PlanSharedMemory(const Kernel& kernel, const TargetInfo* target);
 
-// Plans every kernel; returns whether any offset changed.
-absl::StatusOr<bool> PlanSharedMemory(Module& module, const TargetInfo* target);
-
 // The pass: `plan-shared-memory`; with the run's target it applies its limit and
 // alignments (TargetInfo::SharedBufferAlignments), without one there is no limit.
 PassInfo PlanSharedMemoryPass();

@@ -226,7 +226,8 @@ kernel big(A: f32[64]) grid(bx: 1) threads(1) {
   alloc S: shared f32[16384];
   S[0] = A[0];
 })");
-  absl::StatusOr<bool> changed = PlanSharedMemory(big, testing::FindFakeTarget("test-gpu")->get());
+  absl::StatusOr<SharedMemoryPlan> changed =
+      PlanSharedMemory(big.kernels[0], testing::FindFakeTarget("test-gpu")->get());
   ASSERT_FALSE(changed.ok());
   EXPECT_EQ(changed.status().message(),
             "in kernel 'big': plan-shared-memory: the kernel needs 65536 bytes of shared "

@@ -86,14 +86,7 @@ absl::StatusOr<Kernel> RasterizeBlocks(const Kernel& kernel) {
 }
 
 absl::StatusOr<bool> RasterizeBlocks(Module& module) {
-  bool changed = false;
-  for (Kernel& kernel : module.kernels) {
-    absl::StatusOr<Kernel> result = RasterizeBlocks(kernel);
-    if (!result.ok()) return result.status();
-    changed |= *result != kernel;
-    kernel = *std::move(result);
-  }
-  return changed;
+  return MapKernels(module, [](const Kernel& kernel) { return RasterizeBlocks(kernel); });
 }
 
 PassInfo RasterizeBlocksPass() {
@@ -101,7 +94,8 @@ PassInfo RasterizeBlocksPass() {
   info.name = "rasterize-blocks";
   info.description =
       "remaps block indices of kernels with swizzle(...) to walk panels of the grid for L2 reuse";
-  info.run = [](Module& module, const PassOptions&) { return RasterizeBlocks(module); };
+  info.run_kernel =
+      EachKernel([](const Kernel& kernel, const PassOptions&) { return RasterizeBlocks(kernel); });
   return info;
 }
 

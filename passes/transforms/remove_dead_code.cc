@@ -145,13 +145,7 @@ Kernel RemoveDeadCode(const Kernel& kernel) {
 }
 
 bool RemoveDeadCode(Module& module) {
-  bool changed = false;
-  for (Kernel& kernel : module.kernels) {
-    Kernel result = RemoveDeadCode(kernel);
-    changed |= result != kernel;
-    kernel = std::move(result);
-  }
-  return changed;
+  return *MapKernels(module, [](const Kernel& kernel) { return RemoveDeadCode(kernel); });
 }
 
 PassInfo RemoveDeadCodePass() {
@@ -159,9 +153,8 @@ PassInfo RemoveDeadCodePass() {
   info.name = "remove-dead-code";
   info.description =
       "removes unused lets and allocations, pure evaluations, empty loops, ifs and blocks";
-  info.run = [](Module& module, const PassOptions&) -> absl::StatusOr<bool> {
-    return RemoveDeadCode(module);
-  };
+  info.run_kernel =
+      EachKernel([](const Kernel& kernel, const PassOptions&) { return RemoveDeadCode(kernel); });
   return info;
 }
 

@@ -11,8 +11,11 @@
 
 namespace tile_ir::passes {
 
-// Simplifies each kernel again (SimplifyKernel) until it no longer changes, at most
-// `max_iterations` times. Returns whether anything changed.
+// Simplifies `kernel` again (SimplifyKernel) until it no longer changes, at most
+// `max_iterations` times. The same pointer when nothing changed.
+Kernel SimplifyRepeatedly(const Kernel& kernel, int64_t max_iterations);
+
+// SimplifyRepeatedly on each kernel. Returns whether anything changed.
 bool SimplifyModule(Module& module, int64_t max_iterations = 4);
 
 // The pass: `simplify{max-iterations=4}`.

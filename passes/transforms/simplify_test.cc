@@ -221,10 +221,10 @@ TEST(SimplifyTest, PassChecksItsOption) {
       PassOptions::Create(pass.name, pass.options, {{"max-iterations", "0"}});
   ASSERT_TRUE(options.ok());
   Module module;
-  EXPECT_EQ(pass.run(module, *options).status().message(),
+  EXPECT_EQ(RunPass(pass, module, *options).status().message(),
             "option 'max-iterations' of pass 'simplify' must be at least 1, got 0");
   options = PassOptions::Create(pass.name, pass.options, {});
-  EXPECT_EQ(*pass.run(module, *options), false);
+  EXPECT_EQ(*RunPass(pass, module, *options), false);
 }
 
 TEST(SimplifyTest, IsLinearInTheNumberOfStatements) {

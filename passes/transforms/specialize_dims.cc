@@ -151,24 +151,20 @@ PassInfo SpecializeDimsPass() {
   info.description =
       "binds symbolic dims to constants (values=\"M=4096,N=4096\") in every kernel that has them";
   info.options = {{"values", OptionType::kString, "", "comma-separated NAME=INTEGER bindings"}};
-  info.run = [](Module& module, const PassOptions& options) -> absl::StatusOr<bool> {
+  info.run_kernel = [](const PassOptions& options) -> absl::StatusOr<KernelRewrite> {
     absl::StatusOr<std::map<std::string, int64_t>> values =
         ParseDimValues(options.GetString("values"), "specialize-dims");
     if (!values.ok()) return values.status();
-    bool changed = false;
-    for (Kernel& kernel : module.kernels) {
-      std::map<std::string, int64_t> own;
-      for (const VarRef& dim : kernel->dims) {
-        auto it = values->find(dim->name);
-        if (it != values->end()) own.insert(*it);
-      }
-      if (own.empty()) continue;
-      absl::StatusOr<Kernel> specialized = SpecializeDims(kernel, own);
-      if (!specialized.ok()) return specialized.status();
-      kernel = *std::move(specialized);
-      changed = true;
-    }
-    return changed;
+    return KernelRewrite(
+        [values = *std::move(values)](const Kernel& kernel) -> absl::StatusOr<Kernel> {
+          std::map<std::string, int64_t> own;
+          for (const VarRef& dim : kernel->dims) {
+            auto it = values.find(dim->name);
+            if (it != values.end()) own.insert(*it);
+          }
+          if (own.empty()) return kernel;
+          return SpecializeDims(kernel, own);
+        });
   };
   return info;
 }

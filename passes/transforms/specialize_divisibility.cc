@@ -54,19 +54,14 @@ PassInfo SpecializeDivisibilityPass() {
   info.options = {
       {"values", OptionType::kString, "", "comma-separated NAME=INTEGER shapes of a call"},
       {"max", OptionType::kInt, "16", "the largest divisor to require (a power of two)"}};
-  info.run = [](Module& module, const PassOptions& options) -> absl::StatusOr<bool> {
+  info.run_kernel = [](const PassOptions& options) -> absl::StatusOr<KernelRewrite> {
     absl::StatusOr<std::map<std::string, int64_t>> values =
         ParseDimValues(options.GetString("values"), "specialize-divisibility");
     if (!values.ok()) return values.status();
-    bool changed = false;
-    for (Kernel& kernel : module.kernels) {
-      absl::StatusOr<Kernel> specialized =
-          SpecializeDivisibility(kernel, *values, options.GetInt("max"));
-      if (!specialized.ok()) return specialized.status();
-      changed |= *specialized != kernel;
-      kernel = *std::move(specialized);
-    }
-    return changed;
+    const int64_t max = options.GetInt("max");
+    return KernelRewrite([values = *std::move(values), max](const Kernel& kernel) {
+      return SpecializeDivisibility(kernel, values, max);
+    });
   };
   return info;
 }

@@ -170,14 +170,8 @@ absl::StatusOr<Kernel> BindThreads(const Kernel& kernel, const TargetInfo& targe
 
 absl::StatusOr<bool> BindThreads(Module& module, const TargetInfo& target,
                                  std::vector<std::string>* remarks) {
-  bool changed = false;
-  for (Kernel& kernel : module.kernels) {
-    absl::StatusOr<Kernel> bound = BindThreads(kernel, target, remarks);
-    if (!bound.ok()) return bound.status();
-    changed |= *bound != kernel;
-    kernel = *std::move(bound);
-  }
-  return changed;
+  return MapKernels(module,
+                    [&](const Kernel& kernel) { return BindThreads(kernel, target, remarks); });
 }
 
 PassInfo ThreadBindingPass() {
@@ -187,9 +181,9 @@ PassInfo ThreadBindingPass() {
       "binds parallel loops and fragments to the threads that execute a block (serial loops "
       "and local tiles where one thread does)";
   info.needs_target = true;
-  info.run = [](Module& module, const PassOptions& options) -> absl::StatusOr<bool> {
-    return BindThreads(module, options.target(), options.remarks());
-  };
+  info.run_kernel = EachKernel([](const Kernel& kernel, const PassOptions& options) {
+    return BindThreads(kernel, options.target(), options.remarks());
+  });
   return info;
 }
 

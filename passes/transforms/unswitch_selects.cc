@@ -253,16 +253,8 @@ PassInfo UnswitchSelectsPass() {
       "a parallel nest whose selects' conditions (comparisons affine in its variables) hold on "
       "the whole nest at most iterations around it (a causal or ragged mask) becomes "
       "if (they hold everywhere) { the nest without them } else { the nest }";
-  info.run = [](Module& module, const PassOptions&) -> absl::StatusOr<bool> {
-    bool changed = false;
-    for (Kernel& kernel : module.kernels) {
-      absl::StatusOr<Kernel> result = UnswitchSelects(kernel);
-      if (!result.ok()) return result.status();
-      changed |= *result != kernel;
-      kernel = *std::move(result);
-    }
-    return changed;
-  };
+  info.run_kernel =
+      EachKernel([](const Kernel& kernel, const PassOptions&) { return UnswitchSelects(kernel); });
   return info;
 }
 

@@ -261,13 +261,8 @@ Kernel VectorizeLoops(const Kernel& kernel, const TargetInfo& target) {
 }
 
 bool VectorizeLoops(Module& module, const TargetInfo& target) {
-  bool changed = false;
-  for (Kernel& kernel : module.kernels) {
-    Kernel result = VectorizeLoops(kernel, target);
-    changed |= result != kernel;
-    kernel = std::move(result);
-  }
-  return changed;
+  return *MapKernels(module,
+                     [&target](const Kernel& kernel) { return VectorizeLoops(kernel, target); });
 }
 
 PassInfo VectorizePass() {
@@ -277,9 +272,9 @@ PassInfo VectorizePass() {
       "turns vectorized loops into ramp and broadcast vector accesses up to the target's "
       "vector width (serial loops where that is not safe)";
   info.needs_target = true;
-  info.run = [](Module& module, const PassOptions& options) -> absl::StatusOr<bool> {
-    return VectorizeLoops(module, options.target());
-  };
+  info.run_kernel = EachKernel([](const Kernel& kernel, const PassOptions& options) {
+    return VectorizeLoops(kernel, options.target());
+  });
   return info;
 }
 
