@@ -441,14 +441,7 @@ absl::StatusOr<Kernel> LayCoreMatrixTiles(const Kernel& kernel) {
 }
 
 absl::StatusOr<bool> LayCoreMatrixTiles(Module& module) {
-  bool changed = false;
-  for (Kernel& kernel : module.kernels) {
-    absl::StatusOr<Kernel> result = LayCoreMatrixTiles(kernel);
-    if (!result.ok()) return result.status();
-    changed |= *result != kernel;
-    kernel = *std::move(result);
-  }
-  return changed;
+  return MapKernels(module, [](const Kernel& kernel) { return LayCoreMatrixTiles(kernel); });
 }
 
 PassInfo CoreMatrixTilesPass() {
@@ -458,9 +451,8 @@ PassInfo CoreMatrixTilesPass() {
       "re-lays the shared tiles that matrix instructions read as 8-row x 16-byte core "
       "matrices (128-byte swizzle atoms for rows of whole 128 bytes, else chunk column after "
       "chunk column) and rewrites their accesses";
-  info.run = [](Module& module, const PassOptions&) -> absl::StatusOr<bool> {
-    return LayCoreMatrixTiles(module);
-  };
+  info.run_kernel = EachKernel(
+      [](const Kernel& kernel, const PassOptions&) { return LayCoreMatrixTiles(kernel); });
   return info;
 }
 

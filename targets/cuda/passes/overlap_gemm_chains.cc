@@ -302,21 +302,21 @@ passes::PassInfo OverlapGemmChainsPass() {
       "rotates a consumer loop that chains two wgmma gemms through registers (an attention's "
       "Q K^T and P V) so that each iteration issues its first gemm with the previous "
       "iteration's second, and runs its register work while that one does";
-  info.run = [](Module& module, const passes::PassOptions& options) -> absl::StatusOr<bool> {
+  info.run_kernel =
+      [](const passes::PassOptions& options) -> absl::StatusOr<passes::KernelRewrite> {
     const auto* cuda = dynamic_cast<const CudaTargetInfo*>(options.target_or_null());
-    if (cuda == nullptr || !cuda->overlaps_gemm_chains()) return false;
+    if (cuda == nullptr || !cuda->overlaps_gemm_chains()) {
+      return passes::KernelRewrite([](const Kernel& kernel) { return kernel; });
+    }
     if (absl::Status registered = RegisterGemmWgmmaIntrinsic(); !registered.ok()) {
       return registered;
     }
-    bool changed = false;
-    for (Kernel& kernel : module.kernels) {
+    return passes::KernelRewrite([&options](const Kernel& kernel) {
       std::vector<std::string> remarks;
       Kernel result = OverlapGemmChains(kernel, &remarks);
       for (std::string& line : remarks) options.Remark(std::move(line));
-      changed |= result != kernel;
-      kernel = std::move(result);
-    }
-    return changed;
+      return result;
+    });
   };
   return info;
 }

@@ -84,13 +84,7 @@ Kernel PadSharedRows(const Kernel& kernel) {
 }
 
 bool PadSharedRows(Module& module) {
-  bool changed = false;
-  for (Kernel& kernel : module.kernels) {
-    Kernel result = PadSharedRows(kernel);
-    changed |= result != kernel;
-    kernel = std::move(result);
-  }
-  return changed;
+  return *MapKernels(module, [](const Kernel& kernel) { return PadSharedRows(kernel); });
 }
 
 PassInfo PadSharedRowsPass() {
@@ -99,9 +93,8 @@ PassInfo PadSharedRowsPass() {
   info.description =
       "pads the rows of shared gemm operand tiles to an odd number of 16-byte chunks, so that "
       "matrix loads of 8 rows hit 8 different bank groups";
-  info.run = [](Module& module, const PassOptions&) -> absl::StatusOr<bool> {
-    return PadSharedRows(module);
-  };
+  info.run_kernel =
+      EachKernel([](const Kernel& kernel, const PassOptions&) { return PadSharedRows(kernel); });
   return info;
 }
 

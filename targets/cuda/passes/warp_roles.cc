@@ -443,20 +443,16 @@ passes::PassInfo WarpRolesPass() {
       "gives warp-specialize's producer branch a warpgroup of its own threads: renumbers its "
       "threads, turns the consumers' block barriers into named barriers, initializes the "
       "mbarriers and reallocates registers between the roles";
-  info.run = [](Module& module, const passes::PassOptions& options) -> absl::StatusOr<bool> {
+  info.run_kernel =
+      [](const passes::PassOptions& options) -> absl::StatusOr<passes::KernelRewrite> {
     RegisterWarpSpecializationIntrinsics();
     const auto* cuda = dynamic_cast<const CudaTargetInfo*>(options.target_or_null());
     const bool pingpong = cuda != nullptr && cuda->pingpong();
     const int64_t shared_limit =
         cuda != nullptr ? cuda->max_shared_memory_bytes() : std::numeric_limits<int64_t>::max();
-    bool changed = false;
-    for (Kernel& kernel : module.kernels) {
-      absl::StatusOr<Kernel> result = BindWarpRoles(kernel, pingpong, shared_limit);
-      if (!result.ok()) return result.status();
-      changed |= *result != kernel;
-      kernel = *std::move(result);
-    }
-    return changed;
+    return passes::KernelRewrite([pingpong, shared_limit](const Kernel& kernel) {
+      return BindWarpRoles(kernel, pingpong, shared_limit);
+    });
   };
   return info;
 }

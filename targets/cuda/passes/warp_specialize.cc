@@ -680,24 +680,24 @@ passes::PassInfo WarpSpecializePass() {
       "fills multi-buffered shared tiles ahead of the compute warps, synchronized by mbarriers "
       "(sm_90a)";
   info.needs_target = true;
-  info.run = [](Module& module, const passes::PassOptions& options) -> absl::StatusOr<bool> {
+  info.run_kernel =
+      [](const passes::PassOptions& options) -> absl::StatusOr<passes::KernelRewrite> {
     const auto* cuda = dynamic_cast<const CudaTargetInfo*>(&options.target());
     if (cuda == nullptr) {
       return absl::InvalidArgumentError(absl::StrCat(
           "warp-specialize lowers for CUDA targets; the target is ", options.target().name()));
     }
     // sm_80 (no mbarrier parity waits or setmaxnreg) and {warp_specialize=off}: as before.
-    if (!cuda->warp_specializes()) return false;
+    if (!cuda->warp_specializes()) {
+      return passes::KernelRewrite([](const Kernel& kernel) { return kernel; });
+    }
     RegisterWarpSpecializationIntrinsics();
-    bool changed = false;
-    for (Kernel& kernel : module.kernels) {
+    return passes::KernelRewrite([cuda, &options](const Kernel& kernel) {
       std::vector<std::string> why_not;
       Kernel result = WarpSpecialize(kernel, *cuda, &why_not);
       for (std::string& remark : why_not) options.Remark(std::move(remark));
-      changed |= result != kernel;
-      kernel = std::move(result);
-    }
-    return changed;
+      return result;
+    });
   };
   return info;
 }
