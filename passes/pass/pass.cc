@@ -118,6 +118,16 @@ const TargetInfo& PassOptions::target() const {
   return *target_;
 }
 
+KernelPassFn EachKernel(
+    std::function<absl::StatusOr<Kernel>(const Kernel& kernel, const PassOptions& options)>
+        rewrite) {
+  return
+      [rewrite = std::move(rewrite)](const PassOptions& options) -> absl::StatusOr<KernelRewrite> {
+        return KernelRewrite(
+            [&rewrite, &options](const Kernel& kernel) { return rewrite(kernel, options); });
+      };
+}
+
 absl::StatusOr<bool> MapKernels(Module& module, const KernelRewrite& rewrite) {
   bool changed = false;
   for (Kernel& kernel : module.kernels) {

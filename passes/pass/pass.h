@@ -106,6 +106,11 @@ struct PassInfo {
   PassFn run;
 };
 
+// The usual kernel pass: `rewrite(kernel, options)` on every kernel.
+KernelPassFn EachKernel(
+    std::function<absl::StatusOr<Kernel>(const Kernel& kernel, const PassOptions& options)>
+        rewrite);
+
 // Replaces each kernel of `module`, in order, by `rewrite`'s result; whether any kernel
 // changed (became another node). At the first error it stops and returns it, the kernels
 // before replaced.
