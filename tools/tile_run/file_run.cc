@@ -60,54 +60,66 @@ struct Binding {
   std::string source;  // "--shapes" or "a.npy (parameter 'A', shape (4, 8))"
 };
 
-}  // namespace
+// A kernel's buffer parameters, by name and in signature order.
+struct BufferParams {
+  std::map<std::string, const Param*> by_name;
+  std::vector<std::string> names;
+};
 
-std::pair<double, double> ToleranceOf(DataType dtype) {
-  switch (dtype.scalar()) {
-    case ScalarType::kF64: return {1e-7, 1e-7};
-    case ScalarType::kF32: return {1.3e-6, 1e-5};
-    case ScalarType::kF16: return {1e-3, 1e-5};
-    case ScalarType::kBF16: return {1.6e-2, 1e-5};
-    case ScalarType::kF8E4M3: return {0.125, 1e-5};
-    case ScalarType::kF8E5M2: return {0.25, 1e-5};
-    default: return {0, 0};
-  }
-}
-
-bool FileRunResult::passed() const {
-  return std::all_of(checks.begin(), checks.end(),
-                     [](const OutputCheck& check) { return check.passed(); });
-}
-
-absl::StatusOr<FileTensors> LoadFileTensors(const KernelNode& kernel, const FileFlags& flags,
-                                            ops::Shapes& dims) {
-  absl::StatusOr<std::vector<FileFlag>> split = SplitFlags(flags);
-  if (!split.ok()) return split.status();
-  const std::string where = absl::StrCat("kernel '", kernel.name, "'");
-  std::map<std::string, const Param*> buffers;
-  std::vector<std::string> buffer_names;
+BufferParams BuffersOf(const KernelNode& kernel) {
+  BufferParams buffers;
   for (const Param& param : kernel.params) {
     if (!param.is_buffer()) continue;
-    buffers[param.name()] = &param;
-    buffer_names.push_back(param.name());
+    buffers.by_name[param.name()] = &param;
+    buffers.names.push_back(param.name());
   }
+  return buffers;
+}
 
-  // Read every file and check what needs no dimension values: names, dtypes, ranks.
-  struct Loaded {
-    FileFlag flag;
-    const Param* param;
-    npy::NpyArray array;
-  };
-  std::vector<Loaded> loaded;
+// An --in or --expect file read, with the parameter it names.
+struct LoadedArray {
+  FileFlag flag;
+  const Param* param;
+  npy::NpyArray array;
+};
+
+// Reads the file of an --in or --expect and checks what needs no dimension values: an --in's
+// dtype, and the rank.
+absl::StatusOr<npy::NpyArray> ReadArray(const FileFlag& flag, const BufferNode& buffer,
+                                        const std::string& where) {
+  absl::StatusOr<npy::NpyArray> array = npy::ReadNpyFile(flag.path);
+  if (!array.ok()) return array.status();
+  if (flag.flag == "in") {
+    if (absl::Status dtype = CheckNpyDtype(buffer.dtype, array->descr); !dtype.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(flag.path, ": parameter '", flag.param, "' of ", where, " is ",
+                       buffer.dtype.ToString(), " (", NumpyNameOf(buffer.dtype), ", '",
+                       NpyDescrOf(buffer.dtype), "' in a .npy header), but ", dtype.message()));
+    }
+  }
+  if (static_cast<int>(array->shape.size()) != buffer.rank()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(flag.path, ": parameter '", flag.param, "' of ", where, " has rank ",
+                     buffer.rank(), " (", Declared(buffer), "), the array has rank ",
+                     array->shape.size(), " (shape ", Tuple(array->shape), ")"));
+  }
+  return array;
+}
+
+// Reads every file in command-line order, checking each names a buffer parameter once per flag,
+// and then that every buffer parameter has a file; --out's paths go to `files.outputs`.
+absl::StatusOr<std::vector<LoadedArray>> ReadArrays(const std::vector<FileFlag>& flags,
+                                                    const BufferParams& buffers,
+                                                    const std::string& where, FileTensors& files) {
+  std::vector<LoadedArray> loaded;
   std::map<std::pair<std::string, std::string>, std::string> seen;  // (flag, param) -> path
-  FileTensors files;
-  for (const FileFlag& flag : *split) {
-    auto it = buffers.find(flag.param);
-    if (it == buffers.end()) {
+  for (const FileFlag& flag : flags) {
+    auto it = buffers.by_name.find(flag.param);
+    if (it == buffers.by_name.end()) {
       return absl::InvalidArgumentError(
           absl::StrCat("--", flag.flag, " ", flag.param, "=", flag.path, ": ", where,
                        " has no buffer parameter '", flag.param,
-                       "' (its buffers: ", absl::StrJoin(buffer_names, ", "), ")"));
+                       "' (its buffers: ", absl::StrJoin(buffers.names, ", "), ")"));
     }
     if (auto [previous, fresh] = seen.emplace(std::pair{flag.flag, flag.param}, flag.path);
         !fresh) {
@@ -115,30 +127,15 @@ absl::StatusOr<FileTensors> LoadFileTensors(const KernelNode& kernel, const File
                                                      flag.param, "' twice (", previous->second,
                                                      " and ", flag.path, ")"));
     }
-    const BufferNode& buffer = *it->second->buffer;
     if (flag.flag == "out") {
       files.outputs[flag.param] = flag.path;
       continue;
     }
-    absl::StatusOr<npy::NpyArray> array = npy::ReadNpyFile(flag.path);
+    absl::StatusOr<npy::NpyArray> array = ReadArray(flag, *it->second->buffer, where);
     if (!array.ok()) return array.status();
-    if (flag.flag == "in") {
-      if (absl::Status dtype = CheckNpyDtype(buffer.dtype, array->descr); !dtype.ok()) {
-        return absl::InvalidArgumentError(
-            absl::StrCat(flag.path, ": parameter '", flag.param, "' of ", where, " is ",
-                         buffer.dtype.ToString(), " (", NumpyNameOf(buffer.dtype), ", '",
-                         NpyDescrOf(buffer.dtype), "' in a .npy header), but ", dtype.message()));
-      }
-    }
-    if (static_cast<int>(array->shape.size()) != buffer.rank()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(flag.path, ": parameter '", flag.param, "' of ", where, " has rank ",
-                       buffer.rank(), " (", Declared(buffer), "), the array has rank ",
-                       array->shape.size(), " (shape ", Tuple(array->shape), ")"));
-    }
     loaded.push_back({flag, it->second, *std::move(array)});
   }
-  for (const std::string& name : buffer_names) {
+  for (const std::string& name : buffers.names) {
     if (!seen.contains({"in", name}) && !seen.contains({"out", name}) &&
         !seen.contains({"expect", name})) {
       return absl::InvalidArgumentError(absl::StrCat(
@@ -146,11 +143,16 @@ absl::StatusOr<FileTensors> LoadFileTensors(const KernelNode& kernel, const File
           " has no file: give every buffer --in (an input), --out or --expect (an output)"));
     }
   }
+  return loaded;
+}
 
-  // Bind the bare dimensions of parameter shapes from the arrays' shapes.
+// Binds the bare dimensions of parameter shapes from the arrays' shapes, which must agree with
+// each other and with `dims` (--shapes); every dim of the kernel then has a value in `dims`.
+absl::Status BindDims(const KernelNode& kernel, const std::vector<LoadedArray>& loaded,
+                      const std::string& where, ops::Shapes& dims) {
   std::map<std::string, Binding> bound;
   for (const auto& [name, value] : dims) bound[name] = {value, "--shapes"};
-  for (const Loaded& each : loaded) {
+  for (const LoadedArray& each : loaded) {
     const BufferNode& buffer = *each.param->buffer;
     for (int d = 0; d < buffer.rank(); ++d) {
       const Var* var = As<Var>(buffer.shape[d]);
@@ -175,45 +177,88 @@ absl::StatusOr<FileTensors> LoadFileTensors(const KernelNode& kernel, const File
     }
     dims[dim->name] = bound.at(dim->name).value;
   }
+  return absl::OkStatus();
+}
 
-  for (const std::string& name : buffer_names) {
-    absl::StatusOr<std::vector<int64_t>> shape = ops::ParamShape(*buffers.at(name), dims);
+// The error for an array whose shape is not its parameter's (`want`) at the dims bound.
+absl::Status WrongShape(const KernelNode& kernel, const LoadedArray& each,
+                        const std::vector<int64_t>& want, const ops::Shapes& dims,
+                        const std::string& where) {
+  std::vector<std::string> values;
+  for (const VarRef& dim : kernel.dims) {
+    values.push_back(absl::StrCat(dim->name, "=", dims.at(dim->name)));
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      each.flag.path, ": parameter '", each.flag.param, "' of ", where, " is ",
+      Declared(*each.param->buffer), ", shape ", Tuple(want), " at ", absl::StrJoin(values, ", "),
+      "; the array's shape is ", Tuple(each.array.shape)));
+}
+
+// Converts an array of the right shape: an --in's into a host buffer of its parameter's dtype,
+// an --expect's into doubles with its tolerances.
+absl::Status StoreArray(LoadedArray& each, const FileFlags& flags, FileTensors& files) {
+  const DataType dtype = each.param->buffer->dtype;
+  if (each.flag.flag == "in") {
+    absl::StatusOr<std::unique_ptr<HostBuffer>> buffer = NpyToHostBuffer(each.array, dtype);
+    if (!buffer.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          each.flag.path, ": parameter '", each.flag.param, "': ", buffer.status().message()));
+    }
+    files.inputs[each.flag.param] = *std::move(buffer);
+    return absl::OkStatus();
+  }
+  absl::StatusOr<std::vector<double>> values = NpyToDoubles(each.array, dtype);
+  if (!values.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(each.flag.path, ": --expect for parameter '",
+                                                   each.flag.param, "' (", dtype.ToString(),
+                                                   "): ", values.status().message()));
+  }
+  files.expects[each.flag.param] = ops::RefTensor{each.array.shape, *std::move(values)};
+  files.expect_paths[each.flag.param] = each.flag.path;
+  auto [rtol, atol] = ToleranceOf(dtype);
+  files.tolerances[each.flag.param] = {flags.rtol.value_or(rtol), flags.atol.value_or(atol)};
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+std::pair<double, double> ToleranceOf(DataType dtype) {
+  switch (dtype.scalar()) {
+    case ScalarType::kF64: return {1e-7, 1e-7};
+    case ScalarType::kF32: return {1.3e-6, 1e-5};
+    case ScalarType::kF16: return {1e-3, 1e-5};
+    case ScalarType::kBF16: return {1.6e-2, 1e-5};
+    case ScalarType::kF8E4M3: return {0.125, 1e-5};
+    case ScalarType::kF8E5M2: return {0.25, 1e-5};
+    default: return {0, 0};
+  }
+}
+
+bool FileRunResult::passed() const {
+  return std::all_of(checks.begin(), checks.end(),
+                     [](const OutputCheck& check) { return check.passed(); });
+}
+
+absl::StatusOr<FileTensors> LoadFileTensors(const KernelNode& kernel, const FileFlags& flags,
+                                            ops::Shapes& dims) {
+  absl::StatusOr<std::vector<FileFlag>> split = SplitFlags(flags);
+  if (!split.ok()) return split.status();
+  const std::string where = absl::StrCat("kernel '", kernel.name, "'");
+  const BufferParams buffers = BuffersOf(kernel);
+  FileTensors files;
+  absl::StatusOr<std::vector<LoadedArray>> loaded = ReadArrays(*split, buffers, where, files);
+  if (!loaded.ok()) return loaded.status();
+  if (absl::Status status = BindDims(kernel, *loaded, where, dims); !status.ok()) return status;
+  for (const std::string& name : buffers.names) {
+    absl::StatusOr<std::vector<int64_t>> shape = ops::ParamShape(*buffers.by_name.at(name), dims);
     if (!shape.ok()) return shape.status();
     files.shapes[name] = *std::move(shape);
   }
   // Every array must now have its parameter's shape (constant and computed extents too).
-  for (Loaded& each : loaded) {
-    const std::vector<int64_t>* want = &files.shapes.at(each.flag.param);
-    if (*want != each.array.shape) {
-      std::vector<std::string> values;
-      for (const VarRef& dim : kernel.dims) {
-        values.push_back(absl::StrCat(dim->name, "=", dims.at(dim->name)));
-      }
-      return absl::InvalidArgumentError(absl::StrCat(
-          each.flag.path, ": parameter '", each.flag.param, "' of ", where, " is ",
-          Declared(*each.param->buffer), ", shape ", Tuple(*want), " at ",
-          absl::StrJoin(values, ", "), "; the array's shape is ", Tuple(each.array.shape)));
-    }
-    const DataType dtype = each.param->buffer->dtype;
-    if (each.flag.flag == "in") {
-      absl::StatusOr<std::unique_ptr<HostBuffer>> buffer = NpyToHostBuffer(each.array, dtype);
-      if (!buffer.ok()) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            each.flag.path, ": parameter '", each.flag.param, "': ", buffer.status().message()));
-      }
-      files.inputs[each.flag.param] = *std::move(buffer);
-      continue;
-    }
-    absl::StatusOr<std::vector<double>> values = NpyToDoubles(each.array, dtype);
-    if (!values.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat(each.flag.path, ": --expect for parameter '",
-                                                     each.flag.param, "' (", dtype.ToString(),
-                                                     "): ", values.status().message()));
-    }
-    files.expects[each.flag.param] = ops::RefTensor{each.array.shape, *std::move(values)};
-    files.expect_paths[each.flag.param] = each.flag.path;
-    auto [rtol, atol] = ToleranceOf(dtype);
-    files.tolerances[each.flag.param] = {flags.rtol.value_or(rtol), flags.atol.value_or(atol)};
+  for (LoadedArray& each : *loaded) {
+    const std::vector<int64_t>& want = files.shapes.at(each.flag.param);
+    if (want != each.array.shape) return WrongShape(kernel, each, want, dims, where);
+    if (absl::Status status = StoreArray(each, flags, files); !status.ok()) return status;
   }
   return files;
 }
