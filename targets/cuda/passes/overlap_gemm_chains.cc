@@ -13,6 +13,7 @@
 #include "passes/utils/substitute.h"
 #include "targets/cuda/cuda_target_info.h"
 #include "targets/cuda/gemm_wgmma.h"
+#include "targets/cuda/passes/cuda_pass.h"
 #include "tile_ir/mutator.h"
 #include "tile_ir/op_shorthand.h"
 #include "tile_ir/visitor.h"
@@ -302,14 +303,10 @@ passes::PassInfo OverlapGemmChainsPass() {
       "rotates a consumer loop that chains two wgmma gemms through registers (an attention's "
       "Q K^T and P V) so that each iteration issues its first gemm with the previous "
       "iteration's second, and runs its register work while that one does";
-  info.run_kernel =
-      [](const passes::PassOptions& options) -> absl::StatusOr<passes::KernelRewrite> {
-    const auto* cuda = dynamic_cast<const CudaTargetInfo*>(options.target_or_null());
+  info.run_kernel = CudaPass([](const CudaTargetInfo* cuda, const passes::PassOptions& options)
+                                 -> absl::StatusOr<passes::KernelRewrite> {
     if (cuda == nullptr || !cuda->overlaps_gemm_chains()) {
       return passes::KernelRewrite([](const Kernel& kernel) { return kernel; });
-    }
-    if (absl::Status registered = RegisterGemmWgmmaIntrinsic(); !registered.ok()) {
-      return registered;
     }
     return passes::KernelRewrite([&options](const Kernel& kernel) {
       std::vector<std::string> remarks;
@@ -317,7 +314,7 @@ passes::PassInfo OverlapGemmChainsPass() {
       for (std::string& line : remarks) options.Remark(std::move(line));
       return result;
     });
-  };
+  });
   return info;
 }
 

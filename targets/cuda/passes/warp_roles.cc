@@ -17,6 +17,7 @@
 #include "targets/c_source/shared_memory.h"
 #include "targets/cuda/cuda_target_info.h"
 #include "targets/cuda/gemm_wgmma.h"
+#include "targets/cuda/passes/cuda_pass.h"
 #include "targets/cuda/passes/tma_stores.h"
 #include "targets/cuda/passes/warp_specialize.h"
 #include "tile_ir/mutator.h"
@@ -443,17 +444,15 @@ passes::PassInfo WarpRolesPass() {
       "gives warp-specialize's producer branch a warpgroup of its own threads: renumbers its "
       "threads, turns the consumers' block barriers into named barriers, initializes the "
       "mbarriers and reallocates registers between the roles";
-  info.run_kernel =
-      [](const passes::PassOptions& options) -> absl::StatusOr<passes::KernelRewrite> {
-    RegisterWarpSpecializationIntrinsics();
-    const auto* cuda = dynamic_cast<const CudaTargetInfo*>(options.target_or_null());
+  info.run_kernel = CudaPass([](const CudaTargetInfo* cuda, const passes::PassOptions&)
+                                 -> absl::StatusOr<passes::KernelRewrite> {
     const bool pingpong = cuda != nullptr && cuda->pingpong();
     const int64_t shared_limit =
         cuda != nullptr ? cuda->max_shared_memory_bytes() : std::numeric_limits<int64_t>::max();
     return passes::KernelRewrite([pingpong, shared_limit](const Kernel& kernel) {
       return BindWarpRoles(kernel, pingpong, shared_limit);
     });
-  };
+  });
   return info;
 }
 

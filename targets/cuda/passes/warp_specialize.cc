@@ -24,6 +24,7 @@
 #include "targets/cuda/intrinsics.h"
 #include "targets/cuda/passes/cluster_pairs.h"
 #include "targets/cuda/passes/core_matrix_tiles.h"
+#include "targets/cuda/passes/cuda_pass.h"
 #include "targets/cuda/passes/persistent_tiles.h"
 #include "targets/cuda/passes/tma_stores.h"
 #include "targets/cuda/tensor_maps.h"
@@ -680,9 +681,8 @@ passes::PassInfo WarpSpecializePass() {
       "fills multi-buffered shared tiles ahead of the compute warps, synchronized by mbarriers "
       "(sm_90a)";
   info.needs_target = true;
-  info.run_kernel =
-      [](const passes::PassOptions& options) -> absl::StatusOr<passes::KernelRewrite> {
-    const auto* cuda = dynamic_cast<const CudaTargetInfo*>(&options.target());
+  info.run_kernel = CudaPass([](const CudaTargetInfo* cuda, const passes::PassOptions& options)
+                                 -> absl::StatusOr<passes::KernelRewrite> {
     if (cuda == nullptr) {
       return absl::InvalidArgumentError(absl::StrCat(
           "warp-specialize lowers for CUDA targets; the target is ", options.target().name()));
@@ -691,14 +691,13 @@ passes::PassInfo WarpSpecializePass() {
     if (!cuda->warp_specializes()) {
       return passes::KernelRewrite([](const Kernel& kernel) { return kernel; });
     }
-    RegisterWarpSpecializationIntrinsics();
     return passes::KernelRewrite([cuda, &options](const Kernel& kernel) {
       std::vector<std::string> why_not;
       Kernel result = WarpSpecialize(kernel, *cuda, &why_not);
       for (std::string& remark : why_not) options.Remark(std::move(remark));
       return result;
     });
-  };
+  });
   return info;
 }
 
