@@ -11,8 +11,8 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "runtime/host_buffer.h"
 #include "ops/op_tensors.h"
+#include "runtime/host_buffer.h"
 #include "tile_ir/dtype_rounding.h"
 
 namespace tile_ir::tools {
@@ -58,16 +58,16 @@ absl::StatusOr<double> TimeLaunch(runtime::LoadedKernel& kernel,
   return std::chrono::duration<double>(end - start).count();
 }
 
-}  // namespace
-
-bool RunResult::passed() const {
-  return std::all_of(checks.begin(), checks.end(),
-                     [](const OutputCheck& check) { return check.passed(); });
+absl::Status ParamError(const KernelNode& kernel, const std::string& param,
+                        const absl::Status& status) {
+  return absl::Status(status.code(), absl::StrCat("kernel '", kernel.name, "': parameter '", param,
+                                                  "': ", status.message()));
 }
 
-absl::StatusOr<RunResult> RunKernel(runtime::Device& device, runtime::LoadedKernel& loaded,
-                                    const ops::OpCase* op, const RunOptions& options) {
-  const KernelNode& kernel = loaded.signature();
+// Every dim and scalar parameter has a value and no value names nothing; a check has a
+// reference.
+absl::Status CheckRunValues(const KernelNode& kernel, const ops::OpCase* op,
+                            const RunOptions& options) {
   std::vector<std::string> dim_names;
   for (const VarRef& dim : kernel.dims) dim_names.push_back(dim->name);
   // Dims the kernel was specialized on are constants in its signature now; the reference
@@ -86,113 +86,166 @@ absl::StatusOr<RunResult> RunKernel(runtime::Device& device, runtime::LoadedKern
     return absl::FailedPreconditionError(absl::StrCat("no reference for kernel '", kernel.name,
                                                       "': checking needs an operator-suite entry"));
   }
-  const ops::OpCase no_op{};  // every buffer an input
-  const ops::OpCase& how = op != nullptr ? *op : no_op;
-  auto is_output = [&how](const std::string& name) {
-    return std::find(how.outputs.begin(), how.outputs.end(), name) != how.outputs.end();
-  };
+  return absl::OkStatus();
+}
 
-  auto error = [&kernel](const std::string& param, const absl::Status& status) {
-    return absl::Status(status.code(), absl::StrCat("kernel '", kernel.name, "': parameter '",
-                                                    param, "': ", status.message()));
-  };
-  // The host copy of every buffer: inputs as the reference sees them, outputs
-  // as copied back; the device copy is what the kernel reads and writes.
+// The kernel's arguments: the host copy of every buffer (inputs as the reference sees them,
+// outputs as copied back), the device copy the kernel reads and writes, and the scalars.
+struct KernelArgs {
   std::map<std::string, std::unique_ptr<HostBuffer>> host;
   std::map<std::string, std::unique_ptr<DeviceBuffer>> on_device;
   std::map<std::string, double> scalars;  // as the kernel sees them, rounded to their dtype
   std::vector<KernelArg> args;
+};
+
+absl::StatusOr<KernelArgs> AllocateArgs(runtime::Device& device, const KernelNode& kernel,
+                                        const RunOptions& options) {
+  KernelArgs all;
   for (const Param& param : kernel.params) {
     const std::string& name = param.name();
     if (!param.is_buffer()) {
       if (auto exact = options.integer_scalars.find(name); exact != options.integer_scalars.end()) {
-        scalars[name] = static_cast<double>(exact->second);
-        args.push_back(KernelArg::Integer(exact->second));
+        all.scalars[name] = static_cast<double>(exact->second);
+        all.args.push_back(KernelArg::Integer(exact->second));
         continue;
       }
       double value = RoundToDtype(options.scalars.at(name), param.scalar->dtype());
-      scalars[name] = value;
-      args.push_back(KernelArg::Scalar(value));
+      all.scalars[name] = value;
+      all.args.push_back(KernelArg::Scalar(value));
       continue;
     }
     absl::StatusOr<std::vector<int64_t>> shape = ops::ParamShape(param, options.dims);
     if (!shape.ok()) return shape.status();
     absl::StatusOr<std::unique_ptr<HostBuffer>> buffer =
         HostBuffer::Create(param.buffer->dtype, *shape);
-    if (!buffer.ok()) return error(name, buffer.status());
+    if (!buffer.ok()) return ParamError(kernel, name, buffer.status());
     absl::StatusOr<std::unique_ptr<DeviceBuffer>> device_buffer =
         device.Allocate(param.buffer->dtype, *shape);
-    if (!device_buffer.ok()) return error(name, device_buffer.status());
-    args.push_back(KernelArg::Tensor((*device_buffer)->tensor()));
-    host[name] = *std::move(buffer);
-    on_device[name] = *std::move(device_buffer);
+    if (!device_buffer.ok()) return ParamError(kernel, name, device_buffer.status());
+    all.args.push_back(KernelArg::Tensor((*device_buffer)->tensor()));
+    all.host[name] = *std::move(buffer);
+    all.on_device[name] = *std::move(device_buffer);
   }
+  return all;
+}
+
+// Poisons the outputs on the device and copies the inputs there from `ref`, which then holds
+// exactly what the kernel reads.
+absl::Status FillBuffers(const KernelNode& kernel, const ops::OpCase& how, KernelArgs& args,
+                         ops::RefTensors& ref) {
+  for (const auto& [name, buffer] : args.host) {
+    ops::RefTensor& tensor = ref.at(name);
+    absl::Status filled;
+    if (std::find(how.outputs.begin(), how.outputs.end(), name) != how.outputs.end()) {
+      filled = args.on_device.at(name)->Fill(0xFF);
+    } else {
+      HostBuffer& b = *buffer;
+      for (int64_t i = 0; i < b.num_elements(); ++i) {
+        b.Set(i, tensor.data[i]);
+        tensor.data[i] = b.Get(i);
+      }
+      filled = args.on_device.at(name)->CopyFromHost(b);
+    }
+    if (!filled.ok()) return ParamError(kernel, name, filled);
+  }
+  return absl::OkStatus();
+}
+
+// Copies `op`'s outputs back and compares each with the reference computed from `ref`.
+absl::Status CheckOutputs(const KernelNode& kernel, const ops::OpCase& op,
+                          const RunOptions& options, ops::InputCase input_case, KernelArgs& args,
+                          ops::RefTensors& ref, RunResult& result) {
+  op.reference(ref, options.dims, args.scalars);
+  for (const std::string& name : op.outputs) {
+    HostBuffer& got = *args.host.at(name);
+    if (absl::Status copied = args.on_device.at(name)->CopyToHost(got); !copied.ok()) {
+      return ParamError(kernel, name, copied);
+    }
+    OutputCheck check = CompareOutput(name, got, ref.at(name), op.AtolAt(options.dims), op.rtol);
+    check.inputs = ops::InputCaseName(input_case);
+    result.checks.push_back(std::move(check));
+  }
+  return absl::OkStatus();
+}
+
+// Launches the kernel on each input case's fresh data (a check runs every case, a plain run the
+// first), timing the first launch and checking each case's outputs with --check.
+absl::Status RunCases(runtime::LoadedKernel& loaded, const ops::OpCase* op,
+                      const RunOptions& options, KernelArgs& args, RunResult& result) {
+  const KernelNode& kernel = loaded.signature();
+  const ops::OpCase no_op{};  // every buffer an input
+  const ops::OpCase& how = op != nullptr ? *op : no_op;
+  std::vector<ops::InputCase> cases(std::begin(ops::kInputCases), std::end(ops::kInputCases));
+  if (!options.check) cases.resize(1);
+  for (ops::InputCase input_case : cases) {
+    absl::StatusOr<ops::RefTensors> ref =
+        ops::MakeRefTensors(how, kernel, options.dims, options.seed, input_case);
+    if (!ref.ok()) return ref.status();
+    if (absl::Status status = FillBuffers(kernel, how, args, *ref); !status.ok()) return status;
+    absl::StatusOr<double> launch = TimeLaunch(loaded, args.args);
+    if (!launch.ok()) return launch.status();
+    if (input_case == cases.front()) result.launch_seconds = *launch;
+    if (!options.check) break;
+    if (absl::Status status = CheckOutputs(kernel, *op, options, input_case, args, *ref, result);
+        !status.ok()) {
+      return status;
+    }
+  }
+  return absl::OkStatus();
+}
+
+// --bench: the median of --iters timed launches after --warmup untimed ones, and the operator's
+// rates at it.
+absl::Status Bench(runtime::LoadedKernel& loaded, const ops::OpCase* op, const RunOptions& options,
+                   const std::vector<KernelArg>& args, RunResult& result) {
+  for (int i = 0; i < options.warmup; ++i) {
+    if (absl::Status status = loaded.Launch(args); !status.ok()) return status;
+  }
+  std::vector<double> times;
+  for (int i = 0; i < std::max(1, options.iters); ++i) {
+    absl::StatusOr<double> t = loaded.TimedLaunch(args);
+    if (!t.ok()) return t.status();
+    times.push_back(*t);
+  }
+  std::sort(times.begin(), times.end());
+  size_t n = times.size();
+  double median = n % 2 == 1 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
+  result.median_seconds = median;
+  if (op != nullptr && op->flops) result.flops_per_second = op->flops(options.dims) / median;
+  if (op != nullptr && op->bytes) result.bytes_per_second = op->bytes(options.dims) / median;
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+bool RunResult::passed() const {
+  return std::all_of(checks.begin(), checks.end(),
+                     [](const OutputCheck& check) { return check.passed(); });
+}
+
+absl::StatusOr<RunResult> RunKernel(runtime::Device& device, runtime::LoadedKernel& loaded,
+                                    const ops::OpCase* op, const RunOptions& options) {
+  const KernelNode& kernel = loaded.signature();
+  if (absl::Status status = CheckRunValues(kernel, op, options); !status.ok()) return status;
+  absl::StatusOr<KernelArgs> args = AllocateArgs(device, kernel, options);
+  if (!args.ok()) return args.status();
   if (options.check) {
     for (const std::string& name : op->outputs) {
-      if (!host.contains(name)) {
+      if (!args->host.contains(name)) {
         return absl::InvalidArgumentError(
             absl::StrCat("operator '", op->name, "' lists the output '", name,
                          "', which is not a buffer parameter of kernel '", kernel.name, "'"));
       }
     }
   }
-
-  // A check runs every input case on fresh data; a plain run needs one.
-  std::vector<ops::InputCase> cases(std::begin(ops::kInputCases), std::end(ops::kInputCases));
-  if (!options.check) cases.resize(1);
   RunResult result;
-  for (ops::InputCase input_case : cases) {
-    absl::StatusOr<ops::RefTensors> ref =
-        ops::MakeRefTensors(how, kernel, options.dims, options.seed, input_case);
-    if (!ref.ok()) return ref.status();
-    for (const auto& [name, buffer] : host) {
-      ops::RefTensor& tensor = ref->at(name);
-      absl::Status filled;
-      if (is_output(name)) {
-        filled = on_device.at(name)->Fill(0xFF);
-      } else {
-        // The reference sees exactly what the kernel reads.
-        HostBuffer& b = *buffer;
-        for (int64_t i = 0; i < b.num_elements(); ++i) {
-          b.Set(i, tensor.data[i]);
-          tensor.data[i] = b.Get(i);
-        }
-        filled = on_device.at(name)->CopyFromHost(b);
-      }
-      if (!filled.ok()) return error(name, filled);
-    }
-    absl::StatusOr<double> launch = TimeLaunch(loaded, args);
-    if (!launch.ok()) return launch.status();
-    if (input_case == cases.front()) result.launch_seconds = *launch;
-    if (!options.check) break;
-    op->reference(*ref, options.dims, scalars);
-    for (const std::string& name : op->outputs) {
-      HostBuffer& got = *host.at(name);
-      if (absl::Status copied = on_device.at(name)->CopyToHost(got); !copied.ok()) {
-        return error(name, copied);
-      }
-      OutputCheck check = CompareOutput(name, got, ref->at(name), op->AtolAt(options.dims), op->rtol);
-      check.inputs = ops::InputCaseName(input_case);
-      result.checks.push_back(std::move(check));
-    }
+  if (absl::Status status = RunCases(loaded, op, options, *args, result); !status.ok()) {
+    return status;
   }
-
   if (options.bench) {
-    for (int i = 0; i < options.warmup; ++i) {
-      if (absl::Status status = loaded.Launch(args); !status.ok()) return status;
+    if (absl::Status status = Bench(loaded, op, options, args->args, result); !status.ok()) {
+      return status;
     }
-    std::vector<double> times;
-    for (int i = 0; i < std::max(1, options.iters); ++i) {
-      absl::StatusOr<double> t = loaded.TimedLaunch(args);
-      if (!t.ok()) return t.status();
-      times.push_back(*t);
-    }
-    std::sort(times.begin(), times.end());
-    size_t n = times.size();
-    double median = n % 2 == 1 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
-    result.median_seconds = median;
-    if (op != nullptr && op->flops) result.flops_per_second = op->flops(options.dims) / median;
-    if (op != nullptr && op->bytes) result.bytes_per_second = op->bytes(options.dims) / median;
   }
   return result;
 }
