@@ -76,8 +76,11 @@ std::string CodeHash(const absl::StatusOr<std::string>& source) {
                                source.status().message()));
 }
 
-Record ProbeOperator(BackendProber& prober, const TargetSpec& target, const MachineFacts& facts,
-                     const ops::OpCase& op, const ProbeContext& context) {
+namespace {
+
+// A record of `op` on `target` before any level is tried: what it is about and where it is made.
+Record NewRecord(BackendProber& prober, const TargetSpec& target, const MachineFacts& facts,
+                 const ops::OpCase& op, const ProbeContext& context) {
   Record record;
   record.op = op.name;
   record.target = target.target;
@@ -89,22 +92,13 @@ Record ProbeOperator(BackendProber& prober, const TargetSpec& target, const Mach
   record.machine = context.machine;
   record.lowering_hash = HashText(target.lowering);
   record.toolkit = facts.toolkit;
+  return record;
+}
 
-  absl::StatusOr<Kernel> kernel = op.build();
-  if (!kernel.ok()) {
-    record.ir_hash = "none";
-    SetFailure(record, "building the kernel", kernel.status());
-    return record;
-  }
-  record.ir_hash = HashText(Print(dsl::MakeModule({*kernel})));
-  absl::StatusOr<Module> probed = ProbeModule(op, prober.Info(target).get());
-  if (!probed.ok()) {
-    SetFailure(record, "specializing the kernel", probed.status());
-    return record;
-  }
-  const Module& module = *probed;
-
-  absl::StatusOr<std::string> source = prober.Generate(module, target);
+// The generate level: the code hash, and generated, unsupported or failed. Whether the probe
+// goes on to compile.
+bool RecordGenerated(const absl::StatusOr<std::string>& source, const TargetSpec& target,
+                     const MachineFacts& facts, Record& record) {
   if (!target.code_follows_host) record.code_hash = CodeHash(source);
   if (!source.ok()) {
     // The target refused: an operation it has no form for (Unimplemented) or
@@ -116,32 +110,43 @@ Record ProbeOperator(BackendProber& prober, const TargetSpec& target, const Mach
     } else {
       SetFailure(record, "generating code", source.status());
     }
-    return record;
+    return false;
   }
   record.status = Status::kGenerated;
   if (facts.compiler.empty()) {
     record.detail =
         absl::StrCat(source->size(), " bytes of source; not compiled: ", facts.no_compiler);
-    return record;
+    return false;
   }
+  return true;
+}
 
-  absl::StatusOr<CompileOutput> compiled = prober.Compile(module, *source, target);
+// The compile level: compiled (with the compiler's log and version) or failed. Whether the probe
+// goes on to run.
+bool RecordCompiled(BackendProber& prober, const Module& module, const std::string& source,
+                    const TargetSpec& target, const MachineFacts& facts, Record& record) {
+  absl::StatusOr<CompileOutput> compiled = prober.Compile(module, source, target);
   if (!compiled.ok()) {
     SetFailure(record, absl::StrCat("compiling with ", facts.compiler), compiled.status());
-    return record;
+    return false;
   }
   record.status = Status::kCompiled;
   record.log = Excerpt(compiled->log);
   if (!compiled->compiler_version.empty()) record.toolkit = compiled->compiler_version;
   if (facts.hardware.empty()) {
     record.detail = absl::StrCat("compiled by ", facts.compiler, "; not run: ", facts.no_hardware);
-    return record;
+    return false;
   }
+  return true;
+}
 
+// The run level: verified or failed against the float64 reference, with the run's figures.
+void RecordRun(BackendProber& prober, const ops::OpCase& op, const TargetSpec& target,
+               const MachineFacts& facts, const ProbeContext& context, Record& record) {
   absl::StatusOr<RunFigures> run = prober.Run(op, target, context.seed);
   if (!run.ok()) {
     SetFailure(record, absl::StrCat("running on ", facts.hardware), run.status());
-    return record;
+    return;
   }
   record.hardware = facts.hardware;
   record.shapes = run->shapes;
@@ -155,11 +160,34 @@ Record ProbeOperator(BackendProber& prober, const TargetSpec& target, const Mach
     record.status = Status::kFailed;
     record.detail = absl::StrCat("outside the tolerance on ", facts.hardware, " at ", run->shapes,
                                  " (seed ", context.seed, ")");
-    return record;
+    return;
   }
   record.status = Status::kVerified;
   record.detail = absl::StrCat("within atol ", *record.atol, ", rtol ", op.rtol, " of the float64 ",
                                "reference at ", run->shapes, " (seed ", context.seed, ")");
+}
+
+}  // namespace
+
+Record ProbeOperator(BackendProber& prober, const TargetSpec& target, const MachineFacts& facts,
+                     const ops::OpCase& op, const ProbeContext& context) {
+  Record record = NewRecord(prober, target, facts, op, context);
+  absl::StatusOr<Kernel> kernel = op.build();
+  if (!kernel.ok()) {
+    record.ir_hash = "none";
+    SetFailure(record, "building the kernel", kernel.status());
+    return record;
+  }
+  record.ir_hash = HashText(Print(dsl::MakeModule({*kernel})));
+  absl::StatusOr<Module> probed = ProbeModule(op, prober.Info(target).get());
+  if (!probed.ok()) {
+    SetFailure(record, "specializing the kernel", probed.status());
+    return record;
+  }
+  absl::StatusOr<std::string> source = prober.Generate(*probed, target);
+  if (!RecordGenerated(source, target, facts, record)) return record;
+  if (!RecordCompiled(prober, *probed, *source, target, facts, record)) return record;
+  RecordRun(prober, op, target, facts, context, record);
   return record;
 }
 
