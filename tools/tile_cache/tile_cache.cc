@@ -1,7 +1,9 @@
 // tile-cache: lists, verifies and clears the JIT's disk cache
 // (runtime/jit/disk_cache.h), at $TILE_CACHE_DIR or --cache-dir.
 #include <iostream>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -55,7 +57,7 @@ absl::StatusOr<absl::Duration> ParseAge(const std::string& text) {
   return duration;
 }
 
-int Main(int argc, char** argv) {
+cli::ArgParser MakeParser() {
   cli::ArgParser parser(
       "tile-cache", "ls | verify | clear [--older-than=DURATION] [--cache-dir=DIR]",
       "Lists, verifies or clears the JIT's kernel cache: $TILE_CACHE_DIR, else\n"
@@ -70,19 +72,24 @@ int Main(int argc, char** argv) {
   parser.Add({"cache-dir", "DIR", "the cache folder (default: from the environment)"});
   parser.Add({"older-than", "DURATION", "clear only entries last written before now - DURATION"});
   parser.Add({"help", "", "show this help"});
-  if (absl::Status status = parser.Parse(argc, argv); !status.ok()) {
-    std::cerr << "tile-cache: error: " << status.message() << "\n";
-    return 2;
-  }
-  if (parser.Has("help")) {
-    std::cout << parser.Help();
-    return 0;
-  }
+  return parser;
+}
+
+// What the command line asks, every usage error decided before the cache is opened.
+struct CacheRequest {
+  std::string command;  // ls, verify or clear
+  std::string directory;
+  std::optional<absl::Duration> older_than;  // clear's
+};
+
+// The command, the folder and --older-than; nullopt when `request` is complete, else the exit
+// status of the usage error reported (2).
+std::optional<int> ParseRequest(const cli::ArgParser& parser, CacheRequest& request) {
   if (parser.positional().size() != 1) {
     std::cerr << "tile-cache: error: expected one command: ls, verify or clear (see --help)\n";
     return 2;
   }
-  const std::string command = parser.positional()[0];
+  request.command = parser.positional()[0];
   std::optional<std::string> directory = parser.Has("cache-dir")
                                              ? std::optional<std::string>(parser.Get("cache-dir"))
                                              : runtime::jit::CacheDirectoryFromEnvironment();
@@ -91,66 +98,92 @@ int Main(int argc, char** argv) {
                  "is known (no HOME); give --cache-dir\n";
     return 2;
   }
+  request.directory = *directory;
+  const std::string& command = request.command;
   if (command != "ls" && command != "verify" && command != "clear") {
     std::cerr << "tile-cache: error: unknown command '" << command
               << "': expected ls, verify or clear\n";
     return 2;
   }
-  std::optional<absl::Duration> older_than;
-  if (parser.Has("older-than")) {
-    if (command != "clear") {
-      std::cerr << "tile-cache: error: --older-than is for clear, not " << command << "\n";
-      return 2;
-    }
-    absl::StatusOr<absl::Duration> duration = ParseAge(parser.Get("older-than"));
-    if (!duration.ok()) {
-      std::cerr << "tile-cache: error: --older-than: " << duration.status().message() << "\n";
-      return 2;
-    }
-    older_than = *duration;
+  if (!parser.Has("older-than")) return std::nullopt;
+  if (command != "clear") {
+    std::cerr << "tile-cache: error: --older-than is for clear, not " << command << "\n";
+    return 2;
   }
-  absl::StatusOr<DiskCache> cache = DiskCache::OpenExisting(*directory);
-  if (!cache.ok()) {
-    std::cerr << "tile-cache: error: " << cache.status().message() << "\n";
-    return 1;
+  absl::StatusOr<absl::Duration> duration = ParseAge(parser.Get("older-than"));
+  if (!duration.ok()) {
+    std::cerr << "tile-cache: error: --older-than: " << duration.status().message() << "\n";
+    return 2;
   }
-  if (command == "ls") {
-    std::vector<EntryInfo> entries = cache->List();
-    std::cout << absl::StrFormat("%-32s  %-8s  %-20s  %-6s  %-16s  %9s  %5s\n", "KEY", "KIND",
-                                 "KERNEL", "TARGET", "ARCH", "SIZE", "AGE");
-    int64_t total = 0;
-    for (const EntryInfo& entry : entries) {
-      total += entry.size_bytes;
-      std::cout << absl::StrFormat("%-32s  %-8s  %-20s  %-6s  %-16s  %9d  %5s\n", entry.key,
-                                   Field(entry, "kind"), Field(entry, "kernel"),
-                                   Field(entry, "target"), Field(entry, "arch"), entry.size_bytes,
-                                   Age(entry.modified));
-    }
-    std::cout << entries.size() << " entries, " << total << " bytes in " << *directory << "\n";
-    return 0;
+  request.older_than = *duration;
+  return std::nullopt;
+}
+
+// ls: a line per entry and the total.
+int ListEntries(const DiskCache& cache, const std::string& directory) {
+  std::vector<EntryInfo> entries = cache.List();
+  std::cout << absl::StrFormat("%-32s  %-8s  %-20s  %-6s  %-16s  %9s  %5s\n", "KEY", "KIND",
+                               "KERNEL", "TARGET", "ARCH", "SIZE", "AGE");
+  int64_t total = 0;
+  for (const EntryInfo& entry : entries) {
+    total += entry.size_bytes;
+    std::cout << absl::StrFormat("%-32s  %-8s  %-20s  %-6s  %-16s  %9d  %5s\n", entry.key,
+                                 Field(entry, "kind"), Field(entry, "kernel"),
+                                 Field(entry, "target"), Field(entry, "arch"), entry.size_bytes,
+                                 Age(entry.modified));
   }
-  if (command == "verify") {
-    std::vector<EntryInfo> entries = cache->Verify();
-    int bad = 0;
-    for (const EntryInfo& entry : entries) {
-      if (entry.problems.empty()) continue;
-      ++bad;
-      std::cout << "BAD " << entry.path << " (kernel " << Field(entry, "kernel") << ")\n";
-      for (const std::string& problem : entry.problems) std::cout << "  " << problem << "\n";
-    }
-    std::cout << entries.size() << " entries checked, " << bad << " bad"
-              << (bad ? " (the runtime refuses and rebuilds them; tile-cache clear removes all)"
-                      : ": the cache is consistent")
-              << "\n";
-    return bad ? 1 : 0;
+  std::cout << entries.size() << " entries, " << total << " bytes in " << directory << "\n";
+  return 0;
+}
+
+// verify: each bad entry with its problems; 1 when there is one.
+int VerifyEntries(const DiskCache& cache) {
+  std::vector<EntryInfo> entries = cache.Verify();
+  int bad = 0;
+  for (const EntryInfo& entry : entries) {
+    if (entry.problems.empty()) continue;
+    ++bad;
+    std::cout << "BAD " << entry.path << " (kernel " << Field(entry, "kernel") << ")\n";
+    for (const std::string& problem : entry.problems) std::cout << "  " << problem << "\n";
   }
-  absl::StatusOr<int> removed = cache->Clear(older_than);
+  std::cout << entries.size() << " entries checked, " << bad << " bad"
+            << (bad ? " (the runtime refuses and rebuilds them; tile-cache clear removes all)"
+                    : ": the cache is consistent")
+            << "\n";
+  return bad ? 1 : 0;
+}
+
+// clear: every entry, or those older than --older-than.
+int ClearEntries(DiskCache& cache, const CacheRequest& request) {
+  absl::StatusOr<int> removed = cache.Clear(request.older_than);
   if (!removed.ok()) {
     std::cerr << "tile-cache: error: " << removed.status().message() << "\n";
     return 1;
   }
-  std::cout << "removed " << *removed << " entries from " << *directory << "\n";
+  std::cout << "removed " << *removed << " entries from " << request.directory << "\n";
   return 0;
+}
+
+int Main(int argc, char** argv) {
+  cli::ArgParser parser = MakeParser();
+  if (absl::Status status = parser.Parse(argc, argv); !status.ok()) {
+    std::cerr << "tile-cache: error: " << status.message() << "\n";
+    return 2;
+  }
+  if (parser.Has("help")) {
+    std::cout << parser.Help();
+    return 0;
+  }
+  CacheRequest request;
+  if (std::optional<int> done = ParseRequest(parser, request)) return *done;
+  absl::StatusOr<DiskCache> cache = DiskCache::OpenExisting(request.directory);
+  if (!cache.ok()) {
+    std::cerr << "tile-cache: error: " << cache.status().message() << "\n";
+    return 1;
+  }
+  if (request.command == "ls") return ListEntries(*cache, request.directory);
+  if (request.command == "verify") return VerifyEntries(*cache);
+  return ClearEntries(*cache, request);
 }
 
 }  // namespace
