@@ -15,6 +15,7 @@ Exit status 0 whether or not anything is listed; 2 on a usage error.
 import argparse
 import os
 import re
+import signal
 import sys
 
 SOURCE_SUFFIXES = (".cc", ".cpp", ".cxx", ".h", ".hpp")
@@ -157,6 +158,7 @@ def source_files(roots):
 
 
 def main(argv):
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # quiet under `| head`
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--max-lines", type=int, default=80)
     parser.add_argument("--files", action="store_true")
