@@ -182,7 +182,6 @@ std::vector<std::pair<const BufferNode*, int64_t>> CudaTargetInfo::SharedBufferA
 std::optional<Stmt> CudaTargetInfo::AsyncCopy(const Expr& dst, const Expr& src, int bytes,
                                               const Expr& copy_if) const {
   if (bytes != 16 && bytes != 8 && bytes != 4) return std::nullopt;
-  RegisterCudaLibraryIntrinsics();
   return Evaluate::Make(Call::Make(kVoid, absl::StrCat("cuda.cp_async_", bytes),
                                    {dst, src, copy_if ? copy_if : Bool(true)}));
 }

@@ -119,7 +119,6 @@ absl::StatusOr<std::optional<Stmt>> LowerGemmToFma(const passes::GemmLoweringReq
       !passes::HasFragmentLayout(*gemm.c.buffer, FmaAccumulatorLayout(*plan), plan->m, plan->n)) {
     return std::optional<Stmt>();
   }
-  if (absl::Status registered = RegisterGemmFmaIntrinsic(); !registered.ok()) return registered;
   return std::optional<Stmt>(passes::TileGemmCall(gemm, kGemmFmaIntrinsic, plan->m, plan->n,
                                                   plan->k, plan->threads_m, plan->threads_n,
                                                   {Int(plan->lda), Int(plan->ldb)}));

@@ -124,12 +124,10 @@ absl::StatusOr<std::optional<Stmt>> LowerGemmToMma(const passes::GemmLoweringReq
         !passes::HasFragmentLayout(*gemm.a.buffer, RegisterALayout(*plan), plan->m, plan->k)) {
       return std::optional<Stmt>();
     }
-    if (absl::Status registered = RegisterGemmMmaIntrinsic(); !registered.ok()) return registered;
     return std::optional<Stmt>(passes::TileGemmCall(gemm, kGemmRsIntrinsic, plan->m, plan->n,
                                                     plan->k, plan->warps_m, plan->warps_n,
                                                     {Int(plan->ldb)}));
   }
-  if (absl::Status registered = RegisterGemmMmaIntrinsic(); !registered.ok()) return registered;
   return std::optional<Stmt>(passes::TileGemmCall(gemm, kGemmSsIntrinsic, plan->m, plan->n,
                                                   plan->k, plan->warps_m, plan->warps_n,
                                                   {Int(plan->lda), Int(plan->ldb)}));

@@ -211,14 +211,10 @@ absl::StatusOr<std::optional<Stmt>> LowerGemmToWgmma(const passes::GemmLoweringR
     if (!passes::HasFragmentLayout(*gemm.a.buffer, WgmmaRegisterALayout(*plan), plan->m, plan->k)) {
       return std::optional<Stmt>();
     }
-    if (absl::Status registered = RegisterGemmWgmmaIntrinsic(); !registered.ok()) {
-      return registered;
-    }
     return std::optional<Stmt>(passes::TileGemmCall(gemm, kGemmWgmmaRegisterAIntrinsic, plan->m,
                                                     plan->n, plan->k, plan->warpgroups_m,
                                                     plan->warpgroups_n));
   }
-  if (absl::Status registered = RegisterGemmWgmmaIntrinsic(); !registered.ok()) return registered;
   return std::optional<Stmt>(passes::TileGemmCall(gemm, kGemmWgmmaIntrinsic, plan->m, plan->n,
                                                   plan->k, plan->warpgroups_m, plan->warpgroups_n));
 }

@@ -61,7 +61,9 @@ absl::StatusOr<std::string> Source(const std::string& target_name, const char* t
   if (!module.ok()) return module.status();
   absl::StatusOr<targets::TargetName> name = targets::ParseTargetName(target_name);
   if (!name.ok()) return name.status();
-  absl::StatusOr<std::unique_ptr<targets::Target>> target = MakeCudaFamily()->Create(*name);
+  std::unique_ptr<targets::TargetFamily> family = MakeCudaFamily();
+  family->RegisterIntrinsics();  // what a target registry does when it adds the family
+  absl::StatusOr<std::unique_ptr<targets::Target>> target = family->Create(*name);
   if (!target.ok()) return target.status();
   absl::StatusOr<Module> lowered = (*target)->Lower(*module);
   if (!lowered.ok()) return lowered.status();

@@ -131,7 +131,6 @@ int64_t SharedFootprint(const Stmt& body, const passes::BufferMap& staged) {
 TmaStoreEpilogue StoreTilesWithTma(const KernelNode& kernel, const std::vector<Stmt>& epilogue,
                                    int64_t shared_bytes, int64_t shared_limit, bool persistent,
                                    passes::FreshNames& names) {
-  RegisterTmaStoreIntrinsics();
   const passes::Divisibility divisibility = TmaDivisibility(kernel);
   EpilogueUses uses;
   for (const Stmt& s : epilogue) uses.VisitStatement(s);
