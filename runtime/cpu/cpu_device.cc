@@ -135,10 +135,14 @@ absl::StatusOr<std::unique_ptr<Device>> OpenCpuDevice(const CpuDeviceOptions& op
 }
 
 absl::StatusOr<std::unique_ptr<Device>> OpenCpuTarget(std::string_view target) {
-  // The target registry parses the name and asks the CPU family to check it, so an unknown
-  // option or an architecture is named as tile-opt and tile-run name it.
-  absl::StatusOr<std::shared_ptr<const targets::Target>> resolved =
-      targets::LinkedTargets().Resolve(target);
+  // A registry of the CPU family alone parses the name and checks it as tile-opt and tile-run
+  // do (an unknown option, an architecture), without tying this device to the binary's list.
+  static const targets::TargetRegistry* const cpu_only = [] {
+    auto* registry = new targets::TargetRegistry();
+    registry->Add(tile_ir::cpu::MakeCpuFamily());
+    return registry;
+  }();
+  absl::StatusOr<std::shared_ptr<const targets::Target>> resolved = cpu_only->Resolve(target);
   if (!resolved.ok()) return resolved.status();
   return OpenCpuDevice();
 }
