@@ -200,7 +200,8 @@ def test_leaving_a_loop_early():
 
 def test_type_mismatches():
     with pytest.raises(TypeError, match=at(r"in kernel 'k': '\*': operands of i32 and f32; "
-                                           r"convert one with T.cast")):
+                                           r"convert the i32 operand with "
+                                           r"T.cast\(x, 'float32'\)")):
         @T.prim_func
         def k(A: T.Tensor((M,), "float32")):
             with T.Kernel(1):
@@ -353,3 +354,33 @@ def test_tile_operation_operands():
             with T.Kernel(1):
                 S = T.alloc_fragment((16,), "int32")
                 T.fill(S, 0.5)
+
+
+def test_cast_advice_widens():
+    # x / N with N an integer: the advice converts N to x's float type, never x to an integer.
+    with pytest.raises(TypeError, match=r"operands of f32 and i32; convert the i32 operand with "
+                                        r"T.cast\(x, 'float32'\)"):
+        @T.prim_func
+        def k(A: T.Tensor((M,), "float32")):
+            with T.Kernel(1):
+                for i in T.Parallel(64):
+                    A[i] = A[i] / i
+    with pytest.raises(TypeError, match=r"operands of f16 and f32; convert the f16 operand with "
+                                        r"T.cast\(x, 'float32'\)"):
+        @T.prim_func
+        def k2(A: T.Tensor((M,), "float32"), B: T.Tensor((M,), "float16")):
+            with T.Kernel(1):
+                for i in T.Parallel(64):
+                    A[i] = B[i] + A[i]
+
+
+def test_unknown_names_are_not_implemented_at_the_users_line():
+    with pytest.raises(NotImplementedError,
+                       match=r"test_errors.py:\d+: T.no_such_construct: tile.language has no "
+                             r"such name"):
+        T.no_such_construct(1)
+    # Also an AttributeError: hasattr and getattr with a default keep working.
+    assert not hasattr(T, "no_such_construct")
+    assert getattr(T, "no_such_construct", 7) == 7
+    with pytest.raises(AttributeError, match="__no_such_dunder__"):
+        T.__no_such_dunder__

@@ -116,3 +116,18 @@ __all__ = [name for name in [
     "symbolic", "truncdiv", "truncmod", "unroll", "use_swizzle", "vectorized",
 ] + sorted(_DTYPES) + sorted(_expr.INTRINSICS) + sorted(_unsupported.REFUSED)
            if not hasattr(_builtins, name)]
+
+
+class UnknownNameError(NotImplementedError, AttributeError):
+    """A name TileLang users may reach for that tile.language does not have. A
+    NotImplementedError naming the name and the user's line; also an AttributeError, so that
+    hasattr(T, name) and getattr(T, name, default) keep working."""
+
+
+def __getattr__(name):
+    # Python's own probes (__path__, __wrapped__, ...) get the plain AttributeError they expect.
+    if name.startswith("__") and name.endswith("__"):
+        raise AttributeError(f"module 'tile.language' has no attribute '{name}'")
+    raise UnknownNameError(f"{_unsupported._where.here()}: T.{name}: tile.language has no such "
+                           "name (TileLang's names it has: python/README.md; the language "
+                           "reference: docs/)")

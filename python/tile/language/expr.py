@@ -196,12 +196,24 @@ _COMPARISON = {"==": pb.BINARY_OP_EQ, "!=": pb.BINARY_OP_NE, "<": pb.BINARY_OP_L
 _LOGIC = {"&": pb.BINARY_OP_AND, "|": pb.BINARY_OP_OR}
 
 
+def _widens_to(small, large):
+    """Whether converting `small` to `large` is the widening direction of the two: integers go
+    to floats, narrower types to wider ones of the same kind."""
+    if small.is_float != large.is_float:
+        return large.is_float
+    return small.bits <= large.bits
+
+
 def binary(symbol, a, b):
     what = f"'{symbol}'"
     a, b = unify(as_expr(a, what), as_expr(b, what))
     if a.dtype != b.dtype:
+        # The advice widens, never narrows or truncates: an int operand to the float type, a
+        # narrower operand to the wider type.
+        narrow, wide = (a, b) if _widens_to(a.dtype, b.dtype) else (b, a)
         raise _fail(TypeError, what, f"operands of {a.dtype.ir_name} and {b.dtype.ir_name}; "
-                    f"convert one with T.cast(x, '{b.dtype.name}')")
+                    f"convert the {narrow.dtype.ir_name} operand with "
+                    f"T.cast(x, '{wide.dtype.name}')")
     dtype = a.dtype
     if symbol in _LOGIC:
         if dtype.kind != "bool":
