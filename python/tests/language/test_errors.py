@@ -384,3 +384,10 @@ def test_unknown_names_are_not_implemented_at_the_users_line():
     assert getattr(T, "no_such_construct", 7) == 7
     with pytest.raises(AttributeError, match="__no_such_dunder__"):
         T.__no_such_dunder__
+
+
+def test_tilelang_dtype_spellings():
+    assert T.float == T.float32 and T.half == T.float16 and T.double == T.float64
+    assert T.float8_e4m3fn == T.float8_e4m3
+    with pytest.raises(NotImplementedError, match=r"T.uint16: the IR's integer types are"):
+        T.uint16(3)

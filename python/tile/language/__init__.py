@@ -33,6 +33,7 @@ from tile.language import unsupported as _unsupported
 from tile.language.allocations import alloc_fragment, alloc_local, alloc_shared
 from tile.language.control import (Else, If, Kernel, Parallel, Pipelined, serial, unroll,
                                    use_swizzle, vectorized)
+from tile.language import dtypes as _dtypes_module
 from tile.language.dtypes import BY_NAME as _DTYPES
 from tile.language.dtypes import DType
 from tile.language.expr import Expr, cast, infinity, literal_of
@@ -44,6 +45,9 @@ from tile.language import expr as _expr
 
 Buffer = Tensor  # TileLang's older spelling of the annotation
 globals().update(_DTYPES)  # T.float16, T.float32, T.int32, T.bool, ...
+# TileLang's and TVM's other spellings of the same types: T.float, T.half, T.double,
+# T.float8_e4m3fn.
+globals().update(_dtypes_module._ALIASES)
 globals().update({name: getattr(_unsupported, name) for name in _unsupported.REFUSED})
 
 
@@ -114,7 +118,8 @@ __all__ = [name for name in [
     "fill", "floordiv", "floormod", "gemm", "if_then_else", "infinity", "literal_of", "max",
     "min", "prim_func", "reduce_absmax", "reduce_max", "reduce_min", "reduce_sum", "serial",
     "symbolic", "truncdiv", "truncmod", "unroll", "use_swizzle", "vectorized",
-] + sorted(_DTYPES) + sorted(_expr.INTRINSICS) + sorted(_unsupported.REFUSED)
+] + sorted(_DTYPES) + sorted(_dtypes_module._ALIASES) + sorted(_expr.INTRINSICS) + sorted(
+    _unsupported.REFUSED)
            if not hasattr(_builtins, name)]
 
 

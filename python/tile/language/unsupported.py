@@ -27,6 +27,9 @@ REFUSED = {
     "annotate_layout": "not in tile.language yet, though the IR has layouts "
                        "(the C++ DSL's annotate_layout writes them)",
     "alloc_var": "not in tile.language yet; use x = T.alloc_local([1], dtype) and x[0]",
+    "uint16": "the IR's integer types are i4, i8, i16, i32, i64 and u8",
+    "uint32": "the IR's integer types are i4, i8, i16, i32, i64 and u8",
+    "uint64": "the IR's integer types are i4, i8, i16, i32, i64 and u8",
 }
 
 globals().update({name: _refuse(name, reason) for name, reason in REFUSED.items()})
