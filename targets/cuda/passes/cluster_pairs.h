@@ -1,4 +1,4 @@
-// Clusters of two blocks along x for warp-specialize (cuda:sm_90a{cluster=2}, warp_specialize.h):
+// Clusters of two blocks along x for warp-specialize (cuda:sm_90a{cluster=2}, warp_specialize.md):
 // the pair loads the tile both read once, each block half of its 128-byte atom columns into both
 // with a TMA multicast. Which copy qualifies is checked block by block, not proved: for a grid
 // and a pipelined loop of constant extents, the first element of the copy's source region is

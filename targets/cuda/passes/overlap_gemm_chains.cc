@@ -1,5 +1,5 @@
 // overlap-gemm-chains: a consumer loop's second gemm of iteration k - 1 runs while the register
-// work of iteration k does (see overlap_gemm_chains.h).
+// work of iteration k does (see overlap_gemm_chains.md).
 #include "targets/cuda/passes/overlap_gemm_chains.h"
 
 #include <optional>

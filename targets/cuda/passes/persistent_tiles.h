@@ -1,24 +1,6 @@
-// Persistent blocks for warp-specialize (cuda:sm_90a{persistent=on}; off by default until timed on
-// an H200): instead of
-// one block per output tile, min(tiles, SMs) blocks, each role of each block looping over the
-// tiles b, b + G, b + 2G, ... (G the launched blocks). The producer then loads the next tile's
-// stages while the consumers still store the last one, and the blocks' start-up (barrier
-// initialization, setmaxnreg, the pipeline's first loads) is paid once per SM, not per tile.
-//
-// Static round-robin is balanced only when every tile takes the same work, so a kernel is made
-// persistent only when its pipelined loop's bounds do not depend on the block index (a causal
-// attention's do: its tiles stay blocks, which the hardware schedules as they finish).
-//
-// The grid's variables become lets inside each role's tile loop,
-//
-//   for tile_iter in 0 +: ceildiv(tiles - b, G) serial {
-//     let bx' = (b + tile_iter * G) % gx;  let by' = (b + tile_iter * G) / gx % gy;  ...
-//     <the kernel's lets computed from the block index (a rasterization), renamed>
-//     <the role's statements, naming bx', by', ...>
-//   }
-//
-// and warp-specialize counts each role's pipeline iterations on across tiles
-// (tile_iter * trips + k), so the mbarrier slots and phases continue from tile to tile.
+// Persistent blocks for warp-specialize (cuda:sm_90a{persistent=on}, off by default): min(tiles,
+// SMs) blocks, each role of each block looping over the output tiles b, b + G, b + 2G, ... (G the
+// launched blocks), only where every tile does the same work. See warp_specialize.md.
 #ifndef TARGETS_CUDA_PASSES_PERSISTENT_TILES_H_
 #define TARGETS_CUDA_PASSES_PERSISTENT_TILES_H_
 

@@ -1,42 +1,6 @@
-// TMA stores for warp-specialize's consumers (cuda:sm_90a{tma_store=on}; off by default until
-// timed on an H200): an output tile that the consumers copy from their registers to global
-// memory,
-//
-//   copy C_l -> C[row +: R, col +: W];                  // each thread stores its elements
-//
-// goes through a shared tile instead, which one consumer thread then stores with the TMA:
-//
-//   alloc C_stage: shared T[R, W];                      // in front of the split
-//   ...
-//   if (cuda.consumer_leader()) {                       // persistent kernels only: the last
-//     eval cuda.tma_store_wait_read(C_stage[0, 0]);     // tile's store has read C_stage
-//   }
-//   copy C_l -> C_stage;
-//   if (cuda.consumer_leader()) {
-//     eval cuda.tma_store_2d(C_stage[0, 0], C[0, 0], row, col, R, W);
-//   }
-//   ...                                                 // after the consumers' last tile:
-//   if (cuda.consumer_leader()) { eval cuda.tma_store_wait_read(C_stage[0, 0]); }
-//
-// The TMA writes whole 128-byte lines where the threads' stores of an accumulator layout write
-// 16 bytes of each of eight rows, and the issuing thread goes on at once: in a persistent
-// kernel the store of one tile overlaps the next tile's main loop, which the wait before the
-// next tile's copy (and the barrier insert-barriers puts after it) brings back in order. The
-// generic passes lower the copy into the shared tile; core-matrix-tiles lays the tile out in
-// the TMA's 128-byte swizzle (a store's tile is a core-matrix operand, tensor_maps.h) and
-// fences the threads' stores into it before the barrier that precedes the TMA store;
-// warp-roles turns the marker into the first consumer thread. Elements of the tile outside
-// the tensor are not written, as the threads' guarded stores did not write them.
-//
-// A copy qualifies when it is a statement of the epilogue's top level, its source is a whole
-// fragment of constant shape R x W, the TMA can move its destination (TmaTileWhyNot, tensor_maps.h:
-// a tile of that shape of the last two dimensions of a dense tensor parameter of rank 2 to 5, one
-// element of each other dimension, with elements the TMA moves and rows of a whole number of 128
-// bytes, R a multiple of 8 of at most 256, the row pitch proved a multiple of 16 bytes), no other
-// statement of the epilogue names the tensor (nothing would order it with the store's asynchronous
-// writes), and the staging tile fits the shared memory the kernel leaves. Others stay as they are,
-// with a remark. With several, a persistent kernel waits once before the first staging copy of each
-// tile.
+// TMA stores for warp-specialize's consumers (cuda:sm_90a{tma_store=on}, the default): an output
+// tile that the consumers copy from registers to global memory goes through a shared staging
+// tile, which one consumer thread stores with the TMA. See warp_specialize.md.
 #ifndef TARGETS_CUDA_PASSES_TMA_STORES_H_
 #define TARGETS_CUDA_PASSES_TMA_STORES_H_
 

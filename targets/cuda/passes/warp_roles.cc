@@ -1,5 +1,5 @@
 // warp-roles: the producer warpgroup of a warp-specialized kernel, its thread indices and
-// barriers, and the consumers' named barriers (see warp_roles.h).
+// barriers, and the consumers' named barriers (see warp_roles.md).
 #include "targets/cuda/passes/warp_roles.h"
 
 #include <cstdint>

@@ -1,6 +1,6 @@
 // warp-specialize: finds the one top-level pipelined loop of a kernel, checks that its copies
 // can move to a producer warpgroup, and splits the kernel into the two roles with mbarriers
-// per stage slot (see warp_specialize.h for the shape of the result).
+// per stage slot (see warp_specialize.md for the shape of the result).
 #include "targets/cuda/passes/warp_specialize.h"
 
 #include <algorithm>
