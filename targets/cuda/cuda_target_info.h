@@ -39,7 +39,7 @@ struct WarpSpecialization {
   // count: {persistent=on,sms=N}); 0 keeps one tile per block (the default, {persistent=off}).
   int persistent_blocks = 0;
   // The consumers of a split kernel store their output tiles through shared memory with the
-  // TMA ({tma_store=on}; tma_stores.h); off by default.
+  // TMA ({tma_store=on}, the target option's default; tma_stores.h); false keeps plain stores.
   bool tma_stores = false;
   // 2: the blocks of a split kernel run in clusters of two along x that load a tile both read
   // once, half by each, with a TMA multicast ({cluster=2}; warp_specialize.h); 1 (the default)

@@ -118,7 +118,6 @@ absl::StatusOr<std::optional<Stmt>> LowerGemmToMfma(const passes::GemmLoweringRe
       !passes::HasFragmentLayout(*gemm.c.buffer, AccumulatorLayout(*plan), plan->m, plan->n)) {
     return std::optional<Stmt>();
   }
-  if (absl::Status registered = RegisterGemmMfmaIntrinsic(); !registered.ok()) return registered;
   if (gemm.a.buffer->scope == MemoryScope::kFragment) {
     // A laid out otherwise is left to the generic lowering, which stages it in LDS with a
     // remark and asks again with A there.

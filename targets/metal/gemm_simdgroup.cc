@@ -77,9 +77,6 @@ absl::StatusOr<std::optional<Stmt>> LowerGemmToSimdgroup(
       !passes::HasFragmentLayout(*gemm.c.buffer, CyclicLayout(*plan, threads), plan->m, plan->n)) {
     return std::optional<Stmt>();
   }
-  if (absl::Status registered = RegisterGemmSimdgroupIntrinsic(); !registered.ok()) {
-    return registered;
-  }
   Buffer scratch = BufferNode::Make(request.names->Fresh(gemm.c.buffer->name + "_simd"), kF32,
                                     {Int(plan->m), Int(plan->n)}, MemoryScope::kShared);
   std::vector<Expr> args = {passes::FirstElement(gemm.a),

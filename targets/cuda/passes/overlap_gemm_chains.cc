@@ -81,7 +81,7 @@ bool RegistersOnly(const Stmt& s) {
   return checker.ok;
 }
 
-// The loop's body split around its two gemms (overlap_gemm_chains.h names the parts).
+// The loop's body split around its two gemms (overlap_gemm_chains.md names the parts).
 struct Chain {
   std::vector<Stmt> a, r1, x, x1, x2, w2, r2;
   Stmt first;                // G1's statement
