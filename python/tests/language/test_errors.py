@@ -391,3 +391,52 @@ def test_tilelang_dtype_spellings():
     assert T.float8_e4m3fn == T.float8_e4m3
     with pytest.raises(NotImplementedError, match=r"T.uint16: the IR's integer types are"):
         T.uint16(3)
+
+
+def test_tilelang_keywords_accepted_where_they_mean_what_the_ir_does():
+    @T.prim_func
+    def k(A: T.Tensor((64,), "float32"), B: T.Tensor((64,), "float32")):
+        with T.Kernel(1, threads=64):
+            s = T.alloc_shared((64,), "float32", scope="shared.dyn")
+            f = T.alloc_fragment((64,), "float32", scope="local.fragment")
+            T.copy(A, s, disable_tma=True)
+            T.copy(s, f)
+            for i in T.Parallel(64):
+                f[i] = T.clamp(f[i], -1.0, 1.0)
+            for j in T.Serial(1):
+                T.atomic_add(B, f, memory_order="relaxed")
+
+    text = k.module.ir() if hasattr(k.module, "ir") else str(k.proto)
+    assert "atomic_add" in text
+    with pytest.raises(NotImplementedError, match=r"memory_order='seq_cst': the IR's atomic "
+                                                   r"adds are relaxed"):
+        @T.prim_func
+        def k2(A: T.Tensor((64,), "float32"), B: T.Tensor((64,), "float32")):
+            with T.Kernel(1):
+                T.atomic_add(B[0], A[0], memory_order="seq_cst")
+    with pytest.raises(NotImplementedError, match=r"scope='global': this call makes "
+                                                   r"'shared.dyn' buffers"):
+        @T.prim_func
+        def k3(A: T.Tensor((64,), "float32")):
+            with T.Kernel(1):
+                T.alloc_shared((64,), "float32", scope="global")
+    with pytest.raises(NotImplementedError, match=r"eviction_policy: the IR has no cache hints"):
+        @T.prim_func
+        def k4(A: T.Tensor((64,), "float32"), B: T.Tensor((64,), "float32")):
+            with T.Kernel(1):
+                T.copy(A, B, eviction_policy="evict_first")
+
+
+def test_clamp_and_serial_run():
+    import numpy as np
+
+    @T.prim_func
+    def k(A: T.Tensor((64,), "float32"), B: T.Tensor((64,), "float32")):
+        with T.Kernel(1, threads=64):
+            for i in T.Parallel(64):
+                B[i] = T.clamp(A[i], -0.5, 0.5)
+
+    a = np.linspace(-1, 1, 64).astype(np.float32)
+    b = np.full(64, np.nan, np.float32)
+    tile.compile(k, target="cpu")(a, b)
+    np.testing.assert_array_equal(b, np.clip(a, -0.5, 0.5))

@@ -80,6 +80,15 @@ def min(a, b):  # pylint: disable=redefined-builtin
     return _expr.folded_or_binary("min", a, b, lambda x, y: x if x <= y else y)
 
 
+def clamp(value, lo, hi):
+    """TileLang's T.clamp: min(max(value, lo), hi)."""
+    return min(max(value, lo), hi)
+
+
+# TileLang spells the serial loop both ways.
+Serial = serial
+
+
 def And(a, b):
     return _expr.binary("&", a, b)
 
@@ -114,7 +123,8 @@ del _name
 __all__ = [name for name in [
     "And", "Buffer", "Cast", "DType", "Else", "Expr", "GemmWarpPolicy", "If", "Kernel", "Not",
     "Or", "Parallel", "Pipelined", "PrimFunc", "Tensor", "alloc_fragment", "alloc_local",
-    "alloc_shared", "atomic_add", "cast", "ceildiv", "clear", "copy", "cumsum", "dynamic",
+    "Serial", "alloc_shared", "atomic_add", "cast", "ceildiv", "clamp", "clear", "copy", "cumsum",
+    "dynamic",
     "fill", "floordiv", "floormod", "gemm", "if_then_else", "infinity", "literal_of", "max",
     "min", "prim_func", "reduce_absmax", "reduce_max", "reduce_min", "reduce_sum", "serial",
     "symbolic", "truncdiv", "truncmod", "unroll", "use_swizzle", "vectorized",

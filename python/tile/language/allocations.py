@@ -8,7 +8,7 @@ from tile.language import _where, dtypes, source_names
 from tile.language import expr as expr_module
 from tile.language._proto import pb
 from tile.language.buffers import Buffer
-from tile.language.builder import statement_site
+from tile.language.builder import current, statement_site
 
 
 def _alloc(what, scope, shape, dtype, name):
@@ -43,13 +43,24 @@ def _alloc(what, scope, shape, dtype, name):
     return buffer
 
 
-def alloc_shared(shape, dtype, name=None):
+def _scope(what, scope, accepted):
+    """TileLang's scope= spelling, accepted where it names the scope the call makes."""
+    if scope is not None and scope not in accepted:
+        builder = current(what)
+        raise builder.fail(NotImplementedError, what, f"scope={scope!r}: this call makes "
+                           f"{accepted[0]!r} buffers (accepted: {', '.join(map(repr, accepted))})")
+
+
+def alloc_shared(shape, dtype, name=None, scope=None):
+    _scope("T.alloc_shared", scope, ("shared.dyn", "shared"))
     return _alloc("T.alloc_shared", "shared", shape, dtype, name)
 
 
-def alloc_fragment(shape, dtype, name=None):
+def alloc_fragment(shape, dtype, name=None, scope=None):
+    _scope("T.alloc_fragment", scope, ("local.fragment",))
     return _alloc("T.alloc_fragment", "fragment", shape, dtype, name)
 
 
-def alloc_local(shape, dtype, name=None):
+def alloc_local(shape, dtype, name=None, scope=None):
+    _scope("T.alloc_local", scope, ("local",))
     return _alloc("T.alloc_local", "local", shape, dtype, name)

@@ -26,11 +26,21 @@ def _without_ones(extents):
     return [e for e in extents if e != 1]
 
 
-def copy(src, dst):
+def copy(src, dst, coalesced_width=None, disable_tma=False, eviction_policy=None):
     """dst = src between any two scopes; a point (A[by * 128, k * 32]) takes its extents
-    from the other operand. Extents must agree, unit dimensions aside."""
+    from the other operand. Extents must agree, unit dimensions aside. TileLang's
+    disable_tma is accepted and changes nothing: the target decides how a copy moves (TMA,
+    cp.async, plain loads), and every way gives the same values."""
     what = "T.copy"
     builder, site = statement_site(what)
+    if coalesced_width is not None:
+        raise builder.fail(NotImplementedError, what, "coalesced_width: the IR leaves vector "
+                           "widths to the vectorize pass")
+    if eviction_policy is not None:
+        raise builder.fail(NotImplementedError, what, "eviction_policy: the IR has no cache "
+                           "hints")
+    if not isinstance(disable_tma, bool):
+        raise builder.fail(TypeError, what, f"disable_tma is a bool, not {disable_tma!r}")
     if _is_point(src) and _is_point(dst):
         raise builder.fail(ValueError, what, "both operands are single points; give one of "
                            "them a size (a whole buffer, or a region with slices)")
@@ -135,11 +145,20 @@ reduce_min = _reduce(pb.REDUCE_KIND_MIN, "reduce_min")
 reduce_absmax = _reduce(pb.REDUCE_KIND_ABS_MAX, "reduce_absmax")
 
 
-def atomic_add(dst, value):
+def atomic_add(dst, value, memory_order=None, return_prev=False, use_tma=False):
     """dst += value atomically (TileLang's argument order): a tile into a region of global
-    or shared memory, or one number into one element."""
+    or shared memory, or one number into one element. The IR's atomics are relaxed, which is
+    TileLang's memory_order="relaxed" (and its default); stronger orders are refused."""
     what = "T.atomic_add"
     builder, site = statement_site(what)
+    if memory_order not in (None, "relaxed"):
+        raise builder.fail(NotImplementedError, what, f"memory_order={memory_order!r}: the "
+                           "IR's atomic adds are relaxed ('relaxed' is accepted)")
+    if return_prev:
+        raise builder.fail(NotImplementedError, what, "return_prev: the IR's atomic add is a "
+                           "statement and returns nothing")
+    if use_tma:
+        raise builder.fail(NotImplementedError, what, "use_tma: the IR has no TMA reductions")
     if _is_point(dst) and not isinstance(value, (buffers.Buffer, buffers.Access)):
         element = dst._load()
         value = expr_module.typed(expr_module.as_expr(value, what), dst.buffer.dtype)
