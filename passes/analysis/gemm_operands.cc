@@ -65,9 +65,10 @@ std::optional<SharedMatrix> AsWholeFragmentMatrix(const Region& region) {
 }
 
 std::optional<GemmOperands> MatchGemmOperands(
-    const Gemm& gemm, absl::FunctionRef<std::optional<SharedMatrix>(const Region&)> as_matrix) {
+    const Gemm& gemm, absl::FunctionRef<std::optional<SharedMatrix>(const Region&)> as_matrix,
+    absl::FunctionRef<bool(DataType)> accumulator) {
   const BufferNode& c = *gemm.c.buffer;
-  if (c.scope != MemoryScope::kFragment || c.dtype != kF32 || c.rank() != 2 ||
+  if (c.scope != MemoryScope::kFragment || !accumulator(c.dtype) || c.rank() != 2 ||
       gemm.c.ranges.size() != 2) {
     return std::nullopt;
   }
@@ -89,6 +90,11 @@ std::optional<GemmOperands> MatchGemmOperands(
   int64_t b_n = gemm.transpose_b ? b->rows : b->cols;
   if (a_m != *m || b_n != *n || a_k != b_k) return std::nullopt;
   return GemmOperands{*m, *n, a_k, *a, *b};
+}
+
+std::optional<GemmOperands> MatchGemmOperands(
+    const Gemm& gemm, absl::FunctionRef<std::optional<SharedMatrix>(const Region&)> as_matrix) {
+  return MatchGemmOperands(gemm, as_matrix, [](DataType dtype) { return dtype == kF32; });
 }
 
 std::optional<GemmOperands> MatchGemmOperands(const Gemm& gemm,

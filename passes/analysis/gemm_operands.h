@@ -52,9 +52,14 @@ struct GemmOperands {
   SharedMatrix b;
 };
 
-// The operands of `gemm` when its C is a whole 2-D f32 fragment of constant shape M x N and
-// `as_matrix` sees A and B as matrices that are, after the transpositions, M x K and K x N;
-// else nullopt.
+// The operands of `gemm` when its C is a whole 2-D fragment of constant shape M x N whose
+// dtype `accumulator` accepts and `as_matrix` sees A and B as matrices that are, after the
+// transpositions, M x K and K x N; else nullopt.
+std::optional<GemmOperands> MatchGemmOperands(
+    const Gemm& gemm, absl::FunctionRef<std::optional<SharedMatrix>(const Region&)> as_matrix,
+    absl::FunctionRef<bool(DataType)> accumulator);
+
+// MatchGemmOperands for an f32 accumulator, the tensor-core gemms' only one.
 std::optional<GemmOperands> MatchGemmOperands(
     const Gemm& gemm, absl::FunctionRef<std::optional<SharedMatrix>(const Region&)> as_matrix);
 

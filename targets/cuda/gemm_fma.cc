@@ -20,40 +20,19 @@ bool IsFmaInput(DataType dtype) {
   return dtype == kF32 || dtype == kF64 || dtype == kF16 || dtype == kBF16;
 }
 
-// The operands of `gemm` as passes::MatchGemmOperands sees them, for an f32 or f64
-// accumulator (MatchGemmOperands, shared with the tensor-core gemms, asks for f32).
+// The operands of `gemm` for an f32 or f64 accumulator. A fragment operand is seen as the
+// dense tile the generic lowering stages it in, so that the accumulator's layout is the same
+// before and after. Scalar loads need rows aligned to the element only (pad-shared-rows keeps
+// 16 bytes).
 std::optional<passes::GemmOperands> MatchOperands(const Gemm& gemm) {
-  const BufferNode& c = *gemm.c.buffer;
-  if (c.scope != MemoryScope::kFragment || !IsFmaAccumulator(c.dtype) || c.rank() != 2 ||
-      gemm.c.ranges.size() != 2) {
-    return std::nullopt;
-  }
-  std::optional<int64_t> m = AsConstInt(c.shape[0]);
-  std::optional<int64_t> n = AsConstInt(c.shape[1]);
-  if (!m || !n) return std::nullopt;
-  for (int d = 0; d < 2; ++d) {
-    if (AsConstInt(gemm.c.ranges[d].min) != 0 ||
-        AsConstInt(gemm.c.ranges[d].extent) != AsConstInt(c.shape[d])) {
-      return std::nullopt;
-    }
-  }
-  // A fragment operand is seen as the dense tile the generic lowering stages it in, so that
-  // the accumulator's layout is the same before and after. Scalar loads need rows aligned to
-  // the element only (pad-shared-rows keeps 16 bytes).
-  auto as_matrix = [](const Region& region) {
-    return region.buffer->scope == MemoryScope::kFragment
-               ? passes::AsWholeFragmentMatrix(region)
-               : passes::AsSharedMatrix(region, region.buffer->dtype.bits() / 8);
-  };
-  std::optional<passes::SharedMatrix> a = as_matrix(gemm.a);
-  std::optional<passes::SharedMatrix> b = as_matrix(gemm.b);
-  if (!a || !b) return std::nullopt;
-  int64_t a_m = gemm.transpose_a ? a->cols : a->rows;
-  int64_t a_k = gemm.transpose_a ? a->rows : a->cols;
-  int64_t b_k = gemm.transpose_b ? b->cols : b->rows;
-  int64_t b_n = gemm.transpose_b ? b->rows : b->cols;
-  if (a_m != *m || b_n != *n || a_k != b_k) return std::nullopt;
-  return passes::GemmOperands{*m, *n, a_k, *a, *b};
+  return passes::MatchGemmOperands(
+      gemm,
+      [](const Region& region) {
+        return region.buffer->scope == MemoryScope::kFragment
+                   ? passes::AsWholeFragmentMatrix(region)
+                   : passes::AsSharedMatrix(region, region.buffer->dtype.bits() / 8);
+      },
+      IsFmaAccumulator);
 }
 
 Expr Add(Expr a, Expr b) { return Binary::Make(BinaryOp::kAdd, std::move(a), std::move(b)); }
