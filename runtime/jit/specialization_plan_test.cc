@@ -10,6 +10,7 @@
 #include "ops/op_suite.h"
 #include "passes/pass/pass_manager.h"
 #include "passes/transforms/all_passes.h"
+#include "runtime/jit/testing/classing_target.h"
 #include "tile_ir/printer.h"
 
 namespace tile_ir::runtime::jit {
@@ -17,19 +18,7 @@ namespace {
 
 using ::testing::ElementsAre;
 
-// A target that asks for classes up to 16 for every kernel, as CUDA does where it splits warps.
-class ClassingTarget final : public passes::TargetInfo {
- public:
-  std::string name() const override { return "classing"; }
-  std::string arch() const override { return "classing"; }
-  int warp_size() const override { return 32; }
-  int64_t ThreadsExecutingBlock(const Launch& launch) const override { return 128; }
-  int64_t max_shared_memory_bytes() const override { return 1 << 16; }
-  int max_vector_bytes() const override { return 16; }
-  bool has_async_copy() const override { return true; }
-  absl::Status CheckTileOp(passes::TileOpKind, DataType) const override { return absl::OkStatus(); }
-  int64_t dim_divisibility_specialization(const KernelNode&) const override { return 16; }
-};
+using runtime::jit::testing::ClassingTarget;
 
 Kernel Build(const std::string& name) {
   absl::StatusOr<Kernel> kernel = ops::FindOp(name)->build();

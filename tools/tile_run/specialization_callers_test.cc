@@ -15,6 +15,7 @@
 #include "runtime/jit/kernel_cache.h"
 #include "runtime/jit/specialization_plan.h"
 #include "runtime/jit/specializer.h"
+#include "runtime/jit/testing/classing_target.h"
 #include "tile_ir/printer.h"
 #include "tools/tile_matrix/prober.h"
 #include "tools/tile_run/autotune_op.h"
@@ -22,19 +23,7 @@
 namespace tile_ir::tools {
 namespace {
 
-// A target that asks for classes up to 16 for every kernel, as CUDA does where it splits warps.
-class ClassingTarget final : public passes::TargetInfo {
- public:
-  std::string name() const override { return "classing"; }
-  std::string arch() const override { return "classing"; }
-  int warp_size() const override { return 32; }
-  int64_t ThreadsExecutingBlock(const Launch& launch) const override { return 128; }
-  int64_t max_shared_memory_bytes() const override { return 1 << 16; }
-  int max_vector_bytes() const override { return 16; }
-  bool has_async_copy() const override { return true; }
-  absl::Status CheckTileOp(passes::TileOpKind, DataType) const override { return absl::OkStatus(); }
-  int64_t dim_divisibility_specialization(const KernelNode&) const override { return 16; }
-};
+using runtime::jit::testing::ClassingTarget;
 
 constexpr const char* kOps[] = {"add_f32", "gemm_f16", "rmsnorm_row_f16", "softmax_row_f16"};
 
