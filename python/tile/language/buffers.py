@@ -120,11 +120,8 @@ class Access(expr_module._Operators):
         what = f"a store to {self.buffer.name}"
         builder, site = builder_module.statement_site(what)
         indices = self.indices(builder, what)
-        value = expr_module.typed(expr_module.as_expr(value, what), self.buffer.dtype)
-        if value.dtype != self.buffer.dtype:
-            raise builder.fail(TypeError, what, f"the value is {value.dtype.ir_name} but "
-                               f"'{self.buffer.name}' holds {self.buffer.dtype.ir_name}; "
-                               f"convert it with T.cast(value, '{self.buffer.dtype.name}')")
+        # TileLang converts the value to the buffer's type (expr.converted_for).
+        value = expr_module.converted_for(value, self.buffer.dtype, what)
         builder.use(value, what)
         builder.append(pb.Stmt(store=pb.Store(buffer=self.buffer.name,
                                               indices=[i.node for i in indices],

@@ -1,14 +1,16 @@
 """Expressions: a tile_ir.v1.Expr message with its type, built by Python's
-operators. Python numbers are "weak" literals that take the type of the
-expression beside them (`x * 2.0` stays f16 when x is f16, `k * 64` is i32),
-the C++ DSL's rule (frontends/cpp/expr_handle.h), so both write the same IR;
-alone, an int is i32 and a float f32. Other type mixes are refused here, at
-the user's line, rather than converted silently."""
+operators. Operands of two types meet at one by TileLang's (TVM's) rules
+(promotion.py): `f32 + f16` is f32, `x / N` with N an int dim is x's float
+type, a Python int is i32 and a Python float f32 as in TVM (so `h * 2.0` is
+f32 when h is f16). Each conversion is an explicit cast node in the IR; a
+constant is converted where it stands, as TVM folds it. Where a context fixes
+the type (an index, a store, a fill) a Python number takes that type."""
 
 import math
 import numbers
+import warnings
 
-from tile.language import _where, dtypes
+from tile.language import _where, dtypes, promotion
 from tile.language import builder as builder_module
 from tile.language._proto import pb
 
@@ -110,7 +112,8 @@ def _float_node(value, dtype):
 
 
 def literal(value):
-    """A weak literal of a Python number: bool, i32 (i64 beyond its range), f32."""
+    """A Python number as TVM converts one: bool, i32 (i64 beyond its range), f32. It is
+    weak: a context that fixes the type (an index, a store, T.fill) gives it that type."""
     if isinstance(value, bool):
         return Expr(_int_node(int(value), dtypes.bool_), dtypes.bool_, weak=True)
     if isinstance(value, numbers.Integral):
@@ -169,21 +172,60 @@ def _cast_node(dtype, e):
     return Expr(pb.Expr(cast=pb.Cast(dtype=dtype.proto(), value=e.node)), dtype, vars=e.vars)
 
 
+def convert(e, dtype):
+    """`e` as `dtype`: a constant converted where it stands (TVM folds the cast of a
+    constant), anything else through a cast node. None for a constant that the integer
+    type cannot hold (TVM refuses such an IntImm too)."""
+    if e.dtype == dtype:
+        return e
+    value = e.literal_value()
+    if value is None:
+        return _cast_node(dtype, e)
+    folded = promotion.fold_literal(value, dtype)
+    if folded is None:
+        return None
+    make = _float_node if dtype.is_float else _int_node
+    return Expr(make(folded, dtype), dtype)
+
+
 def unify(a, b):
-    """Both operands of one type: a weak literal takes the other's; integers of two widths
-    meet at the wider. Anything else is left as it is, for the caller to refuse."""
+    """Both operands of the type TileLang gives the pair (promotion.common_type), each
+    converted by `convert`. A mix TileLang refuses is left as it is, for the caller to
+    refuse."""
     if a.dtype == b.dtype:
         return a, b
-    if a.weak and not b.weak:
-        return typed(a, b.dtype), b
-    if b.weak and not a.weak:
-        return a, typed(b, a.dtype)
-    if a.dtype.is_int and b.dtype.is_int:
-        if a.dtype.bits < b.dtype.bits:
-            return _cast_node(b.dtype, a), b
-        if b.dtype.bits < a.dtype.bits:
-            return a, _cast_node(a.dtype, b)
-    return a, b
+    dtype = promotion.common_type(a.dtype, b.dtype)
+    if dtype is None:
+        return a, b
+    return convert(a, dtype), convert(b, dtype)
+
+
+def _mix_refused(what, a, b):
+    return _fail(TypeError, what, f"operands of {a.dtype.ir_name} and {b.dtype.ir_name}: "
+                 "TileLang (TVM) does not mix two float8 formats either; convert both with "
+                 "T.cast(x, 'float16') or 'float32'")
+
+
+def converted_for(value, dtype, what):
+    """`value` converted to the `dtype` of the buffer it is stored in (or fills, or is
+    atomically added to), as TileLang converts it: any type to any, a Python number typed
+    directly. A float stored into an integer buffer truncates toward zero; TVM warns about
+    it and so does this (a RuntimeWarning naming the line)."""
+    value = as_expr(value, what)
+    if value.dtype == dtype and not value.weak:
+        return value
+    if promotion.loses_information(value.dtype, dtype):
+        site = _where.here()
+        warnings.warn_explicit(f"{site}: {what}: a {value.dtype.ir_name} value converted to "
+                               f"{dtype.ir_name} truncates toward zero (TileLang converts it "
+                               f"too, with a warning); write T.cast(x, '{dtype.name}') to say "
+                               "so", RuntimeWarning, site.file, site.line)
+    converted = convert(value, dtype)
+    if converted is None:
+        low, high = promotion.integer_range(dtype)
+        raise _fail(OverflowError, what, f"the constant {value.literal_value()} does not fit "
+                    f"in {dtype.ir_name} ({low} to {high})")
+    return converted
 
 
 _ARITHMETIC = {"+": pb.BINARY_OP_ADD, "-": pb.BINARY_OP_SUB, "*": pb.BINARY_OP_MUL,
@@ -196,24 +238,11 @@ _COMPARISON = {"==": pb.BINARY_OP_EQ, "!=": pb.BINARY_OP_NE, "<": pb.BINARY_OP_L
 _LOGIC = {"&": pb.BINARY_OP_AND, "|": pb.BINARY_OP_OR}
 
 
-def _widens_to(small, large):
-    """Whether converting `small` to `large` is the widening direction of the two: integers go
-    to floats, narrower types to wider ones of the same kind."""
-    if small.is_float != large.is_float:
-        return large.is_float
-    return small.bits <= large.bits
-
-
 def binary(symbol, a, b):
     what = f"'{symbol}'"
     a, b = unify(as_expr(a, what), as_expr(b, what))
     if a.dtype != b.dtype:
-        # The advice widens, never narrows or truncates: an int operand to the float type, a
-        # narrower operand to the wider type.
-        narrow, wide = (a, b) if _widens_to(a.dtype, b.dtype) else (b, a)
-        raise _fail(TypeError, what, f"operands of {a.dtype.ir_name} and {b.dtype.ir_name}; "
-                    f"convert the {narrow.dtype.ir_name} operand with "
-                    f"T.cast(x, '{wide.dtype.name}')")
+        raise _mix_refused(what, a, b)
     dtype = a.dtype
     if symbol in _LOGIC:
         if dtype.kind != "bool":
@@ -227,6 +256,10 @@ def binary(symbol, a, b):
         if symbol == "/" and dtype.is_int:
             raise _fail(TypeError, what, f"on {dtype.ir_name}: use // for floor division "
                         "or T.truncdiv for C's truncating one")
+        if symbol in ("//", "%") and dtype.is_float:
+            spelled = "T.floor(a / b)" if symbol == "//" else "a - T.floor(a / b) * b"
+            raise _fail(TypeError, what, f"on {dtype.ir_name}: the IR's floor division and "
+                        f"modulo take integers; write {spelled}")
         if symbol == "^":
             if not dtype.is_int:
                 raise _fail(TypeError, what, f"XOR needs integers, not {dtype.ir_name}")
@@ -269,8 +302,7 @@ def select(cond, true_value, false_value):
         raise _fail(TypeError, what, f"the condition is {cond.dtype.ir_name}, not bool")
     t, f = unify(as_expr(true_value, what), as_expr(false_value, what))
     if t.dtype != f.dtype:
-        raise _fail(TypeError, what, f"the values are {t.dtype.ir_name} and {f.dtype.ir_name}; "
-                    "cast one with T.cast")
+        raise _mix_refused(what, t, f)
     node = pb.Expr(select=pb.Select(cond=cond.node, true_value=t.node, false_value=f.node))
     return Expr(node, t.dtype, vars=cond.vars | t.vars | f.vars)
 
@@ -307,12 +339,14 @@ def call(name, *args):
         raise _fail(TypeError, what, f"takes {count} argument{'s' if count > 1 else ''}, "
                     f"got {len(args)}")
     exprs = [as_expr(a, what) for a in args]
-    for i in range(1, len(exprs)):  # the arguments share the first's type, as in C++
-        exprs[0], exprs[i] = unify(exprs[0], exprs[i])
+    dtype = exprs[0].dtype
+    for e in exprs[1:]:  # the arguments meet at one type, as a binary operation's do
+        common = promotion.common_type(dtype, e.dtype)
+        if common is None:
+            raise _mix_refused(what, exprs[0], e)
+        dtype = common
+    exprs = [convert(e, dtype) for e in exprs]
     for e in exprs:
-        if e.dtype != exprs[0].dtype:
-            raise _fail(TypeError, what, f"arguments of {exprs[0].dtype.ir_name} and "
-                        f"{e.dtype.ir_name}")
         if float_only and not e.dtype.is_float:
             raise _fail(TypeError, what, f"takes floating-point arguments, not "
                         f"{e.dtype.ir_name}; cast with T.cast(x, 'float32')")

@@ -108,10 +108,7 @@ def fill(buffer, value):
     builder, site = statement_site(what)
     region, _ = buffers.region(builder, buffer, None, what)
     dtype = (buffer if isinstance(buffer, buffers.Buffer) else buffer.buffer).dtype
-    value = expr_module.typed(expr_module.as_expr(value, what), dtype)
-    if value.dtype != dtype:
-        raise builder.fail(TypeError, what, f"the value is {value.dtype.ir_name} but "
-                           f"{buffers.region_text(buffer)} holds {dtype.ir_name}")
+    value = expr_module.converted_for(value, dtype, what)  # as TileLang's fill.cc converts it
     builder.use(value, what)
     builder.append(pb.Stmt(fill=pb.Fill(dst=region, value=value.node), loc=site.proto()))
 
@@ -161,10 +158,8 @@ def atomic_add(dst, value, memory_order=None, return_prev=False, use_tma=False):
         raise builder.fail(NotImplementedError, what, "use_tma: the IR has no TMA reductions")
     if _is_point(dst) and not isinstance(value, (buffers.Buffer, buffers.Access)):
         element = dst._load()
-        value = expr_module.typed(expr_module.as_expr(value, what), dst.buffer.dtype)
-        if value.dtype != dst.buffer.dtype:
-            raise builder.fail(TypeError, what, f"the value is {value.dtype.ir_name} but "
-                               f"'{dst.buffer.name}' holds {dst.buffer.dtype.ir_name}")
+        # TileLang's atomic add converts the value to the element's type.
+        value = expr_module.converted_for(value, dst.buffer.dtype, what)
         builder.use(value, what)
         call = pb.Call(dtype=pb.DataType(scalar=pb.SCALAR_TYPE_VOID), name="atomic_add_at",
                        args=[element.node, value.node])
