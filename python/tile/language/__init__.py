@@ -37,6 +37,9 @@ from tile.language import dtypes as _dtypes_module
 from tile.language.dtypes import BY_NAME as _DTYPES
 from tile.language.dtypes import DType
 from tile.language.expr import Expr, cast, infinity, literal_of
+from tile.language.layouts import Fragment, Layout, annotate_layout, make_swizzled_layout
+from tile.language.threads import (get_block_binding, get_block_bindings, get_thread_binding,
+                                   get_thread_bindings, thread_binding)
 from tile.language.expr import select as if_then_else
 from tile.language.prim_func import PrimFunc, Tensor, dynamic, prim_func, symbolic
 from tile.language.tile_ops import (GemmWarpPolicy, atomic_add, clear, copy, cumsum, fill, gemm,
@@ -128,6 +131,8 @@ __all__ = [name for name in [
     "fill", "floordiv", "floormod", "gemm", "if_then_else", "infinity", "literal_of", "max",
     "min", "prim_func", "reduce_absmax", "reduce_max", "reduce_min", "reduce_sum", "serial",
     "symbolic", "truncdiv", "truncmod", "unroll", "use_swizzle", "vectorized",
+    "Fragment", "Layout", "annotate_layout", "get_block_binding", "get_block_bindings",
+    "get_thread_binding", "get_thread_bindings", "make_swizzled_layout", "thread_binding",
 ] + sorted(_DTYPES) + sorted(_dtypes_module._ALIASES) + sorted(_expr.INTRINSICS) + sorted(
     _unsupported.REFUSED)
            if not hasattr(_builtins, name)]

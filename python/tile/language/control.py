@@ -7,6 +7,7 @@ once, between two steps of the loop's generator, which open and close the
 block the body appends to."""
 
 from tile.language import _where, dtypes, linear, source_names
+from tile.language import threads as thread_indices
 from tile.language import expr as expr_module
 from tile.language._proto import pb
 from tile.language.builder import current, statement_site
@@ -54,11 +55,14 @@ class Kernel:
             grid=[pb.GridAxis(var=v.decl(), extent=e.node) for v, e in zip(self.vars, self.extents)],
             threads=self.threads, cluster=self.cluster)
         builder.launch_site = self.site
+        builder.block_vars = self.vars  # for T.get_block_binding
         builder.kernel_open = True
         return self.vars[0] if len(self.vars) == 1 else tuple(self.vars)
 
     def __exit__(self, exc_type, exc, traceback):
         builder = self.builder
+        if exc_type is None:
+            thread_indices.bind_body(builder)  # thread-level code if it used a thread index
         builder.kernel_open = False
         builder.kernel_done = True
         if exc_type is None and len(builder.blocks) != 1 and not builder.errors:
@@ -93,7 +97,9 @@ def use_swizzle(panel_size, order="row", enable=True):
 
 
 class _LoopNest:
-    """Loops nested outermost first, one per (min, extent) of `ranges`."""
+    """Loops nested outermost first, one per (min, extent, step) of `ranges`. A loop of step
+    s != 1 counts k over [0, ceildiv(stop - start, s)) and gives the body `let i = start + k *
+    s` (the IR's For has no step)."""
 
     def __init__(self, what, kind, ranges, hints, pipeline=None):
         self.what, self.kind, self.pipeline = what, kind, pipeline
@@ -104,7 +110,7 @@ class _LoopNest:
 
     def __iter__(self):
         builder, loops = self.builder, []
-        for name, (low, extent) in zip(self.names, self.ranges):
+        for name, (low, extent, step) in zip(self.names, self.ranges):
             low = expr_module.as_expr(low, self.what)
             extent = expr_module.as_expr(extent, self.what)
             # Loop variables take the type of the extent (i64 extents give i64 loops).
@@ -115,12 +121,28 @@ class _LoopNest:
                     raise builder.fail(TypeError, self.what, f"the {role} is "
                                        f"{e.dtype.ir_name}, not {dtype.ir_name}")
                 builder.use(e, self.what)
-            var = expr_module.Var(builder.fresh_name(name), dtype, "loop", builder, self.site)
-            loops.append((var, low, extent))
+            if step == 1:
+                var = expr_module.Var(builder.fresh_name(name), dtype, "loop", builder, self.site)
+                loops.append((var, low, extent, var))
+                builder.open_block()
+                continue
+            count = expr_module.Var(builder.fresh_name(f"{name}_iter"), dtype, "loop", builder,
+                                    self.site)
+            loops.append((count, expr_module.typed(expr_module.literal(0), dtype), extent))
             builder.open_block()
+            var = expr_module.Var(builder.fresh_name(name), dtype, "loop", builder, self.site)
+            offset = count * abs(step)
+            if low.literal_value() == 0:
+                value = offset if step > 0 else -offset
+            else:
+                value = low + offset if step > 0 else low - offset
+            builder.append(pb.Stmt(let=pb.Let(var=var.decl(), value=value.node),
+                                   loc=self.site.proto()))
+            loops[-1] = (count, loops[-1][1], extent, var)
         depth = len(builder.blocks)
         try:
-            yield loops[0][0] if len(loops) == 1 else tuple(v for v, _, _ in loops)
+            visible = [loop[-1] for loop in loops]  # the let of a stepped loop, else its var
+            yield visible[0] if len(visible) == 1 else tuple(visible)
         except GeneratorExit:
             builder.errors.append(f"{self.site}: in kernel '{builder.name}': {self.what}: the "
                                   "loop body was left early (break or return); a kernel is "
@@ -130,7 +152,7 @@ class _LoopNest:
             builder.errors.append(f"{self.site}: in kernel '{builder.name}': {self.what}: the "
                                   "loop body ended inside an open loop or branch")
             return
-        for var, low, extent in reversed(loops):
+        for var, low, extent, *_ in reversed(loops):
             loop = pb.For(var=var.decl(), min=low.node, extent=extent.node, kind=self.kind,
                           body=builder.close_block())
             if self.pipeline is not None:
@@ -139,15 +161,37 @@ class _LoopNest:
 
 
 def _range(what, start, stop, step):
-    if step not in (None, 1):
-        builder = current(what)
-        raise builder.fail(NotImplementedError, what, f"step {step!r}: the IR's loops "
-                           "count by one (For has min and extent only); scale the variable")
+    """(start, extent, step) of TileLang's range-like loop arguments; a step is a nonzero Python
+    int, and the extent of a stepped loop is its trip count."""
+    if step is None:
+        step = 1
+    if isinstance(step, expr_module.Expr) and step.literal_value() is not None and \
+            step.dtype.is_int:
+        step = int(step.literal_value())
+    if isinstance(step, expr_module.Expr):
+        raise current(what).fail(NotImplementedError, what, "a step that is an expression: the "
+                                 "IR's For has no step, so its trip count and direction are "
+                                 "computed when the kernel is traced; give a Python int")
+    if not isinstance(step, int) or isinstance(step, bool) or step == 0:
+        raise current(what).fail(ValueError, what, f"step {step!r}: the step is a nonzero "
+                                 "Python int")
     if stop is None:
-        return 0, start
+        if step == 1:
+            return 0, start, 1
+        start, stop = 0, start
     start, stop = expr_module.as_expr(start, what), expr_module.as_expr(stop, what)
     start, stop = expr_module.unify(start, stop)
-    return start, linear.extent_between(start, stop)
+    if step == 1:
+        return start, linear.extent_between(start, stop), 1
+    span = linear.extent_between(start, stop) if step > 0 else linear.extent_between(stop, start)
+    size = abs(step)
+    constant = span.literal_value() if span.dtype.is_int else None
+    if constant is not None:
+        trips = expr_module.typed(expr_module.literal(max(0, -(-int(constant) // size))),
+                                  span.dtype)
+    else:
+        trips = expr_module.binary("ceildiv", span, size)
+    return start, trips, step
 
 
 def Parallel(*extents, coalesced_width=None):
@@ -156,12 +200,14 @@ def Parallel(*extents, coalesced_width=None):
     if coalesced_width is not None:
         raise current(what).fail(NotImplementedError, what, "coalesced_width: the IR leaves "
                                  "vector widths to the vectorize pass")
-    return _LoopNest(what, pb.FOR_KIND_PARALLEL, [(0, e) for e in extents], ["i", "j", "k"])
+    return _LoopNest(what, pb.FOR_KIND_PARALLEL, [(0, e, 1) for e in extents], ["i", "j", "k"])
 
 
-def Pipelined(start, stop=None, num_stages=0, order=None, stage=None, sync=None, group=None):
+def Pipelined(start, stop=None, num_stages=0, order=None, stage=None, sync=None, group=None,
+              annotations=None):
     """A software-pipelined loop: the copies of later iterations overlap this one's compute."""
     what = "T.Pipelined"
+    _no_annotations(what, annotations)
     if sync is not None or group is not None:
         raise current(what).fail(NotImplementedError, what, "sync and group: the IR's "
                                  "PipelineInfo has num_stages, order and stage only")
@@ -173,17 +219,31 @@ def Pipelined(start, stop=None, num_stages=0, order=None, stage=None, sync=None,
     return _LoopNest(what, pb.FOR_KIND_PIPELINED, [_range(what, start, stop, None)], ["k"], info)
 
 
-def serial(start, stop=None, step=None):
+def _no_annotations(what, annotations):
+    if annotations:
+        raise current(what).fail(NotImplementedError, what, f"annotations {annotations!r}: the "
+                                 "IR's For carries no annotations")
+
+
+def serial(start, stop=None, step=None, *, annotations=None):
+    _no_annotations("T.serial", annotations)
     return _LoopNest("T.serial", pb.FOR_KIND_SERIAL, [_range("T.serial", start, stop, step)],
                      ["s"])
 
 
-def unroll(start, stop=None, step=None):
-    return _LoopNest("T.unroll", pb.FOR_KIND_UNROLLED, [_range("T.unroll", start, stop, step)],
-                     ["u"])
+def unroll(start, stop=None, step=None, *, explicit=False, unroll_factor=None, annotations=None):
+    """A fully unrolled loop; `explicit` (TileLang's unrolling before code generation rather
+    than by the compiler's pragma) is a hint that changes no value."""
+    what = "T.unroll"
+    _no_annotations(what, annotations)
+    if unroll_factor is not None:
+        raise current(what).fail(NotImplementedError, what, "unroll_factor: the IR's unrolled "
+                                 "loops unroll fully (For has no unroll factor)")
+    return _LoopNest(what, pb.FOR_KIND_UNROLLED, [_range(what, start, stop, step)], ["u"])
 
 
-def vectorized(start, stop=None):
+def vectorized(start, stop=None, *, annotations=None):
+    _no_annotations("T.vectorized", annotations)
     return _LoopNest("T.vectorized", pb.FOR_KIND_VECTORIZED,
                      [_range("T.vectorized", start, stop, None)], ["v"])
 
