@@ -3,24 +3,23 @@
 #include <utility>
 #include <vector>
 
+#include "frontends/cpp/promotion.h"
 #include "tile_ir/intrinsics.h"
 
 namespace tile_ir::dsl {
 namespace {
 
-// Makes both operands one type: a weak literal takes the other side's type;
-// two integers of different widths meet at the wider one.
+// Makes both operands one type: a weak literal takes the other side's type where it can;
+// other mixes meet at TileLang's common type (promotion.h), each side converted by an
+// explicit cast. A mix TileLang refuses (two float8 formats) is left for the verifier to
+// report with the user's source line.
 std::pair<Expr, Expr> Unify(const E& a, const E& b) {
   if (a.dtype() == b.dtype()) return {a.expr(), b.expr()};
-  if (a.weak() && !b.weak()) return {typed(a, b.dtype()), b.expr()};
-  if (b.weak() && !a.weak()) return {a.expr(), typed(b, a.dtype())};
-  if (a.dtype().is_int() && b.dtype().is_int() && a.dtype().lanes() == b.dtype().lanes()) {
-    if (a.dtype().bits() < b.dtype().bits()) return {Cast::Make(b.dtype(), a.expr()), b.expr()};
-    if (b.dtype().bits() < a.dtype().bits()) return {a.expr(), Cast::Make(a.dtype(), b.expr())};
-  }
-  // A genuine mismatch (f16 with f32, say) is left for the verifier to report
-  // with the user's source line; an implicit conversion could hide a precision bug.
-  return {a.expr(), b.expr()};
+  Expr x = a.weak() && !b.weak() ? typed(a, b.dtype()) : a.expr();
+  Expr y = b.weak() && !a.weak() ? typed(b, a.dtype()) : b.expr();
+  std::optional<DataType> common = CommonType(x->dtype(), y->dtype());
+  if (!common) return {x, y};
+  return {ConvertTo(x, *common), ConvertTo(y, *common)};
 }
 
 E MakeBinary(BinaryOp op, const E& a, const E& b) {

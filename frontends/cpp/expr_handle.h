@@ -2,7 +2,10 @@
 // and gives it C++ operators, so kernels read like index arithmetic:
 //   E row = by * 128 + i;   E safe = select(row < M, x, 0.0f);
 // C++ literals are "weak": next to a typed expression they take its type, so
-// `x * 2.0` stays f16 when x is f16 and `i + 1` stays i64 when i is i64.
+// `x * 2.0` stays f16 when x is f16 and `i + 1` stays i64 when i is i64 (a float
+// literal beside an integer is f32). Other mixes meet at TileLang's common type
+// (promotion.h: f16 with f32 is f32, an integer with a float the float), each
+// side converted by an explicit cast; stores and fills convert to the buffer's type.
 #ifndef FRONTENDS_CPP_EXPR_HANDLE_H_
 #define FRONTENDS_CPP_EXPR_HANDLE_H_
 

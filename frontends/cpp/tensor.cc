@@ -1,6 +1,7 @@
 #include "frontends/cpp/tensor.h"
 
 #include "frontends/cpp/builder.h"
+#include "frontends/cpp/promotion.h"
 #include "tile_ir/stmt.h"
 
 namespace tile_ir::dsl {
@@ -40,7 +41,8 @@ ElementRef::operator E() const { return E(BufferLoad::Make(buffer_, IndexExprs(b
 
 void ElementRef::operator=(E value) const {
   KernelBuilder::Active().Append(Store::Make(buffer_, IndexExprs(buffer_, indices_),
-                                             typed(value, buffer_->dtype), ToSourceLoc(loc_)));
+                                             ConvertTo(typed(value, buffer_->dtype), buffer_->dtype),
+                                             ToSourceLoc(loc_)));
 }
 
 Tensor alloc_shared(const std::string& name, std::vector<E> shape, DataType dtype,

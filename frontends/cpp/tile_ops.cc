@@ -1,6 +1,7 @@
 #include "frontends/cpp/tile_ops.h"
 
 #include "frontends/cpp/builder.h"
+#include "frontends/cpp/promotion.h"
 
 namespace tile_ir::dsl {
 namespace {
@@ -48,7 +49,8 @@ void gemm(const Tile& a, const Tile& b, const Tile& c, GemmOptions options, sour
 
 void fill(const Tile& dst, E value, source_location loc) {
   KernelBuilder::Active().Append(
-      Fill::Make(Full(dst), typed(value, dst.buffer->dtype), ToSourceLoc(loc)));
+      Fill::Make(Full(dst), ConvertTo(typed(value, dst.buffer->dtype), dst.buffer->dtype),
+                 ToSourceLoc(loc)));
 }
 
 void clear(const Tile& dst, source_location loc) { fill(dst, E(0), loc); }
