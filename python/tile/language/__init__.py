@@ -150,4 +150,4 @@ def __getattr__(name):
         raise AttributeError(f"module 'tile.language' has no attribute '{name}'")
     raise UnknownNameError(f"{_unsupported._where.here()}: T.{name}: tile.language has no such "
                            "name (TileLang's names it has: python/README.md; the language "
-                           "reference: docs/)")
+                           "reference: docs/LANGUAGE.md)")
