@@ -11,6 +11,7 @@
 #include "capi/tile.h"
 #include "runtime/device_base.h"
 #include "runtime/jit/specializer.h"
+#include "targets/target.h"
 #include "tile_ir/module.h"
 
 struct tile_module {
@@ -29,6 +30,11 @@ struct tile_kernel {
   std::string cache_info;
   std::vector<std::string> param_names;
   std::vector<int> param_is_buffer;
+  // What tile_kernel_source lowers: the module holding only this kernel, and its target (the
+  // process-wide runtime's, which outlives the handle). `source` is filled on first request.
+  tile_ir::Module single;
+  const tile_ir::targets::Target* target = nullptr;
+  std::string source;
 };
 
 namespace tile_ir::capi {

@@ -145,6 +145,8 @@ tile_status tile_kernel_compile(const tile_module* module, const char* kernel_na
     kernel->signature = tile_ir::capi::Signature(generic);
     kernel->ir = tile_ir::io::WriteModule(*single, tile_ir::io::ModuleFormat::kText);
     kernel->cache_info = absl::StrCat("compiled ", plan->Describe());
+    kernel->single = *single;
+    kernel->target = &(*runtime)->cache->backend().target();
     for (const tile_ir::Param& param : generic.params) {
       kernel->param_names.push_back(param.name());
       kernel->param_is_buffer.push_back(param.is_buffer() ? 1 : 0);
@@ -168,6 +170,8 @@ tile_status tile_kernel_compile(const tile_module* module, const char* kernel_na
   kernel->cache_info =
       absl::StrCat("cache: ", std::string(tile_ir::runtime::jit::CacheSourceName(cached->source)),
                    ", key ", cached->key);
+  kernel->single = *std::move(single);
+  kernel->target = &(*runtime)->cache->backend().target();
   for (const tile_ir::Param& param : signature.params) {
     kernel->param_names.push_back(param.name());
     kernel->param_is_buffer.push_back(param.is_buffer() ? 1 : 0);
@@ -189,6 +193,27 @@ const char* tile_kernel_ir(const tile_kernel* kernel) {
 }
 const char* tile_kernel_cache_info(const tile_kernel* kernel) {
   return kernel ? kernel->cache_info.c_str() : nullptr;
+}
+const char* tile_kernel_source(tile_kernel* kernel) {
+  if (kernel == nullptr) {
+    NullArgument("tile_kernel_source", "kernel");
+    return nullptr;
+  }
+  if (kernel->source.empty()) {
+    absl::StatusOr<tile_ir::Module> lowered = kernel->target->Lower(kernel->single);
+    absl::StatusOr<std::string> source =
+        lowered.ok() ? kernel->target->Emit(*lowered, tile_ir::targets::EmitOptions{})
+                     : absl::StatusOr<std::string>(lowered.status());
+    if (!source.ok()) {
+      Report(absl::Status(source.status().code(),
+                          absl::StrCat("kernel '", kernel->name, "' for target '",
+                                       kernel->target->ToString(),
+                                       "': ", source.status().message())));
+      return nullptr;
+    }
+    kernel->source = *std::move(source);
+  }
+  return kernel->source.c_str();
 }
 size_t tile_kernel_num_params(const tile_kernel* kernel) {
   return kernel ? kernel->param_names.size() : 0;

@@ -27,7 +27,7 @@ extern "C" {
 #endif
 
 #define TILE_API_VERSION_MAJOR 0
-#define TILE_API_VERSION_MINOR 3
+#define TILE_API_VERSION_MINOR 4
 /* 0.1 is 1; 1.2 would be 10002. */
 #define TILE_API_VERSION (TILE_API_VERSION_MAJOR * 10000 + TILE_API_VERSION_MINOR)
 
@@ -97,6 +97,12 @@ TILE_API const char* tile_kernel_signature(const tile_kernel* kernel);
 TILE_API const char* tile_kernel_ir(const tile_kernel* kernel);
 /* "cache: compiled|disk|memory, key K": where the binary came from. */
 TILE_API const char* tile_kernel_cache_info(const tile_kernel* kernel);
+/* The source the target generates for the kernel (CUDA C++, HIP C++, MSL, LLVM IR), lowered by
+ * the target's pipeline from the kernel as compiled. A kernel compiled per call (its dims size
+ * fragments or are classed by divisibility) has its source per call; this is the source at no
+ * call's values. Made on the first request (a lowering, no compile); valid while the kernel
+ * lives. NULL when the target cannot lower it (tile_last_error says why). Since 0.4. */
+TILE_API const char* tile_kernel_source(tile_kernel* kernel);
 TILE_API size_t tile_kernel_num_params(const tile_kernel* kernel);
 /* The i-th parameter's name and whether it is a buffer (1) or a scalar (0);
  * NULL and -1 when out of range. */

@@ -134,6 +134,11 @@ int main(void) {
   }
   CHECK(wrong == 0);
 
+  /* The target's source of the kernel (LLVM IR on the CPU), made on request and kept. */
+  const char* source = tile_kernel_source(kernel);
+  CHECK(source != NULL && strstr(source, "scale_add") != NULL);
+  CHECK(tile_kernel_source(kernel) == source);
+
   /* A second compile of the same kernel is found in the cache's memory. */
   tile_kernel* again = NULL;
   CHECK(tile_kernel_compile(module, "scale_add", "cpu", &again) == TILE_OK);

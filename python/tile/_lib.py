@@ -12,7 +12,7 @@ import os
 
 from tile import _dlpack
 
-API_VERSION = 3  # TILE_API_VERSION of the header this module declares (0.3)
+API_VERSION = 4  # TILE_API_VERSION of the header this module declares (0.4)
 
 
 class TileError(Exception):
@@ -89,6 +89,7 @@ def _load():
         "tile_kernel_signature": (ctypes.c_char_p, [handle]),
         "tile_kernel_ir": (ctypes.c_char_p, [handle]),
         "tile_kernel_cache_info": (ctypes.c_char_p, [handle]),
+        "tile_kernel_source": (ctypes.c_char_p, [handle]),
         "tile_kernel_num_params": (ctypes.c_size_t, [handle]),
         "tile_kernel_param_name": (ctypes.c_char_p, [handle, ctypes.c_size_t]),
         "tile_kernel_param_is_buffer": (ctypes.c_int, [handle, ctypes.c_size_t]),

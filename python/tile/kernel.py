@@ -113,6 +113,14 @@ class Kernel(_KernelBase):
         """The kernel's canonical text, as compiled."""
         return lib.tile_kernel_ir(self._live_handle()).decode()
 
+    def source(self):
+        """The source the target compiles (CUDA C++, HIP C++, MSL, LLVM IR), lowered on the
+        first request: tile_kernel_source."""
+        text = lib.tile_kernel_source(self._live_handle())
+        if text is None:
+            raise _lib.TileError(lib.tile_last_error().decode("utf-8", "replace"))
+        return text.decode()
+
     @property
     def cache_info(self):
         """Where the binary came from: 'cache: compiled|disk|memory, key K'."""
