@@ -5,16 +5,26 @@
     kernel = tile.compile(module, kernel="scale_add", target="cpu")
     kernel(x, y, z, alpha=0.5)               # numpy (or any __dlpack__) arrays
 
+TileLang's JIT surface is here under TileLang's names, so that `import tile as tilelang`
+serves a TileLang program: tile.jit (a kernel factory's decorator), tile.compile(prim_func,
+out_idx=, target=, pass_configs=), tile.autotune, tile.profiler.do_bench,
+tile.TensorSupplyType, tile.PassConfigKey, tile.cdiv, tile.testing.
+
 A pure-Python package over libtile (capi/tile.h) through ctypes; errors are
 TileError subclasses carrying libtile's messages. Compiles go through the
 same kernel cache as the C++ tools ($TILE_CACHE_DIR, ~/.cache/tile)."""
 
 from tile._lib import (InternalError, InvalidArgumentError, NotFoundError, TileError,
                        UnavailableError)
-from tile.kernel import Kernel, compile
+from tile.kernel import Kernel
 from tile.module import Module, load
+from tile.jit import JITImpl, JITKernel, compile, jit  # pylint: disable=redefined-builtin
+from tile.math import cdiv, next_power_of_2, prev_power_of_2
+from tile.transform import PassConfigKey
+from tile.utils.tensor import TensorSupplyType
 
 __all__ = [
-    "InternalError", "InvalidArgumentError", "Kernel", "Module", "NotFoundError", "TileError",
-    "UnavailableError", "compile", "load",
+    "InternalError", "InvalidArgumentError", "JITImpl", "JITKernel", "Kernel", "Module",
+    "NotFoundError", "PassConfigKey", "TensorSupplyType", "TileError", "UnavailableError",
+    "cdiv", "compile", "jit", "load", "next_power_of_2", "prev_power_of_2",
 ]

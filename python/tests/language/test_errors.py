@@ -175,6 +175,8 @@ def test_a_kernel_dim_used_in_no_parameter():
 
 
 def test_python_control_flow_on_kernel_values():
+    # `if`, and/or/not and conditional expressions on kernel values are rewritten into the
+    # IR's branches (test_python_control.py); a `while` on one is not.
     with pytest.raises(TypeError, match=at(r"in kernel 'k': a tile expression used as a Python "
                                            r"bool: .*with T.If\(cond\):")):
         @T.prim_func
@@ -182,7 +184,7 @@ def test_python_control_flow_on_kernel_values():
             with T.Kernel(T.ceildiv(M, 64)) as bx:
                 a = T.alloc_fragment((64,), "float32")
                 for i in T.Parallel(64):
-                    if bx * 64 + i < M:
+                    while bx * 64 + i < M:
                         a[i] = 1.0
 
 

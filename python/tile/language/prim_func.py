@@ -10,7 +10,7 @@ import numbers
 import re
 
 import tile
-from tile.language import _where, dtypes
+from tile.language import _where, ast_rewrite, dtypes
 from tile.language import expr as expr_module
 from tile.language._proto import pb
 from tile.language.buffers import Buffer
@@ -62,14 +62,22 @@ class PrimFunc:
     """A traced kernel: `.proto` (tile_ir.v1.Module), `.module` (a verified tile.Module),
     `.compile(target)` (a tile.Kernel); calling it runs it on the CPU target."""
 
-    def __init__(self, fn, name=None):
+    def __init__(self, fn, name=None, trace=None):
         code = fn.__code__
         self.name = name or fn.__name__
         self.site = _where.Site(code.co_filename, code.co_firstlineno)
+        # Python's if, and/or/not, range and assignments on kernel values (ast_rewrite.py).
+        traced = ast_rewrite.rewrite(fn)
         builder = KernelBuilder(self.name, self.site)
+        # The parameters made outputs by the function itself (@tile.jit's eager form).
+        self.out_idx = None
         with builder:
-            handles = self._params(builder, fn)
-            result = fn(*handles)
+            if trace is not None:
+                self.out_idx = trace(builder, traced)
+                result = None
+            else:
+                handles = self._params(builder, traced)
+                result = traced(*handles)
         if result is not None:
             raise TypeError(f"{self.site}: kernel '{self.name}': a @T.prim_func function "
                             f"returns nothing, but this one returned {type(result).__name__}")

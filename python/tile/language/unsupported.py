@@ -24,7 +24,6 @@ REFUSED = {
     "view": "the IR has no buffer views: a buffer is declared with one shape",
     "print": "the IR has no printing statement",
     "call_extern": "the IR calls only the intrinsics registered in tile_ir/intrinsics.h",
-    "alloc_var": "not in tile.language yet; use x = T.alloc_local([1], dtype) and x[0]",
     "uint16": "the IR's integer types are i4, i8, i16, i32, i64 and u8",
     "uint32": "the IR's integer types are i4, i8, i16, i32, i64 and u8",
     "uint64": "the IR's integer types are i4, i8, i16, i32, i64 and u8",

@@ -1,0 +1,161 @@
+"""TileLang's JIT surface: @tile.jit (lazy and eager forms), out_idx, tile.compile with
+pass_configs, the kernel's source and profiler. Kernels run on the CPU target with numpy
+arrays against float64 references."""
+
+import numpy as np
+import pytest
+
+import tile
+import tile as tilelang
+import tile.language as T
+from tile import _targets
+from tile.profiler import do_bench
+
+RNG = np.random.default_rng(3)
+
+
+@tilelang.jit(out_idx=[-1])
+def matmul(M, N, K, block_M, block_N, block_K, dtype="float16", accum_dtype="float"):
+    @T.prim_func
+    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((K, N), dtype),
+             C: T.Tensor((M, N), dtype)):
+        with T.Kernel(T.ceildiv(N, block_N), T.ceildiv(M, block_M), threads=128) as (bx, by):
+            A_shared = T.alloc_shared((block_M, block_K), dtype)
+            B_shared = T.alloc_shared((block_K, block_N), dtype)
+            C_local = T.alloc_fragment((block_M, block_N), accum_dtype)
+            T.clear(C_local)
+            for ko in T.Pipelined(T.ceildiv(K, block_K), num_stages=3):
+                T.copy(A[by * block_M, ko * block_K], A_shared)
+                T.copy(B[ko * block_K, bx * block_N], B_shared)
+                T.gemm(A_shared, B_shared, C_local)
+            T.copy(C_local, C[by * block_M, bx * block_N])
+    return main
+
+
+def reference(a, b):
+    return a.astype(np.float64) @ b.astype(np.float64)
+
+
+@pytest.mark.parametrize("shape", [(128, 128, 64), (100, 90, 70)])
+def test_lazy_factory_with_out_idx(shape):
+    m, n, k = shape
+    kernel = matmul(m, n, k, 64, 64, 32)
+    assert matmul(m, n, k, 64, 64, 32) is kernel  # traced once per arguments
+    a = RNG.standard_normal((m, k)).astype(np.float16)
+    b = RNG.standard_normal((k, n)).astype(np.float16)
+    c = kernel(a, b)
+    assert c.shape == (m, n) and c.dtype == np.float16
+    np.testing.assert_allclose(c.astype(np.float64), reference(a, b), rtol=1e-2, atol=2e-2)
+    assert kernel(A=a, B=b).shape == (m, n)
+
+
+def test_out_idx_forms_and_several_outputs():
+    M = T.symbolic("M")
+
+    @T.prim_func
+    def split(X: T.Tensor((M, 8), "float32"), Lo: T.Tensor((M, 8), "float32"),
+              scale: T.float32, Hi: T.Tensor((M, 8), "float32")):
+        with T.Kernel(T.ceildiv(M, 16), threads=32) as bx:
+            for i, j in T.Parallel(16, 8):
+                row = bx * 16 + i
+                if row < M:
+                    Lo[row, j] = T.min(X[row, j], 0) * scale
+                    Hi[row, j] = T.max(X[row, j], 0) * scale
+
+    x = RNG.standard_normal((21, 8)).astype(np.float32)
+    for out_idx in ([1, 3], [1, -1], (-3, 3)):
+        kernel = tile.compile(split, out_idx=out_idx, target="cpu")
+        lo, hi = kernel(x, 2.0)
+        np.testing.assert_allclose(lo, np.minimum(x, 0) * 2)
+        np.testing.assert_allclose(hi, np.maximum(x, 0) * 2)
+    one = tile.compile(split, out_idx=-1)
+    lo = np.full_like(x, np.nan)
+    hi = one(x, lo, 0.5)
+    np.testing.assert_allclose(hi, np.maximum(x, 0) * 0.5)
+    with pytest.raises(ValueError, match="out_idx 2 names the scalar parameter 'scale'"):
+        tile.compile(split, out_idx=2)
+    with pytest.raises(ValueError, match="out_idx 7 is out of range for its 4 parameters"):
+        tile.compile(split, out_idx=[7])
+    with pytest.raises(TypeError, match=r"'Hi' is an output, made by the call"):
+        tile.compile(split, out_idx=[1, 3])(x, scale=1.0, Hi=x)
+
+
+def test_an_output_dim_no_input_gives_is_refused():
+    M, R = T.symbolic("M"), T.symbolic("R")
+
+    @T.prim_func
+    def widen(X: T.Tensor((M,), "float32"), Y: T.Tensor((M, R), "float32")):
+        with T.Kernel(1, threads=32):
+            for i in T.serial(M):
+                Y[i, 0] = X[i]
+
+    with pytest.raises(ValueError, match=r"output 'Y' \(out_idx\): its dim 'R' is not the "
+                                         r"extent of any input tensor's axis"):
+        tile.compile(widen, out_idx=[1])(np.ones(4, np.float32))
+
+
+def test_pass_configs_map_to_target_options_or_are_refused_by_name():
+    assert _targets.options_of({tile.PassConfigKey.TL_DISABLE_WARP_SPECIALIZED: True},
+                               "cuda:sm_90a") == {"warp_specialize": "off"}
+    assert _targets.options_of({"tl.disable_tma_lower": True}, "cuda:sm_90a") == {
+        "warp_specialize": "off", "tma_store": "off"}
+    assert _targets.options_of({"tl.disable_tma_lower": True}, "cuda:sm_80") == {}
+    assert _targets.options_of({tile.PassConfigKey.TL_ENABLE_FAST_MATH: True}, "cpu") == {}
+    assert _targets.with_options("cuda:sm_90a{gemm=mma}", {"warp_specialize": "off"}) == (
+        "cuda:sm_90a{gemm=mma,warp_specialize=off}")
+    with pytest.raises(NotImplementedError, match="pass_configs: 'tl.layout_cost_model' has no "
+                                                  "meaning in tile"):
+        tile.compile(matmul.get_tir(64, 64, 64, 64, 64, 32),
+                     pass_configs={"tl.layout_cost_model": "x"})
+    assert _targets.resolve("llvm") == "cpu"
+
+
+def test_source_ir_and_profiler_on_the_cpu():
+    kernel = matmul(96, 64, 48, 32, 32, 16)
+    source = kernel.get_kernel_source()
+    assert "define" in source and "main" in source  # LLVM IR of the CPU target
+    assert "kernel main(" in kernel.ir()
+    profiler = kernel.get_profiler(tensor_supply_type=tilelang.TensorSupplyType.Normal)
+    profiler.assert_allclose(reference, rtol=1e-2, atol=2e-2)
+    with pytest.raises(AssertionError, match=r"differ at \d+ of 6144 elements"):
+        profiler.assert_allclose(lambda a, b: reference(a, b) + 1.0)
+    latency = profiler.do_bench(warmup=1, rep=5)
+    assert latency > 0
+    assert do_bench(lambda: None, warmup=1, rep=2) >= 0
+
+
+@tilelang.jit
+def eager_matmul(A, B, block_M: int = 64, block_N: int = 64, block_K: int = 32):
+    M, N, K = T.const("M, N, K")
+    dtype = T.float16
+    A: T.Tensor((M, K), dtype)
+    B: T.Tensor((K, N), dtype)
+    C = T.empty((M, N), dtype)
+    with T.Kernel(T.ceildiv(N, block_N), T.ceildiv(M, block_M), threads=128) as (bx, by):
+        A_shared = T.alloc_shared((block_M, block_K), dtype)
+        B_shared = T.alloc_shared((block_K, block_N), dtype)
+        C_local = T.alloc_fragment((block_M, block_N), T.float32)
+        T.clear(C_local)
+        for ko in T.Pipelined(T.ceildiv(K, block_K), num_stages=2):
+            T.copy(A[by * block_M, ko * block_K], A_shared)
+            T.copy(B[ko * block_K, bx * block_N], B_shared)
+            T.gemm(A_shared, B_shared, C_local)
+        for i, j in T.Parallel(block_M, block_N):
+            C_local[i, j] = T.max(C_local[i, j], 0)
+        T.copy(C_local, C[by * block_M, bx * block_N])
+    return C
+
+
+def test_eager_form_runs_on_call_and_compiles_by_size():
+    a = RNG.standard_normal((100, 70)).astype(np.float16)
+    b = RNG.standard_normal((70, 90)).astype(np.float16)
+    want = np.maximum(reference(a, b), 0)
+    c = eager_matmul(a, b)
+    np.testing.assert_allclose(c.astype(np.float64), want, rtol=1e-2, atol=2e-2)
+    kernel = eager_matmul.compile(M=100, N=90, K=70, block_M=32)
+    np.testing.assert_allclose(kernel(a, b).astype(np.float64), want, rtol=1e-2, atol=2e-2)
+    assert "alloc A_shared: shared f16[32, 32]" in kernel.ir()
+    with pytest.raises(ValueError, match="T.const: no value for size 'K'"):
+        eager_matmul.compile(M=100, N=90)
+    with pytest.raises(ValueError, match="makes its outputs with T.empty"):
+        tilelang.jit(out_idx=[-1])(eager_matmul.func)
