@@ -116,6 +116,10 @@ std::string_view BinaryOpName(BinaryOp op) {
     case BinaryOp::kAnd: return "and";
     case BinaryOp::kOr: return "or";
     case BinaryOp::kXor: return "xor";
+    case BinaryOp::kBitAnd: return "bitand";
+    case BinaryOp::kBitOr: return "bitor";
+    case BinaryOp::kShl: return "shl";
+    case BinaryOp::kShr: return "shr";
   }
   return "?";
 }

@@ -114,6 +114,13 @@ enum class BinaryOp : uint8_t {
   kAnd,
   kOr,
   kXor,
+  // Bitwise on integers (ir_version 5). Shifts take the amount modulo the width (b & (bits - 1),
+  // as x86 and Java do), so every amount is defined; kShr is arithmetic on signed types and
+  // logical on unsigned ones.
+  kBitAnd,
+  kBitOr,
+  kShl,
+  kShr,
 };
 
 bool IsComparison(BinaryOp op);

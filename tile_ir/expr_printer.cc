@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "tile_ir/buffer.h"
+#include "tile_ir/intrinsics.h"
 #include "tile_ir/text_syntax.h"
 
 namespace tile_ir {
@@ -146,6 +147,11 @@ void ExprPrinter::PrintNode(const Expr& expr) {
     }
     case ExprKind::kCall: {
       const auto& call = static_cast<const Call&>(*expr);
+      const IntrinsicInfo* info = FindIntrinsic(call.name);
+      if (info != nullptr && info->result == IntrinsicInfo::ResultType::kDeclared) {
+        PrintCall(absl::StrCat(call.name, "<", call.dtype().ToString(), ">"), call.args);
+        return;
+      }
       PrintCall(call.name, call.args);
       return;
     }

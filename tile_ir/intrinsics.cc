@@ -57,6 +57,20 @@ Registry& GetRegistry() {
     atomic_add.updates_first_arg = true;
     atomic_add.description = "adds the value to the element the load names, atomically";
     builtins.push_back(atomic_add);
+    IntrinsicInfo atomic_max = atomic_add;
+    atomic_max.name = kAtomicMaxAt;
+    atomic_max.description = "the larger of the element the load names and the value, atomically";
+    builtins.push_back(atomic_max);
+    IntrinsicInfo atomic_min = atomic_add;
+    atomic_min.name = kAtomicMinAt;
+    atomic_min.description =
+        "the smaller of the element the load names and the value, atomically";
+    builtins.push_back(atomic_min);
+    IntrinsicInfo reinterpret;
+    reinterpret.name = kReinterpret;
+    reinterpret.result = Result::kDeclared;
+    reinterpret.description = "the value's bits read as the call's type, of the same width";
+    builtins.push_back(reinterpret);
     // Software pipelining (inject-software-pipeline): where a target with asynchronous
     // copies closes a group of copies and waits until at most n groups are in flight.
     IntrinsicInfo async_commit;
@@ -119,9 +133,14 @@ DataType IntrinsicResultType(const IntrinsicInfo& info, const std::vector<Expr>&
     case Result::kFixed:
       return info.fixed_result;
     case Result::kVoid:
+    case Result::kDeclared:
       return kVoid;
   }
   return kVoid;
+}
+
+bool IsAtomicUpdate(std::string_view name) {
+  return name == kAtomicAddAt || name == kAtomicMaxAt || name == kAtomicMinAt;
 }
 
 }  // namespace tile_ir

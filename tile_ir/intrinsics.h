@@ -2,12 +2,18 @@
 // math intrinsics are built in; targets register their own (e.g. a warp
 // shuffle) under a target prefix when their lowering introduces them.
 //
-// One built-in takes an address: `atomic_add_at(dst[idx], value)` (void,
+// Three built-ins take an address: `atomic_add_at(dst[idx], value)` (void,
 // impure) adds value to the element dst[idx] atomically; lower-tile-ops
 // lowers the atomic_add tile operation to it (the tile operation's keyword
-// cannot name a call in the text form). Its first argument must be a
+// cannot name a call in the text form). `atomic_max_at` and `atomic_min_at`
+// (ir_version 5) replace the element by the larger (smaller) of it and value,
+// atomically; on floats they order as max/min do. Their first argument must be a
 // BufferLoad of value's type (the verifier checks it) that is never evaluated
 // as a load: code generators take the element's address from it.
+//
+// `reinterpret<dtype>(value)` (ir_version 5) is a bit-cast: value's bits read as
+// dtype, which must have value's width and lanes. Its result type is the one the
+// call declares, written in angle brackets in the text form (ResultType::kDeclared).
 #ifndef TILE_IR_INTRINSICS_H_
 #define TILE_IR_INTRINSICS_H_
 
@@ -22,6 +28,12 @@
 namespace tile_ir {
 
 inline constexpr char kAtomicAddAt[] = "atomic_add_at";
+inline constexpr char kAtomicMaxAt[] = "atomic_max_at";
+inline constexpr char kAtomicMinAt[] = "atomic_min_at";
+inline constexpr char kReinterpret[] = "reinterpret";
+
+// atomic_add_at, atomic_max_at or atomic_min_at.
+bool IsAtomicUpdate(std::string_view name);
 
 // lane_shuffle_xor(value, mask): the value of `value` in the lane (this lane ^ mask) of the
 // same warp (wavefront, simdgroup); `mask` an integer literal below the warp size. Every lane
@@ -34,6 +46,7 @@ struct IntrinsicInfo {
     kSameAsFirstArg,  // element-wise math
     kFixed,           // fixed_result
     kVoid,            // evaluated for its effect
+    kDeclared,        // the call's own dtype, written `name<dtype>(...)` in text
   };
   std::string name;
   int num_args = 1;
@@ -67,7 +80,8 @@ const IntrinsicInfo* FindIntrinsic(std::string_view name);
 bool RegisterIntrinsic(IntrinsicInfo info);
 // Every registered name, sorted (for "did you mean" suggestions).
 std::vector<std::string> IntrinsicNames();
-// The type a call of `info` with these arguments yields.
+// The type a call of `info` with these arguments yields (void for kDeclared, which the
+// arguments do not determine).
 DataType IntrinsicResultType(const IntrinsicInfo& info, const std::vector<Expr>& args);
 
 }  // namespace tile_ir

@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "absl/base/casts.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
@@ -33,8 +35,19 @@ double Round(double value, DataType dtype) {
 // An element index; kernels' buffers have rank 4 at most.
 using Index = absl::InlinedVector<int64_t, 4>;
 
-// Integer and bool operators (C semantics for / and %); y is not 0 where it divides.
-int64_t IntBinary(BinaryOp op, int64_t x, int64_t y) {
+// `value` wrapped to the two's-complement range of the integer type `dtype`.
+int64_t WrapInt(int64_t value, DataType dtype) {
+  const int bits = dtype.bits();
+  if (bits >= 64) return value;
+  const uint64_t mask = (uint64_t{1} << bits) - 1;
+  uint64_t low = static_cast<uint64_t>(value) & mask;
+  if (!dtype.is_unsigned() && (low >> (bits - 1)) != 0) low |= ~mask;
+  return static_cast<int64_t>(low);
+}
+
+// Integer and bool operators (C semantics for / and %); y is not 0 where it divides. Shifts
+// take y modulo the width of `dtype` and wrap to it (tile_ir/expr.h).
+int64_t IntBinary(BinaryOp op, int64_t x, int64_t y, DataType dtype) {
   switch (op) {
     case BinaryOp::kAdd:
       return x + y;
@@ -74,8 +87,63 @@ int64_t IntBinary(BinaryOp op, int64_t x, int64_t y) {
       return x || y;
     case BinaryOp::kXor:
       return x ^ y;
+    case BinaryOp::kBitAnd:
+      return x & y;
+    case BinaryOp::kBitOr:
+      return x | y;
+    case BinaryOp::kShl:
+      return WrapInt(static_cast<int64_t>(static_cast<uint64_t>(x) << (y & (dtype.bits() - 1))),
+                     dtype);
+    case BinaryOp::kShr:
+      // Values of u8 are never negative: the arithmetic shift is the logical one.
+      return x >> (y & (dtype.bits() - 1));
   }
   return 0;
+}
+
+// The bits of `value` (a value of the scalar type `dtype`), low bits first; nullopt for fp8.
+std::optional<uint64_t> BitsOf(double value, DataType dtype) {
+  if (dtype.is_int()) return static_cast<uint64_t>(static_cast<int64_t>(value));
+  switch (dtype.scalar()) {
+    case ScalarType::kF64: return absl::bit_cast<uint64_t>(value);
+    case ScalarType::kF32: return absl::bit_cast<uint32_t>(static_cast<float>(value));
+    // bf16 is the high half of an f32, and the value is already a bf16.
+    case ScalarType::kBF16: return absl::bit_cast<uint32_t>(static_cast<float>(value)) >> 16;
+    case ScalarType::kF16: {
+      uint64_t sign = std::signbit(value) ? 0x8000 : 0;
+      double magnitude = std::abs(value);
+      if (std::isnan(value)) return sign | 0x7E00;
+      if (std::isinf(value)) return sign | 0x7C00;
+      int exponent = 0;
+      std::frexp(magnitude, &exponent);  // magnitude = m * 2^exponent, m in [0.5, 1)
+      if (magnitude == 0 || exponent - 1 < -14) {
+        return sign | static_cast<uint64_t>(std::ldexp(magnitude, 24));  // subnormal
+      }
+      auto fraction = static_cast<uint64_t>(std::ldexp(magnitude, 11 - exponent) - 1024);
+      return sign | static_cast<uint64_t>(exponent - 1 + 15) << 10 | fraction;
+    }
+    default: return std::nullopt;
+  }
+}
+
+// The value of `dtype` whose bits are the low bits of `bits`; nullopt for fp8.
+std::optional<double> ValueOfBits(uint64_t bits, DataType dtype) {
+  if (dtype.is_int()) return static_cast<double>(WrapInt(static_cast<int64_t>(bits), dtype));
+  switch (dtype.scalar()) {
+    case ScalarType::kF64: return absl::bit_cast<double>(bits);
+    case ScalarType::kF32: return absl::bit_cast<float>(static_cast<uint32_t>(bits));
+    case ScalarType::kBF16:
+      return absl::bit_cast<float>(static_cast<uint32_t>((bits & 0xFFFF) << 16));
+    case ScalarType::kF16: {
+      const double sign = (bits & 0x8000) != 0 ? -1.0 : 1.0;
+      const int exponent = static_cast<int>((bits >> 10) & 0x1F);
+      const double fraction = static_cast<double>(bits & 0x3FF);
+      if (exponent == 0x1F) return fraction != 0 ? NAN : sign * INFINITY;
+      if (exponent == 0) return sign * std::ldexp(fraction, -24);
+      return sign * std::ldexp(1024 + fraction, exponent - 25);
+    }
+    default: return std::nullopt;
+  }
 }
 
 // Float operators, each result rounded to `dtype`; the verifier admits no
@@ -281,7 +349,7 @@ class Execution {
       Fail("integer division by zero");
       return 0;
     }
-    return static_cast<double>(IntBinary(node.op, x, y));
+    return static_cast<double>(IntBinary(node.op, x, y, node.a->dtype().element()));
   }
 
   double EvalCall(const Call& node) {
@@ -310,6 +378,14 @@ class Execution {
       return Round(std::pow(args[0], args[1]), node.dtype());
     if (node.name == "fma" && args.size() == 3) {
       return Round(std::fma(args[0], args[1], args[2]), node.dtype());
+    }
+    if (node.name == kReinterpret && args.size() == 1) {
+      std::optional<uint64_t> bits = BitsOf(args[0], node.args[0]->dtype());
+      std::optional<double> value = bits ? ValueOfBits(*bits, node.dtype()) : std::nullopt;
+      if (value) return *value;
+      Unsupported(absl::StrCat("reinterpret from ", node.args[0]->dtype().ToString(), " to ",
+                               node.dtype().ToString()));
+      return 0;
     }
     Unsupported("the intrinsic '" + node.name + "'");
     return 0;
@@ -511,12 +587,16 @@ class Execution {
   void ExecEvaluate(const Evaluate& node) {
     const Call* call = As<Call>(node.value);
     if (call == nullptr) return;
-    if (call->name == kAtomicAddAt) {
+    if (IsAtomicUpdate(call->name)) {
       const auto* dst = call->args.size() == 2 ? As<BufferLoad>(call->args[0]) : nullptr;
-      if (dst == nullptr) return Fail("atomic_add_at without an element to update");
+      if (dst == nullptr) return Fail(call->name + " without an element to update");
       Index index;
       for (const Expr& i : dst->indices) index.push_back(EvalInt(i));
-      Store(*dst->buffer, index, Load(*dst->buffer, index) + Eval(call->args[1]));
+      const double old = Load(*dst->buffer, index), value = Eval(call->args[1]);
+      double updated = old + value;
+      if (call->name == kAtomicMaxAt) updated = Max(old, value);
+      if (call->name == kAtomicMinAt) updated = Min(old, value);
+      Store(*dst->buffer, index, updated);
       return;
     }
     const IntrinsicInfo* info = FindIntrinsic(call->name);

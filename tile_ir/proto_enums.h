@@ -68,6 +68,10 @@ inline constexpr EnumMapping<BinaryOp, v1::BinaryOp> kBinaryOpMappings[] = {
     {BinaryOp::kAnd, v1::BINARY_OP_AND},
     {BinaryOp::kOr, v1::BINARY_OP_OR},
     {BinaryOp::kXor, v1::BINARY_OP_XOR},
+    {BinaryOp::kBitAnd, v1::BINARY_OP_BIT_AND},
+    {BinaryOp::kBitOr, v1::BINARY_OP_BIT_OR},
+    {BinaryOp::kShl, v1::BINARY_OP_SHL},
+    {BinaryOp::kShr, v1::BINARY_OP_SHR},
 };
 
 inline constexpr EnumMapping<ForKind, v1::ForKind> kForKindMappings[] = {

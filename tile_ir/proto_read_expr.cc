@@ -49,6 +49,16 @@ absl::Status ExprReader::CheckDeclaredVersionHas(BinaryOp op, v1::BinaryOp value
       v1::BinaryOp_Name(value), needed, declared_ir_version_, needed));
 }
 
+absl::Status ExprReader::CheckDeclaredVersionHas(const std::string& intrinsic) {
+  const int64_t needed = IntroducedInIrVersion(intrinsic);
+  if (needed <= std::max<int64_t>(declared_ir_version_, 1)) return absl::OkStatus();
+  Field f(context_, "name");
+  return context_->Error(absl::StrFormat(
+      "the intrinsic '%s' needs ir_version %d, but the module declares ir_version %d (its "
+      "producer must declare %d or later)",
+      intrinsic, needed, declared_ir_version_, needed));
+}
+
 absl::StatusOr<SourceLoc> ExprReader::ReadLoc(const v1::SourceLocation& proto) {
   Field f(context_, "loc");
   if (proto.line() < 0 || proto.col() < 0) {
@@ -226,6 +236,7 @@ absl::StatusOr<Expr> ExprReader::ReadExprNode(const v1::Expr& proto) {
       const v1::Call& call = proto.call();
       TILE_ASSIGN_OR_RETURN(DataType dtype, ReadDataType(call.has_dtype(), call.dtype()));
       TILE_RETURN_IF_ERROR(CheckName(call.name(), "name"));
+      TILE_RETURN_IF_ERROR(CheckDeclaredVersionHas(call.name()));
       TILE_ASSIGN_OR_RETURN(std::vector<Expr> args, ReadExprs(call.args(), "args"));
       return Call::Make(dtype, call.name(), std::move(args));
     }

@@ -63,6 +63,7 @@ class ExprReader {
   absl::StatusOr<Expr> ReadExprNode(const v1::Expr& proto);
   absl::StatusOr<Layout> ReadLayout(const v1::Layout& proto);
   absl::Status CheckDeclaredVersionHas(BinaryOp op, v1::BinaryOp value);
+  absl::Status CheckDeclaredVersionHas(const std::string& intrinsic);
 
   ReadContext* context_;
   int64_t declared_ir_version_;

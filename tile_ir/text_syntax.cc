@@ -11,15 +11,19 @@ std::optional<InfixSyntax> InfixSyntaxOf(BinaryOp op) {
   switch (op) {
     case BinaryOp::kOr: return InfixSyntax{1, "||"};
     case BinaryOp::kAnd: return InfixSyntax{2, "&&"};
-    case BinaryOp::kXor: return InfixSyntax{3, "^"};
-    case BinaryOp::kEq: return InfixSyntax{4, "=="};
-    case BinaryOp::kNe: return InfixSyntax{4, "!="};
-    case BinaryOp::kLt: return InfixSyntax{5, "<"};
-    case BinaryOp::kLe: return InfixSyntax{5, "<="};
-    case BinaryOp::kGt: return InfixSyntax{5, ">"};
-    case BinaryOp::kGe: return InfixSyntax{5, ">="};
-    case BinaryOp::kAdd: return InfixSyntax{6, "+"};
-    case BinaryOp::kSub: return InfixSyntax{6, "-"};
+    case BinaryOp::kBitOr: return InfixSyntax{3, "|"};
+    case BinaryOp::kXor: return InfixSyntax{4, "^"};
+    case BinaryOp::kBitAnd: return InfixSyntax{5, "&"};
+    case BinaryOp::kEq: return InfixSyntax{6, "=="};
+    case BinaryOp::kNe: return InfixSyntax{6, "!="};
+    case BinaryOp::kLt: return InfixSyntax{7, "<"};
+    case BinaryOp::kLe: return InfixSyntax{7, "<="};
+    case BinaryOp::kGt: return InfixSyntax{7, ">"};
+    case BinaryOp::kGe: return InfixSyntax{7, ">="};
+    case BinaryOp::kShl: return InfixSyntax{8, "<<"};
+    case BinaryOp::kShr: return InfixSyntax{8, ">>"};
+    case BinaryOp::kAdd: return InfixSyntax{9, "+"};
+    case BinaryOp::kSub: return InfixSyntax{9, "-"};
     case BinaryOp::kMul: return InfixSyntax{kTightestInfixLevel, "*"};
     case BinaryOp::kDiv: return InfixSyntax{kTightestInfixLevel, "/"};
     case BinaryOp::kMod: return InfixSyntax{kTightestInfixLevel, "%"};

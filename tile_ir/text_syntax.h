@@ -21,7 +21,7 @@ struct InfixSyntax {
   std::string_view symbol;
 };
 std::optional<InfixSyntax> InfixSyntaxOf(BinaryOp op);
-inline constexpr int kTightestInfixLevel = 7;
+inline constexpr int kTightestInfixLevel = 10;
 
 // [A-Za-z_] starts an identifier; [A-Za-z0-9_.] continues it.
 bool IsIdentifierStart(char c);

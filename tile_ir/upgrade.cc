@@ -13,6 +13,9 @@ absl::Status UpgradeFrom1(v1::Module&) { return absl::OkStatus(); }
 absl::Status UpgradeFrom2(v1::Module&) { return absl::OkStatus(); }
 // Version 4 only added Layout.replica: every version-3 message is a version-4 message.
 absl::Status UpgradeFrom3(v1::Module&) { return absl::OkStatus(); }
+// Version 5 only added BINARY_OP_BIT_AND, BIT_OR, SHL and SHR and three intrinsics: every
+// version-4 message is a version-5 message.
+absl::Status UpgradeFrom4(v1::Module&) { return absl::OkStatus(); }
 
 }  // namespace
 
@@ -21,6 +24,7 @@ const std::vector<IrUpgrader>& IrUpgraders() {
       {1, UpgradeFrom1},
       {2, UpgradeFrom2},
       {3, UpgradeFrom3},
+      {4, UpgradeFrom4},
   };
   return *kUpgraders;
 }

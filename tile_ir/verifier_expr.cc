@@ -213,6 +213,10 @@ class NodeChecker {
       case BinaryOp::kFloorMod:
       case BinaryOp::kCeilDiv:
       case BinaryOp::kXor:
+      case BinaryOp::kBitAnd:
+      case BinaryOp::kBitOr:
+      case BinaryOp::kShl:
+      case BinaryOp::kShr:
         if (!a.is_int()) needs = "integer";
         break;
       default:
@@ -292,21 +296,41 @@ class NodeChecker {
                                   arg.ToString()));
       }
     }
-    // atomic_add_at's first argument names the element to update (intrinsics.h).
-    if (node.name == kAtomicAddAt) {
+    // An atomic update's first argument names the element to update (intrinsics.h).
+    if (IsAtomicUpdate(node.name)) {
       if (node.args[0]->kind() != ExprKind::kBufferLoad) {
-        return Error(absl::StrCat("the first argument of '", kAtomicAddAt,
-                                  "' must be a load naming the element to add to"));
+        return Error(absl::StrCat("the first argument of '", node.name,
+                                  "' must be a load naming the element to update"));
       }
       if (node.args[1]->dtype() != node.args[0]->dtype()) {
-        return Error(absl::StrCat("'", kAtomicAddAt, "' adds a ", node.args[1]->dtype().ToString(),
-                                  " value to a ", node.args[0]->dtype().ToString(), " element"));
+        return Error(absl::StrCat("'", node.name, "' combines a ",
+                                  node.args[1]->dtype().ToString(), " value with a ",
+                                  node.args[0]->dtype().ToString(), " element"));
+      }
+      if (node.name != kAtomicAddAt && node.args[0]->dtype().is_bool()) {
+        return Error(absl::StrCat("'", node.name, "' needs a numeric element, not bool"));
       }
     }
+    if (info->result == IntrinsicInfo::ResultType::kDeclared) return CheckReinterpret(node);
     DataType expected = IntrinsicResultType(*info, node.args);
     if (node.dtype() != expected) {
       Error(absl::StrCat("call of '", node.name, "' has type ", node.dtype().ToString(),
                          ", but the intrinsic yields ", expected.ToString(), " here"));
+    }
+  }
+
+  // reinterpret<T>(v): the same bits, so the same width and lanes.
+  void CheckReinterpret(const Call& node) {
+    DataType from = node.args[0]->dtype();
+    DataType to = node.dtype();
+    if (from.is_void() || to.is_void()) return Error("reinterpret from or to void");
+    // A bool is 0 or 1: most bit patterns of a byte are no bool.
+    if (from.is_bool() || to.is_bool()) return Error("reinterpret from or to bool; use cast");
+    if (from.bits() != to.bits() || from.lanes() != to.lanes()) {
+      Error(absl::StrCat("reinterpret from ", from.ToString(), " (", from.bits(), " bits) to ",
+                         to.ToString(), " (", to.bits(),
+                         " bits) changes the width; it needs types of equal width (use cast to "
+                         "convert values)"));
     }
   }
 

@@ -57,6 +57,51 @@ TEST(VerifierTypesTest, XorNeedsIntegersOfOneTypeAndKeepsTheirLanes) {
   }
 }
 
+TEST(VerifierTypesTest, BitOperatorsNeedIntegers) {
+  for (BinaryOp op : {BinaryOp::kBitAnd, BinaryOp::kBitOr, BinaryOp::kShl, BinaryOp::kShr}) {
+    std::string name(BinaryOpName(op));
+    EXPECT_TRUE(HasOneError(KernelWithValue(Binary::Make(op, Float(1.0), Float(2.0))),
+                            name + " needs integer operands, not f32"));
+    EXPECT_TRUE(HasOneError(KernelWithValue(Binary::Make(op, Bool(true), Bool(false))),
+                            name + " needs integer operands, not bool"));
+    for (DataType type : {kI4, kI8, kI16, kI32, kI64, kU8}) {
+      Expr lanes = Binary::Make(op, Broadcast::Make(Int(1, type), 4),
+                                Broadcast::Make(Int(3, type), 4));
+      EXPECT_EQ(lanes->dtype(), type.with_lanes(4));
+      EXPECT_TRUE(VerifyKernel(*KernelWithValue(lanes)).empty()) << name << type.ToString();
+    }
+  }
+}
+
+TEST(VerifierTypesTest, ReinterpretKeepsTheWidth) {
+  EXPECT_TRUE(VerifyKernel(*KernelWithValue(Call::Make(kI32, kReinterpret, {Float(1.0)}))).empty());
+  EXPECT_TRUE(
+      VerifyKernel(*KernelWithValue(Call::Make(kF16, kReinterpret, {Int(7, kI16)}))).empty());
+  EXPECT_TRUE(HasOneError(KernelWithValue(Call::Make(kI64, kReinterpret, {Float(1.0)})),
+                          "reinterpret from f32 (32 bits) to i64 (64 bits) changes the width"));
+  EXPECT_TRUE(HasOneError(KernelWithValue(Call::Make(kBool, kReinterpret, {Int(1, kI8)})),
+                          "reinterpret from or to bool; use cast"));
+  EXPECT_TRUE(HasOneError(
+      KernelWithValue(Call::Make(kI32.with_lanes(4), kReinterpret, {Broadcast::Make(Float(1.0), 2)})),
+      "changes the width"));
+}
+
+TEST(VerifierTypesTest, AtomicMaxAndMinNameAnElementOfTheValuesType) {
+  GemmParts parts;
+  Expr element = BufferLoad::Make(parts.c, {Int(0), Int(0)});
+  for (const char* name : {kAtomicMaxAt, kAtomicMinAt}) {
+    EXPECT_TRUE(
+        VerifyKernel(*parts.WithBody({Evaluate::MakeVoidCall(name, {element, Float(1.0)})}))
+            .empty());
+    EXPECT_TRUE(HasOneError(
+        parts.WithBody({Evaluate::MakeVoidCall(name, {Float(0.0), Float(1.0)}, kUserLoc)}),
+        absl::StrCat("the first argument of '", name, "' must be a load naming the element")));
+    EXPECT_TRUE(HasOneError(
+        parts.WithBody({Evaluate::MakeVoidCall(name, {element, Int(1)}, kUserLoc)}),
+        absl::StrCat("'", name, "' combines a i32 value with a f32 element")));
+  }
+}
+
 TEST(VerifierTypesTest, LogicNeedsBool) {
   Expr both = Binary::Make(BinaryOp::kAnd, Int(1), Int(0));
   EXPECT_TRUE(HasOneError(KernelWithValue(both), "and needs bool operands, not i32"));

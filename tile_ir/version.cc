@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "tile_ir/intrinsics.h"
 #include "tile_ir/module.h"
 #include "tile_ir/visitor.h"
 
@@ -56,6 +57,13 @@ class FeatureWalk : public IRVisitor {
              "'" + At(where_ ? *where_ : kernel_.loc);
     });
     IRVisitor::VisitBinary(node);
+  }
+  void VisitCall(const Call& node) override {
+    Use(IntroducedInIrVersion(node.name), [&] {
+      return "the intrinsic '" + node.name + "' in kernel '" + kernel_.name + "'" +
+             At(where_ ? *where_ : kernel_.loc);
+    });
+    IRVisitor::VisitCall(node);
   }
   // The base visitor skips layouts (their inputs are bound only inside them); a swizzled
   // shared layout is exactly where a newer operator may appear.
@@ -110,8 +118,19 @@ int64_t IntroducedInIrVersion(BinaryOp op) {
     case BinaryOp::kAnd:
     case BinaryOp::kOr: return 1;
     case BinaryOp::kXor: return 2;
+    case BinaryOp::kBitAnd:
+    case BinaryOp::kBitOr:
+    case BinaryOp::kShl:
+    case BinaryOp::kShr: return kBitOperationsIrVersion;
   }
   return kIrVersion;
+}
+
+int64_t IntroducedInIrVersion(std::string_view intrinsic) {
+  if (intrinsic == kReinterpret || intrinsic == kAtomicMaxAt || intrinsic == kAtomicMinAt) {
+    return kBitOperationsIrVersion;
+  }
+  return 1;
 }
 
 int64_t RequiredIrVersion(const Module& module) {

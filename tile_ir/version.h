@@ -6,12 +6,15 @@
 //   2  BinaryOp::kXor (`^` in text, BINARY_OP_XOR in the schema)
 //   3  shape requirements of kernels (`require K % 32 == 0;`, Kernel.requirements)
 //   4  replicated fragment layouts (`layout((i) replicate(r: 4) -> (...))`, Layout.replica)
+//   5  bitwise and, or and shifts on integers (`&` `|` `<<` `>>`, BINARY_OP_BIT_AND, BIT_OR, SHL,
+//      SHR) and the intrinsics reinterpret, atomic_max_at and atomic_min_at
 #ifndef TILE_IR_VERSION_H_
 #define TILE_IR_VERSION_H_
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "tile_ir/expr.h"
 
@@ -21,7 +24,7 @@ struct Module;
 
 // The newest IR version this build reads and writes. Readers accept every version from
 // kOldestSupportedIrVersion (upgrade.h) to this one; raising it needs an upgrader there.
-inline constexpr int64_t kIrVersion = 4;
+inline constexpr int64_t kIrVersion = 5;
 
 // The version that introduced kernels' shape requirements (module.h).
 inline constexpr int64_t kShapeRequirementsIrVersion = 3;
@@ -29,8 +32,15 @@ inline constexpr int64_t kShapeRequirementsIrVersion = 3;
 // The version that introduced replicated fragment layouts (Layout::replica, buffer.h).
 inline constexpr int64_t kReplicatedLayoutIrVersion = 4;
 
+// The version that introduced the bitwise and, or and shift operators and the intrinsics
+// reinterpret, atomic_max_at and atomic_min_at.
+inline constexpr int64_t kBitOperationsIrVersion = 5;
+
 // The version that introduced `op`; a module using it cannot be written as an older one.
 int64_t IntroducedInIrVersion(BinaryOp op);
+// The version that introduced the built-in intrinsic `name` (intrinsics.h); 1 for the first
+// release's and for targets' own, which only their lowering introduces.
+int64_t IntroducedInIrVersion(std::string_view intrinsic);
 
 // The oldest version that can represent `module`: the newest version among the features it
 // uses, 1 when it uses none that came later. Writers stamp this rather than kIrVersion, so a

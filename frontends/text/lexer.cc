@@ -224,16 +224,16 @@ Token Lexer::LexPunctuation(size_t start) {
     case '^': return one(TokenKind::kCaret);
     case '+': return next == ':' ? two(TokenKind::kPlusColon) : one(TokenKind::kPlus);
     case '-': return next == '>' ? two(TokenKind::kArrow) : one(TokenKind::kMinus);
-    case '<': return next == '=' ? two(TokenKind::kLessEqual) : one(TokenKind::kLess);
-    case '>': return next == '=' ? two(TokenKind::kGreaterEqual) : one(TokenKind::kGreater);
+    case '<':
+      if (next == '<') return two(TokenKind::kShiftLeft);
+      return next == '=' ? two(TokenKind::kLessEqual) : one(TokenKind::kLess);
+    case '>':
+      if (next == '>') return two(TokenKind::kShiftRight);
+      return next == '=' ? two(TokenKind::kGreaterEqual) : one(TokenKind::kGreater);
     case '=': return next == '=' ? two(TokenKind::kEqualEqual) : one(TokenKind::kAssign);
     case '!': return next == '=' ? two(TokenKind::kNotEqual) : one(TokenKind::kBang);
-    case '&':
-      if (next == '&') return two(TokenKind::kAndAnd);
-      return Error(start, "unexpected character '&'; the logical and is '&&'");
-    case '|':
-      if (next == '|') return two(TokenKind::kOrOr);
-      return Error(start, "unexpected character '|'; the logical or is '||'");
+    case '&': return next == '&' ? two(TokenKind::kAndAnd) : one(TokenKind::kAmpersand);
+    case '|': return next == '|' ? two(TokenKind::kOrOr) : one(TokenKind::kPipe);
     default: return Error(start, absl::StrCat("unexpected ", DescribeByte(c)));
   }
 }

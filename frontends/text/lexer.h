@@ -34,7 +34,11 @@ enum class TokenKind : uint8_t {
   kStar,
   kSlash,
   kPercent,
-  kCaret,  // '^', bitwise exclusive or
+  kCaret,       // '^', bitwise exclusive or
+  kAmpersand,   // '&', bitwise and
+  kPipe,        // '|', bitwise or
+  kShiftLeft,   // "<<"
+  kShiftRight,  // ">>"
   kBang,
   kAndAnd,
   kOrOr,

@@ -26,6 +26,10 @@ std::optional<BinaryOp> InfixOperatorAt(TokenKind kind) {
     case TokenKind::kOrOr: return BinaryOp::kOr;
     case TokenKind::kAndAnd: return BinaryOp::kAnd;
     case TokenKind::kCaret: return BinaryOp::kXor;
+    case TokenKind::kAmpersand: return BinaryOp::kBitAnd;
+    case TokenKind::kPipe: return BinaryOp::kBitOr;
+    case TokenKind::kShiftLeft: return BinaryOp::kShl;
+    case TokenKind::kShiftRight: return BinaryOp::kShr;
     case TokenKind::kEqualEqual: return BinaryOp::kEq;
     case TokenKind::kNotEqual: return BinaryOp::kNe;
     case TokenKind::kLess: return BinaryOp::kLt;
@@ -119,6 +123,12 @@ std::string IntrinsicSuggestion(std::string_view name) {
     absl::StrAppend(&text, "'", close[i].second, "'");
   }
   return text + "?";
+}
+
+// An intrinsic whose call writes its result type: reinterpret<f32>(x).
+bool DeclaresItsType(std::string_view name) {
+  const IntrinsicInfo* info = FindIntrinsic(name);
+  return info != nullptr && info->result == IntrinsicInfo::ResultType::kDeclared;
 }
 
 bool IsNumber(const Token& token) {
@@ -215,7 +225,8 @@ ParsedExpr Parser::ParseNameOrCall() {
     return {Bool(name.text == "true"), 1};
   }
   if (IsBuiltinCall(name.text) ||
-      (!IsKeyword(name.text) && lookahead_.kind == TokenKind::kLParen)) {
+      (!IsKeyword(name.text) && lookahead_.kind == TokenKind::kLParen) ||
+      (lookahead_.kind == TokenKind::kLess && DeclaresItsType(name.text))) {
     Advance();
     return ParseCall(name);
   }
@@ -266,6 +277,13 @@ ParsedExpr Parser::ParseCall(const Token& name) {
     if (!value || !Expect(TokenKind::kRParen, "')'")) return {};
     return Node(Cast::Make(dtype, std::move(value.expr)), value.depth, name);
   }
+  // An intrinsic whose type its arguments do not determine writes it: reinterpret<f32>(x).
+  const bool declared = !IsBuiltinCall(callee) && DeclaresItsType(callee);
+  DataType declared_dtype;
+  if (declared && (!Expect(TokenKind::kLess, "'<' and the result type") ||
+                   !ParseDataType(&declared_dtype) || !Expect(TokenKind::kGreater, "'>'"))) {
+    return {};
+  }
   if (!Expect(TokenKind::kLParen, "'('")) return {};
   if (callee == "ramp" || callee == "broadcast") {
     ParsedExpr value = ParseExpr();
@@ -311,7 +329,12 @@ ParsedExpr Parser::ParseCall(const Token& name) {
     return {};
   }
   if (!check_arity(static_cast<size_t>(std::max(info->num_args, 0)), "intrinsic")) return {};
-  DataType dtype = IntrinsicResultType(*info, args);
+  if (int64_t needed = IntroducedInIrVersion(callee); needed > ir_version_) {
+    Fail(name, absl::StrCat("'", std::string(callee), "' needs ir_version ", needed,
+                            ", but the module declares ir_version ", ir_version_));
+    return {};
+  }
+  DataType dtype = declared ? declared_dtype : IntrinsicResultType(*info, args);
   return Node(Call::Make(dtype, std::string(callee), std::move(args)), depth, name);
 }
 

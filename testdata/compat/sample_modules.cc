@@ -5,6 +5,7 @@
 
 #include "tile_ir/buffer.h"
 #include "tile_ir/expr.h"
+#include "tile_ir/intrinsics.h"
 #include "tile_ir/op_shorthand.h"
 #include "tile_ir/stmt.h"
 
@@ -356,6 +357,37 @@ Kernel GroupedRows() {
                           std::move(launch), body, {}, std::move(requirements));
 }
 
+// Version 5: bitwise and, or and both shifts (arithmetic on i32, logical on u8), reinterpret
+// between f32 and i32, and atomic max and min of elements.
+Kernel BitFields() {
+  Buffer x = BufferNode::Make("X", kF32, {Int(256)}, MemoryScope::kGlobal);
+  Buffer exponents = BufferNode::Make("Exponents", kI32, {Int(256)}, MemoryScope::kGlobal);
+  Buffer bytes = BufferNode::Make("Bytes", kU8, {Int(256)}, MemoryScope::kGlobal);
+  Buffer extremes = BufferNode::Make("Extremes", kI32, {Int(2)}, MemoryScope::kGlobal);
+  VarRef bx = Var::Make("bx"), tx = Var::Make("tx");
+  Expr bits = Call::Make(kI32, kReinterpret, {Load(x, {tx})});
+  Expr exponent = Op(BinaryOp::kBitAnd, Op(BinaryOp::kShr, bits, Int(23)), Int(255));
+  Expr byte = Load(bytes, {tx});
+  Expr swapped = Op(BinaryOp::kBitOr, Op(BinaryOp::kShl, byte, Int(4, kU8)),
+                    Op(BinaryOp::kShr, byte, Int(4, kU8)));
+  Stmt per_thread = Seq::Make({
+      Store::Make(exponents, {tx}, exponent),
+      Store::Make(bytes, {tx}, swapped),
+      Store::Make(x, {tx}, Call::Make(kF32, kReinterpret, {Load(exponents, {tx})})),
+      Evaluate::Make(
+          Call::Make(kVoid, kAtomicMaxAt, {Load(extremes, {Int(0)}), Load(exponents, {tx})})),
+      Evaluate::Make(
+          Call::Make(kVoid, kAtomicMinAt, {Load(extremes, {Int(1)}), Load(exponents, {tx})})),
+  });
+  Launch launch;
+  launch.grid = {{bx, Int(1)}};
+  launch.threads = {256};
+  return KernelNode::Make(
+      "bit_fields", {}, {{x, nullptr}, {exponents, nullptr}, {bytes, nullptr}, {extremes, nullptr}},
+      std::move(launch),
+      For::Make(tx, Int(0), Int(256), ForKind::kThreadBound, per_thread, {}, {}, ThreadAxis::kX));
+}
+
 }  // namespace
 
 std::vector<SampleModule> SampleModules() {
@@ -378,6 +410,9 @@ std::vector<SampleModule> SampleModules() {
   Module replicated = NewModule();
   replicated.kernels = {ReplicatedRows()};
   samples.push_back({"replicated_layout", std::move(replicated)});
+  Module bit_fields = NewModule();
+  bit_fields.kernels = {BitFields()};
+  samples.push_back({"bit_fields", std::move(bit_fields)});
   return samples;
 }
 

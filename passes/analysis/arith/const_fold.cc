@@ -103,7 +103,9 @@ Expr FoldBinary(BinaryOp op, const Expr& a, const Expr& b) {
   }
   // Operators the verifier refuses on these operands stay for it to report.
   if (IsLogical(op) && !a->dtype().is_bool()) return nullptr;
-  if (op == BinaryOp::kXor && a->dtype().is_bool()) return nullptr;
+  const bool bitwise = op == BinaryOp::kXor || op == BinaryOp::kBitAnd ||
+                       op == BinaryOp::kBitOr || op == BinaryOp::kShl || op == BinaryOp::kShr;
+  if (bitwise && a->dtype().is_bool()) return nullptr;
   std::optional<int64_t> result = EvalIntBinary(op, x->value, y->value, a->dtype());
   if (!result) return nullptr;
   if (IsComparison(op) || IsLogical(op)) return Bool(*result != 0);

@@ -74,6 +74,24 @@ inline int64_t CeilDivInt64(int64_t a, int64_t b) {
   return (a % b != 0 && ((a < 0) == (b < 0))) ? q + 1 : q;
 }
 
+// `a << b` in the integer type `dtype`: b modulo the width, the result wrapped to the type
+// (tile_ir/expr.h defines shifts so; they never overflow).
+inline int64_t ShiftLeftInt(int64_t a, int64_t b, DataType dtype) {
+  const int bits = dtype.bits();
+  const uint64_t shifted = static_cast<uint64_t>(a) << (b & (bits - 1));
+  if (bits >= 64) return static_cast<int64_t>(shifted);
+  const uint64_t mask = (uint64_t{1} << bits) - 1;
+  uint64_t low = shifted & mask;
+  if (!dtype.is_unsigned() && (low >> (bits - 1)) != 0) low |= ~mask;
+  return static_cast<int64_t>(low);
+}
+
+// `a >> b` in the integer type `dtype`: b modulo the width; arithmetic, which is logical on the
+// never-negative values of u8.
+inline int64_t ShiftRightInt(int64_t a, int64_t b, DataType dtype) {
+  return a >> (b & (dtype.bits() - 1));
+}
+
 // `a op b` for operands of the integer or bool type `dtype` (comparisons
 // yield 0 or 1). nullopt for a division or modulo by zero and for a result
 // that does not fit the result type: folding never guesses at overflow. No type is wider
@@ -115,6 +133,10 @@ inline bool EvalIntBinary(BinaryOp op, int64_t a, int64_t b, DataType dtype, int
     case BinaryOp::kMin: result = std::min(a, b); break;
     case BinaryOp::kMax: result = std::max(a, b); break;
     case BinaryOp::kXor: result = a ^ b; break;
+    case BinaryOp::kBitAnd: result = a & b; break;
+    case BinaryOp::kBitOr: result = a | b; break;
+    case BinaryOp::kShl: result = ShiftLeftInt(a, b, dtype); break;
+    case BinaryOp::kShr: result = ShiftRightInt(a, b, dtype); break;
     case BinaryOp::kEq: result = a == b; return true;
     case BinaryOp::kNe: result = a != b; return true;
     case BinaryOp::kLt: result = a < b; return true;

@@ -72,6 +72,28 @@ IntInterval XorInterval(IntInterval a, IntInterval b, DataType dtype) {
   return {0, static_cast<int64_t>(bound - 1)};
 }
 
+// Non-negative operands: an and is at most the smaller, an or below the next power of two of
+// the larger and at least the larger.
+IntInterval BitAndOrInterval(BinaryOp op, IntInterval a, IntInterval b, DataType dtype) {
+  if (a.is_point() && b.is_point()) {
+    return IntInterval::Point(op == BinaryOp::kBitAnd ? a.min & b.min : a.min | b.min);
+  }
+  if (a.min < 0 || b.min < 0) return IntInterval::Full(dtype);
+  if (op == BinaryOp::kBitAnd) return {0, std::min(a.max, b.max)};
+  uint64_t bound = std::bit_ceil(static_cast<uint64_t>(std::max(a.max, b.max)) + 1);
+  return {std::max(a.min, b.min), static_cast<int64_t>(bound - 1)};
+}
+
+// A shift by a known amount below the width is monotonic in a (a left shift while it does not
+// wrap, which Hull checks); any other amount can give anything of the type.
+IntInterval ShiftInterval(BinaryOp op, IntInterval a, IntInterval b, DataType dtype) {
+  if (!b.is_point() || b.min < 0 || b.min >= dtype.bits()) return IntInterval::Full(dtype);
+  if (op == BinaryOp::kShr) return {a.min >> b.min, a.max >> b.min};
+  if (dtype.bits() >= 64) return IntInterval::Full(dtype);
+  const Wide scale = Wide{1} << b.min;
+  return Hull({a.min * scale, a.max * scale}, dtype);
+}
+
 }  // namespace
 
 IntInterval IntInterval::Full(DataType dtype) { return {TypeMin(dtype), TypeMax(dtype)}; }
@@ -106,6 +128,10 @@ IntInterval BinaryInterval(BinaryOp op, IntInterval a, IntInterval b, DataType d
     case BinaryOp::kAnd: return Decided(a.min > 0 && b.min > 0, a.max == 0 || b.max == 0);
     case BinaryOp::kOr: return Decided(a.min > 0 || b.min > 0, a.max == 0 && b.max == 0);
     case BinaryOp::kXor: return XorInterval(a, b, dtype);
+    case BinaryOp::kBitAnd:
+    case BinaryOp::kBitOr: return BitAndOrInterval(op, a, b, dtype);
+    case BinaryOp::kShl:
+    case BinaryOp::kShr: return ShiftInterval(op, a, b, dtype);
   }
   return IntInterval::Full(dtype);
 }
