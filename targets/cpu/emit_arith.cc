@@ -1,5 +1,6 @@
 // Binary operators: arithmetic with each dtype's rules, comparisons, logic
-// (short-circuit where the right operand reads memory), and the integer
+// (short-circuit where the right operand reads memory), bit operations and shifts (by the
+// amount modulo the width, tile_ir/expr.h), and the integer
 // division family, which is total: x / 0 is 0 and x % 0 is x, and the
 // overflowing MIN / -1 wraps, so no input can trap the process.
 #include <string>
@@ -123,6 +124,18 @@ llvm::Value* KernelEmitter::EmitBinaryOp(BinaryOp op, llvm::Value* a, llvm::Valu
       return ir.CreateOr(a, b);
     case BinaryOp::kXor:
       return ir.CreateXor(a, b);
+    case BinaryOp::kBitAnd:
+      return ir.CreateAnd(a, b);
+    case BinaryOp::kBitOr:
+      return ir.CreateOr(a, b);
+    case BinaryOp::kShl:
+    case BinaryOp::kShr: {
+      // The amount modulo the width (every width is a power of two), so no amount is poison.
+      llvm::Value* amount =
+          ir.CreateAnd(b, llvm::ConstantInt::get(b->getType(), type.element().bits() - 1));
+      if (op == BinaryOp::kShl) return ir.CreateShl(a, amount);
+      return is_unsigned ? ir.CreateLShr(a, amount) : ir.CreateAShr(a, amount);
+    }
   }
   return Fail("unknown binary operator", a->getType());
 }

@@ -1,8 +1,8 @@
 // Intrinsic calls: the math functions (LLVM intrinsics, f32 exp, exp2, tanh, log, log2 and erf
 // in straight-line IR (math_f32.h), or libm for f64 erf and tanh, resolved from the process by
-// the JIT), atomic_add_at as atomicrmw or,
-// for the packed and bit-stored types, a compare-exchange loop, and the
-// asynchronous-copy markers, which are no-ops.
+// the JIT), atomic_add_at, atomic_max_at and atomic_min_at as atomicrmw or,
+// for the packed and bit-stored types, a compare-exchange loop, reinterpret as a
+// bitcast of the values' bits, and the asynchronous-copy markers, which are no-ops.
 #include <string>
 #include <vector>
 
@@ -36,7 +36,19 @@ bool IsLibmFunction(const std::string& name) { return name == "tanh" || name == 
 }  // namespace
 
 llvm::Value* KernelEmitter::EmitCall(const Call& call) {
-  if (call.name == kAtomicAddAt) return EmitAtomicAdd(call);
+  if (IsAtomicUpdate(call.name)) return EmitAtomicUpdate(call);
+  if (call.name == kReinterpret && call.args.size() == 1) {
+    // Bit-stored formats (bf16, fp8) live in f32 registers: their bits are their memory form.
+    DataType from = call.args[0]->dtype();
+    llvm::Value* bits = ToMemory(EmitExpr(call.args[0]), from);
+    DataType to = call.dtype();
+    llvm::Type* to_bits = RegisterType(to);
+    if (IsBitStoredFloat(to.scalar())) {
+      to_bits = MemoryType(to.scalar());
+      if (to.lanes() > 1) to_bits = llvm::FixedVectorType::get(to_bits, to.lanes());
+    }
+    return FromMemory(builder_.CreateBitCast(bits, to_bits), to);
+  }
   // Copies are synchronous on the CPU: there is never a group to close or wait for.
   if (call.name == "async_commit" || call.name == "async_wait") return nullptr;
   llvm::Type* result_type = RegisterType(call.dtype());
@@ -117,18 +129,22 @@ llvm::Value* KernelEmitter::EmitLibmCall(const std::string& name, llvm::Value* a
   return builder_.CreateCall(callee, {arg});
 }
 
-llvm::Value* KernelEmitter::EmitAtomicAdd(const Call& call) {
+llvm::Value* KernelEmitter::EmitAtomicUpdate(const Call& call) {
   llvm::Type* result_type = RegisterType(call.dtype());
   const BufferLoad* target = call.args.size() == 2 ? As<BufferLoad>(call.args[0]) : nullptr;
   if (target == nullptr) {
-    return Fail(absl::StrCat(kAtomicAddAt,
-                             " takes a buffer element (a load such as C[i]) and the value to add"),
+    return Fail(absl::StrCat(call.name,
+                             " takes a buffer element (a load such as C[i]) and the value to "
+                             "combine with it"),
                 result_type);
   }
+  const BinaryOp op = call.name == kAtomicMaxAt   ? BinaryOp::kMax
+                      : call.name == kAtomicMinAt ? BinaryOp::kMin
+                                                  : BinaryOp::kAdd;
   DataType type = target->dtype();
   DataType value_type = call.args[1]->dtype();
   if (type.is_bool() || value_type.lanes() != type.lanes()) {
-    return Fail(absl::StrCat(kAtomicAddAt, " of ", value_type.ToString(), " to an element of '",
+    return Fail(absl::StrCat(call.name, " of ", value_type.ToString(), " to an element of '",
                              target->buffer->name, "' (", type.ToString(), ") has no meaning"),
                 result_type);
   }
@@ -138,16 +154,16 @@ llvm::Value* KernelEmitter::EmitAtomicAdd(const Call& call) {
   llvm::Value* old = type.lanes() == 1 ? nullptr : llvm::PoisonValue::get(RegisterType(type));
   for (int lane = 0; lane < type.lanes(); ++lane) {
     llvm::Value* offset = LaneOffset(address, lane);
-    llvm::Value* addend = type.lanes() == 1 ? value : builder_.CreateExtractElement(value, lane);
-    auto add = [&] { return EmitScalarAtomicAdd(*target->buffer, offset, addend); };
+    llvm::Value* operand = type.lanes() == 1 ? value : builder_.CreateExtractElement(value, lane);
+    auto update = [&] { return EmitScalarAtomicUpdate(op, *target->buffer, offset, operand); };
     llvm::Value* lane_old;
     if (lane_mask_ == nullptr) {
-      lane_old = add();
+      lane_old = update();
     } else {
-      // Inside a guarded vector select, only the active lanes add.
+      // Inside a guarded vector select, only the active lanes update.
       llvm::Value* active = type.lanes() == 1 ? builder_.CreateOrReduce(lane_mask_)
                                               : builder_.CreateExtractElement(lane_mask_, lane);
-      lane_old = EmitIf(active, element_type, add);
+      lane_old = EmitIf(active, element_type, update);
     }
     old = type.lanes() == 1 ? lane_old : builder_.CreateInsertElement(old, lane_old, lane);
   }
@@ -155,8 +171,8 @@ llvm::Value* KernelEmitter::EmitAtomicAdd(const Call& call) {
   return EmitCast(old, type, call.dtype());
 }
 
-llvm::Value* KernelEmitter::EmitScalarAtomicAdd(const BufferNode& buffer, llvm::Value* offset,
-                                                llvm::Value* value) {
+llvm::Value* KernelEmitter::EmitScalarAtomicUpdate(BinaryOp op, const BufferNode& buffer,
+                                                   llvm::Value* offset, llvm::Value* value) {
   DataType type = buffer.dtype;
   auto ordering = llvm::AtomicOrdering::Monotonic;
   if (type.scalar() == ScalarType::kI4) {
@@ -165,26 +181,39 @@ llvm::Value* KernelEmitter::EmitScalarAtomicAdd(const BufferNode& buffer, llvm::
     llvm::Value* shift =
         builder_.CreateTrunc(builder_.CreateShl(builder_.CreateAnd(offset, 1), 2), i8);
     llvm::Value* nibble_mask = builder_.CreateShl(builder_.getInt8(0x0F), shift);
-    llvm::Value* addend = builder_.CreateShl(builder_.CreateZExt(value, i8), shift);
+    llvm::Type* i4 = RegisterType(type);
     llvm::Value* old_byte = EmitCompareExchangeLoop(pointer, i8, [&](llvm::Value* current) {
-      // Adding in place wraps within the nibble once the carry is masked off.
-      llvm::Value* sum = builder_.CreateAnd(builder_.CreateAdd(current, addend), nibble_mask);
-      return builder_.CreateOr(builder_.CreateAnd(current, builder_.CreateNot(nibble_mask)), sum);
+      llvm::Value* nibble = builder_.CreateTrunc(builder_.CreateLShr(current, shift), i4);
+      llvm::Value* updated = EmitBinaryOp(op, nibble, value, type);
+      llvm::Value* placed = builder_.CreateShl(builder_.CreateZExt(updated, i8), shift);
+      return builder_.CreateOr(builder_.CreateAnd(current, builder_.CreateNot(nibble_mask)),
+                               placed);
     });
-    return builder_.CreateTrunc(builder_.CreateLShr(old_byte, shift), RegisterType(type));
+    return builder_.CreateTrunc(builder_.CreateLShr(old_byte, shift), i4);
   }
   llvm::Value* pointer = ElementPointer(buffer, offset);
   llvm::MaybeAlign align(std::max(1, type.bits() / 8));
   if (IsBitStoredFloat(type.scalar())) {
     llvm::Value* old_bits =
         EmitCompareExchangeLoop(pointer, MemoryType(type.scalar()), [&](llvm::Value* current) {
-          llvm::Value* sum = builder_.CreateFAdd(FromMemory(current, type), value);
-          return ToMemory(RoundF32To(builder_, sum, type.scalar()), type);
+          return ToMemory(EmitBinaryOp(op, FromMemory(current, type), value, type), type);
         });
     return FromMemory(old_bits, type);
   }
-  auto op = type.is_float() ? llvm::AtomicRMWInst::FAdd : llvm::AtomicRMWInst::Add;
-  return builder_.CreateAtomicRMW(op, pointer, value, align, ordering);
+  llvm::AtomicRMWInst::BinOp rmw = llvm::AtomicRMWInst::Add;
+  if (type.is_float()) {
+    rmw = op == BinaryOp::kMax   ? llvm::AtomicRMWInst::FMax
+          : op == BinaryOp::kMin ? llvm::AtomicRMWInst::FMin
+                                 : llvm::AtomicRMWInst::FAdd;
+  } else if (op != BinaryOp::kAdd) {
+    bool is_max = op == BinaryOp::kMax;
+    if (type.is_unsigned()) {
+      rmw = is_max ? llvm::AtomicRMWInst::UMax : llvm::AtomicRMWInst::UMin;
+    } else {
+      rmw = is_max ? llvm::AtomicRMWInst::Max : llvm::AtomicRMWInst::Min;
+    }
+  }
+  return builder_.CreateAtomicRMW(rmw, pointer, value, align, ordering);
 }
 
 llvm::Value* KernelEmitter::EmitCompareExchangeLoop(

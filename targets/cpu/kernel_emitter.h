@@ -109,9 +109,10 @@ class KernelEmitter {
   llvm::Value* EmitMath(const std::string& name, const std::vector<llvm::Value*>& args);
   // libm's `name` (with an f suffix for f32) of arg, a scalar, or each lane of a vector.
   llvm::Value* EmitLibmCall(const std::string& name, llvm::Value* arg);
-  llvm::Value* EmitAtomicAdd(const Call& call);
-  llvm::Value* EmitScalarAtomicAdd(const BufferNode& buffer, llvm::Value* offset,
-                                   llvm::Value* value);
+  // atomic_add_at, atomic_max_at and atomic_min_at.
+  llvm::Value* EmitAtomicUpdate(const Call& call);
+  llvm::Value* EmitScalarAtomicUpdate(BinaryOp op, const BufferNode& buffer, llvm::Value* offset,
+                                      llvm::Value* value);
   llvm::Value* EmitCompareExchangeLoop(llvm::Value* pointer, llvm::Type* type,
                                        const std::function<llvm::Value*(llvm::Value*)>& update);
 
