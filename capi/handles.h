@@ -10,6 +10,9 @@
 #include "absl/status/status.h"
 #include "capi/tile.h"
 #include "runtime/device_base.h"
+#include "absl/status/statusor.h"
+#include "runtime/jit/jit_backend.h"
+#include "runtime/jit/kernel_cache.h"
 #include "runtime/jit/specializer.h"
 #include "targets/target.h"
 #include "tile_ir/module.h"
@@ -38,6 +41,20 @@ struct tile_kernel {
 };
 
 namespace tile_ir::capi {
+
+// The JIT backend (a device) and kernel cache of one target string, opened on first use and
+// kept for the life of the process (kernel.cc).
+struct TargetRuntime {
+  std::unique_ptr<runtime::jit::JitBackend> backend;
+  std::unique_ptr<runtime::jit::KernelCache> cache;
+};
+absl::StatusOr<TargetRuntime*> RuntimeFor(const std::string& target);
+
+// A handle of a kernel the cache loaded (it outlives the handle), compiled from `single` (the
+// module holding only it) for `target`.
+std::unique_ptr<tile_kernel> LoadedKernelHandle(runtime::LoadedKernel* loaded, Module single,
+                                                const targets::Target& target,
+                                                std::string cache_info);
 
 // Records `status` as this thread's last error (when not OK) and returns its
 // tile_status.

@@ -18,15 +18,9 @@
 #include "tile_ir/printer.h"
 
 namespace tile_ir::capi {
-namespace {
 
 using runtime::jit::JitBackend;
 using runtime::jit::KernelCache;
-
-struct TargetRuntime {
-  std::unique_ptr<JitBackend> backend;
-  std::unique_ptr<KernelCache> cache;
-};
 
 // One backend (a device, a CUDA context) and one cache per target string, for
 // the life of the process: opening a device is the expensive part of a first
@@ -59,7 +53,25 @@ std::string Signature(const KernelNode& kernel) {
   return line;
 }
 
-}  // namespace
+std::unique_ptr<tile_kernel> LoadedKernelHandle(runtime::LoadedKernel* loaded, Module single,
+                                                const targets::Target& target,
+                                                std::string cache_info) {
+  auto kernel = std::make_unique<tile_kernel>();
+  kernel->loaded = loaded;
+  const KernelNode& signature = loaded->signature();
+  kernel->name = signature.name;
+  kernel->signature = Signature(*single.kernels.front());
+  kernel->ir = io::WriteModule(single, io::ModuleFormat::kText);
+  kernel->cache_info = std::move(cache_info);
+  for (const Param& param : signature.params) {
+    kernel->param_names.push_back(param.name());
+    kernel->param_is_buffer.push_back(param.is_buffer() ? 1 : 0);
+  }
+  kernel->single = std::move(single);
+  kernel->target = &target;
+  return kernel;
+}
+
 }  // namespace tile_ir::capi
 
 using tile_ir::capi::NullArgument;
@@ -161,22 +173,12 @@ tile_status tile_kernel_compile(const tile_module* module, const char* kernel_na
                                absl::StrCat("kernel '", kernel_name, "' for target '", target,
                                             "': ", cached.status().message())));
   }
-  auto kernel = std::make_unique<tile_kernel>();
-  kernel->loaded = cached->kernel;
-  const tile_ir::KernelNode& signature = cached->kernel->signature();
-  kernel->name = signature.name;
-  kernel->signature = tile_ir::capi::Signature(*single->kernels.front());
-  kernel->ir = tile_ir::io::WriteModule(*single, tile_ir::io::ModuleFormat::kText);
-  kernel->cache_info =
-      absl::StrCat("cache: ", std::string(tile_ir::runtime::jit::CacheSourceName(cached->source)),
-                   ", key ", cached->key);
-  kernel->single = *std::move(single);
-  kernel->target = &(*runtime)->cache->backend().target();
-  for (const tile_ir::Param& param : signature.params) {
-    kernel->param_names.push_back(param.name());
-    kernel->param_is_buffer.push_back(param.is_buffer() ? 1 : 0);
-  }
-  *out = kernel.release();
+  *out = tile_ir::capi::LoadedKernelHandle(
+             cached->kernel, *std::move(single), (*runtime)->cache->backend().target(),
+             absl::StrCat("cache: ",
+                          std::string(tile_ir::runtime::jit::CacheSourceName(cached->source)),
+                          ", key ", cached->key))
+             .release();
   return TILE_OK;
 }
 

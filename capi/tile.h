@@ -167,6 +167,41 @@ TILE_API tile_status tile_kernel_launch(tile_kernel* kernel, const tile_arg* arg
 TILE_API tile_status tile_kernel_launch_async(tile_kernel* kernel, const tile_arg* args,
                                               size_t num_args, void* stream);
 
+/* Autotuning (since 0.4): the runtime's autotuner (runtime/jit/autotuner.h) over candidates a
+ * caller builds. `build` gives candidate i's module (the caller keeps ownership; libtile
+ * copies what it needs), called once per candidate on the calling thread; every candidate that
+ * builds is compiled through the target's kernel cache on `parallel_compiles` threads (0: the
+ * hardware's); then, one at a time on the calling thread, `check_and_time` gets each compiled
+ * kernel (a handle valid during the call only: do not free it) and checks it against the
+ * caller's reference, writing the seconds it takes or returning an error (a wrong answer is an
+ * error: the candidate is refused). The fastest candidate that passed is stored in the cache
+ * as a record keyed by every candidate's kernel text, `problem` and the target's compile
+ * context, so a later tile_autotune of the same candidates returns it without building or
+ * timing anything again (unless `retune`). A callback's error message goes in `*error`
+ * (valid until the callback is called again; NULL for none). */
+typedef tile_status (*tile_autotune_build_fn)(void* user, size_t candidate, tile_module** module,
+                                              const char** error);
+typedef tile_status (*tile_autotune_time_fn)(void* user, size_t candidate, tile_kernel* kernel,
+                                             double* seconds, const char** error);
+typedef struct {
+  const char* target;      /* as tile_kernel_compile's */
+  const char* kernel_name; /* the kernel of every candidate's module */
+  size_t num_candidates;
+  tile_autotune_build_fn build;
+  tile_autotune_time_fn check_and_time;
+  void* user;              /* given to both callbacks */
+  const char* problem;     /* what else the choice depends on ("M=512,N=512"); may be NULL */
+  int parallel_compiles;   /* 0: the hardware's threads */
+  int retune;              /* 1: ignore a stored choice */
+} tile_autotune_request;
+/* The chosen candidate's index in `*best`, and in `*report` (free it with tile_string_free)
+ * the evidence, one line each: "best candidate=I", "device ...", "date ...", "from_cache 0|1"
+ * and "candidate candidate=I SECONDS" or "candidate candidate=I error MESSAGE". Fails
+ * (FailedPrecondition, every candidate's error in the message) when none passed. */
+TILE_API tile_status tile_autotune(const tile_autotune_request* request, size_t* best,
+                                   char** report);
+TILE_API void tile_string_free(char* text);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -19,12 +19,13 @@ from tile._lib import (InternalError, InvalidArgumentError, NotFoundError, TileE
 from tile.kernel import Kernel
 from tile.module import Module, load
 from tile.jit import JITImpl, JITKernel, compile, jit  # pylint: disable=redefined-builtin
+from tile.autotuner import AutoTuner, autotune
 from tile.math import cdiv, next_power_of_2, prev_power_of_2
 from tile.transform import PassConfigKey
 from tile.utils.tensor import TensorSupplyType
 
 __all__ = [
-    "InternalError", "InvalidArgumentError", "JITImpl", "JITKernel", "Kernel", "Module",
+    "AutoTuner", "InternalError", "InvalidArgumentError", "JITImpl", "JITKernel", "Kernel", "Module",
     "NotFoundError", "PassConfigKey", "TensorSupplyType", "TileError", "UnavailableError",
-    "cdiv", "compile", "jit", "load", "next_power_of_2", "prev_power_of_2",
+    "autotune", "cdiv", "compile", "jit", "load", "next_power_of_2", "prev_power_of_2",
 ]

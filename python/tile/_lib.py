@@ -96,6 +96,9 @@ def _load():
         "tile_kernel_launch": (status, [handle, ctypes.POINTER(TileArg), ctypes.c_size_t]),
         "tile_kernel_launch_async": (status, [handle, ctypes.POINTER(TileArg), ctypes.c_size_t,
                                               ctypes.c_void_p]),
+        "tile_autotune": (status, [ctypes.c_void_p, ctypes.POINTER(ctypes.c_size_t),
+                                   ctypes.POINTER(ctypes.c_void_p)]),
+        "tile_string_free": (None, [ctypes.c_void_p]),
     }
     for name, (restype, argtypes) in declarations.items():
         function = getattr(lib, name)

@@ -62,8 +62,10 @@ class Kernel(_KernelBase):
     current stream, without waiting, as its own operators are; with other
     tensors (numpy, cupy, jax) the call returns when the kernel is done."""
 
-    def __init__(self, handle, module):
+    def __init__(self, handle, module, owned=True):
         self._handle = handle
+        # A handle lent for one callback (tile_autotune's check) is not ours to free.
+        self._owned = owned
         self._module = module  # not needed by the kernel; keeps repr's source
         self.name = lib.tile_kernel_name(handle).decode()
         self.signature = lib.tile_kernel_signature(handle).decode()
@@ -91,7 +93,8 @@ class Kernel(_KernelBase):
         afterwards raises ValueError. No call may be running on another thread."""
         self._launcher = None  # holds the handle's address: gone first
         if getattr(self, "_handle", None):
-            lib.tile_kernel_free(self._handle)
+            if getattr(self, "_owned", True):
+                lib.tile_kernel_free(self._handle)
             self._handle = None
 
     def __del__(self):

@@ -1,0 +1,83 @@
+"""tile.autotune and AutoTuner (TileLang's) over libtile's autotuner: every candidate is
+compiled, checked against ref_prog (a wrong one is refused) and timed on the CPU target; the
+choice is stored in the kernel cache and found again without tuning."""
+
+import os
+import stat
+
+import numpy as np
+import pytest
+
+import tile as tilelang
+import tile.language as T
+from tile.autotuner import AutoTuner, autotune
+
+
+def ref(X):
+    return X.astype(np.float64) * 2.0
+
+
+def scale_factory(N, block=None, wrong=False):
+    @T.prim_func
+    def scale(X: T.Tensor((N,), "float32"), Y: T.Tensor((N,), "float32")):
+        with T.Kernel(T.ceildiv(N, block), threads=32) as bx:
+            for i in T.Parallel(block):
+                if bx * block + i < N:
+                    Y[bx * block + i] = X[bx * block + i] * (3.0 if wrong else 2.0)
+    return scale
+
+
+CONFIGS = [{"block": 32}, {"block": 64, "wrong": True}, {"block": 128}]
+
+
+@pytest.fixture(autouse=True)
+def own_cache(tmp_path, monkeypatch):
+    """Each test its own cache folder (the process's libtile keeps one per target, so the
+    records are told apart by their keys: each test tunes its own problem size)."""
+    folder = tmp_path / "cache"
+    folder.mkdir(mode=stat.S_IRWXU)
+    monkeypatch.setenv("TILE_CACHE_DIR", str(folder))
+
+
+def test_a_wrong_candidate_is_refused_and_the_choice_is_stored():
+    tuner = AutoTuner.from_kernel(kernel=lambda **kw: scale_factory(1000, **kw),
+                                  configs=CONFIGS)
+    tuner.set_compile_args(out_idx=[-1], target="cpu")
+    tuner.set_profile_args(ref_prog=ref, warmup=1, rep=3)
+    result = tuner.run()
+    assert result.config in (CONFIGS[0], CONFIGS[2])
+    refused = [c for c in result.report.candidates if c.error is not None]
+    assert [c.config for c in refused] == [CONFIGS[1]]
+    assert "and ref_prog differ at" in refused[0].error
+    x = np.random.default_rng(0).standard_normal(1000).astype(np.float32)
+    np.testing.assert_allclose(result.kernel(x), x * 2.0, rtol=1e-6)
+    assert not result.report.from_cache
+    again = AutoTuner.from_kernel(kernel=lambda **kw: scale_factory(1000, **kw),
+                                  configs=CONFIGS).set_compile_args(out_idx=[-1], target="cpu")
+    again.set_profile_args(ref_prog=ref, warmup=1, rep=3)
+    second = again.run()
+    assert second.config == result.config and second.report.from_cache
+    assert "refused" in second.report.explain()
+
+
+def test_decorator_above_jit_tunes_once_per_arguments():
+    @autotune(configs=CONFIGS, ref_prog=ref, warmup=1, rep=3)
+    @tilelang.jit(out_idx=[-1], target="cpu")
+    def scale(N, block=None, wrong=False):
+        return scale_factory(N, block, wrong)
+
+    kernel = scale(777)
+    assert scale(777) is kernel
+    assert kernel.config != CONFIGS[1]
+    x = np.ones(777, np.float32)
+    assert (kernel(x) == 2.0).all()
+    assert "refused" in kernel.autotune_report.explain()
+
+
+def test_unknown_config_keys_and_no_passing_candidate_are_errors():
+    with pytest.raises(TypeError, match="names 'blok', which is not a parameter"):
+        AutoTuner.from_kernel(kernel=scale_factory, configs=[{"blok": 1}]).run(args=(64,))
+    tuner = AutoTuner.from_kernel(kernel=scale_factory, configs=[{"block": 32, "wrong": True}])
+    tuner.set_compile_args(out_idx=[-1], target="cpu").set_profile_args(ref_prog=ref, rep=1)
+    with pytest.raises(tilelang.TileError, match="no candidate passed"):
+        tuner.run(args=(555,))
