@@ -48,7 +48,10 @@ find "$BUNDLE/python" -name __pycache__ -prune -exec rm -rf {} +
 cp "$BIN_DIR/python/tile/tile_ir_pb2.py" "$BUNDLE/python/tile/"
 cp python/examples/*.py bench/python_call/torch_on_gpu.py bench/python_call/call_timing.py \
   bench/python_call/gemm_do_bench.py bench/python_call/issue37_checks.py \
-  "$BUNDLE/python/examples/"
+  bench/python_call/tilelang_examples_on_gpu.py bench/python_call/tilelang_programs_on_gpu.py \
+  bench/python_call/tilelang_programs.txt "$BUNDLE/python/examples/"
+mkdir -p "$BUNDLE/python/examples/tilelang"
+cp python/examples/tilelang/*.py "$BUNDLE/python/examples/tilelang/"
 cp -L "$BIN_DIR/capi/libtile-gpu.so" "$BUNDLE/lib/"
 cp -L "$BIN_DIR/python/_launch.abi3.so" "$BUNDLE/python/"
 
