@@ -159,3 +159,21 @@ def test_eager_form_runs_on_call_and_compiles_by_size():
         eager_matmul.compile(M=100, N=90)
     with pytest.raises(ValueError, match="makes its outputs with T.empty"):
         tilelang.jit(out_idx=[-1])(eager_matmul.func)
+
+
+def test_tilelang_spellings_dtype_and_shared_fragment():
+    assert T.dtype("float16") == T.float16 and T.dtype(T.float) == T.float32
+
+    @T.prim_func
+    def k(X: T.Tensor((64,), "float32"), Y: T.Tensor((64,), "float32")):
+        with T.Kernel(1, threads=32):
+            # TileLang makes alloc_fragment(scope="shared") a shared buffer.
+            S = T.alloc_fragment((64,), "float32", scope="shared")
+            T.copy(X, S)
+            T.copy(S, Y)
+
+    assert "alloc S: shared f32[64]" in k.compile().ir()
+    x = RNG.standard_normal(64).astype(np.float32)
+    y = np.full_like(x, np.nan)
+    k(x, y)
+    assert (y == x).all()

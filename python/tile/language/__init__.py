@@ -106,6 +106,11 @@ def Not(a):
     return _expr.logical_not(a)
 
 
+def dtype(name):  # pylint: disable=redefined-outer-name
+    """TVM's T.dtype("float16"): the DType of a spelling (also an annotation, `x: T.dtype`)."""
+    return _dtypes_module.parse(name, "T.dtype")
+
+
 def Cast(dtype, value):
     """TVM's argument order of T.cast."""
     return cast(value, dtype)
@@ -129,7 +134,7 @@ __all__ = [name for name in [
     "And", "Buffer", "Cast", "DType", "Else", "Expr", "GemmWarpPolicy", "If", "Kernel", "Not",
     "Or", "Parallel", "Pipelined", "PrimFunc", "Tensor", "alloc_fragment", "alloc_local",
     "Serial", "alloc_shared", "alloc_var", "const", "empty", "atomic_add", "cast", "ceildiv", "clamp", "clear", "copy", "cumsum",
-    "dynamic",
+    "dtype", "dynamic",
     "fill", "floordiv", "floormod", "gemm", "if_then_else", "infinity", "literal_of", "max",
     "min", "prim_func", "reduce_absmax", "reduce_max", "reduce_min", "reduce_sum", "serial",
     "symbolic", "truncdiv", "truncmod", "unroll", "use_swizzle", "vectorized",

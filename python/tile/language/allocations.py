@@ -57,7 +57,10 @@ def alloc_shared(shape, dtype, name=None, scope=None):
 
 
 def alloc_fragment(shape, dtype, name=None, scope=None):
-    _scope("T.alloc_fragment", scope, ("local.fragment",))
+    # TileLang's alloc_fragment(..., scope="shared") makes a shared buffer: so does this.
+    if scope in ("shared", "shared.dyn"):
+        return _alloc("T.alloc_fragment", "shared", shape, dtype, name)
+    _scope("T.alloc_fragment", scope, ("local.fragment", "shared", "shared.dyn"))
     return _alloc("T.alloc_fragment", "fragment", shape, dtype, name)
 
 
