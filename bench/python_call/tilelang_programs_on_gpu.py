@@ -44,7 +44,7 @@ def rewrite_imports(source):
     return "".join(lines), changed
 
 
-def main(programs_dir, out_path, timeout=240):
+def main(programs_dir, out_path, timeout=int(os.environ.get("PROGRAM_TIMEOUT", "90"))):
     listing = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tilelang_programs.txt")
     names = [l.strip() for l in open(listing) if l.strip() and not l.startswith("#")]
     results = []
