@@ -5,6 +5,7 @@ as in CI. Records pass/fail and the largest error per case.
     python3 tilelang_examples_on_gpu.py EXAMPLES_DIR OUT.json"""
 
 import importlib
+import importlib.util
 import json
 import os
 import sys
@@ -18,7 +19,10 @@ def main(folder, out_path):
     results = []
     for name in names:
         try:
-            module = importlib.import_module(name)
+            spec = importlib.util.spec_from_file_location(f"tilelang_examples.{name}",
+                                                          os.path.join(folder, name + ".py"))
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
         except Exception as error:  # pylint: disable=broad-except
             results.append({"example": name, "shape": "-", "status": "fail",
                             "error": f"import: {error}"})

@@ -56,7 +56,9 @@ def test_a_wrong_candidate_is_refused_and_the_choice_is_stored():
                                   configs=CONFIGS).set_compile_args(out_idx=[-1], target="cpu")
     again.set_profile_args(ref_prog=ref, warmup=1, rep=3)
     second = again.run()
-    assert second.config == result.config and second.report.from_cache
+    assert second.config == result.config
+    # The record is read back from the cache (unless this process runs without one).
+    assert second.report.from_cache or os.environ.get("TILE_DISABLE_CACHE")
     assert "refused" in second.report.explain()
 
 

@@ -1,7 +1,7 @@
 """Tiled GEMM with a ReLU epilogue, as TileLang's quickstart writes it: a @tilelang.jit factory
 of the problem and tile sizes whose prim_func stages A and B tiles in shared memory through a
 software pipeline and accumulates in a float32 register fragment; out_idx=[-1] makes C an output
-the call returns. Run it: python3 python/examples/tilelang/gemm.py"""
+the call returns. Run it: python3 python/examples/tilelang/gemm_quickstart.py"""
 
 import tile as tilelang
 import tile.language as T
