@@ -121,3 +121,24 @@ def test_variables_take_assignments_as_stores():
     y = np.zeros(2, np.int32)
     k(x, y)
     assert y.tolist() == [int((x > 0).sum()), int(x.max())]
+
+
+def test_numbers_as_conditions_and_astype_and_clearing_a_variable():
+    @T.prim_func
+    def k(M8: T.Tensor((N,), "uint8"), X: T.Tensor((N,), "float16"),
+          Y: T.Tensor((N,), "float32")):
+        with T.Kernel(1, threads=32):
+            total = T.alloc_var("float32")
+            T.clear(total)                        # TileLang clears a variable like a buffer
+            for i in T.serial(N):
+                if M8[i] and not M8[i] == 2:      # a u8 is true when not zero, as in Python
+                    total += X[i].astype("float32")
+                Y[i] = total
+
+    m = RNG.integers(0, 3, 40).astype(np.uint8)
+    x = RNG.standard_normal(40).astype(np.float16)
+    y = np.full(40, np.nan, np.float32)
+    k(m, x, y)
+    keep = (m != 0) & (m != 2)
+    np.testing.assert_allclose(y, np.cumsum(np.where(keep, x.astype(np.float64), 0)), rtol=1e-5,
+                               atol=1e-5)

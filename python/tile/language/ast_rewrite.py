@@ -255,6 +255,15 @@ def _is_kernel_value(value):
     return isinstance(value, expr_module.Expr) or hasattr(value, "_load")
 
 
+def _truth(value):
+    """A kernel value as a condition, as Python takes a number's truth: a number is true when
+    it is not zero (`if mask[i]:` on a u8 mask)."""
+    value = expr_module.as_expr(value, "a condition")
+    if value.dtype.kind == "bool":
+        return value
+    return expr_module.binary("!=", value, 0)
+
+
 class runtime:  # pylint: disable=invalid-name
     """What rewritten functions call (as __tile_rt__)."""
 
@@ -270,7 +279,7 @@ class runtime:  # pylint: disable=invalid-name
             raise SyntaxError(f"{_where.here()}: a `return` inside an `if` on a kernel value "
                               "cannot be traced: both branches become code of the kernel; "
                               "move the return out of the branch")
-        with If(test):
+        with If(_truth(test)):
             yield True
         if has_else:
             with Else():
@@ -288,14 +297,14 @@ class runtime:  # pylint: disable=invalid-name
     def select(test, if_true, if_false):
         if not _is_kernel_value(test):
             return if_true() if test else if_false()
-        return expr_module.select(test, if_true(), if_false())
+        return expr_module.select(_truth(test), if_true(), if_false())
 
     @staticmethod
     def logical_and(*operands):
         value = operands[0]()
         for operand in operands[1:]:
             if _is_kernel_value(value):
-                value = expr_module.binary("&", value, operand())
+                value = expr_module.binary("&", _truth(value), _truth(operand()))
             elif not value:
                 return value
             else:
@@ -307,7 +316,7 @@ class runtime:  # pylint: disable=invalid-name
         value = operands[0]()
         for operand in operands[1:]:
             if _is_kernel_value(value):
-                value = expr_module.binary("|", value, operand())
+                value = expr_module.binary("|", _truth(value), _truth(operand()))
             elif value:
                 return value
             else:
@@ -317,7 +326,7 @@ class runtime:  # pylint: disable=invalid-name
     @staticmethod
     def logical_not(value):
         if _is_kernel_value(value):
-            return expr_module.logical_not(value)
+            return expr_module.logical_not(_truth(value))
         return not value
 
     @staticmethod

@@ -149,6 +149,7 @@ def ranges_of(tile):
 def region(builder, tile, other, what):
     """The tile_ir.v1.Region of `tile`; a point takes its extents from `other`, aligned to
     the right, leading dimensions of extent 1 (frontends/cpp/tile_ops.cc's Resolve)."""
+    tile = getattr(tile, "variable_buffer", tile)  # a T.alloc_var is its one-element buffer
     if not isinstance(tile, (Buffer, Access)):
         raise builder.fail(TypeError, what, f"expected a buffer or a region of one "
                            f"(A, A[i, j], A[0:64, :]), got {type(tile).__name__}")

@@ -51,6 +51,10 @@ class _Operators:
     def __ne__(self, other): return binary("!=", self, other)
     def __neg__(self): return negate(self)
     def __invert__(self): return logical_not(self)
+
+    def astype(self, dtype):
+        """TileLang's x.astype(dtype): T.cast(x, dtype)."""
+        return cast(self, dtype)
     __hash__ = object.__hash__
 
     def __bool__(self):

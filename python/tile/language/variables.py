@@ -16,6 +16,11 @@ class Variable(expr_module._Operators):  # pylint: disable=protected-access
         self._fresh_variable = True  # its first binding is the allocation, not a store
 
     @property
+    def variable_buffer(self):
+        """The buffer tile operations see (T.clear(x), T.fill(x, v))."""
+        return self.buffer
+
+    @property
     def dtype(self):
         return self.buffer.dtype
 
