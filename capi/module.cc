@@ -7,6 +7,7 @@
 #include "capi/handles.h"
 #include "capi/tile.h"
 #include "frontends/io/module_io.h"
+#include "tile_ir/text_syntax.h"
 #include "tile_ir/verifier.h"
 
 namespace tile_ir::capi {
@@ -81,6 +82,10 @@ size_t tile_module_num_kernels(const tile_module* module) {
 const char* tile_module_kernel_name(const tile_module* module, size_t i) {
   if (module == nullptr || i >= module->module.kernels.size()) return nullptr;
   return module->module.kernels[i]->name.c_str();
+}
+
+int tile_is_identifier(const char* name) {
+  return name != nullptr && tile_ir::IsValidIdentifier(name) ? 1 : 0;
 }
 
 }  // extern "C"

@@ -78,6 +78,10 @@ TILE_API void tile_module_free(tile_module* module);
 TILE_API size_t tile_module_num_kernels(const tile_module* module);
 /* The i-th kernel's name, NULL when out of range; valid while the module lives. */
 TILE_API const char* tile_module_kernel_name(const tile_module* module, size_t i);
+/* 1 when `name` may name a kernel, parameter, buffer or variable of a module (an identifier
+ * of the text form that is not one of its keywords: "kernel", "copy", "f16", ...), else 0.
+ * Frontends rename what is not (tile.language appends '_'). Since 0.4. */
+TILE_API int tile_is_identifier(const char* name);
 
 /* Compiles `kernel_name` for `target` ("cpu", "cuda", "cuda:sm_90a"; the
  * grammar of targets/target_name.h) through the kernel cache. The kernel does

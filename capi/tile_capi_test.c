@@ -134,6 +134,11 @@ int main(void) {
   }
   CHECK(wrong == 0);
 
+  /* Names the IR takes, and keywords of its text form that it does not. */
+  CHECK(tile_is_identifier("A_shared") == 1);
+  CHECK(tile_is_identifier("kernel") == 0 && tile_is_identifier("f16") == 0);
+  CHECK(tile_is_identifier("") == 0 && tile_is_identifier(NULL) == 0);
+
   /* The target's source of the kernel (LLVM IR on the CPU), made on request and kept. */
   const char* source = tile_kernel_source(kernel);
   CHECK(source != NULL && strstr(source, "scale_add") != NULL);

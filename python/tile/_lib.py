@@ -99,6 +99,7 @@ def _load():
         "tile_autotune": (status, [ctypes.c_void_p, ctypes.POINTER(ctypes.c_size_t),
                                    ctypes.POINTER(ctypes.c_void_p)]),
         "tile_string_free": (None, [ctypes.c_void_p]),
+        "tile_is_identifier": (ctypes.c_int, [ctypes.c_char_p]),
     }
     for name, (restype, argtypes) in declarations.items():
         function = getattr(lib, name)

@@ -121,6 +121,8 @@ class JITKernel:
     # -- calling
 
     def _bind_inputs(self, args, kwargs):
+        aliases = getattr(self.prim_func, "param_aliases", {})
+        kwargs = {aliases.get(k, k): v for k, v in kwargs.items()}
         names = [self.params[i] for i in self._inputs]
         unknown = [k for k in kwargs if k not in names]
         if unknown:

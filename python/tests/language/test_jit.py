@@ -177,3 +177,23 @@ def test_tilelang_spellings_dtype_and_shared_fragment():
     y = np.full_like(x, np.nan)
     k(x, y)
     assert (y == x).all()
+
+
+def test_names_that_are_keywords_of_the_text_form():
+    # TileLang's convolution names its weight `kernel`; a buffer may be called `copy`.
+    @T.prim_func
+    def k(data: T.Tensor((16,), "float32"), kernel: T.Tensor((16,), "float32"),
+          out: T.Tensor((16,), "float32")):
+        with T.Kernel(1, threads=32):
+            copy = T.alloc_shared((16,), "float32")
+            T.copy(kernel, copy)
+            for i in T.Parallel(16):
+                out[i] = data[i] * copy[i]
+
+    text = k.compile().ir()
+    assert "kernel_: f32[16]" in text and "alloc copy_: shared" in text
+    x, w = RNG.standard_normal(16).astype(np.float32), RNG.standard_normal(16).astype(np.float32)
+    y = np.full_like(x, np.nan)
+    k(x, kernel=w, out=y)
+    np.testing.assert_allclose(y, x * w, rtol=1e-6)
+    np.testing.assert_allclose(tile.compile(k, out_idx=-1)(x, kernel=w), x * w, rtol=1e-6)

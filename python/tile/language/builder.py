@@ -43,7 +43,17 @@ class KernelBuilder:
         return cls(f"{site}: in kernel '{self.name}': {what}: {message}")
 
     # --- names: one namespace per kernel, each name declared once ---
+    @staticmethod
+    def legal_name(name):
+        """`name`, with '_' appended while it is a keyword of the text form ("kernel",
+        "copy", "f16"), which the IR refuses as a name (libtile's tile_is_identifier)."""
+        from tile._lib import lib  # pylint: disable=import-outside-toplevel
+        while not lib.tile_is_identifier(name.encode()) and name.isidentifier():
+            name += "_"
+        return name
+
     def fresh_name(self, base):
+        base = self.legal_name(base)
         name, suffix = base, 1
         while name in self.names:
             name, suffix = f"{base}_{suffix}", suffix + 1

@@ -49,6 +49,7 @@ class _Context:
         self.annotations = {}         # name -> T.Tensor or dtype, in the order seen
         self.inputs = {}              # name -> tile_ir.v1.Param
         self.outputs = []             # (Buffer, tile_ir.v1.Param)
+        self.aliases = {}             # Python name -> IR name, where they differ
 
 
 def _context(what):
@@ -127,7 +128,10 @@ def annotate(name, current_value, annotation):
         return current_value
     builder = context.builder
     site = _where.here()
-    builder.claim_name(name, f"parameter '{name}'")
+    python_name, name = name, builder.legal_name(name)
+    if name != python_name:
+        context.aliases[python_name] = name
+    builder.claim_name(name, f"parameter '{python_name}'")
     if isinstance(annotation, Tensor):
         _declare_dims(builder, annotation)
         handle = Buffer(name, annotation.dtype, annotation.shape, "global", builder, site)
@@ -213,8 +217,10 @@ class EagerFunction:
     def trace(self, static, consts):
         """A PrimFunc of the body for these compile-time values and sizes, with `out_idx`
         naming T.empty's outputs."""
-        return PrimFunc(
+        prim_func = PrimFunc(
             self.fn, trace=lambda builder, fn: self._trace_into(builder, fn, static, consts))
+        prim_func.param_aliases.update(self.aliases)
+        return prim_func
 
     def _trace_into(self, builder, fn, static, consts):
         context = self._run(static, consts, discovering=False, builder=builder, fn=fn)
@@ -223,6 +229,7 @@ class EagerFunction:
             raise ValueError(f"{self.fn.__name__}: parameter '{missing[0]}' was never "
                              "annotated by the trace (is its annotation inside a branch?)")
         builder.params.extend(context.inputs[n] for n in self.declared)
+        self.aliases = context.aliases
         # Outputs in the order the function returns them, so calls return them so.
         params = {id(buffer): param for buffer, param in context.outputs}
         builder.params.extend(params[id(buffer)] for buffer in context.returned)

@@ -71,6 +71,7 @@ class PrimFunc:
         builder = KernelBuilder(self.name, self.site)
         # The parameters made outputs by the function itself (@tile.jit's eager form).
         self.out_idx = None
+        self.param_aliases = {}  # Python name -> IR name, where they differ
         with builder:
             if trace is not None:
                 self.out_idx = trace(builder, traced)
@@ -125,8 +126,13 @@ class PrimFunc:
         for dim in builder.dims:
             builder.claim_name(dim.name, f"dim '{dim.name}'")
         handles = []
-        for name, annotation in annotated:
-            builder.claim_name(name, f"parameter '{name}'")
+        for python_name, annotation in annotated:
+            # A parameter named like a keyword of the text form ("kernel") is renamed in the IR;
+            # calls by keyword still take the Python name (param_aliases).
+            name = builder.legal_name(python_name)
+            if name != python_name:
+                self.param_aliases[python_name] = name
+            builder.claim_name(name, f"parameter '{python_name}'")
             if isinstance(annotation, Tensor):
                 buffer = Buffer(name, annotation.dtype, annotation.shape, "global", builder,
                                 self.site)
@@ -148,6 +154,7 @@ class PrimFunc:
         return self._compiled[target]
 
     def __call__(self, *args, **kwargs):
+        kwargs = {self.param_aliases.get(k, k): v for k, v in kwargs.items()}
         self.compile("cpu")(*args, **kwargs)
 
     def __repr__(self):
