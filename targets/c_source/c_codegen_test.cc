@@ -136,6 +136,51 @@ toy_kernel<16> k(buf<t_i32, 0> X, buf<t_u8, 1> B, buf<t_i32, 2> L) {
 )");
 }
 
+// '&', '|' and shifts as C's, operands parenthesized as for '^'; the shift amount modulo the
+// width (a constant one reduced), narrow results wrapped; reinterpret through the dialect's bit
+// cast; atomic max and min through the device library, or in place on a thread's own array.
+TEST(CCodegenTest, BitOperationsReinterpretAndAtomicExtremes) {
+  absl::StatusOr<std::string> source = Emit(R"(kernel k(X: i32[64], B: u8[64], F: f32[64], M: f32[2])
+    grid(bx: 1) threads(16) {
+  alloc acc: local i32[1];
+  for tid in 0 +: 16 thread_bound(x) {
+    X[tid] = (X[tid] >> tid) & 255 | X[tid] << 35;
+    B[tid] = B[tid] << 4_u8 | B[tid] >> cast<u8>(tid);
+    X[tid + 16] = reinterpret<i32>(F[tid]) ^ -1;
+    eval atomic_max_at(M[0], F[tid]);
+    eval atomic_min_at(M[1], reinterpret<f32>(X[tid]));
+    eval atomic_max_at(acc[0], X[tid]);
+  }
+}
+)",
+                                            5);
+  ASSERT_TRUE(source.ok()) << source.status();
+  EXPECT_EQ(*source, R"(// toy
+
+toy_kernel<16> k(buf<t_i32, 0> X, buf<t_u8, 1> B, buf<t_f32, 2> F, buf<t_f32, 3> M) {
+  t_i32 acc[1];
+  const t_i32 tid_1 = tid(0);
+  X[tid_1] = ((X[tid_1] >> (tid_1 & 31)) & 255) | (X[tid_1] << 3);
+  B[tid_1] = static_cast<t_u8>(static_cast<t_u8>(B[tid_1] << static_cast<t_u8>(4)) | static_cast<t_u8>(B[tid_1] >> (static_cast<t_u8>(tid_1) & 7)));
+  X[tid_1 + 16] = tl::bit_cast<t_i32>(F[tid_1]) ^ -1;
+  tl::atomic_max(&M[0], F[tid_1]);
+  tl::atomic_min(&M[1], tl::bit_cast<t_f32>(X[tid_1]));
+  acc[0] = tl::max(acc[0], X[tid_1]);
+}
+)");
+  absl::StatusOr<std::string> packed = Emit(R"(kernel k(Q: i4[64]) grid(bx: 1) threads(16) {
+  for tid in 0 +: 16 thread_bound(x) {
+    eval atomic_min_at(Q[tid], 1_i4);
+  }
+}
+)",
+                                            5);
+  ASSERT_FALSE(packed.ok());
+  EXPECT_TRUE(absl::StrContains(packed.status().message(),
+                                "atomic_min_at on i4 has no Toy form (no atomic update of that type)"))
+      << packed.status();
+}
+
 TEST(CCodegenTest, ErrorsNameTheTargetAndItsLimits) {
   absl::StatusOr<std::string> wide = Emit(R"(kernel k(X: f32[1]) grid(bx: 1) threads(128) {
   for tx in 0 +: 128 thread_bound(x) {

@@ -11,9 +11,12 @@ namespace tile_ir::c_source {
 inline constexpr int kPrecConditional = 3;
 inline constexpr int kPrecOr = 4;
 inline constexpr int kPrecAnd = 5;
+inline constexpr int kPrecBitOr = 6;
 inline constexpr int kPrecBitXor = 7;
+inline constexpr int kPrecBitAnd = 8;
 inline constexpr int kPrecEquality = 9;
 inline constexpr int kPrecRelational = 10;
+inline constexpr int kPrecShift = 11;
 inline constexpr int kPrecAdditive = 12;
 inline constexpr int kPrecMultiplicative = 13;
 inline constexpr int kPrecUnary = 15;

@@ -65,6 +65,11 @@ class Dialect {
   // Whether `double` exists; without it, integer-to-narrow-float conversions
   // go through f32.
   virtual bool has_f64() const { return true; }
+  // `value`'s bits read as `to`, a type of the same width (the IR's reinterpret): the device
+  // library's tl::bit_cast, or the language's own.
+  virtual std::string BitCast(ScalarType to, const std::string& value) const {
+    return "tl::bit_cast<" + ValueType(to) + ">(" + value + ")";
+  }
   // The suffix of an i64 literal ("LL").
   virtual std::string i64_suffix() const { return "LL"; }
   // The function that widens an f16, bf16 or fp8 value exactly to f32, or

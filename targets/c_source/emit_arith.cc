@@ -1,5 +1,6 @@
 // Unary and binary operators with the IR's semantics: narrow integers wrap
-// (C++ computes on them in int), i4 wraps to 4 bits, fp8 computes in f32 and
+// (C++ computes on them in int), shifts take the amount modulo the width, i4 wraps to 4 bits,
+// fp8 computes in f32 and
 // rounds once, f16 and bf16 use the dialect's operators, divisions
 // that round other than toward zero and min/max go through the device library.
 #include <string>
@@ -32,16 +33,24 @@ Infix InfixOf(BinaryOp op) {
     case BinaryOp::kAnd: return {"&&", kPrecAnd};
     case BinaryOp::kOr: return {"||", kPrecOr};
     case BinaryOp::kXor: return {"^", kPrecBitXor};
+    case BinaryOp::kBitAnd: return {"&", kPrecBitAnd};
+    case BinaryOp::kBitOr: return {"|", kPrecBitOr};
+    case BinaryOp::kShl: return {"<<", kPrecShift};
+    case BinaryOp::kShr: return {">>", kPrecShift};
     default: return {nullptr, 0};
   }
 }
 
+bool IsBitwise(int prec) {
+  return prec == kPrecBitOr || prec == kPrecBitXor || prec == kPrecBitAnd || prec == kPrecShift;
+}
+
 // Left-associative: the right operand of the same precedence needs parentheses. Compilers
-// warn about arithmetic inside '^' (-Wparentheses), and readers misjudge it, so its binary
-// operands are always parenthesized.
+// warn about arithmetic inside '^', '&', '|' and shifts (-Wparentheses), and readers misjudge
+// it, so their binary operands are always parenthesized.
 CExpr ApplyInfix(const CExpr& a, Infix op, const CExpr& b) {
-  int left = op.prec == kPrecBitXor ? kPrecUnary : op.prec;
-  int right = op.prec == kPrecBitXor ? kPrecUnary : op.prec + 1;
+  int left = IsBitwise(op.prec) ? kPrecUnary : op.prec;
+  int right = IsBitwise(op.prec) ? kPrecUnary : op.prec + 1;
   return CExpr{absl::StrCat(Operand(a, left), " ", op.text, " ", Operand(b, right)), op.prec};
 }
 
@@ -86,6 +95,16 @@ CExpr KernelEmitter::EmitBinary(const Binary& node) {
   ScalarType type = node.a->dtype().scalar();
   CExpr a = EmitExpr(node.a);
   CExpr b = EmitExpr(node.b);
+  if (node.op == BinaryOp::kShl || node.op == BinaryOp::kShr) {
+    // The IR shifts by the amount modulo the width (tile_ir/expr.h); C++ leaves a shift by the
+    // width or more undefined. A constant amount is reduced here.
+    const int64_t mask = node.a->dtype().element().bits() - 1;
+    if (const auto* amount = As<IntImm>(node.b)) {
+      b = EmitExpr(IntImm::Make(node.b->dtype(), amount->value & mask));
+    } else {
+      b = CExpr{absl::StrCat(Operand(b, kPrecUnary), " & ", mask), kPrecBitAnd};
+    }
+  }
   if (const char* function = LibraryFunction(node.op)) {
     CExpr call = Primary(absl::StrCat(function, "(", a.text, ", ", b.text, ")"));
     // tl:: templates return the operand type, which wraps for i8/i16/u8 but not for i4.

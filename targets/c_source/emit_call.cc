@@ -25,7 +25,8 @@ bool IsMathIntrinsic(const std::string& name) {
 }  // namespace
 
 CExpr KernelEmitter::EmitCall(const Call& node) {
-  if (node.name == kAtomicAddAt) return EmitAtomicAdd(node);
+  if (IsAtomicUpdate(node.name)) return EmitAtomicUpdate(node);
+  if (node.name == kReinterpret && node.args.size() == 1) return EmitReinterpret(node);
   if (node.name == kLaneShuffleXor && node.args.size() == 2) {
     // Every device library of this family defines it on its warp's lanes (CUDA's
     // warp_reduce.cuh, HIP's wave_reduce.h, Metal's metal.h).
@@ -54,23 +55,43 @@ CExpr KernelEmitter::EmitMath(const Call& node) {
   return Primary(absl::StrCat(*function, "(", absl::StrJoin(args, ", "), ")"));
 }
 
-CExpr KernelEmitter::EmitAtomicAdd(const Call& node) {
+CExpr KernelEmitter::EmitAtomicUpdate(const Call& node) {
   const BufferLoad* target = node.args.size() == 2 ? As<BufferLoad>(node.args[0]) : nullptr;
-  if (target == nullptr) return Fail("atomic_add_at needs a buffer element and a value");
+  if (target == nullptr) return Fail(absl::StrCat(node.name, " needs a buffer element and a value"));
   ScalarType type = target->buffer->dtype.scalar();
-  if (type == ScalarType::kI4 || type == ScalarType::kBool) {
-    return Fail(absl::StrCat("atomic_add_at on ", DataType(type).ToString(), " has no ",
-                             dialect_.language(), " form (no atomic add of that type)"));
+  const bool add = node.name == kAtomicAddAt;
+  // The device libraries' maximum and minimum combine whole bytes of the types they order.
+  const bool unsupported = type == ScalarType::kI4 || type == ScalarType::kBool ||
+                           (!add && IsFp8(type));
+  if (unsupported) {
+    return Fail(absl::StrCat(node.name, " on ", DataType(type).ToString(), " has no ",
+                             dialect_.language(), " form (no atomic ", add ? "add" : "update",
+                             " of that type)"));
   }
+  const BinaryOp op = add ? BinaryOp::kAdd
+                      : node.name == kAtomicMaxAt ? BinaryOp::kMax
+                                                  : BinaryOp::kMin;
   if (target->buffer->scope == MemoryScope::kLocal) {
     // A thread's own array: nothing else writes it.
-    Expr sum = Binary::Make(BinaryOp::kAdd, node.args[0], node.args[1]);
+    Expr combined = Binary::Make(op, node.args[0], node.args[1]);
     CExpr element = EmitLoad(*target);
-    return CExpr{absl::StrCat(element.text, " = ", EmitExpr(sum).text), 2};
+    return CExpr{absl::StrCat(element.text, " = ", EmitExpr(combined).text), 2};
   }
   CExpr address = AddressOf(*target);
+  const char* function = add ? "tl::atomic_add" : op == BinaryOp::kMax ? "tl::atomic_max"
+                                                                       : "tl::atomic_min";
   return Primary(
-      absl::StrCat("tl::atomic_add(", address.text, ", ", EmitExpr(node.args[1]).text, ")"));
+      absl::StrCat(function, "(", address.text, ", ", EmitExpr(node.args[1]).text, ")"));
+}
+
+CExpr KernelEmitter::EmitReinterpret(const Call& node) {
+  DataType from = node.args[0]->dtype();
+  DataType to = node.dtype();
+  if (from.is_vector() || from.scalar() == ScalarType::kI4) {
+    return Fail(absl::StrCat("reinterpret from ", from.ToString(), " has no ",
+                             dialect_.language(), " form (scalars of whole bytes only)"));
+  }
+  return Primary(dialect_.BitCast(to.scalar(), EmitExpr(node.args[0]).text));
 }
 
 }  // namespace tile_ir::c_source

@@ -85,7 +85,9 @@ class KernelEmitter : private CallContext {
   // emit_call.cc
   CExpr EmitCall(const Call& node);
   CExpr EmitMath(const Call& node);
-  CExpr EmitAtomicAdd(const Call& node);
+  // atomic_add_at, atomic_max_at and atomic_min_at.
+  CExpr EmitAtomicUpdate(const Call& node);
+  CExpr EmitReinterpret(const Call& node);
 
   const KernelNode& kernel_;
   const Dialect& dialect_;

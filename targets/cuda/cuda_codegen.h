@@ -25,6 +25,11 @@
 //   - atomic_add_at is atomicAdd for f32, f64, i32, i64 (as unsigned 64-bit),
 //     f16 and bf16, a compare-and-swap loop on the enclosing 32-bit word for
 //     i8, i16, u8 and fp8, and a plain update on a thread's local array.
+//   - atomic_max_at and atomic_min_at are atomicMax/atomicMin for i32 and a
+//     compare-and-swap loop for the other types but i4 and fp8 (refused),
+//     ordered as tl::max and tl::min.
+//   - shifts take the amount modulo the width (b & (bits - 1)); reinterpret is
+//     tl::bit_cast.
 //   - async_commit and async_wait(n) are cp.async.commit_group and
 //     cp.async.wait_group n.
 //   - a vector statement computes all its lanes, then stores them; contiguous

@@ -96,6 +96,9 @@ class Metal final : public c_source::Dialect {
     return absl::OkStatus();
   }
 
+  std::string BitCast(ScalarType to, const std::string& value) const override {
+    return absl::StrCat("as_type<", ValueType(to), ">(", value, ")");
+  }
   std::string ValueType(ScalarType type) const override {
     switch (type) {
       case ScalarType::kVoid: return "void";

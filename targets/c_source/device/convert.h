@@ -1,11 +1,21 @@
 // Float-to-integer conversions with the tile IR's semantics, the same on every vendor: truncate
 // toward zero, saturate to the target's range, NaN gives 0 (C++'s own cast is undefined out of
-// range). Each vendor's convert header builds its saturate_cast on saturate_to_range.
+// range). Each vendor's convert header builds its saturate_cast on saturate_to_range. And
+// bit_cast, the IR's reinterpret.
 #pragma once
 
 #include "tl/prelude.h"
 
 namespace tl {
+
+// The bits of `from` read as a To of the same width (the IR's reinterpret).
+template <typename To, typename From>
+__device__ __forceinline__ To bit_cast(From from) {
+  static_assert(sizeof(To) == sizeof(From), "reinterpret keeps the width");
+  To to;
+  memcpy(&to, &from, sizeof(To));
+  return to;
+}
 
 template <typename T, typename F>
 __device__ __forceinline__ T saturate_to_range(F x, long long lo, long long hi) {

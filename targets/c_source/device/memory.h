@@ -1,7 +1,8 @@
 // Memory forms the emitted code cannot spell as plain C++, the same on every vendor: packed i4
 // elements (element k in the low nibble of byte k/2 when k is even, the high one when odd) and
 // atomic adds, by compare-and-swap for 1- and 2-byte types and by the hardware for f32, f64,
-// i32 and i64. Each vendor's memory header adds its narrow float types.
+// i32 and i64, and atomic maximum and minimum. Each vendor's memory header adds its narrow
+// float types.
 #pragma once
 
 #include "tl/portable/arith.h"
@@ -98,6 +99,82 @@ __device__ __forceinline__ void atomic_add(double* address, double value) {
 __device__ __forceinline__ void atomic_add(int* address, int value) { atomicAdd(address, value); }
 __device__ __forceinline__ void atomic_add(long long* address, long long value) {
   atomicAdd(reinterpret_cast<unsigned long long*>(address), static_cast<unsigned long long>(value));
+}
+
+// Atomic maximum and minimum, ordered as tl::max and tl::min (the vendor's arith header, which
+// its memory header includes first, adds those of its narrow floats): the hardware's for int
+// (32-bit), a compare-and-swap loop for the other types, on the element's own word for
+// 4- and 8-byte ones and on the aligned 32-bit word holding it for 1- and 2-byte ones.
+struct Larger {
+  template <typename T>
+  __device__ __forceinline__ T operator()(T a, T b) const {
+    return tl::max(a, b);
+  }
+};
+struct Smaller {
+  template <typename T>
+  __device__ __forceinline__ T operator()(T a, T b) const {
+    return tl::min(a, b);
+  }
+};
+
+template <typename T, typename Combine>
+__device__ __forceinline__ void atomic_combine_narrow(T* address, T value, Combine combine) {
+  static_assert(sizeof(T) <= 2, "wider types combine on their own word");
+  unsigned long long where = reinterpret_cast<unsigned long long>(address);
+  unsigned* word = reinterpret_cast<unsigned*>(where & ~3ull);
+  unsigned shift = static_cast<unsigned>((where & 3) * 8);
+  unsigned mask = (sizeof(T) == 1 ? 0xffu : 0xffffu) << shift;
+  unsigned old = *word;
+  unsigned assumed;
+  do {
+    assumed = old;
+    T combined = combine(from_bits<T>((assumed & mask) >> shift), value);
+    old = atomicCAS(word, assumed, (assumed & ~mask) | ((to_bits(combined) << shift) & mask));
+  } while (old != assumed);
+}
+
+template <typename T, typename Word, typename Combine>
+__device__ __forceinline__ void atomic_combine_word(T* address, T value, Combine combine) {
+  static_assert(sizeof(T) == sizeof(Word), "the element is its own word");
+  Word* word = reinterpret_cast<Word*>(address);
+  Word old = *word;
+  Word assumed;
+  do {
+    assumed = old;
+    T combined = combine(*reinterpret_cast<const T*>(&assumed), value);
+    old = atomicCAS(word, assumed, *reinterpret_cast<const Word*>(&combined));
+  } while (old != assumed);
+}
+
+template <typename T>
+__device__ __forceinline__ void atomic_max(T* address, T value) {
+  atomic_combine_narrow(address, value, Larger());
+}
+template <typename T>
+__device__ __forceinline__ void atomic_min(T* address, T value) {
+  atomic_combine_narrow(address, value, Smaller());
+}
+__device__ __forceinline__ void atomic_max(float* address, float value) {
+  atomic_combine_word<float, unsigned>(address, value, Larger());
+}
+__device__ __forceinline__ void atomic_min(float* address, float value) {
+  atomic_combine_word<float, unsigned>(address, value, Smaller());
+}
+__device__ __forceinline__ void atomic_max(double* address, double value) {
+  atomic_combine_word<double, unsigned long long>(address, value, Larger());
+}
+__device__ __forceinline__ void atomic_min(double* address, double value) {
+  atomic_combine_word<double, unsigned long long>(address, value, Smaller());
+}
+__device__ __forceinline__ void atomic_max(int* address, int value) { atomicMax(address, value); }
+__device__ __forceinline__ void atomic_min(int* address, int value) { atomicMin(address, value); }
+// HIP has no atomicMax of long long.
+__device__ __forceinline__ void atomic_max(long long* address, long long value) {
+  atomic_combine_word<long long, unsigned long long>(address, value, Larger());
+}
+__device__ __forceinline__ void atomic_min(long long* address, long long value) {
+  atomic_combine_word<long long, unsigned long long>(address, value, Smaller());
 }
 
 }  // namespace tl

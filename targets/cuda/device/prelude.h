@@ -1,7 +1,8 @@
 // CUDA's side of the portable device headers (targets/c_source/device/, "tl/portable/*.h"):
 // what they use that each vendor spells its own way. The bf16 and fp8 types, their value in
-// f32 and back (widen, narrow), the bits of fp8 (to_bits: an overload set, so it comes before
-// the template of tl::atomic_add that looks it up), and exp2_ftz on f32.
+// f32 and back (widen, narrow), the bits of f16, bf16 and fp8 (to_bits: an overload set, so it
+// comes before the templates of tl::atomic_add and atomic_max that look it up), and exp2_ftz on
+// f32.
 // A .h among the .cuh: the portable headers include "tl/prelude.h" on every vendor.
 #pragma once
 
@@ -25,6 +26,8 @@ __device__ __forceinline__ __nv_fp8_e5m2 narrow(float x, __nv_fp8_e5m2) {
   return __nv_fp8_e5m2(x);
 }
 
+__device__ __forceinline__ unsigned to_bits(__half v) { return __half_as_ushort(v); }
+__device__ __forceinline__ unsigned to_bits(__nv_bfloat16 v) { return __bfloat16_as_ushort(v); }
 __device__ __forceinline__ unsigned to_bits(__nv_fp8_e4m3 v) { return v.__x; }
 __device__ __forceinline__ unsigned to_bits(__nv_fp8_e5m2 v) { return v.__x; }
 

@@ -1,11 +1,13 @@
-// Memory forms of HIP's narrow float types (packed i4 and the atomic adds are
-// tl/portable/memory.h): f16 and bf16 from their bits, for the compare-and-swap atomic add.
+// Memory forms of HIP's narrow float types (packed i4, the atomic adds, maximum and minimum are
+// tl/portable/memory.h): f16 and bf16 from their bits, for the compare-and-swap loops.
 #pragma once
 
 #include <hip/hip_bfloat16.h>
 #include <hip/hip_fp16.h>
 #include <hip/hip_runtime.h>
 
+// The narrow floats' min and max first, for the atomic maximum and minimum's templates.
+#include "tl/arith.h"
 #include "tl/portable/memory.h"
 
 namespace tl {

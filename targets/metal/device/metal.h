@@ -163,6 +163,31 @@ inline void atomic_add(threadgroup int* p, int v) {
   atomic_fetch_add_explicit((threadgroup atomic_int*)p, v, memory_order_relaxed);
 }
 
+// Atomic maximum and minimum: Metal's for 32-bit int; for float a compare-and-swap loop over its
+// bits, keeping the operand that is not NaN as fmax and fmin do.
+#define TL_ATOMIC_INT_EXTREMES(SPACE)                                                \
+  inline void atomic_max(SPACE int* p, int v) {                                      \
+    atomic_fetch_max_explicit((SPACE atomic_int*)p, v, memory_order_relaxed);        \
+  }                                                                                  \
+  inline void atomic_min(SPACE int* p, int v) {                                      \
+    atomic_fetch_min_explicit((SPACE atomic_int*)p, v, memory_order_relaxed);        \
+  }
+TL_ATOMIC_INT_EXTREMES(device)
+TL_ATOMIC_INT_EXTREMES(threadgroup)
+#undef TL_ATOMIC_INT_EXTREMES
+#define TL_ATOMIC_FLOAT_EXTREME(NAME, PICK)                                                 \
+  inline void NAME(device float* p, float v) {                                              \
+    device atomic_uint* word = (device atomic_uint*)p;                                      \
+    uint expected = atomic_load_explicit(word, memory_order_relaxed);                       \
+    while (!atomic_compare_exchange_weak_explicit(                                          \
+        word, &expected, as_type<uint>(PICK(as_type<float>(expected), v)),                  \
+        memory_order_relaxed, memory_order_relaxed)) {                                      \
+    }                                                                                       \
+  }
+TL_ATOMIC_FLOAT_EXTREME(atomic_max, fmax)
+TL_ATOMIC_FLOAT_EXTREME(atomic_min, fmin)
+#undef TL_ATOMIC_FLOAT_EXTREME
+
 // Reductions across the 32 threads of a simdgroup: every thread gets the result.
 template <typename T>
 inline T simd_reduce_sum(T value) { return simd_sum(value); }
