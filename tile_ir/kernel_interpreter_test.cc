@@ -11,6 +11,7 @@
 #include "absl/status/status.h"
 #include "tile_ir/buffer.h"
 #include "tile_ir/expr.h"
+#include "tile_ir/intrinsics.h"
 #include "tile_ir/op_shorthand.h"
 #include "tile_ir/stmt.h"
 
@@ -47,6 +48,65 @@ TEST(KernelInterpreterTest, XorSwizzlesTheChunksOfEachRow) {
           << row << ", " << col;
     }
   }
+}
+
+// Out = [A & B, A | B, A << B, A >> B, reinterpret<f32>(A)] per element, and the largest and
+// smallest of A through atomic_max_at and atomic_min_at. i8 shifts take the amount modulo 8
+// and wrap; >> is arithmetic.
+TEST(KernelInterpreterTest, BitOperationsReinterpretAndAtomicExtremes) {
+  Buffer a = BufferNode::Make("A", kI8, {Int(4)}, MemoryScope::kGlobal);
+  Buffer b = BufferNode::Make("B", kI8, {Int(4)}, MemoryScope::kGlobal);
+  Buffer out = BufferNode::Make("Out", kI8, {Int(4), Int(4)}, MemoryScope::kGlobal);
+  Buffer bits = BufferNode::Make("Bits", kI32, {Int(1)}, MemoryScope::kGlobal);
+  Buffer as_float = BufferNode::Make("F", kF32, {Int(1)}, MemoryScope::kGlobal);
+  Buffer extremes = BufferNode::Make("E", kI8, {Int(2)}, MemoryScope::kGlobal);
+  VarRef bx = Var::Make("bx"), i = Var::Make("i");
+  Expr x = BufferLoad::Make(a, {i}), y = BufferLoad::Make(b, {i});
+  std::vector<Stmt> per_element;
+  int k = 0;
+  for (BinaryOp op : {BinaryOp::kBitAnd, BinaryOp::kBitOr, BinaryOp::kShl, BinaryOp::kShr}) {
+    per_element.push_back(Store::Make(out, {i, Int(k++)}, Op(op, x, y)));
+  }
+  per_element.push_back(
+      Evaluate::MakeVoidCall(kAtomicMaxAt, {BufferLoad::Make(extremes, {Int(0)}), x}));
+  per_element.push_back(
+      Evaluate::MakeVoidCall(kAtomicMinAt, {BufferLoad::Make(extremes, {Int(1)}), x}));
+  Stmt body =
+      Seq::Make({For::Make(i, Int(0), Int(4), ForKind::kSerial, Seq::Make(std::move(per_element))),
+                 Store::Make(as_float, {Int(0)},
+                             Call::Make(kF32, kReinterpret, {BufferLoad::Make(bits, {Int(0)})}))});
+  Launch launch;
+  launch.grid = {{bx, Int(1)}};
+  launch.threads = {1};
+  Kernel kernel = KernelNode::Make("bits", {},
+                                   {{a, nullptr},
+                                    {b, nullptr},
+                                    {out, nullptr},
+                                    {bits, nullptr},
+                                    {as_float, nullptr},
+                                    {extremes, nullptr}},
+                                   launch, body);
+  KernelInterpreter interpreter;
+  interpreter.SetBuffer("A", {-77, 100, 5, -1});
+  interpreter.SetBuffer("B", {3, 9, 7, -1});
+  interpreter.SetBuffer("Out", std::vector<double>(16, NAN));
+  interpreter.SetBuffer("Bits", {0x3fc00000});
+  interpreter.SetBuffer("F", {NAN});
+  interpreter.SetBuffer("E", {-128, 127});
+  absl::Status run = interpreter.RunGrid(*kernel);
+  ASSERT_TRUE(run.ok()) << run;
+  const std::vector<int8_t> xs = {-77, 100, 5, -1}, ys = {3, 9, 7, -1};
+  for (int e = 0; e < 4; ++e) {
+    const int8_t xv = xs[e], yv = ys[e];
+    const std::vector<double>& got = interpreter.buffer("Out");
+    EXPECT_EQ(got[e * 4 + 0], static_cast<int8_t>(xv & yv)) << e;
+    EXPECT_EQ(got[e * 4 + 1], static_cast<int8_t>(xv | yv)) << e;
+    EXPECT_EQ(got[e * 4 + 2], static_cast<int8_t>(static_cast<uint8_t>(xv) << (yv & 7))) << e;
+    EXPECT_EQ(got[e * 4 + 3], static_cast<int8_t>(xv >> (yv & 7))) << e;
+  }
+  EXPECT_EQ(interpreter.buffer("F")[0], 1.5);
+  EXPECT_EQ(interpreter.buffer("E")[0], 100);
+  EXPECT_EQ(interpreter.buffer("E")[1], -77);
 }
 
 // Out[i] = A[i + 1] for i in [0, 4), on a four-element A: the last read is

@@ -47,10 +47,10 @@ bool Contains(const std::vector<Expr>& atoms, const Expr& atom) {
 
 bool IsGlobal(const Buffer& buffer) { return buffer->scope == MemoryScope::kGlobal; }
 
-// The global load that atomic_add_at's first argument addresses, if any.
+// The global load that an atomic update's first argument addresses, if any.
 const BufferLoad* GlobalAddress(const Evaluate& node) {
   const Call* call = As<Call>(node.value);
-  if (call == nullptr || call->name != kAtomicAddAt || call->args.empty()) return nullptr;
+  if (call == nullptr || !IsAtomicUpdate(call->name) || call->args.empty()) return nullptr;
   const BufferLoad* load = As<BufferLoad>(call->args[0]);
   return load != nullptr && IsGlobal(load->buffer) ? load : nullptr;
 }
@@ -97,7 +97,7 @@ class Predicator : public IRMutator {
     return Guarded(guard.atoms, std::move(store), node.loc());
   }
 
-  // atomic_add_at(dst[...], v) on global memory is a store: its address is
+  // atomic_add_at(dst[...], v) (max, min) on global memory is a store: its address is
   // guarded by an if, never clamped, since the call writes through it.
   Stmt MutateEvaluate(const Evaluate& node, const Stmt& self) override {
     const BufferLoad* address = GlobalAddress(node);

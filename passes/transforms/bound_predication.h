@@ -19,7 +19,8 @@ namespace tile_ir::passes {
 // does not. What cannot be proved becomes conditions (`index >= 0`,
 // `index < size`):
 // - a store becomes `if (conditions) { store }`, and so does the evaluation
-//   of `atomic_add_at(dst[...], v)` whose first argument addresses global memory;
+//   of `atomic_add_at(dst[...], v)` (or atomic_max_at, atomic_min_at) whose first argument
+//   addresses global memory;
 // - a load becomes `select(conditions, A[clamped], 0)`, each index clamped with
 //   max(index, 0) and min(index, size - 1) where needed, so that the load stays
 //   in bounds even though select evaluates both of its values.
