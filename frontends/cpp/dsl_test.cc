@@ -172,6 +172,31 @@ TEST(DslTest, XorOfFloatsNamesTheUserLine) {
   EXPECT_NE(message.find("xor needs integer operands, not f32"), std::string::npos) << message;
 }
 
+// & | << >> ~ with C's precedence, literals taking the other operand's type; reinterpret and the
+// element-wise atomic maximum through call().
+TEST(DslTest, BitOperatorsReinterpretAndAtomicMax) {
+  KernelBuilder k("bits");
+  Tensor X = k.Param("X", kI32, {64});
+  Tensor B = k.Param("B", kU8, {64});
+  Tensor F = k.Param("F", kF32, {64});
+  Tensor M = k.Param("M", kI32, {1});
+  k.Launch({1}, {64});
+  parallel(64, [&](E i) {
+    X(i) = (X(i) >> 3 & 255 | X(i) << i) ^ ~X(i);
+    B(i) = ~B(i) >> cast(kU8, i);
+    X(i) = reinterpret(kI32, F(i));
+    evaluate(call("atomic_max_at", {M(0), X(i)}));
+  });
+  absl::StatusOr<Kernel> kernel = k.Finish();
+  ASSERT_TRUE(kernel.ok()) << kernel.status();
+  std::string text = Print(**kernel);
+  EXPECT_NE(text.find("X[i] = (X[i] >> 3 & 255 | X[i] << i) ^ (X[i] ^ -1);"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("B[i] = (B[i] ^ 255_u8) >> cast<u8>(i);"), std::string::npos) << text;
+  EXPECT_NE(text.find("X[i] = reinterpret<i32>(F[i]);"), std::string::npos) << text;
+  EXPECT_NE(text.find("eval atomic_max_at(M[0], X[i]);"), std::string::npos) << text;
+}
+
 TEST(DslTest, MissingLaunchIsAnError) {
   KernelBuilder k("no_launch");
   absl::StatusOr<Kernel> kernel = k.Finish();

@@ -61,6 +61,16 @@ E operator*(E a, E b) { return MakeBinary(BinaryOp::kMul, a, b); }
 E operator/(E a, E b) { return MakeBinary(BinaryOp::kDiv, a, b); }
 E operator%(E a, E b) { return MakeBinary(BinaryOp::kMod, a, b); }
 E operator^(E a, E b) { return MakeBinary(BinaryOp::kXor, a, b); }
+E operator&(E a, E b) { return MakeBinary(BinaryOp::kBitAnd, a, b); }
+E operator|(E a, E b) { return MakeBinary(BinaryOp::kBitOr, a, b); }
+E operator<<(E a, E b) { return MakeBinary(BinaryOp::kShl, a, b); }
+E operator>>(E a, E b) { return MakeBinary(BinaryOp::kShr, a, b); }
+E operator~(E a) {
+  DataType type = a.dtype().element();
+  Expr ones = Int(type.is_unsigned() ? 255 : -1, type);
+  if (a.dtype().is_vector()) ones = Broadcast::Make(std::move(ones), a.dtype().lanes());
+  return MakeBinary(BinaryOp::kXor, a, E(std::move(ones)));
+}
 E operator-(E a) {
   if (const auto* i = As<IntImm>(a.expr())) return E(Int(-i->value, a.dtype()));
   if (const auto* f = As<FloatImm>(a.expr())) return E(Float(-f->value, a.dtype()));
@@ -90,6 +100,10 @@ E select(E cond, E true_value, E false_value) {
 E cast(DataType dtype, E value) {
   if (value.dtype() == dtype) return E(value.expr());
   return E(Cast::Make(dtype, value.expr()));
+}
+
+E reinterpret(DataType dtype, E value) {
+  return E(Call::Make(dtype, kReinterpret, {value.expr()}));
 }
 
 E exp(E x) { return MakeCall("exp", {x}); }

@@ -43,6 +43,14 @@ E operator/(E a, E b);  // C semantics: integer division truncates
 E operator%(E a, E b);
 // Bitwise exclusive or of integers (C's precedence, below == and above &&); needs ir_version 2.
 E operator^(E a, E b);
+// Bitwise and, or and shifts of integers, with C's precedence; need ir_version 5. A shift takes
+// the amount modulo the width; >> is arithmetic on signed types, logical on u8.
+E operator&(E a, E b);
+E operator|(E a, E b);
+E operator<<(E a, E b);
+E operator>>(E a, E b);
+// Bitwise not of an integer: a ^ -1 (a ^ 255 on u8).
+E operator~(E a);
 E operator-(E a);
 E operator==(E a, E b);
 E operator!=(E a, E b);
@@ -61,6 +69,8 @@ E floordiv(E a, E b);
 E floormod(E a, E b);
 E select(E cond, E true_value, E false_value);
 E cast(DataType dtype, E value);
+// value's bits read as `dtype`, of the same width (ir_version 5).
+E reinterpret(DataType dtype, E value);
 
 // Element-wise math intrinsics (tile_ir/intrinsics.h).
 E exp(E x);
