@@ -142,3 +142,28 @@ def test_numbers_as_conditions_and_astype_and_clearing_a_variable():
     keep = (m != 0) & (m != 2)
     np.testing.assert_allclose(y, np.cumsum(np.where(keep, x.astype(np.float64), 0)), rtol=1e-5,
                                atol=1e-5)
+
+
+def test_macros_subscript_tensors_and_late_bound_closures():
+    scale = None  # bound after the kernel function is defined, as a closure sees it
+
+    @T.macro
+    def add_scaled(dst, src, i):
+        if src[i] > 0:
+            dst[i] = dst[i] + src[i] * scale
+        else:
+            dst[i] = dst[i] - 1
+
+    def kernel_function(X: T.Tensor[(N,), "float32"], Y: T.Tensor[(N,), "float32"]):
+        with T.Kernel(1, threads=32):
+            for i in T.serial(N):
+                add_scaled(Y, X, i)
+            T.sync_threads()
+
+    scale = 3.0
+    k = T.prim_func(kernel_function)
+    assert "barrier(block);" in k.compile().ir()
+    x = RNG.standard_normal(30).astype(np.float32)
+    y = np.ones(30, np.float32)
+    k(x, y)
+    np.testing.assert_allclose(y, np.where(x > 0, 1 + 3.0 * x, 0.0), rtol=1e-6)

@@ -44,6 +44,7 @@ from tile.language.expr import select as if_then_else
 from tile.language.prim_func import PrimFunc, Tensor, dynamic, prim_func, symbolic
 from tile.language.eager import const, empty
 from tile.language.variables import alloc_var
+from tile.language.macros import macro, sync_threads
 from tile.language.tile_ops import (GemmWarpPolicy, atomic_add, clear, copy, cumsum, fill, gemm,
                                     reduce_absmax, reduce_max, reduce_min, reduce_sum)
 from tile.language import expr as _expr
@@ -134,7 +135,7 @@ __all__ = [name for name in [
     "And", "Buffer", "Cast", "DType", "Else", "Expr", "GemmWarpPolicy", "If", "Kernel", "Not",
     "Or", "Parallel", "Pipelined", "PrimFunc", "Tensor", "alloc_fragment", "alloc_local",
     "Serial", "alloc_shared", "alloc_var", "const", "empty", "atomic_add", "cast", "ceildiv", "clamp", "clear", "copy", "cumsum",
-    "dtype", "dynamic",
+    "dtype", "dynamic", "macro", "sync_threads",
     "fill", "floordiv", "floormod", "gemm", "if_then_else", "infinity", "literal_of", "max",
     "min", "prim_func", "reduce_absmax", "reduce_max", "reduce_min", "reduce_sum", "serial",
     "symbolic", "truncdiv", "truncmod", "unroll", "use_swizzle", "vectorized",

@@ -24,6 +24,7 @@ import functools
 import inspect
 import itertools
 import operator
+import types
 
 from tile.language import _where
 from tile.language import expr as expr_module
@@ -233,16 +234,23 @@ def rewrite(fn):
     except (OSError, TypeError):
         return fn
     code = fn.__code__
-    try:
-        cells = [cell.cell_contents for cell in (fn.__closure__ or ())]
-    except ValueError:  # a free variable not yet bound (the function refers to itself)
-        return fn
     maker_code = _rewritten_code(code, "".join(lines), code.co_filename, first_line)
     if maker_code is None:
         return fn
     namespace = {}
     exec(maker_code, fn.__globals__, namespace)  # pylint: disable=exec-used
-    rewritten = namespace["__tile_make__"](runtime, *cells)
+    # The maker's function has the right code; it runs with the original's own closure cells
+    # (so it sees later bindings of the enclosing function's variables, as the original would)
+    # and one cell more for the runtime.
+    made = namespace["__tile_make__"](runtime, *([None] * len(code.co_freevars)))
+    cells = dict(zip(code.co_freevars, fn.__closure__ or ()))
+    cells[RUNTIME] = types.CellType(runtime)
+    try:
+        closure = tuple(cells[name] for name in made.__code__.co_freevars)
+    except KeyError:
+        return fn
+    rewritten = types.FunctionType(made.__code__, fn.__globals__, fn.__name__, fn.__defaults__,
+                                   closure)
     rewritten.__defaults__ = fn.__defaults__
     rewritten.__kwdefaults__ = fn.__kwdefaults__
     rewritten.__annotations__ = dict(fn.__annotations__)

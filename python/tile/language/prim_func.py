@@ -40,7 +40,11 @@ dynamic = symbolic
 
 
 class Tensor:
-    """The annotation of a global buffer parameter: T.Tensor((M, K), "float16")."""
+    """The annotation of a global buffer parameter: T.Tensor((M, K), "float16"), or TileLang's
+    subscript form T.Tensor[(M, K), "float16"]."""
+
+    def __class_getitem__(cls, key):
+        return cls(*key) if isinstance(key, tuple) else cls(key)
 
     def __init__(self, shape, dtype="float32"):
         site = _where.here()
