@@ -117,7 +117,11 @@ class FragmentUses : public IRVisitor {
     IRVisitor::VisitReduce(node);
   }
   void VisitCumsum(const Cumsum& node) override {
-    if (Whole(node.src, node.dst) && SameShape(*node.src.buffer, *node.dst.buffer)) {
+    // An in-place scan (TileLang's T.cumsum(F)) links its fragment to itself, which marks
+    // the fragment's rows as scanned.
+    bool in_place = node.src.buffer == node.dst.buffer && IsFragment(node.src.buffer) &&
+                    CoversBuffer(node.src) && CoversBuffer(node.dst);
+    if (in_place || (Whole(node.src, node.dst) && SameShape(*node.src.buffer, *node.dst.buffer))) {
       links.push_back({false, node.src.buffer.get(), node.dst.buffer.get(), node.dim, false});
     }
     IRVisitor::VisitCumsum(node);

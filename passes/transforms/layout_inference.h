@@ -23,12 +23,13 @@ namespace tile_ir::passes {
 //      (ExpandedLayout); cumsum's and copy's two fragments get the same layout, and so do
 //      a fragment stored to and each fragment of its shape that the stored value reads at
 //      the same indices (`P[i, j] = cast(S[i, j])`: the cast stays inside each thread);
-//   3. a reduce or cumsum whose fragments still have none gets the
+//   3. a reduce or cumsum (in place too) whose fragments still have none gets the
 //      thread-per-row layout along its dimension (ThreadPerRowLayout), then 2
 //      runs again;
 //   4. every fragment left gets the cyclic layout e -> (e % T, e / T).
 // So a reduction or scan over fragments is local to each thread unless a
-// layout given by the user or the target spreads its rows over threads.
+// layout given by the user or the target spreads its rows over threads (then
+// lower-tile-ops goes through shared memory).
 // Returns the same pointer when no fragment lacked a layout.
 absl::StatusOr<Kernel> InferFragmentLayouts(const Kernel& kernel, const TargetInfo& target);
 

@@ -41,7 +41,12 @@ namespace tile_ir::passes {
 //   this unless a user or target layout says otherwise); a reduction across
 //   threads (warp shuffles) is a target's lowering and an error here.
 // - cumsum: a parallel loop over the other dimensions around a serial scan
-//   (from the end when reverse), with the same one-thread rule.
+//   (from the end when reverse). With T > 1 a destination in shared memory is
+//   scanned by a running sum in a local register (a parallel loop even over a
+//   single row, so that one thread runs it), reading and writing each element
+//   once at one index, so that insert-barriers sees each thread keep to its
+//   row; fragment rows that lie across threads are staged through a shared
+//   tile (`<src>_staged`) and scanned there so, with a remark.
 // Copies between fragments at T > 1 require matching threads as well.
 // Returns the same pointer when the kernel has no tile operation.
 // `remarks`, when given, receives a line for each fragment staged through shared memory.

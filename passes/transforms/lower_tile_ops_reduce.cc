@@ -1,5 +1,6 @@
 // Lowering of reduce and cumsum: one serial pass along the reduced or scanned
-// dimension per row, rows spread over loops of the other dimensions.
+// dimension per row, rows spread over loops of the other dimensions; rows that lie
+// across threads go through shared memory.
 #include <utility>
 #include <vector>
 
@@ -140,14 +141,46 @@ absl::StatusOr<Stmt> LowerReduce(const Reduce& op, OpContext& ctx) {
   return Nest(rows.loops, std::move(body), op.loc());
 }
 
+// A scan whose fragment rows lie across threads goes through shared memory as a reduction
+// does: the source is copied into a shared tile and scanned from there by whole rows, in
+// place and then copied into a fragment destination, each copy by the elements' owners.
+absl::StatusOr<Stmt> StageScanInShared(const Cumsum& op, OpContext& ctx) {
+  std::vector<Expr> shape;
+  for (const Range& range : op.src.ranges) shape.push_back(range.extent);
+  Buffer staged = BufferNode::Make(ctx.names.Fresh(op.src.buffer->name + "_staged"),
+                                   op.dst.buffer->dtype, std::move(shape), MemoryScope::kShared);
+  OpRemark(ctx, op,
+           absl::StrCat("the rows that '", op.src.buffer->name, "' is scanned along into '",
+                        op.dst.buffer->name,
+                        "' lie across threads: the scan goes through shared memory ('",
+                        staged->name, "'), one thread a row"));
+  // A destination in shared memory takes the scan directly.
+  bool into_dst = op.dst.buffer->scope == MemoryScope::kShared;
+  std::vector<Stmt> ops = {
+      Copy::Make(op.src, Region::Full(staged), op.loc()),
+      Cumsum::Make(Region::Full(staged), into_dst ? op.dst : Region::Full(staged), op.dim,
+                   op.reverse, op.loc())};
+  if (!into_dst) ops.push_back(Copy::Make(Region::Full(staged), op.dst, op.loc()));
+  std::vector<Stmt> steps = {Allocate::Make(staged, op.loc())};
+  for (const Stmt& step : ops) {
+    absl::StatusOr<Stmt> lowered = As<Copy>(step) != nullptr ? LowerCopy(*As<Copy>(step), ctx)
+                                                             : LowerCumsum(*As<Cumsum>(step), ctx);
+    if (!lowered.ok()) return lowered.status();
+    steps.push_back(*std::move(lowered));
+  }
+  return Seq::Make(std::move(steps), op.loc());
+}
+
 absl::StatusOr<Stmt> LowerCumsum(const Cumsum& op, OpContext& ctx) {
   const Buffer& dst = op.dst.buffer;
   RowLoops rows = LoopsExcept(op.src, op.dim, ElementLoopKind(dst), ctx);
   Expr extent = PreferConstant(op.src.ranges[op.dim].extent, op.dst.ranges[op.dim].extent);
   DataType index_type = extent->dtype();
   Expr last = arith::SimplifyExpr(Binary::Make(BinaryOp::kSub, extent, Int(1, index_type)));
-  Loop s = MakeLoop(ctx, "s", last, ForKind::kSerial);
-  s.min = Int(1, index_type);
+  // Scanning shared memory with several threads, each thread runs whole rows (below).
+  bool running_sum = ctx.threads > 1 && dst->scope == MemoryScope::kShared;
+  Loop s = MakeLoop(ctx, "s", running_sum ? extent : last, ForKind::kSerial);
+  if (!running_sum) s.min = Int(1, index_type);
 
   // Position x of the scan, counted from the end when reversed.
   auto position = [&](const Expr& x) {
@@ -162,11 +195,38 @@ absl::StatusOr<Stmt> LowerCumsum(const Cumsum& op, OpContext& ctx) {
   };
   absl::Status same_thread = CheckSameThread(ctx, op, op.src, index(op.src, s.var), op.dst,
                                              index(op.dst, s.var), s.var.get());
-  if (!same_thread.ok()) return same_thread;
+  if (!same_thread.ok()) {
+    if (op.src.buffer->scope != MemoryScope::kFragment && dst->scope != MemoryScope::kFragment) {
+      return same_thread;
+    }
+    return StageScanInShared(op, ctx);
+  }
 
   auto src_at = [&](const Expr& x) {
     return CastTo(dst->dtype, BufferLoad::Make(op.src.buffer, index(op.src, x)));
   };
+  if (running_sum) {
+    // The sum runs in a register of each thread, which reads and writes each element of its
+    // row once, at one index: insert-barriers can see that no thread touches another's row
+    // inside the branch that deals rows to threads. A parallel loop over a single row still
+    // gives the row to one thread. Adding to -0.0, the exact identity of IEEE addition, keeps
+    // every sum as the serial scan below computes it.
+    Buffer sum = BufferNode::Make(ctx.names.Fresh(dst->name + "_sum"), dst->dtype, {Int(1)},
+                                  MemoryScope::kLocal);
+    std::vector<Loop> row_loops = rows.loops;
+    if (row_loops.empty()) row_loops.push_back(MakeLoop(ctx, "i", Int(1), ForKind::kParallel));
+    Expr running = BufferLoad::Make(sum, {Int(0)});
+    Stmt step = Seq::Make(
+        {Store::Make(sum, {Int(0)}, Binary::Make(BinaryOp::kAdd, running, src_at(s.var)), op.loc()),
+         Store::Make(dst, index(op.dst, s.var), running, op.loc())},
+        op.loc());
+    Expr identity = dst->dtype.is_float() ? Float(-0.0, dst->dtype) : Zero(dst->dtype);
+    Stmt scan = Seq::Make(
+        {Store::Make(sum, {Int(0)}, identity, op.loc()), Nest({s}, std::move(step), op.loc())},
+        op.loc());
+    return Seq::Make({Allocate::Make(sum, op.loc()), Nest(row_loops, std::move(scan), op.loc())},
+                     op.loc());
+  }
   Expr zero = Int(0, index_type);
   Stmt first = Store::Make(dst, index(op.dst, zero), src_at(zero), op.loc());
   Expr previous = BufferLoad::Make(

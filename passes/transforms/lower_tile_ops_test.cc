@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
@@ -210,6 +211,52 @@ kernel c(S: f32[3, 4], D: f32[3, 4]) grid(bx: 1) threads(2) {
       }
       for (const auto& out : RunOnBothTargets(kernel, {{{"S", src}}, "D"})) {
         EXPECT_EQ(out, expected) << "dim " << dim << " reverse " << reverse;
+      }
+    }
+  }
+}
+
+// TileLang's scans on many threads: in place and not, over shared tiles (a running sum per
+// thread) and over fragments (rows across threads go through a shared tile), checked on
+// both targets against the serial sums.
+TEST(LowerTileOpsTest, ScansEveryScopeInPlaceOrNot) {
+  struct Case {
+    const char* allocs;  // SRC and DST name the scanned tiles
+    const char* scan;
+    const char* expect;  // in the GPU lowering
+  };
+  const Case cases[] = {
+      {"alloc t: shared f32[3, 4];", "t -> t", "alloc t_sum: local f32[1];"},
+      {"alloc t: shared f32[3, 4]; alloc u: shared f32[3, 4];", "t -> u",
+       "alloc u_sum: local f32[1];"},
+      // t's cyclic layout spreads its rows: it is staged, and the scan writes u.
+      {"alloc t: fragment f32[3, 4]; alloc u: shared f32[3, 4];", "t -> u",
+       "u[i_3, s_1] = u_sum[0];"},
+      {"alloc t: fragment f32[3, 4];", "t -> t", "t[i_1, 0] = t[i_1, 0];"},
+      {"alloc t: fragment f32[3, 4] layout((i, j) -> (j, i));", "t -> t",
+       "alloc t_staged: shared f32[3, 4];"},
+      {"alloc t: fragment f32[3, 4] layout((i, j) -> (j, i)); alloc u: fragment f32[3, 4];",
+       "t -> u", "alloc t_staged: shared f32[3, 4];"},
+  };
+  std::vector<double> src = Values(12, 3);  // [3, 4]
+  for (const Case& c : cases) {
+    for (bool reverse : {false, true}) {
+      std::string out = absl::StrContains(c.scan, "-> u") ? "u" : "t";
+      std::string kernel = absl::StrCat("\nkernel c(S: f32[3, 4], D: f32[3, 4]) grid(bx: 1) ",
+                                        "threads(4) {\n  ", c.allocs, "\n  copy S -> t;\n  cumsum ",
+                                        c.scan, " {dim=1, reverse=", reverse ? "true" : "false",
+                                        "};\n  copy ", out, " -> D;\n}");
+      if (!reverse) EXPECT_THAT(LoweredText("test-gpu", kernel), HasSubstr(c.expect)) << kernel;
+      std::vector<double> expected(12);
+      for (int i = 0; i < 3; ++i) {
+        for (int j = 0; j < 4; ++j) {
+          for (int x = reverse ? j : 0; x <= (reverse ? 3 : j); ++x) {
+            expected[i * 4 + j] += src[i * 4 + x];
+          }
+        }
+      }
+      for (const auto& result : RunOnBothTargets(kernel, {{{"S", src}}, "D"})) {
+        EXPECT_EQ(result, expected) << kernel;
       }
     }
   }
