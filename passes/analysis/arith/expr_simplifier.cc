@@ -202,6 +202,14 @@ Expr ExprSimplifier::Rewrite(BinaryOp op, const Expr& a, const Expr& b) {
     case BinaryOp::kMin:
     case BinaryOp::kMax: return RewriteMinMax(op, a, b);
     case BinaryOp::kXor: return RewriteXor(a, b);
+    // x | 0, x << 0 and x >> 0 are x; constants fold above, nothing else is rewritten.
+    case BinaryOp::kBitOr:
+    case BinaryOp::kShl:
+    case BinaryOp::kShr: {
+      const auto* zero = As<IntImm>(b);
+      return zero != nullptr && zero->value == 0 ? a : nullptr;
+    }
+    case BinaryOp::kBitAnd: return nullptr;
     default: return RewriteDivMod(op, a, b);
   }
 }

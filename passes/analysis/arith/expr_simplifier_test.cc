@@ -193,6 +193,23 @@ TEST_F(ExprSimplifierTest, XorWithZeroAndConstantOperands) {
   EXPECT_EQ(Simplified(Op(BinaryOp::kFloorMod, chunk, 8)), "floordiv(j, 8) ^ floormod(i, 8)");
 }
 
+// Shifts and bitwise and/or are no divisions: x >> 1, x | 1 and x & 1 stay; shifts by 0 and
+// or with 0 vanish; constants fold with the amount modulo the width; bounds follow.
+TEST_F(ExprSimplifierTest, BitOperationsKeepTheirOperands) {
+  EXPECT_EQ(Simplified(Op(BinaryOp::kShr, n, 1)), "n >> 1");
+  EXPECT_EQ(Simplified(Op(BinaryOp::kShl, n, 1)), "n << 1");
+  EXPECT_EQ(Simplified(Op(BinaryOp::kBitOr, n, 1)), "n | 1");
+  EXPECT_EQ(Simplified(Op(BinaryOp::kBitAnd, n, 1)), "n & 1");
+  EXPECT_EQ(Simplified(Op(BinaryOp::kShr, n, 0)), "n");
+  EXPECT_EQ(Simplified(Op(BinaryOp::kBitOr, n, 0)), "n");
+  EXPECT_EQ(Simplified(Op(BinaryOp::kShl, Int(3), Int(33))), "6");
+  EXPECT_EQ(Simplified(Op(BinaryOp::kShr, Int(-8), Int(1))), "-4");
+  EXPECT_EQ(Simplified(Op(BinaryOp::kShl, Int(1, kI8), Int(7, kI8))), "-128_i8");
+  EXPECT_EQ(Simplified(Op(BinaryOp::kBitAnd, Int(12), Int(10))), "8");
+  EXPECT_EQ(simplifier_.Bound(Op(BinaryOp::kBitAnd, i, 7)), (IntInterval{0, 7}));
+  EXPECT_EQ(simplifier_.Bound(Op(BinaryOp::kShr, i, 2)), (IntInterval{0, 31}));
+}
+
 TEST_F(ExprSimplifierTest, BoundsFollowTheFacts) {
   EXPECT_EQ(simplifier_.Bound(i * 2 + j), (IntInterval{0, 317}));
   EXPECT_EQ(simplifier_.Bound(n), IntInterval::Full(kI32));
