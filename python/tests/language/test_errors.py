@@ -292,12 +292,6 @@ def test_what_the_ir_lacks_is_not_implemented():
                 b = T.alloc_shared((32, 64), "float16")
                 c = T.alloc_fragment((64, 64), "float32")
                 T.gemm(a, b, c, k_pack=2)
-    with pytest.raises(NotImplementedError, match=at(r"in kernel 'k4': '&': on i32: the IR's AND and OR take "
-                                                     r"bool conditions only")):
-        @T.prim_func
-        def k4(A: T.Tensor((M,), "int32")):
-            with T.Kernel(1):
-                A[0] = A[1] & 3
 
 
 def test_what_only_the_verifier_sees_names_the_python_line():

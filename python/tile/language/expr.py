@@ -43,6 +43,10 @@ class _Operators:
     def __rand__(self, other): return binary("&", other, self)
     def __or__(self, other): return binary("|", self, other)
     def __ror__(self, other): return binary("|", other, self)
+    def __lshift__(self, other): return binary("<<", self, other)
+    def __rlshift__(self, other): return binary("<<", other, self)
+    def __rshift__(self, other): return binary(">>", self, other)
+    def __rrshift__(self, other): return binary(">>", other, self)
     def __lt__(self, other): return binary("<", self, other)
     def __le__(self, other): return binary("<=", self, other)
     def __gt__(self, other): return binary(">", self, other)
@@ -240,6 +244,16 @@ _ARITHMETIC = {"+": pb.BINARY_OP_ADD, "-": pb.BINARY_OP_SUB, "*": pb.BINARY_OP_M
 _COMPARISON = {"==": pb.BINARY_OP_EQ, "!=": pb.BINARY_OP_NE, "<": pb.BINARY_OP_LT,
                "<=": pb.BINARY_OP_LE, ">": pb.BINARY_OP_GT, ">=": pb.BINARY_OP_GE}
 _LOGIC = {"&": pb.BINARY_OP_AND, "|": pb.BINARY_OP_OR}
+# On integers: & and | are bitwise; >> is arithmetic on signed types, logical on u8. A shift
+# takes the amount modulo the width. All four came in ir_version 5.
+_BITWISE = {"&": pb.BINARY_OP_BIT_AND, "|": pb.BINARY_OP_BIT_OR, "<<": pb.BINARY_OP_SHL,
+            ">>": pb.BINARY_OP_SHR}
+
+
+def _uses_ir_version(version):
+    active = getattr(builder_module._active, "builder", None)
+    if active is not None:
+        active.ir_version = max(active.ir_version, version)
 
 
 def binary(symbol, a, b):
@@ -248,11 +262,14 @@ def binary(symbol, a, b):
     if a.dtype != b.dtype:
         raise _mix_refused(what, a, b)
     dtype = a.dtype
-    if symbol in _LOGIC:
-        if dtype.kind != "bool":
-            raise _fail(NotImplementedError, what, f"on {dtype.ir_name}: the IR's AND and OR "
-                        "take bool conditions only (it has no bitwise and/or; ^ is XOR)")
+    if symbol in _LOGIC and dtype.kind == "bool":
         op = _LOGIC[symbol]
+    elif symbol in _BITWISE:
+        if not dtype.is_int:
+            raise _fail(TypeError, what, f"on {dtype.ir_name}: bitwise operators take integers "
+                        "(& and | also take bool conditions)")
+        op = _BITWISE[symbol]
+        _uses_ir_version(5)
     elif symbol in _COMPARISON:
         op, dtype = _COMPARISON[symbol], dtypes.bool_
     else:
@@ -284,10 +301,15 @@ def negate(a):
 
 
 def logical_not(a):
-    a = typed(as_expr(a, "'~'"), dtypes.bool_)
+    """~a: the logical not of a condition; on an integer, its bitwise not (a ^ -1, as the IR
+    has no bitwise-not node; a ^ 255 on u8)."""
+    a = as_expr(a, "'~'")
+    if a.dtype.is_int and not a.weak:
+        return binary("^", a, 255 if a.dtype.name == "uint8" else -1)
+    a = typed(a, dtypes.bool_)
     if a.dtype.kind != "bool":
-        raise _fail(NotImplementedError, "'~'", f"on {a.dtype.ir_name}: the IR's NOT takes "
-                    "a bool condition (it has no bitwise not)")
+        raise _fail(TypeError, "'~'", f"on {a.dtype.ir_name}: ~ takes a bool condition or an "
+                    "integer")
     return Expr(pb.Expr(unary=pb.Unary(op=pb.UNARY_OP_NOT, a=a.node)), a.dtype, vars=a.vars)
 
 

@@ -1,7 +1,8 @@
 """The tile operations, named and ordered as in TileLang, each one tile_ir.v1
 statement: T.copy -> Copy, T.gemm -> Gemm, T.fill / T.clear -> Fill,
 T.reduce_* -> Reduce, T.atomic_add -> AtomicAdd (or the atomic_add_at
-intrinsic for one element), T.cumsum -> Cumsum."""
+intrinsic for one element), T.atomic_max / T.atomic_min -> the atomic_max_at /
+atomic_min_at intrinsics (one element), T.cumsum -> Cumsum."""
 
 import numbers
 
@@ -157,18 +158,54 @@ def atomic_add(dst, value, memory_order=None, return_prev=False, use_tma=False):
     if use_tma:
         raise builder.fail(NotImplementedError, what, "use_tma: the IR has no TMA reductions")
     if _is_point(dst) and not isinstance(value, (buffers.Buffer, buffers.Access)):
-        element = dst._load()
-        # TileLang's atomic add converts the value to the element's type.
-        value = expr_module.converted_for(value, dst.buffer.dtype, what)
-        builder.use(value, what)
-        call = pb.Call(dtype=pb.DataType(scalar=pb.SCALAR_TYPE_VOID), name="atomic_add_at",
-                       args=[element.node, value.node])
-        builder.append(pb.Stmt(evaluate=pb.Evaluate(value=pb.Expr(call=call)), loc=site.proto()))
+        _atomic_at(builder, site, what, "atomic_add_at", dst, value)
         return
     src_region, _ = buffers.region(builder, value, dst, what)
     dst_region, _ = buffers.region(builder, dst, value, what)
     builder.append(pb.Stmt(atomic_add=pb.AtomicAdd(src=src_region, dst=dst_region),
                            loc=site.proto()))
+
+
+def _atomic_at(builder, site, what, intrinsic, dst, value):
+    """`eval intrinsic(dst, value)`: an atomic update of one element."""
+    element = dst._load()
+    # TileLang's atomics convert the value to the element's type.
+    value = expr_module.converted_for(value, dst.buffer.dtype, what)
+    builder.use(value, what)
+    call = pb.Call(dtype=pb.DataType(scalar=pb.SCALAR_TYPE_VOID), name=intrinsic,
+                   args=[element.node, value.node])
+    builder.append(pb.Stmt(evaluate=pb.Evaluate(value=pb.Expr(call=call)), loc=site.proto()))
+
+
+def _atomic_extreme(name, dst, value, memory_order, return_prev):
+    what = f"T.{name}"
+    builder, site = statement_site(what)
+    if memory_order not in (None, "relaxed"):
+        raise builder.fail(NotImplementedError, what, f"memory_order={memory_order!r}: the "
+                           "IR's atomics are relaxed ('relaxed' is accepted)")
+    if return_prev:
+        raise builder.fail(NotImplementedError, what, "return_prev: the IR's atomics are "
+                           "statements and return nothing")
+    if not _is_point(dst) or (isinstance(value, (buffers.Buffer, buffers.Access)) and
+                              not _is_point(value)):
+        raise builder.fail(NotImplementedError, what, "the tile form: the IR's tile atomic is "
+                           f"an add only; update each element, {what}(dst[i, j], value) in a "
+                           "T.Parallel loop")
+    if dst.buffer.dtype.kind == "bool":
+        raise builder.fail(TypeError, what, "bool elements have no order to keep")
+    builder.ir_version = max(builder.ir_version, 5)  # atomic_max_at/atomic_min_at came in v5
+    _atomic_at(builder, site, what, f"{name}_at", dst, value)
+
+
+def atomic_max(dst, value, memory_order=None, return_prev=False):
+    """dst = max(dst, value) atomically, for one element (TileLang's argument order); floats
+    keep the operand that is not NaN, as T.max does."""
+    _atomic_extreme("atomic_max", dst, value, memory_order, return_prev)
+
+
+def atomic_min(dst, value, memory_order=None, return_prev=False):
+    """dst = min(dst, value) atomically, for one element (TileLang's argument order)."""
+    _atomic_extreme("atomic_min", dst, value, memory_order, return_prev)
 
 
 def cumsum(src, dst=None, dim=0, reverse=False):

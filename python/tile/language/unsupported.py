@@ -15,8 +15,6 @@ def _refuse(name, reason):
 REFUSED = {
     "reduce_abssum": "the IR's ReduceKind has SUM, MAX, MIN and ABS_MAX only",
     "reduce_prod": "the IR's ReduceKind has SUM, MAX, MIN and ABS_MAX only",
-    "atomic_max": "the IR has atomic addition only (AtomicAdd, atomic_add_at)",
-    "atomic_min": "the IR has atomic addition only (AtomicAdd, atomic_add_at)",
     "alloc_barrier": "the IR has no barrier objects; targets place their own mbarriers",
     "barrier_wait": "the IR has no barrier objects; targets place their own mbarriers",
     "barrier_arrive": "the IR has no barrier objects; targets place their own mbarriers",
