@@ -81,8 +81,9 @@ TEST(VerifierTypesTest, ReinterpretKeepsTheWidth) {
                           "reinterpret from f32 (32 bits) to i64 (64 bits) changes the width"));
   EXPECT_TRUE(HasOneError(KernelWithValue(Call::Make(kBool, kReinterpret, {Int(1, kI8)})),
                           "reinterpret from or to bool; use cast"));
+  Expr two_floats = Broadcast::Make(Float(1.0), 2);
   EXPECT_TRUE(HasOneError(
-      KernelWithValue(Call::Make(kI32.with_lanes(4), kReinterpret, {Broadcast::Make(Float(1.0), 2)})),
+      KernelWithValue(Call::Make(kI32.with_lanes(4), kReinterpret, {two_floats})),
       "changes the width"));
 }
 

@@ -176,8 +176,9 @@ toy_kernel<16> k(buf<t_i32, 0> X, buf<t_u8, 1> B, buf<t_f32, 2> F, buf<t_f32, 3>
 )",
                                             5);
   ASSERT_FALSE(packed.ok());
-  EXPECT_TRUE(absl::StrContains(packed.status().message(),
-                                "atomic_min_at on i4 has no Toy form (no atomic update of that type)"))
+  EXPECT_TRUE(absl::StrContains(
+      packed.status().message(),
+      "atomic_min_at on i4 has no Toy form (no atomic update of that type)"))
       << packed.status();
 }
 

@@ -57,7 +57,9 @@ CExpr KernelEmitter::EmitMath(const Call& node) {
 
 CExpr KernelEmitter::EmitAtomicUpdate(const Call& node) {
   const BufferLoad* target = node.args.size() == 2 ? As<BufferLoad>(node.args[0]) : nullptr;
-  if (target == nullptr) return Fail(absl::StrCat(node.name, " needs a buffer element and a value"));
+  if (target == nullptr) {
+    return Fail(absl::StrCat(node.name, " needs a buffer element and a value"));
+  }
   ScalarType type = target->buffer->dtype.scalar();
   const bool add = node.name == kAtomicAddAt;
   // The device libraries' maximum and minimum combine whole bytes of the types they order.
