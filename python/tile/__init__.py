@@ -24,6 +24,19 @@ from tile.math import cdiv, next_power_of_2, prev_power_of_2
 from tile.transform import PassConfigKey
 from tile.utils.tensor import TensorSupplyType
 
+# TileLang's submodules, imported when first named (tilelang.layout.make_swizzled_layout,
+# tilelang.language, tilelang.testing): `import tile` itself needs no protobuf.
+_SUBMODULES = ("autotuner", "language", "layout", "math", "profiler", "testing", "transform",
+               "utils")
+
+
+def __getattr__(name):
+    if name in _SUBMODULES:
+        import importlib  # pylint: disable=import-outside-toplevel
+        return importlib.import_module(f"tile.{name}")
+    raise AttributeError(f"module 'tile' has no attribute '{name}'")
+
+
 __all__ = [
     "AutoTuner", "InternalError", "InvalidArgumentError", "JITImpl", "JITKernel", "Kernel", "Module",
     "NotFoundError", "PassConfigKey", "TensorSupplyType", "TileError", "UnavailableError",

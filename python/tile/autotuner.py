@@ -154,6 +154,9 @@ def _tune(tuner, args, kwargs):
     def build(_user, index, module_out, error_out):
         try:
             result = factory(*args, **{**kwargs, **configs[index]})
+            if len(getattr(result, "kernel_names", [None])) > 1:
+                raise NotImplementedError("a prim_func of several T.Kernel blocks is not "
+                                          "autotuned yet (tile_autotune times one kernel)")
             prim_funcs[index] = result
             module_out[0] = result.module._live_handle().value  # pylint: disable=protected-access
             jit_kernels[index] = JITKernel(result, **tuner.compile_args)
@@ -184,7 +187,7 @@ def _tune(tuner, args, kwargs):
         try:
             kernel = jit_kernels[index]
             borrowed = Kernel(ctypes.c_void_p(handle), None, owned=False)
-            kernel._kernels[target] = borrowed  # pylint: disable=protected-access
+            kernel._kernels[target] = [borrowed]  # pylint: disable=protected-access
             try:
                 ins = inputs_for(kernel)
                 began = time.perf_counter()

@@ -94,7 +94,11 @@ class JITKernel:
         self.target = target
         self.pass_configs = dict(pass_configs or {})
         self.verbose = verbose
-        self._params = list(kernel.params)
+        # The prim_func's own parameters, then the T.alloc_global workspaces each call makes.
+        count = getattr(prim_func, "num_params", len(kernel.params))
+        self._params = list(kernel.params)[:count]
+        self._workspaces = [p.buffer for p in list(kernel.params)[count:]]
+        self.kernel_names = list(getattr(prim_func, "kernel_names", [self.name]))
         self._dim_names = {d.name for d in kernel.dims}
         self.out_idx = _normalize_out_idx(out_idx, self._params, self.name)
         self.params = [_param_name(p) for p in self._params]
@@ -108,15 +112,21 @@ class JITKernel:
         target = _targets.resolve(self.target, tensors)
         return _targets.with_options(target, _targets.options_of(self.pass_configs, target))
 
-    def compiled(self, target=None):
-        """The tile.Kernel for `target` (a resolved name; the default target when None)."""
+    def compiled_all(self, target=None):
+        """The tile.Kernels for `target` (a resolved name; the default target when None), one
+        per T.Kernel block, in launch order."""
         name = target or self._target_name()
         if name not in self._kernels:
             if self.verbose:
                 print(f"tile.jit: compiling '{self.name}' for {name}")
-            self._kernels[name] = _compile_kernel(self.prim_func.module, kernel=self.name,
-                                                  target=name)
+            self._kernels[name] = [_compile_kernel(self.prim_func.module, kernel=kernel,
+                                                   target=name)
+                                   for kernel in self.kernel_names]
         return self._kernels[name]
+
+    def compiled(self, target=None):
+        """The (first) tile.Kernel for `target`."""
+        return self.compiled_all(target)[0]
 
     # -- calling
 
@@ -158,29 +168,36 @@ class JITKernel:
                     dims.setdefault(extent.var.name, int(value.shape[axis]))
         return dims
 
-    def _outputs_for(self, inputs, target):
+    def _made_for(self, inputs, target):
+        """The outputs (out_idx) and workspaces (T.alloc_global) of a call, made beside its
+        inputs: in their framework, on their device."""
         tensors = [v for v in inputs if _frameworks.framework_of(v)]
         framework = (_frameworks.framework_of(tensors[0]) if tensors
                      else _frameworks.framework_for_target(target))
         like = tensors[0] if tensors else None
         dims = self._dims_from(inputs)
-        outputs = []
-        for position in self.out_idx:
-            buffer = self._params[position].buffer
-            what = f"kernel '{self.name}': output '{buffer.name}' (out_idx)"
+
+        def make(buffer, role):
+            what = f"kernel '{self.name}': {role} '{buffer.name}'"
             shape = [_eval_int(e, dims, what) for e in buffer.shape]
-            outputs.append(_frameworks.empty(framework, shape, _ir_dtype(buffer.dtype), like))
-        return outputs
+            return _frameworks.empty(framework, shape, _ir_dtype(buffer.dtype), like)
+
+        outputs = [make(self._params[p].buffer, "output (out_idx)") for p in self.out_idx]
+        workspaces = [make(w, "workspace (T.alloc_global)") for w in self._workspaces]
+        return outputs, workspaces
 
     def __call__(self, *args, **kwargs):
         inputs = self._bind_inputs(args, kwargs)
         target = self._target_name(inputs)
-        kernel = self.compiled(target)
-        outputs = self._outputs_for(inputs, target) if self.out_idx else []
+        kernels = self.compiled_all(target)
+        outputs, workspaces = (self._made_for(inputs, target)
+                               if self.out_idx or self._workspaces else ([], []))
         values, ins, outs = [], iter(inputs), iter(outputs)
         for i in range(len(self._params)):
             values.append(next(outs) if i in self.out_idx else next(ins))
-        kernel(*values)
+        values += workspaces
+        for kernel in kernels:  # in order: torch's stream orders them; others return when done
+            kernel(*values)
         if not outputs:
             return None
         return outputs[0] if len(outputs) == 1 else outputs
@@ -188,8 +205,9 @@ class JITKernel:
     # -- inspecting
 
     def get_kernel_source(self, target=None):
-        """The source the target compiles (CUDA C++, HIP C++, MSL, LLVM IR)."""
-        return self.compiled(target).source()
+        """The source the target compiles (CUDA C++, HIP C++, MSL, LLVM IR), each T.Kernel
+        block's in turn."""
+        return "\n".join(k.source() for k in self.compiled_all(target))
 
     def get_host_source(self):
         """There is no generated host code: launches go through libtile (capi/tile.h)."""
@@ -198,8 +216,8 @@ class JITKernel:
                                   "device code")
 
     def ir(self, target=None):
-        """The kernel's canonical text, as compiled."""
-        return self.compiled(target).ir()
+        """The kernel's canonical text, as compiled (each T.Kernel block's in turn)."""
+        return "\n".join(k.ir() for k in self.compiled_all(target))
 
     def get_profiler(self, tensor_supply_type=None):
         """A tile.profiler.Profiler of this kernel (do_bench, assert_allclose)."""

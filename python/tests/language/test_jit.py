@@ -89,7 +89,7 @@ def test_an_output_dim_no_input_gives_is_refused():
             for i in T.serial(M):
                 Y[i, 0] = X[i]
 
-    with pytest.raises(ValueError, match=r"output 'Y' \(out_idx\): its dim 'R' is not the "
+    with pytest.raises(ValueError, match=r"output \(out_idx\) 'Y': its dim 'R' is not the "
                                          r"extent of any input tensor's axis"):
         tile.compile(widen, out_idx=[1])(np.ones(4, np.float32))
 
@@ -197,3 +197,35 @@ def test_names_that_are_keywords_of_the_text_form():
     k(x, kernel=w, out=y)
     np.testing.assert_allclose(y, x * w, rtol=1e-6)
     np.testing.assert_allclose(tile.compile(k, out_idx=-1)(x, kernel=w), x * w, rtol=1e-6)
+
+
+def test_several_kernel_blocks_share_global_workspaces():
+    # TileLang's split-KV decoding: one block writes partial results to T.alloc_global
+    # workspaces, the next combines them; the call makes the workspaces and runs both in order.
+    M = T.symbolic("M")
+    parts = 4
+
+    @T.prim_func
+    def split_sum(X: T.Tensor((M, 64), "float32"), Y: T.Tensor((M,), "float32")):
+        partial = T.alloc_global((M, parts), "float32")
+        with T.Kernel(M, parts, threads=32) as (bx, by):
+            row = T.alloc_fragment((16,), "float32")
+            total = T.alloc_fragment((1,), "float32")
+            T.copy(X[bx, by * 16:(by + 1) * 16], row)
+            T.reduce_sum(row, total, dim=0)
+            partial[bx, by] = total[0]
+        with T.Kernel(M, threads=32) as bx:
+            acc = T.alloc_var("float32", init=0)
+            for p in T.serial(parts):
+                acc += partial[bx, p]
+            Y[bx] = acc
+
+    assert split_sum.kernel_names == ["split_sum", "split_sum_1"]
+    x = RNG.standard_normal((37, 64)).astype(np.float32)
+    y = tile.compile(split_sum, out_idx=-1)(x)
+    np.testing.assert_allclose(y, x.astype(np.float64).sum(axis=1), rtol=1e-5, atol=1e-5)
+    z = np.full(37, np.nan, np.float32)
+    split_sum(x, z)
+    np.testing.assert_allclose(z, y, rtol=1e-6)
+    with pytest.raises(ValueError, match="has 2 T.Kernel blocks"):
+        split_sum.compile()

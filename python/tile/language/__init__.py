@@ -30,7 +30,7 @@ NotImplementedError (unsupported.py)."""
 import builtins as _builtins
 
 from tile.language import unsupported as _unsupported
-from tile.language.allocations import alloc_fragment, alloc_local, alloc_shared
+from tile.language.allocations import alloc_fragment, alloc_global, alloc_local, alloc_shared
 from tile.language.control import (Else, If, Kernel, Parallel, Pipelined, serial, unroll,
                                    use_swizzle, vectorized)
 from tile.language import dtypes as _dtypes_module
@@ -135,7 +135,8 @@ del _name
 # alone; T.max and the rest are there through the module.
 __all__ = [name for name in [
     "And", "Buffer", "Cast", "DType", "Else", "Expr", "GemmWarpPolicy", "If", "Kernel", "Not",
-    "Or", "Parallel", "Pipelined", "PrimFunc", "Tensor", "alloc_fragment", "alloc_local",
+    "Or", "Parallel", "Pipelined", "PrimFunc", "Tensor", "alloc_fragment", "alloc_global",
+    "alloc_local",
     "Serial", "alloc_shared", "alloc_var", "const", "empty", "atomic_add", "cast", "ceildiv", "clamp", "clear", "copy", "cumsum",
     "dtype", "dynamic", "macro", "sync_threads",
     "fill", "floordiv", "floormod", "gemm", "if_then_else", "infinity", "literal_of", "max",

@@ -67,3 +67,31 @@ def alloc_fragment(shape, dtype, name=None, scope=None):
 def alloc_local(shape, dtype, name=None, scope=None):
     _scope("T.alloc_local", scope, ("local",))
     return _alloc("T.alloc_local", "local", shape, dtype, name)
+
+
+def alloc_global(shape, dtype, name=None):
+    """TileLang's T.alloc_global(shape, dtype): a workspace in global memory that the
+    prim_func's T.Kernel blocks share (one writes it, a later one reads it). Written before the
+    blocks; each call of the compiled kernel makes it (uninitialised) beside its tensors."""
+    what = "T.alloc_global"
+    builder = current(what)
+    site = _where.here()
+    if builder.kernel_open:
+        raise builder.fail(ValueError, what, "a workspace is declared before the T.Kernel "
+                           "blocks that use it, not inside one")
+    dtype = dtypes.parse(dtype, f"{site}: in kernel '{builder.name}': {what}")
+    entries = list(shape) if isinstance(shape, (list, tuple)) else [shape]
+    extents = []
+    for d, entry in enumerate(entries):
+        if isinstance(entry, numbers.Integral) and not isinstance(entry, bool) and entry > 0:
+            extents.append(expr_module.literal(int(entry)))
+        elif isinstance(entry, expr_module.Expr) and entry.dtype.is_int and all(
+                v.kind == "dim" for v in entry.vars):
+            extents.append(builder.use(entry, what))
+        else:
+            raise builder.fail(ValueError, what, f"dimension {d} of the shape is {entry!r}; "
+                               "use positive ints and the parameters' dims")
+    base = name or source_names.assigned_name(_where.user_frame()) or "workspace"
+    buffer = Buffer(builder.fresh_name(base), dtype, extents, "global", builder, site)
+    builder.workspaces.append(buffer)
+    return buffer

@@ -26,6 +26,18 @@ class KernelBuilder:
         self.ir_version = 1
         self.errors = []          # found where no exception can be raised (a loop left early)
         self.previous = None
+        # A prim_func of several T.Kernel blocks: the (launch, statements, site) of each block
+        # before the current one, and the T.alloc_global workspaces every kernel takes.
+        self.finished = []
+        self.workspaces = []
+
+    def start_next_kernel(self):
+        """A T.Kernel block after another: the one before is kept, the next starts empty."""
+        self.finished.append((self.launch, self.blocks[0], self.launch_site))
+        self.launch, self.launch_site = None, None
+        self.blocks = [[]]
+        self.kernel_done = False
+        self.thread_indices = None
 
     # --- activation ---
     def __enter__(self):

@@ -25,9 +25,11 @@ class Kernel:
         if prelude is not None:
             raise builder.fail(NotImplementedError, what, "prelude: the IR has no "
                                "statements outside the kernel body")
-        if builder.launch is not None or builder.kernel_open:
-            raise builder.fail(ValueError, what, "a kernel has one T.Kernel block, and this "
-                               f"one already had one at {builder.launch_site}")
+        if builder.kernel_open:
+            raise builder.fail(ValueError, what, "T.Kernel blocks do not nest: this one is "
+                               f"inside the one at {builder.launch_site}")
+        # Several T.Kernel blocks in one prim_func are kernels launched one after another.
+        self.follows = builder.launch is not None
         if not 1 <= len(blocks) <= 3:
             raise builder.fail(ValueError, what, f"the grid has 1 to 3 axes, not {len(blocks)}")
         self.threads = _extents(builder, what, "threads", threads)
@@ -49,6 +51,8 @@ class Kernel:
 
     def __enter__(self):
         builder = self.builder
+        if self.follows:
+            builder.start_next_kernel()
         self.vars = [expr_module.Var(builder.fresh_name(name), dtypes.int32, "grid", builder,
                                      self.site) for name in self.names]
         builder.launch = pb.Launch(

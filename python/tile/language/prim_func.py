@@ -91,12 +91,19 @@ class PrimFunc:
         if builder.launch is None:
             raise ValueError(f"{self.site}: kernel '{self.name}' has no `with T.Kernel(...)` "
                              "block")
-        kernel = pb.Kernel(name=self.name, dims=[d.decl() for d in builder.dims],
-                           params=builder.params, launch=builder.launch,
-                           body=pb.Stmt(seq=pb.Seq(stmts=builder.blocks[0]), loc=self.site.proto()),
-                           loc=self.site.proto())
+        # One IR kernel per T.Kernel block, launched in order; each takes the prim_func's
+        # parameters and then its T.alloc_global workspaces.
+        launches = builder.finished + [(builder.launch, builder.blocks[0], builder.launch_site)]
+        self.kernel_names = [self.name] + [f"{self.name}_{i}" for i in range(1, len(launches))]
+        self.num_params = len(builder.params)
+        params = list(builder.params) + [pb.Param(buffer=w.decl()) for w in builder.workspaces]
+        kernels = [pb.Kernel(name=name, dims=[d.decl() for d in builder.dims], params=params,
+                             launch=launch,
+                             body=pb.Stmt(seq=pb.Seq(stmts=stmts), loc=self.site.proto()),
+                             loc=self.site.proto())
+                   for name, (launch, stmts, _) in zip(self.kernel_names, launches)]
         self.proto = pb.Module(ir_version=builder.ir_version, producer=PRODUCER,
-                               producer_version=PRODUCER_VERSION, kernels=[kernel])
+                               producer_version=PRODUCER_VERSION, kernels=kernels)
         self.module = tile.load(self.proto.SerializeToString(), name=self.site.file,
                                 format="proto")
         self._compiled = {}
@@ -153,13 +160,20 @@ class PrimFunc:
         return self.proto.SerializeToString()
 
     def compile(self, target="cpu"):
+        if len(self.kernel_names) > 1:
+            raise ValueError(f"{self.site}: '{self.name}' has {len(self.kernel_names)} T.Kernel "
+                             "blocks; tile.compile(prim_func) gives a kernel that launches them "
+                             "in order")
         if target not in self._compiled:
             self._compiled[target] = tile.compile(self.module, kernel=self.name, target=target)
         return self._compiled[target]
 
     def __call__(self, *args, **kwargs):
-        kwargs = {self.param_aliases.get(k, k): v for k, v in kwargs.items()}
-        self.compile("cpu")(*args, **kwargs)
+        """Runs the kernel (its T.Kernel blocks in order) on the CPU target."""
+        if getattr(self, "_cpu_runner", None) is None:
+            from tile.jit import JITKernel  # pylint: disable=import-outside-toplevel
+            self._cpu_runner = JITKernel(self, target="cpu")
+        self._cpu_runner(*args, **kwargs)
 
     def __repr__(self):
         return f"<tile.language.PrimFunc {self.name}>"

@@ -228,6 +228,7 @@ def bind_body(builder):
     if indices is None or len(builder.blocks) != 1:
         return
     declared = {p.buffer.name: p.buffer for p in builder.params if p.HasField("buffer")}
+    declared.update({w.name: w.decl() for w in builder.workspaces})
     stmts = _thread_level(builder, indices, builder.blocks[0], declared)
     shared, per_thread = [], []
     for stmt in stmts:
