@@ -369,9 +369,10 @@ class LayoutSolver {
   absl::flat_hash_map<const BufferNode*, Layout> layouts_;
 };
 
+// Rebuilds buffers with the layouts given (none where the value is empty).
 class LayoutRewriter : public IRMutator {
  public:
-  explicit LayoutRewriter(absl::flat_hash_map<const BufferNode*, Layout> layouts)
+  explicit LayoutRewriter(absl::flat_hash_map<const BufferNode*, std::optional<Layout>> layouts)
       : layouts_(std::move(layouts)) {}
 
  protected:
@@ -387,7 +388,7 @@ class LayoutRewriter : public IRMutator {
   }
 
  private:
-  absl::flat_hash_map<const BufferNode*, Layout> layouts_;
+  absl::flat_hash_map<const BufferNode*, std::optional<Layout>> layouts_;
   absl::flat_hash_map<const BufferNode*, Buffer> rebuilt_;
 };
 
@@ -466,9 +467,50 @@ absl::Status CheckWrittenLayouts(const KernelNode& kernel, const FragmentUses& u
   return absl::OkStatus();
 }
 
+// The shared buffers allocated with a layout of their own.
+std::vector<const BufferNode*> SharedBuffersWithLayouts(const Stmt& body) {
+  class Finder : public IRVisitor {
+   public:
+    using IRVisitor::Visit;
+    std::vector<const BufferNode*> found;
+
+   protected:
+    void VisitAllocate(const Allocate& node) override {
+      if (node.buffer->scope == MemoryScope::kShared && node.buffer->layout) {
+        found.push_back(node.buffer.get());
+      }
+      IRVisitor::VisitAllocate(node);
+    }
+  };
+  Finder finder;
+  finder.Visit(body);
+  return finder.found;
+}
+
+// First, so that the target sees the gemm operands it will lay out (FragmentLayoutForGemm).
+Kernel DropSharedLayouts(const Kernel& kernel, const TargetInfo& target,
+                         std::vector<std::string>* remarks) {
+  if (target.ThreadsExecutingBlock(kernel->launch) <= 1) return kernel;
+  absl::flat_hash_map<const BufferNode*, std::optional<Layout>> dropped;
+  for (const BufferNode* shared : SharedBuffersWithLayouts(kernel->body)) {
+    dropped.emplace(shared, std::nullopt);
+    if (remarks == nullptr) continue;
+    remarks->push_back(absl::StrCat(
+        "layout-inference: kernel '", kernel->name, "': the layout written for shared buffer '",
+        shared->name, "' is dropped: on target '", target.name(),
+        "' shared tiles take the layouts its passes choose (a gemm operand's padding or "
+        "swizzle) and are otherwise row-major; a shared layout only places elements, so "
+        "values are unchanged"));
+  }
+  if (dropped.empty()) return kernel;
+  return LayoutRewriter(std::move(dropped)).MutateKernel(kernel);
+}
+
 }  // namespace
 
-absl::StatusOr<Kernel> InferFragmentLayouts(const Kernel& kernel, const TargetInfo& target) {
+absl::StatusOr<Kernel> InferFragmentLayouts(const Kernel& original, const TargetInfo& target,
+                                            std::vector<std::string>* remarks) {
+  Kernel kernel = DropSharedLayouts(original, target, remarks);
   FragmentUses uses;
   uses.Visit(kernel->body);
   // A fragment that broadcasts a reduced vector along the reduced dimension takes the layout
@@ -493,7 +535,9 @@ absl::StatusOr<Kernel> InferFragmentLayouts(const Kernel& kernel, const TargetIn
       LayoutSolver(*kernel, target, uses).Solve();
   if (!inferred.ok()) return inferred.status();
   if (inferred->empty()) return kernel;
-  return LayoutRewriter(*std::move(inferred)).MutateKernel(kernel);
+  absl::flat_hash_map<const BufferNode*, std::optional<Layout>> layouts(inferred->begin(),
+                                                                        inferred->end());
+  return LayoutRewriter(std::move(layouts)).MutateKernel(kernel);
 }
 
 absl::StatusOr<bool> InferFragmentLayouts(Module& module, const TargetInfo& target) {
@@ -506,9 +550,13 @@ PassInfo LayoutInferencePass() {
   info.name = "layout-inference";
   info.description = "gives every fragment buffer a (thread, register) layout for the target";
   info.needs_target = true;
-  info.run_kernel = EachKernel([](const Kernel& kernel, const PassOptions& options) {
-    return InferFragmentLayouts(kernel, options.target());
-  });
+  info.run_kernel =
+      EachKernel([](const Kernel& kernel, const PassOptions& options) -> absl::StatusOr<Kernel> {
+        std::vector<std::string> remarks;
+        absl::StatusOr<Kernel> result = InferFragmentLayouts(kernel, options.target(), &remarks);
+        for (std::string& remark : remarks) options.Remark(std::move(remark));
+        return result;
+      });
   return info;
 }
 

@@ -4,6 +4,9 @@
 #ifndef PASSES_TRANSFORMS_LAYOUT_INFERENCE_H_
 #define PASSES_TRANSFORMS_LAYOUT_INFERENCE_H_
 
+#include <string>
+#include <vector>
+
 #include "absl/status/statusor.h"
 #include "passes/pass/pass.h"
 #include "passes/pass/target_info.h"
@@ -30,8 +33,15 @@ namespace tile_ir::passes {
 // So a reduction or scan over fragments is local to each thread unless a
 // layout given by the user or the target spreads its rows over threads (then
 // lower-tile-ops goes through shared memory).
-// Returns the same pointer when no fragment lacked a layout.
-absl::StatusOr<Kernel> InferFragmentLayouts(const Kernel& kernel, const TargetInfo& target);
+// Shared buffers: with T > 1, a layout written for a shared buffer (TileLang's
+// T.annotate_layout / T.make_swizzled_layout) is dropped, with a line in `remarks` (when
+// given) naming the buffer: the GPU targets choose shared layouts themselves (their passes
+// pad or swizzle gemm operands; other tiles stay row-major), and a shared layout only places
+// elements, so dropping it changes no value. With T == 1 it stays (the code generator
+// addresses shared tiles row-major).
+// Returns the same pointer when no fragment lacked a layout and no shared layout was dropped.
+absl::StatusOr<Kernel> InferFragmentLayouts(const Kernel& kernel, const TargetInfo& target,
+                                            std::vector<std::string>* remarks = nullptr);
 
 // Returns whether any kernel changed.
 absl::StatusOr<bool> InferFragmentLayouts(Module& module, const TargetInfo& target);

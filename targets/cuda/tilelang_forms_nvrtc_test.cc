@@ -1,7 +1,8 @@
-// TileLang's cumsum tile forms (python/examples/tilelang/cumsum.py) on the CUDA targets: a
-// scan over a shared tile, in place and along either dimension, and a scan over a fragment,
-// lower, emit and compile with NVRTC for sm_80 and sm_90a (compiling is skipped, with the
-// reason, where NVRTC is missing).
+// TileLang's forms the CUDA targets once refused lower, emit and compile with NVRTC for sm_80
+// and sm_90a (compiling is skipped, with the reason, where NVRTC is missing): cumsum's tile
+// forms (python/examples/tilelang/cumsum.py), a scan over a shared tile, in place and along
+// either dimension, and over a fragment; and shared tiles with layouts of their own
+// (T.make_swizzled_layout on a gemm's operands, a transposing layout).
 #include <memory>
 #include <string>
 
@@ -53,8 +54,35 @@ kernel spread_fragment(A: f32[8, 256], B: f32[8, 256]) grid(bx: 4, by: 2) thread
 }
 )";
 
-absl::StatusOr<std::string> Source(const std::string& target_name, const std::string& kernel) {
-  absl::StatusOr<Module> module = text::ParseModule(kScans, "scans.tile");
+// A TileLang gemm whose operand tiles carry T.make_swizzled_layout's 128-byte swizzle, and a
+// copy through a tile laid out transposed.
+constexpr char kSharedLayouts[] = R"(ir_version 2;
+producer "test" "1";
+
+kernel swizzled_gemm(A: f16[256, 256], B: f16[256, 256], C: f32[256, 256])
+    grid(bx: 2, by: 2) threads(128) {
+  alloc A_s: shared f16[128, 64] layout((i, j) -> (i, (floordiv(j, 8) ^ floormod(i, 8)) * 8 + floormod(j, 8)));
+  alloc B_s: shared f16[64, 128] layout((i, j) -> (i, floordiv(j, 64) * 64 + (floordiv(floormod(j, 64), 8) ^ floormod(i, 8)) * 8 + floormod(j, 8)));
+  alloc C_l: fragment f32[128, 128];
+  fill C_l = 0.0;
+  for k in 0 +: 4 pipelined(num_stages=2) {
+    copy A[by * 128 +: 128, k * 64 +: 64] -> A_s;
+    copy B[k * 64 +: 64, bx * 128 +: 128] -> B_s;
+    gemm A_s, B_s -> C_l {transpose_a=false, transpose_b=false, policy=square, clear_accum=false};
+  }
+  copy C_l -> C[by * 128 +: 128, bx * 128 +: 128];
+}
+
+kernel transposed_tile(A: f16[64, 64], B: f16[64, 64]) grid(bx: 1) threads(128) {
+  alloc P: shared f16[64, 64] layout((i, j) -> (j, i));
+  copy A -> P;
+  copy P -> B;
+}
+)";
+
+absl::StatusOr<std::string> Source(const std::string& target_name, const std::string& kernel,
+                                   const char* text = kScans) {
+  absl::StatusOr<Module> module = text::ParseModule(text, "forms.tile");
   if (!module.ok()) return module.status();
   absl::StatusOr<targets::TargetName> name = targets::ParseTargetName(target_name);
   if (!name.ok()) return name.status();
@@ -67,7 +95,7 @@ absl::StatusOr<std::string> Source(const std::string& target_name, const std::st
   return (*target)->Emit(*lowered, {.kernel = kernel, .self_contained = false});
 }
 
-TEST(ScanNvrtcTest, SharedAndFragmentScansCompile) {
+TEST(TileLangFormsNvrtcTest, SharedAndFragmentScansCompile) {
   absl::Status nvrtc = NvrtcAvailable();
   for (const char* arch : {"sm_80", "sm_90a"}) {
     for (const char* kernel : {"chunk_shared", "rows_shared", "rows_fragment", "spread_fragment"}) {
@@ -77,6 +105,29 @@ TEST(ScanNvrtcTest, SharedAndFragmentScansCompile) {
       EXPECT_TRUE(absl::StrContains(*source, "__syncthreads();")) << *source;
       if (absl::StrContains(kernel, "shared") || absl::StrContains(kernel, "spread")) {
         EXPECT_TRUE(absl::StrContains(*source, "_sum[0] = -0.0f;")) << *source;
+      }
+      if (!nvrtc.ok()) continue;
+      absl::StatusOr<NvrtcOutput> compiled =
+          CompileWithNvrtc(*source, absl::StrCat(kernel, ".cu"), {.arch = arch});
+      EXPECT_TRUE(compiled.ok()) << kernel << " on " << arch << ": " << compiled.status() << "\n"
+                                 << *source;
+    }
+  }
+  if (!nvrtc.ok()) GTEST_SKIP() << "lowered and emitted; not compiled: " << nvrtc.message();
+}
+
+// The layouts are dropped (layout-inference); the targets lay the gemm's tiles out themselves.
+TEST(TileLangFormsNvrtcTest, SharedTilesWithLayoutsCompile) {
+  absl::Status nvrtc = NvrtcAvailable();
+  for (const char* arch : {"sm_80", "sm_90a"}) {
+    for (const char* kernel : {"swizzled_gemm", "transposed_tile"}) {
+      absl::StatusOr<std::string> source =
+          Source(absl::StrCat("cuda:", arch), kernel, kSharedLayouts);
+      ASSERT_TRUE(source.ok()) << kernel << " on " << arch << ": " << source.status();
+      if (absl::StrContains(kernel, "gemm")) {
+        // The tensor-core gemm each architecture takes for tiles without layouts.
+        const char* gemm = absl::StrContains(arch, "90a") ? "tl::gemm_wgmma" : "tl::gemm_ss";
+        EXPECT_TRUE(absl::StrContains(*source, gemm)) << arch << ":\n" << *source;
       }
       if (!nvrtc.ok()) continue;
       absl::StatusOr<NvrtcOutput> compiled =
