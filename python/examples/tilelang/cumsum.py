@@ -6,10 +6,9 @@ tile form of TileLang's scan test (testing/python/language/test_tilelang_languag
 a (block_M, block_N) tile of a 2-D tensor summed along its rows. cumsum_region is the region
 form of TileLang's T.cumsum docstring: chunks of a 1-D global tensor summed straight from its
 region into the output's, with no staging tile. TileLang's example allocates
-its fragment with scope="shared" (so it is shared memory there), which tile.language refuses for
-a fragment; the scope is left out. The CUDA targets (sm_80, sm_90a) refuse the tile forms at
-the time of writing: the shared one in insert-barriers, the fragment one in lower-tile-ops
-(no cross-thread scan); the region form lowers.
+its fragment with scope="shared" (shared memory, there and here). On GPU targets a scan of a
+shared tile runs one thread per row with a running sum, and a fragment whose rows span threads
+is scanned through a shared copy (docs/LOWERING.md).
 Run it: python3 python/examples/tilelang/cumsum.py"""
 
 import numpy as np
