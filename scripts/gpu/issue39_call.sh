@@ -8,6 +8,13 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 : "${OUT:?issue39_call: OUT is set by the device tool}"
 nvidia-smi --query-gpu=name,clocks.max.sm,driver_version --format=csv,noheader > "$OUT/gpu.txt"
 python3 -c "import torch; print('torch', torch.__version__, torch.version.cuda)" >> "$OUT/gpu.txt"
+if [[ -n ${MATRIX:-} ]]; then  # re-probe the support matrix's CUDA records (merge them here)
+  (source scripts/gpu/env.sh
+   timeout 200 .devrun/bin/tile-matrix-gpu run --backends=cuda --seed=1 \
+     --commit="$(sed -n 's/^commit //p' .devrun/MANIFEST)" --out="$OUT/matrix_records.json") \
+    > "$OUT/matrix.log" 2>&1
+  tail -3 "$OUT/matrix.log"
+fi
 export TILE_CACHE_DIR=/tmp/tile-cache-issue39
 mkdir -p "$TILE_CACHE_DIR" && chmod 700 "$TILE_CACHE_DIR"
 EXAMPLES=$PWD/.devrun/python/examples
