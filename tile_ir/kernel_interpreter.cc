@@ -527,11 +527,33 @@ class Execution {
       }
       return index;
     };
-    double identity = node.reduce_kind == ReduceKind::kMax   ? -INFINITY
-                      : node.reduce_kind == ReduceKind::kMin ? INFINITY
-                                                             : 0.0;
+    const DataType dst_type = node.dst.buffer->dtype;
+    double identity = 0.0;
+    switch (node.reduce_kind) {
+      case ReduceKind::kMax:
+        identity = -INFINITY;
+        break;
+      case ReduceKind::kMin:
+        identity = INFINITY;
+        break;
+      case ReduceKind::kProd:
+        identity = 1.0;
+        break;
+      case ReduceKind::kBitAnd:
+        identity = dst_type.is_unsigned() ? 255.0 : -1.0;
+        break;
+      default:
+        break;
+    }
+    // The bitwise kinds combine the values' two's-complement bits, wrapped to dst's type.
+    auto bits = [&](double x, BinaryOp op, double y) {
+      const int64_t combined =
+          IntBinary(op, static_cast<int64_t>(x), static_cast<int64_t>(y), dst_type);
+      return static_cast<double>(WrapInt(combined, dst_type));
+    };
     ForEachIndex(out_extents, [&](const Index& at) {
       double acc = node.clear ? identity : Load(*node.dst.buffer, dst_index(at));
+      if (!node.clear && node.reduce_kind == ReduceKind::kAbsSum) acc = std::abs(acc);
       Index from = src.mins;
       for (size_t d = 0; d < at.size(); ++d) from[d] += at[d];
       for (int64_t r = 0; r < src.extents[dim]; ++r, ++from[dim]) {
@@ -548,6 +570,21 @@ class Execution {
             break;
           case ReduceKind::kAbsMax:
             acc = Max(std::abs(acc), std::abs(x));
+            break;
+          case ReduceKind::kAbsSum:
+            acc = Round(acc + std::abs(x), dst_type);
+            break;
+          case ReduceKind::kProd:
+            acc = Round(acc * x, dst_type);
+            break;
+          case ReduceKind::kBitAnd:
+            acc = bits(acc, BinaryOp::kBitAnd, x);
+            break;
+          case ReduceKind::kBitOr:
+            acc = bits(acc, BinaryOp::kBitOr, x);
+            break;
+          case ReduceKind::kBitXor:
+            acc = bits(acc, BinaryOp::kXor, x);
             break;
         }
       }

@@ -109,6 +109,61 @@ TEST(KernelInterpreterTest, BitOperationsReinterpretAndAtomicExtremes) {
   EXPECT_EQ(interpreter.buffer("E")[1], -77);
 }
 
+// The reductions of ir_version 6 on rows of a shared tile: abssum (twice, the second keeping
+// the first's sum), prod, and bitand, bitor and bitxor of u8 (bitand starts from 255).
+TEST(KernelInterpreterTest, ReductionsOfVersion6) {
+  Buffer a = BufferNode::Make("A", kF32, {Int(2), Int(3)}, MemoryScope::kGlobal);
+  Buffer b = BufferNode::Make("B", kU8, {Int(2), Int(3)}, MemoryScope::kGlobal);
+  Buffer out = BufferNode::Make("Out", kF32, {Int(2), Int(2)}, MemoryScope::kGlobal);
+  Buffer bits = BufferNode::Make("Bits", kU8, {Int(3), Int(2)}, MemoryScope::kGlobal);
+  Buffer a_s = BufferNode::Make("A_s", kF32, {Int(2), Int(3)}, MemoryScope::kShared);
+  Buffer b_s = BufferNode::Make("B_s", kU8, {Int(2), Int(3)}, MemoryScope::kShared);
+  auto row = [](const char* name, DataType dtype) {
+    return BufferNode::Make(name, dtype, {Int(2)}, MemoryScope::kShared);
+  };
+  Buffer abssum = row("abssum", kF32), prod = row("prod", kF32), all = row("all", kU8),
+         any = row("any", kU8), parity = row("parity", kU8);
+  auto to_row = [](const Buffer& buffer, int64_t r) {
+    return Region{buffer, {Range{Int(r), Int(1)}, Range{Int(0), Int(2)}}};
+  };
+  std::vector<Stmt> body = {Allocate::Make(a_s), Allocate::Make(b_s)};
+  for (const Buffer& buffer : {abssum, prod, all, any, parity}) {
+    body.push_back(Allocate::Make(buffer));
+  }
+  std::vector<Stmt> ops = {
+      Copy::Make(Region::Full(a), Region::Full(a_s)),
+      Copy::Make(Region::Full(b), Region::Full(b_s)),
+      Reduce::Make(ReduceKind::kAbsSum, Region::Full(a_s), Region::Full(abssum), 1),
+      Reduce::Make(ReduceKind::kAbsSum, Region::Full(a_s), Region::Full(abssum), 1, false),
+      Reduce::Make(ReduceKind::kProd, Region::Full(a_s), Region::Full(prod), 1),
+      Reduce::Make(ReduceKind::kBitAnd, Region::Full(b_s), Region::Full(all), 1),
+      Reduce::Make(ReduceKind::kBitOr, Region::Full(b_s), Region::Full(any), 1),
+      Reduce::Make(ReduceKind::kBitXor, Region::Full(b_s), Region::Full(parity), 1),
+      Copy::Make(Region::Full(abssum), to_row(out, 0)),
+      Copy::Make(Region::Full(prod), to_row(out, 1)),
+      Copy::Make(Region::Full(all), to_row(bits, 0)),
+      Copy::Make(Region::Full(any), to_row(bits, 1)),
+      Copy::Make(Region::Full(parity), to_row(bits, 2)),
+  };
+  body.insert(body.end(), ops.begin(), ops.end());
+  Launch launch;
+  launch.grid = {{Var::Make("bx"), Int(1)}};
+  launch.threads = {1};
+  Kernel kernel = KernelNode::Make(
+      "reductions", {}, {{a, nullptr}, {b, nullptr}, {out, nullptr}, {bits, nullptr}}, launch,
+      Seq::Make(std::move(body)));
+  KernelInterpreter interpreter;
+  interpreter.SetBuffer("A", {1.5, -2.0, 4.0, -1.0, -0.5, 3.0});
+  interpreter.SetBuffer("B", {0xF0, 0x3C, 0xFF, 0x01, 0x02, 0x80});
+  interpreter.SetBuffer("Out", std::vector<double>(4, NAN));
+  interpreter.SetBuffer("Bits", std::vector<double>(6, NAN));
+  absl::Status run = interpreter.RunGrid(*kernel);
+  ASSERT_TRUE(run.ok()) << run;
+  EXPECT_EQ(interpreter.buffer("Out"), (std::vector<double>{15.0, 9.0, -12.0, 1.5}));
+  EXPECT_EQ(interpreter.buffer("Bits"),
+            (std::vector<double>{0x30, 0x00, 0xFF, 0x83, 0x33, 0x83}));
+}
+
 // Out[i] = A[i + 1] for i in [0, 4), on a four-element A: the last read is
 // outside A.
 Kernel ShiftLeftKernel() {

@@ -201,12 +201,14 @@ TEST(ProtoConvertTest, RoundTripPrintsTheSameTextWithLocations) {
 }
 
 // Version 1 unless the module uses '^' (wherever it is: in a layout as well as in the body),
-// 2, or shape requirements, 3, or a replicated layout, 4.
+// 2, or shape requirements, 3, or a replicated layout, 4, or bit operations, 5, or the
+// reductions of version 6.
 TEST(ProtoConvertTest, WritesTheOldestVersionThatHasEveryFeatureUsed) {
   for (const compat::SampleModule& sample : compat::SampleModules()) {
     EXPECT_EQ(sample.module.ir_version, kIrVersion);
     const int64_t expected =
-        sample.name == "bit_fields"          ? 5
+        sample.name == "more_reductions"     ? 6
+        : sample.name == "bit_fields"        ? 5
         : sample.name == "replicated_layout" ? 4
         : sample.name == "requirements"      ? 3
         : sample.name == "swizzle"           ? 2

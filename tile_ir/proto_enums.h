@@ -106,6 +106,11 @@ inline constexpr EnumMapping<ReduceKind, v1::ReduceKind> kReduceKindMappings[] =
     {ReduceKind::kMax, v1::REDUCE_KIND_MAX},
     {ReduceKind::kMin, v1::REDUCE_KIND_MIN},
     {ReduceKind::kAbsMax, v1::REDUCE_KIND_ABS_MAX},
+    {ReduceKind::kAbsSum, v1::REDUCE_KIND_ABS_SUM},
+    {ReduceKind::kProd, v1::REDUCE_KIND_PROD},
+    {ReduceKind::kBitAnd, v1::REDUCE_KIND_BIT_AND},
+    {ReduceKind::kBitOr, v1::REDUCE_KIND_BIT_OR},
+    {ReduceKind::kBitXor, v1::REDUCE_KIND_BIT_XOR},
 };
 
 // The schema value of an IR value; UNSPECIFIED (0) when the table has none.

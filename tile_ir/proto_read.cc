@@ -14,6 +14,7 @@
 #include "tile_ir/proto_read_context.h"
 #include "tile_ir/proto_read_expr.h"
 #include "tile_ir/text_syntax.h"
+#include "tile_ir/version.h"
 
 namespace tile_ir {
 namespace {
@@ -243,6 +244,14 @@ absl::StatusOr<Stmt> ModuleReader::ReadTileOp(const v1::Stmt& proto, SourceLoc l
       const v1::Reduce& reduce = proto.reduce();
       TILE_ASSIGN_OR_RETURN(ReduceKind kind,
                             exprs_.ReadEnum(kReduceKindMappings, reduce.kind(), "kind"));
+      if (int64_t needed = IntroducedInIrVersion(kind);
+          needed > std::max<int64_t>(declared_ir_version_, 1)) {
+        Field k(&context_, "kind");
+        return context_.Error(absl::StrFormat(
+            "%s needs ir_version %d, but the module declares ir_version %d (its producer must "
+            "declare %d or later)",
+            v1::ReduceKind_Name(reduce.kind()), needed, declared_ir_version_, needed));
+      }
       TILE_ASSIGN_OR_RETURN(Region src, exprs_.ReadRegion(reduce.has_src(), reduce.src(), "src"));
       TILE_ASSIGN_OR_RETURN(Region dst, exprs_.ReadRegion(reduce.has_dst(), reduce.dst(), "dst"));
       return Reduce::Make(kind, std::move(src), std::move(dst), reduce.dim(), reduce.clear(),

@@ -92,6 +92,20 @@ TEST_F(ProtoReadErrorsTest, XorInAVersion1ModuleNamesTheVersionItNeeds) {
               HasSubstr("BINARY_OP_XOR needs ir_version 2, but the module declares ir_version 1"));
 }
 
+// The reductions of version 6 are refused in a module that declares version 5, before their
+// regions are read.
+TEST_F(ProtoReadErrorsTest, BitXorReductionInAVersion5ModuleNamesTheVersionItNeeds) {
+  v1::Stmt* reduce = body().add_stmts();
+  reduce->mutable_reduce()->set_kind(v1::REDUCE_KIND_BIT_XOR);
+  reduce->mutable_loc()->set_file("k.tile");
+  reduce->mutable_loc()->set_line(5);
+  proto_.set_ir_version(5);
+  EXPECT_EQ(ReadError(),
+            "kernels[0].body.seq.stmts[1].reduce.kind in kernel 'k' at k.tile:5: "
+            "REDUCE_KIND_BIT_XOR needs ir_version 6, but the module declares ir_version 5 (its "
+            "producer must declare 6 or later)");
+}
+
 TEST_F(ProtoReadErrorsTest, UndeclaredBuffer) {
   store().set_buffer("Nope");
   EXPECT_THAT(ReadError(), AllOf(HasSubstr("store.buffer"),

@@ -57,6 +57,11 @@ std::string_view ReduceKindName(ReduceKind kind) {
     case ReduceKind::kMax: return "max";
     case ReduceKind::kMin: return "min";
     case ReduceKind::kAbsMax: return "absmax";
+    case ReduceKind::kAbsSum: return "abssum";
+    case ReduceKind::kProd: return "prod";
+    case ReduceKind::kBitAnd: return "bitand";
+    case ReduceKind::kBitOr: return "bitor";
+    case ReduceKind::kBitXor: return "bitxor";
   }
   return "?";
 }

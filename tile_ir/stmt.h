@@ -242,7 +242,19 @@ class Fill final : public StmtNode {
   const Expr value;
 };
 
-enum class ReduceKind : uint8_t { kSum, kMax, kMin, kAbsMax };
+// kAbsMax and kAbsSum combine magnitudes; kBitAnd, kBitOr and kBitXor take integers. The
+// kinds after kAbsMax came in ir_version 6 (version.h).
+enum class ReduceKind : uint8_t {
+  kSum,
+  kMax,
+  kMin,
+  kAbsMax,
+  kAbsSum,
+  kProd,
+  kBitAnd,
+  kBitOr,
+  kBitXor,
+};
 std::string_view ReduceKindName(ReduceKind kind);
 
 // Reduces src over dimension dim into dst (src's shape without dim). With

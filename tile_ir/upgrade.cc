@@ -16,6 +16,8 @@ absl::Status UpgradeFrom3(v1::Module&) { return absl::OkStatus(); }
 // Version 5 only added BINARY_OP_BIT_AND, BIT_OR, SHL and SHR and three intrinsics: every
 // version-4 message is a version-5 message.
 absl::Status UpgradeFrom4(v1::Module&) { return absl::OkStatus(); }
+// Version 6 only added five ReduceKind values: every version-5 message is a version-6 message.
+absl::Status UpgradeFrom5(v1::Module&) { return absl::OkStatus(); }
 
 }  // namespace
 
@@ -25,6 +27,7 @@ const std::vector<IrUpgrader>& IrUpgraders() {
       {2, UpgradeFrom2},
       {3, UpgradeFrom3},
       {4, UpgradeFrom4},
+      {5, UpgradeFrom5},
   };
   return *kUpgraders;
 }

@@ -172,6 +172,27 @@ TEST(VerifierTileOpsTest, Reduce) {
                           "the source 'C' (global) must not be global"));
 }
 
+TEST(VerifierTileOpsTest, BitwiseReductionsTakeIntegers) {
+  GemmParts g;
+  Buffer row = Fragment("row", kF32, {128});
+  Buffer flags = Fragment("flags", kI32, {128, 128});
+  Buffer row_flags = Fragment("row_flags", kI32, {128});
+  auto reduce = [&](ReduceKind kind, const Buffer& src, const Buffer& dst) {
+    return g.WithBody({Allocate::Make(row), Allocate::Make(flags), Allocate::Make(row_flags),
+                       Reduce::Make(kind, Region::Full(src), Region::Full(dst), 1, true,
+                                    kUserLoc)});
+  };
+  for (ReduceKind kind : {ReduceKind::kBitAnd, ReduceKind::kBitOr, ReduceKind::kBitXor}) {
+    ExpectValid(reduce(kind, flags, row_flags));
+  }
+  EXPECT_TRUE(HasOneError(reduce(ReduceKind::kBitOr, g.c_l, row_flags),
+                          "the reduction 'bitor' takes integers, but the source 'C_l' "));
+  EXPECT_TRUE(HasOneError(reduce(ReduceKind::kBitAnd, flags, row),
+                          "the reduction 'bitand' takes integers, but the destination 'row' "));
+  ExpectValid(reduce(ReduceKind::kAbsSum, g.c_l, row));
+  ExpectValid(reduce(ReduceKind::kProd, g.c_l, row));
+}
+
 TEST(VerifierTileOpsTest, Cumsum) {
   GemmParts g;
   Buffer half = Fragment("half", kF32, {128, 64});

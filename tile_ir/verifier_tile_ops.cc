@@ -229,6 +229,19 @@ void KernelVerifier::CheckReduce(const Reduce& node, const Site& site) {
     }
   }
   if (!src_ok || !dst_ok) return;
+  const bool bitwise = node.reduce_kind == ReduceKind::kBitAnd ||
+                       node.reduce_kind == ReduceKind::kBitOr ||
+                       node.reduce_kind == ReduceKind::kBitXor;
+  for (const auto& [role, region] :
+       {std::pair{"source", &node.src}, std::pair{"destination", &node.dst}}) {
+    if (bitwise && !region->buffer->dtype.is_int()) {
+      sink_.Report(
+          site,
+          absl::StrCat("the reduction '", std::string(ReduceKindName(node.reduce_kind)),
+                       "' takes integers, but the ", role, " ", NameWithScope(*region->buffer),
+                       " holds ", region->buffer->dtype.ToString()));
+    }
+  }
   Extents src = ConstExtents(node.src);
   Extents dst = ConstExtents(node.dst);
   if (node.dim < 0 || static_cast<size_t>(node.dim) >= src.size()) {

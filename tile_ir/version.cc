@@ -65,6 +65,13 @@ class FeatureWalk : public IRVisitor {
     });
     IRVisitor::VisitCall(node);
   }
+  void VisitReduce(const Reduce& node) override {
+    Use(IntroducedInIrVersion(node.reduce_kind), [&] {
+      return "the reduction '" + std::string(ReduceKindName(node.reduce_kind)) + "' in kernel '" +
+             kernel_.name + "'" + At(node.loc().known() ? node.loc() : kernel_.loc);
+    });
+    IRVisitor::VisitReduce(node);
+  }
   // The base visitor skips layouts (their inputs are bound only inside them); a swizzled
   // shared layout is exactly where a newer operator may appear.
   void VisitBufferDecl(const Buffer& buffer) override {
@@ -131,6 +138,22 @@ int64_t IntroducedInIrVersion(std::string_view intrinsic) {
     return kBitOperationsIrVersion;
   }
   return 1;
+}
+
+// No default, as for the operators.
+int64_t IntroducedInIrVersion(ReduceKind kind) {
+  switch (kind) {
+    case ReduceKind::kSum:
+    case ReduceKind::kMax:
+    case ReduceKind::kMin:
+    case ReduceKind::kAbsMax: return 1;
+    case ReduceKind::kAbsSum:
+    case ReduceKind::kProd:
+    case ReduceKind::kBitAnd:
+    case ReduceKind::kBitOr:
+    case ReduceKind::kBitXor: return kMoreReductionsIrVersion;
+  }
+  return kIrVersion;
 }
 
 int64_t RequiredIrVersion(const Module& module) {

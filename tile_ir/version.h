@@ -8,6 +8,8 @@
 //   4  replicated fragment layouts (`layout((i) replicate(r: 4) -> (...))`, Layout.replica)
 //   5  bitwise and, or and shifts on integers (`&` `|` `<<` `>>`, BINARY_OP_BIT_AND, BIT_OR, SHL,
 //      SHR) and the intrinsics reinterpret, atomic_max_at and atomic_min_at
+//   6  the reductions abssum, prod, bitand, bitor and bitxor (REDUCE_KIND_ABS_SUM, PROD, BIT_AND,
+//      BIT_OR, BIT_XOR)
 #ifndef TILE_IR_VERSION_H_
 #define TILE_IR_VERSION_H_
 
@@ -17,6 +19,7 @@
 #include <string_view>
 
 #include "tile_ir/expr.h"
+#include "tile_ir/stmt.h"
 
 namespace tile_ir {
 
@@ -24,7 +27,7 @@ struct Module;
 
 // The newest IR version this build reads and writes. Readers accept every version from
 // kOldestSupportedIrVersion (upgrade.h) to this one; raising it needs an upgrader there.
-inline constexpr int64_t kIrVersion = 5;
+inline constexpr int64_t kIrVersion = 6;
 
 // The version that introduced kernels' shape requirements (module.h).
 inline constexpr int64_t kShapeRequirementsIrVersion = 3;
@@ -36,11 +39,16 @@ inline constexpr int64_t kReplicatedLayoutIrVersion = 4;
 // reinterpret, atomic_max_at and atomic_min_at.
 inline constexpr int64_t kBitOperationsIrVersion = 5;
 
+// The version that introduced the reductions abssum, prod, bitand, bitor and bitxor.
+inline constexpr int64_t kMoreReductionsIrVersion = 6;
+
 // The version that introduced `op`; a module using it cannot be written as an older one.
 int64_t IntroducedInIrVersion(BinaryOp op);
 // The version that introduced the built-in intrinsic `name` (intrinsics.h); 1 for the first
 // release's and for targets' own, which only their lowering introduces.
 int64_t IntroducedInIrVersion(std::string_view intrinsic);
+// The version that introduced the reduction `kind`.
+int64_t IntroducedInIrVersion(ReduceKind kind);
 
 // The oldest version that can represent `module`: the newest version among the features it
 // uses, 1 when it uses none that came later. Writers stamp this rather than kIrVersion, so a

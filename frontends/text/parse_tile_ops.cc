@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "frontends/text/parser_impl.h"
+#include "tile_ir/version.h"
 
 namespace tile_ir::text {
 
@@ -90,15 +91,24 @@ Stmt Parser::ParseScanOp() {
   ReduceKind kind = ReduceKind::kSum;
   if (is_reduce) {
     bool known_kind = false;
-    for (ReduceKind candidate :
-         {ReduceKind::kSum, ReduceKind::kMax, ReduceKind::kMin, ReduceKind::kAbsMax}) {
+    for (ReduceKind candidate : {ReduceKind::kSum, ReduceKind::kMax, ReduceKind::kMin,
+                                 ReduceKind::kAbsMax, ReduceKind::kAbsSum, ReduceKind::kProd,
+                                 ReduceKind::kBitAnd, ReduceKind::kBitOr, ReduceKind::kBitXor}) {
       if (AtWord(ReduceKindName(candidate))) {
         kind = candidate;
         known_kind = true;
       }
     }
     if (!known_kind) {
-      FailExpected("a reduction ('sum', 'max', 'min' or 'absmax')");
+      FailExpected(
+          "a reduction ('sum', 'max', 'min', 'absmax', 'abssum', 'prod', 'bitand', 'bitor' or "
+          "'bitxor')");
+      return nullptr;
+    }
+    if (int64_t needed = IntroducedInIrVersion(kind); needed > ir_version_) {
+      Fail(current_,
+           absl::StrCat("the reduction '", std::string(ReduceKindName(kind)), "' needs ir_version ",
+                        needed, ", but the module declares ir_version ", ir_version_));
       return nullptr;
     }
     Advance();

@@ -388,6 +388,51 @@ Kernel BitFields() {
       For::Make(tx, Int(0), Int(256), ForKind::kThreadBound, per_thread, {}, {}, ThreadAxis::kX));
 }
 
+// Version 6: the reductions abssum and prod of a float tile (one accumulating), and bitand,
+// bitor and bitxor of an integer tile.
+Kernel MoreReductions() {
+  Buffer x = BufferNode::Make("X", kF32, {Int(64), Int(32)}, MemoryScope::kGlobal);
+  Buffer flags = BufferNode::Make("Flags", kI32, {Int(64), Int(32)}, MemoryScope::kGlobal);
+  Buffer out = BufferNode::Make("Out", kF32, {Int(2), Int(64)}, MemoryScope::kGlobal);
+  Buffer masks = BufferNode::Make("Masks", kI32, {Int(3), Int(64)}, MemoryScope::kGlobal);
+  Buffer x_f = BufferNode::Make("X_f", kF32, {Int(64), Int(32)}, MemoryScope::kFragment);
+  Buffer flags_f = BufferNode::Make("Flags_f", kI32, {Int(64), Int(32)}, MemoryScope::kFragment);
+  auto row_buffer = [](const char* name, DataType dtype) {
+    return BufferNode::Make(name, dtype, {Int(64)}, MemoryScope::kFragment);
+  };
+  Buffer abssum = row_buffer("row_abssum", kF32), prod = row_buffer("row_prod", kF32);
+  Buffer all = row_buffer("row_and", kI32), any = row_buffer("row_or", kI32);
+  Buffer parity = row_buffer("row_xor", kI32);
+  VarRef bx = Var::Make("bx");
+  auto row_of = [&](const Buffer& buffer, int64_t row) {
+    return Region{buffer, {Span(row == 0 ? Expr(bx) : Add(bx, Int(row)), 1), Span(Int(0), 64)}};
+  };
+  std::vector<Stmt> body = {Allocate::Make(x_f), Allocate::Make(flags_f)};
+  for (const Buffer& row : {abssum, prod, all, any, parity}) body.push_back(Allocate::Make(row));
+  std::vector<Stmt> ops = {
+      Copy::Make(Region::Full(x), Region::Full(x_f)),
+      Copy::Make(Region::Full(flags), Region::Full(flags_f)),
+      Reduce::Make(ReduceKind::kAbsSum, Region::Full(x_f), Region::Full(abssum), 1),
+      Reduce::Make(ReduceKind::kAbsSum, Region::Full(x_f), Region::Full(abssum), 1, false),
+      Reduce::Make(ReduceKind::kProd, Region::Full(x_f), Region::Full(prod), 1),
+      Reduce::Make(ReduceKind::kBitAnd, Region::Full(flags_f), Region::Full(all), 1),
+      Reduce::Make(ReduceKind::kBitOr, Region::Full(flags_f), Region::Full(any), 1),
+      Reduce::Make(ReduceKind::kBitXor, Region::Full(flags_f), Region::Full(parity), 1),
+      Copy::Make(Region::Full(abssum), row_of(out, 0)),
+      Copy::Make(Region::Full(prod), row_of(out, 1)),
+      Copy::Make(Region::Full(all), row_of(masks, 0)),
+      Copy::Make(Region::Full(any), row_of(masks, 1)),
+      Copy::Make(Region::Full(parity), row_of(masks, 2)),
+  };
+  body.insert(body.end(), ops.begin(), ops.end());
+  Launch launch;
+  launch.grid = {{bx, Int(1)}};
+  launch.threads = {128};
+  return KernelNode::Make("more_reductions", {},
+                          {{x, nullptr}, {flags, nullptr}, {out, nullptr}, {masks, nullptr}},
+                          std::move(launch), Seq::Make(std::move(body)));
+}
+
 }  // namespace
 
 std::vector<SampleModule> SampleModules() {
@@ -413,6 +458,9 @@ std::vector<SampleModule> SampleModules() {
   Module bit_fields = NewModule();
   bit_fields.kernels = {BitFields()};
   samples.push_back({"bit_fields", std::move(bit_fields)});
+  Module more_reductions = NewModule();
+  more_reductions.kernels = {MoreReductions()};
+  samples.push_back({"more_reductions", std::move(more_reductions)});
   return samples;
 }
 

@@ -23,7 +23,8 @@ struct SampleModule {
 // type); all three of ir_version 1. Then the features of version 2: a shared tile with an
 // XOR-swizzled layout and ^ on every integer type and on vector lanes. Then the feature of
 // version 3: a kernel's shape requirements. Version 4: a replicated fragment layout. Version 5:
-// bitwise and, or and shifts, reinterpret, atomic max and min.
+// bitwise and, or and shifts, reinterpret, atomic max and min. Version 6: the reductions
+// abssum, prod, bitand, bitor and bitxor.
 std::vector<SampleModule> SampleModules();
 
 }  // namespace tile_ir::compat
