@@ -102,12 +102,22 @@ std::vector<int64_t> RowOf(const std::vector<int64_t>& index, int dim) {
 
 Expr CombineReduced(ReduceKind kind, const Expr& acc, const Expr& x) {
   switch (kind) {
-    case ReduceKind::kSum: return Binary::Make(BinaryOp::kAdd, acc, x);
+    case ReduceKind::kSum:
+    case ReduceKind::kAbsSum: return Binary::Make(BinaryOp::kAdd, acc, x);
     case ReduceKind::kMax:
     case ReduceKind::kAbsMax: return Binary::Make(BinaryOp::kMax, acc, x);
     case ReduceKind::kMin: return Binary::Make(BinaryOp::kMin, acc, x);
+    case ReduceKind::kProd: return Binary::Make(BinaryOp::kMul, acc, x);
+    case ReduceKind::kBitAnd: return Binary::Make(BinaryOp::kBitAnd, acc, x);
+    case ReduceKind::kBitOr: return Binary::Make(BinaryOp::kBitOr, acc, x);
+    case ReduceKind::kBitXor: return Binary::Make(BinaryOp::kXor, acc, x);
   }
   return nullptr;
+}
+
+Expr MagnitudeIfAbs(ReduceKind kind, const Expr& x) {
+  const bool magnitude = kind == ReduceKind::kAbsMax || kind == ReduceKind::kAbsSum;
+  return magnitude ? Call::Make(x->dtype(), "abs", {x}) : x;
 }
 
 std::optional<Layout> LaneReplicatedReducedLayout(const Layout& src,

@@ -29,8 +29,12 @@ std::optional<Layout> LaneReplicatedReducedLayout(const Layout& src,
                                                   const std::vector<int64_t>& shape, int dim,
                                                   bool keeps_dim, int warp_size, int64_t threads);
 
-// acc combined with x by `kind`'s operation (abs_max: max; its caller takes the magnitudes).
+// acc combined with x by `kind`'s operation (absmax: max, abssum: add; its caller takes the
+// magnitudes, MagnitudeIfAbs).
 Expr CombineReduced(ReduceKind kind, const Expr& acc, const Expr& x);
+
+// abs(x) for the kinds that combine magnitudes (absmax, abssum); x otherwise.
+Expr MagnitudeIfAbs(ReduceKind kind, const Expr& x);
 
 // How every thread reduces: for each destination register it holds, the source registers it
 // combines, in the order of the reduced index; then one combine with the value of lane

@@ -33,10 +33,11 @@ namespace tile_ir::passes {
 //   needs A and B outside fragments.
 // - reduce: for each destination element (serial loops when T == 1,
 //   parallel ones when T > 1) the element is initialised (with the identity
-//   when clearing: 0 for sum and absmax, -inf or the type's minimum for max,
-//   +inf or its maximum for min; with abs of its old value for absmax when
+//   when clearing: 0 for sum, absmax, abssum, bitor and bitxor, -inf or the
+//   type's minimum for max, +inf or its maximum for min, 1 for prod, every bit
+//   set for bitand; with abs of its old value for absmax and abssum when
 //   accumulating) and then combined with the source row in a serial loop
-//   (+, max, min, max(acc, abs(x))). With T > 1 and fragment operands, the row
+//   (+, max, min, max(acc, abs(x)), acc + abs(x), *, &, |, ^). With T > 1 and fragment operands, the row
 //   and its destination must live on one thread (layout-inference arranges
 //   this unless a user or target layout says otherwise); a reduction across
 //   threads (warp shuffles) is a target's lowering and an error here.

@@ -13,16 +13,21 @@ namespace tile_ir::passes::lowering {
 namespace {
 
 Expr Combine(ReduceKind kind, const Expr& acc, const Expr& x) {
-  return CombineReduced(kind, acc,
-                        kind == ReduceKind::kAbsMax ? Call::Make(x->dtype(), "abs", {x}) : x);
+  return CombineReduced(kind, acc, MagnitudeIfAbs(kind, x));
 }
 
 Expr Identity(ReduceKind kind, DataType dtype) {
   switch (kind) {
     case ReduceKind::kSum:
-    case ReduceKind::kAbsMax: return Zero(dtype);
+    case ReduceKind::kAbsMax:
+    case ReduceKind::kAbsSum:
+    case ReduceKind::kBitOr:
+    case ReduceKind::kBitXor: return Zero(dtype);
     case ReduceKind::kMax: return Lowest(dtype);
     case ReduceKind::kMin: return Highest(dtype);
+    case ReduceKind::kProd: return dtype.is_float() ? Float(1.0, dtype) : Int(1, dtype);
+    // Every bit set: -1, or the unsigned type's maximum.
+    case ReduceKind::kBitAnd: return dtype.is_unsigned() ? Highest(dtype) : Int(-1, dtype);
   }
   return nullptr;
 }
@@ -130,9 +135,9 @@ absl::StatusOr<Stmt> LowerReduce(const Reduce& op, OpContext& ctx) {
   std::vector<Stmt> row;
   if (op.clear) {
     row.push_back(Store::Make(dst, dst_index, Identity(op.reduce_kind, dst->dtype), op.loc()));
-  } else if (op.reduce_kind == ReduceKind::kAbsMax) {
+  } else if (op.reduce_kind == ReduceKind::kAbsMax || op.reduce_kind == ReduceKind::kAbsSum) {
     // The old value joins the reduction, so it counts by its magnitude too.
-    row.push_back(Store::Make(dst, dst_index, Call::Make(dst->dtype, "abs", {acc}), op.loc()));
+    row.push_back(Store::Make(dst, dst_index, MagnitudeIfAbs(op.reduce_kind, acc), op.loc()));
   }
   Expr x = CastTo(dst->dtype, BufferLoad::Make(op.src.buffer, src_index));
   Stmt update = Store::Make(dst, dst_index, Combine(op.reduce_kind, acc, x), op.loc());

@@ -39,7 +39,7 @@ std::optional<Stmt> Binder::LaneReduce(const Reduce& op) {
   auto element = [&](int64_t reg) {
     Expr x = BufferLoad::Make(src_local, {Int(reg)});
     if (x->dtype() != type) x = Cast::Make(type, x);
-    return op.reduce_kind == ReduceKind::kAbsMax ? Call::Make(type, "abs", {x}) : x;
+    return MagnitudeIfAbs(op.reduce_kind, x);
   };
   // Each thread's combine of its registers of each row, then the butterfly over the lanes.
   std::vector<Expr> partials;
@@ -137,7 +137,7 @@ std::optional<Stmt> Binder::LaneReduce(const Reduce& op) {
     const int64_t dst_reg = plan->registers[k].first;
     Expr acc = partials[k];
     Expr old = BufferLoad::Make(dst_local, {Int(dst_reg)});
-    if (op.reduce_kind == ReduceKind::kAbsMax) old = Call::Make(type, "abs", {old});
+    old = MagnitudeIfAbs(op.reduce_kind, old);
     Expr result = op.clear ? acc : CombineReduced(op.reduce_kind, old, acc);
     stmts.push_back(Store::Make(dst_local, {Int(dst_reg)}, std::move(result), op.loc()));
   }
