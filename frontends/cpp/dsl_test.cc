@@ -197,6 +197,31 @@ TEST(DslTest, BitOperatorsReinterpretAndAtomicMax) {
   EXPECT_NE(text.find("eval atomic_max_at(M[0], X[i]);"), std::string::npos) << text;
 }
 
+// The reductions of ir_version 6; the module's text declares that version.
+TEST(DslTest, ReductionsOfVersion6) {
+  KernelBuilder k("reductions");
+  k.Launch({1}, {32});
+  Tensor x = alloc_fragment("x", {16, 8}, kF32);
+  Tensor flags = alloc_fragment("flags", {16, 8}, kI32);
+  Tensor sums = alloc_fragment("sums", {16}, kF32);
+  Tensor masks = alloc_fragment("masks", {16}, kI32);
+  reduce_abssum(x, sums, 1);
+  reduce_prod(x, sums, 1, false);
+  reduce_bitand(flags, masks, 1);
+  reduce_bitor(flags, masks, 1, false);
+  reduce_bitxor(flags, masks, 1, false);
+  absl::StatusOr<Kernel> kernel = k.Finish();
+  ASSERT_TRUE(kernel.ok()) << kernel.status();
+  std::string text = Print(**kernel);
+  for (const char* line : {"reduce abssum x -> sums {dim=1, clear=true};",
+                           "reduce prod x -> sums {dim=1, clear=false};",
+                           "reduce bitand flags -> masks {dim=1, clear=true};",
+                           "reduce bitor flags -> masks {dim=1, clear=false};",
+                           "reduce bitxor flags -> masks {dim=1, clear=false};"}) {
+    EXPECT_NE(text.find(line), std::string::npos) << line << "\n" << text;
+  }
+}
+
 TEST(DslTest, MissingLaunchIsAnError) {
   KernelBuilder k("no_launch");
   absl::StatusOr<Kernel> kernel = k.Finish();

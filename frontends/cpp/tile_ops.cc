@@ -67,6 +67,21 @@ void reduce_min(const Tile& src, const Tile& dst, int dim, bool clear, source_lo
 void reduce_absmax(const Tile& src, const Tile& dst, int dim, bool clear, source_location loc) {
   Reduce(ReduceKind::kAbsMax, src, dst, dim, clear, loc);
 }
+void reduce_abssum(const Tile& src, const Tile& dst, int dim, bool clear, source_location loc) {
+  Reduce(ReduceKind::kAbsSum, src, dst, dim, clear, loc);
+}
+void reduce_prod(const Tile& src, const Tile& dst, int dim, bool clear, source_location loc) {
+  Reduce(ReduceKind::kProd, src, dst, dim, clear, loc);
+}
+void reduce_bitand(const Tile& src, const Tile& dst, int dim, bool clear, source_location loc) {
+  Reduce(ReduceKind::kBitAnd, src, dst, dim, clear, loc);
+}
+void reduce_bitor(const Tile& src, const Tile& dst, int dim, bool clear, source_location loc) {
+  Reduce(ReduceKind::kBitOr, src, dst, dim, clear, loc);
+}
+void reduce_bitxor(const Tile& src, const Tile& dst, int dim, bool clear, source_location loc) {
+  Reduce(ReduceKind::kBitXor, src, dst, dim, clear, loc);
+}
 
 void atomic_add(const Tile& src, const Tile& dst, source_location loc) {
   KernelBuilder::Active().Append(

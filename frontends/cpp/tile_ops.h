@@ -40,6 +40,17 @@ void reduce_min(const Tile& src, const Tile& dst, int dim, bool clear = true,
                 source_location loc = source_location::current());
 void reduce_absmax(const Tile& src, const Tile& dst, int dim, bool clear = true,
                    source_location loc = source_location::current());
+// ir_version 6: the sum of magnitudes, the product, and bitwise and, or, xor (integers).
+void reduce_abssum(const Tile& src, const Tile& dst, int dim, bool clear = true,
+                   source_location loc = source_location::current());
+void reduce_prod(const Tile& src, const Tile& dst, int dim, bool clear = true,
+                 source_location loc = source_location::current());
+void reduce_bitand(const Tile& src, const Tile& dst, int dim, bool clear = true,
+                   source_location loc = source_location::current());
+void reduce_bitor(const Tile& src, const Tile& dst, int dim, bool clear = true,
+                  source_location loc = source_location::current());
+void reduce_bitxor(const Tile& src, const Tile& dst, int dim, bool clear = true,
+                   source_location loc = source_location::current());
 
 // dst += src element-wise, atomically.
 void atomic_add(const Tile& src, const Tile& dst, source_location loc = source_location::current());
