@@ -47,6 +47,8 @@ from tile.language.variables import alloc_var
 from tile.language.macros import macro, sync_threads
 from tile.language.tile_ops import (GemmWarpPolicy, atomic_add, clear, copy, cumsum, fill, gemm,
                                     reduce_absmax, reduce_max, reduce_min, reduce_sum)
+from tile.language.tile_ops import (reduce_abssum, reduce_bitand, reduce_bitor, reduce_bitxor,
+                                    reduce_prod)
 from tile.language.tile_ops import atomic_max, atomic_min
 from tile.language.bits import reinterpret
 from tile.language import expr as _expr
@@ -145,6 +147,7 @@ __all__ = [name for name in [
     "Fragment", "Layout", "annotate_layout", "get_block_binding", "get_block_bindings",
     "get_thread_binding", "get_thread_bindings", "make_swizzled_layout", "thread_binding",
     "atomic_max", "atomic_min", "reinterpret",
+    "reduce_abssum", "reduce_bitand", "reduce_bitor", "reduce_bitxor", "reduce_prod",
 ] + sorted(_DTYPES) + sorted(_dtypes_module._ALIASES) + sorted(_expr.INTRINSICS) + sorted(
     _unsupported.REFUSED)
            if not hasattr(_builtins, name)]

@@ -119,16 +119,34 @@ def clear(buffer):
     fill(buffer, 0)
 
 
-def _reduce(kind, name):
+# The kinds that came in ir_version 6.
+_VERSION_6_REDUCTIONS = (pb.REDUCE_KIND_ABS_SUM, pb.REDUCE_KIND_PROD, pb.REDUCE_KIND_BIT_AND,
+                         pb.REDUCE_KIND_BIT_OR, pb.REDUCE_KIND_BIT_XOR)
+
+
+def _reduce(kind, name, integers=False):
     def reduce(buffer, out, dim=-1, clear=True):
         what = f"T.{name}"
         builder, site = statement_site(what)
         src, src_extents = buffers.region(builder, buffer, None, what)
         dst, _ = buffers.region(builder, out, None, what)
+        if integers:
+            for tile in (buffer, out):
+                dtype = getattr(tile, "variable_buffer", tile)
+                dtype = (dtype if isinstance(dtype, buffers.Buffer) else dtype.buffer).dtype
+                if dtype == "bool":
+                    raise builder.fail(NotImplementedError, what, f"{buffers.region_text(tile)} "
+                                       "holds bool: the IR reduces numbers only (cast to an "
+                                       "integer type)")
+                if not dtype.is_int:
+                    raise builder.fail(ValueError, what, f"{buffers.region_text(tile)} holds "
+                                       f"{dtype}: a bitwise reduction needs an integer buffer")
         rank = len(src_extents)
         if not isinstance(dim, numbers.Integral) or not -rank <= dim < rank:
             raise builder.fail(ValueError, what, f"dim {dim!r} is not a dimension of the "
                                f"rank-{rank} source {buffers.region_text(buffer)}")
+        if kind in _VERSION_6_REDUCTIONS:
+            builder.ir_version = max(builder.ir_version, 6)
         builder.append(pb.Stmt(reduce=pb.Reduce(kind=kind, src=src, dst=dst, dim=int(dim) % rank,
                                                 clear=bool(clear)), loc=site.proto()))
     reduce.__name__ = name
@@ -141,6 +159,17 @@ reduce_sum = _reduce(pb.REDUCE_KIND_SUM, "reduce_sum")
 reduce_max = _reduce(pb.REDUCE_KIND_MAX, "reduce_max")
 reduce_min = _reduce(pb.REDUCE_KIND_MIN, "reduce_min")
 reduce_absmax = _reduce(pb.REDUCE_KIND_ABS_MAX, "reduce_absmax")
+reduce_prod = _reduce(pb.REDUCE_KIND_PROD, "reduce_prod")
+reduce_bitand = _reduce(pb.REDUCE_KIND_BIT_AND, "reduce_bitand", integers=True)
+reduce_bitor = _reduce(pb.REDUCE_KIND_BIT_OR, "reduce_bitor", integers=True)
+reduce_bitxor = _reduce(pb.REDUCE_KIND_BIT_XOR, "reduce_bitxor", integers=True)
+_reduce_abssum = _reduce(pb.REDUCE_KIND_ABS_SUM, "reduce_abssum")
+
+
+def reduce_abssum(buffer, out, dim=-1):
+    """Reduces buffer over `dim` into out: the sum of magnitudes (TileLang's has no clear:
+    out is overwritten)."""
+    _reduce_abssum(buffer, out, dim, clear=True)
 
 
 def atomic_add(dst, value, memory_order=None, return_prev=False, use_tma=False):

@@ -13,8 +13,6 @@ def _refuse(name, reason):
 
 
 REFUSED = {
-    "reduce_abssum": "the IR's ReduceKind has SUM, MAX, MIN and ABS_MAX only",
-    "reduce_prod": "the IR's ReduceKind has SUM, MAX, MIN and ABS_MAX only",
     "alloc_barrier": "the IR has no barrier objects; targets place their own mbarriers",
     "barrier_wait": "the IR has no barrier objects; targets place their own mbarriers",
     "barrier_arrive": "the IR has no barrier objects; targets place their own mbarriers",
