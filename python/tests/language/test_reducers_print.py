@@ -125,3 +125,106 @@ def test_bitwise_reductions_refuse_floats_and_bool():
 def test_reduce_abssum_takes_tilelangs_arguments():
     with pytest.raises(TypeError):
         T.reduce_abssum(None, None, 1, True)  # TileLang's has no clear
+
+
+# TileLang's examples/gemv/example_gemv.py gemv_alloc_reducer (the legacy reducer, finalized in
+# place), at a ragged size.
+def _gemv_alloc_reducer(block_M, block_N, threads, op):
+    N_ = T.symbolic("N")
+
+    @T.prim_func
+    def gemv(a: T.Tensor((M, N_), "float32"), x: T.Tensor((N_,), "float32"),
+             o: T.Tensor((M,), "float32")):
+        with T.Kernel(T.ceildiv(M, block_M), threads=threads) as i0_m:
+            o_reducer = T.alloc_reducer(block_M, "float32", op=op, replication="all")
+            if op == "sum":
+                T.clear(o_reducer)
+            else:
+                T.fill(o_reducer, -T.infinity("float32"))
+            for i0_n in T.Pipelined(T.ceildiv(N_, block_N), num_stages=2):
+                a_smem = T.alloc_shared((block_M, block_N), "float32")
+                T.copy(a[i0_m * block_M, i0_n * block_N], a_smem)
+                a_frag = T.alloc_fragment((block_M, block_N), "float32")
+                T.copy(a_smem, a_frag)
+                x_frag = T.alloc_fragment(block_N, "float32")
+                T.copy(x[i0_n * block_N], x_frag)
+                for i1_m, i1_n in T.Parallel(block_M, block_N):
+                    if op == "sum":
+                        o_reducer[i1_m] += a_frag[i1_m, i1_n] * x_frag[i1_n]
+                    else:
+                        o_reducer[i1_m] = T.max(o_reducer[i1_m],
+                                                a_frag[i1_m, i1_n] * x_frag[i1_n])
+            T.finalize_reducer(o_reducer)
+            T.copy(o_reducer, o[i0_m * block_M])
+    return gemv
+
+
+@pytest.mark.parametrize("op", ["sum", "max"])
+def test_gemv_alloc_reducer_matches_numpy(op):
+    gemv = _gemv_alloc_reducer(16, 32, 128, op)
+    rng = np.random.default_rng(3)
+    m, n = 40, 96  # the last block of rows is ragged
+    a = rng.standard_normal((m, n)).astype(np.float32)
+    x = rng.standard_normal(n).astype(np.float32)
+    o = np.full(m, np.nan, np.float32)
+    gemv(a, x, o)
+    products = a.astype(np.float64) * x.astype(np.float64)
+    want = products.sum(axis=1) if op == "sum" else products.max(axis=1)
+    np.testing.assert_allclose(o, want, rtol=1e-4, atol=1e-4)
+    assert "alloc o_reducer: fragment f32[16];" in gemv.compile("cpu").ir()
+
+
+# TileLang's reducer epoch: reducer_init (with a starting value, counted once), reducer_update
+# inside T.Parallel, finalize_reducer into a destination fragment.
+@pytest.mark.parametrize("op", ["sum", "min", "bitxor"])
+def test_reducer_epoch_matches_numpy(op):
+    dtype = "int32" if op == "bitxor" else "float32"
+    init = {"sum": 1.5, "min": None, "bitxor": 0x5A}[op]
+
+    @T.prim_func
+    def rows(X: T.Tensor((M, 32), dtype), Y: T.Tensor((M,), dtype)):
+        with T.Kernel(T.ceildiv(M, 8), threads=64) as bx:
+            acc = T.alloc_reducer((8,), dtype, op=op)
+            T.reducer_init(acc, init)
+            for i, j in T.Parallel(8, 32):
+                T.reducer_update(acc[i], X[bx * 8 + i, j])
+            out = T.alloc_fragment((8,), dtype)
+            T.finalize_reducer(acc, out)
+            for i in T.Parallel(8):
+                Y[bx * 8 + i] = out[i]
+
+    rng = np.random.default_rng(9)
+    m = 16
+    if op == "bitxor":
+        x = rng.integers(-2**31, 2**31, (m, 32), dtype=np.int64).astype(np.int32)
+    else:
+        x = rng.standard_normal((m, 32)).astype(np.float32)
+    y = np.zeros(m, x.dtype)
+    rows(x, y)
+    if op == "sum":
+        np.testing.assert_allclose(y, 1.5 + x.astype(np.float64).sum(axis=1), rtol=1e-5,
+                                   atol=1e-5)
+    elif op == "min":
+        np.testing.assert_array_equal(y, x.min(axis=1))
+    else:
+        np.testing.assert_array_equal(y, np.bitwise_xor.reduce(x, axis=1) ^ 0x5A)
+
+
+def test_reducers_refuse_what_tilelang_refuses():
+    with pytest.raises(ValueError, match=r"T.alloc_reducer: op='prod': expected one of"):
+        @T.prim_func
+        def prod(X: T.Tensor((8,), "float32")):
+            with T.Kernel(1, threads=1):
+                T.alloc_reducer((8,), "float32", op="prod")
+    with pytest.raises(ValueError, match=r"the bitwise reducer op 'bitor' needs an integer "
+                                         r"dtype, got float32"):
+        @T.prim_func
+        def bitor(X: T.Tensor((8,), "float32")):
+            with T.Kernel(1, threads=1):
+                T.alloc_reducer((8,), "float32", op="bitor")
+    with pytest.raises(TypeError, match=r"T.finalize_reducer: .* is not a reducer"):
+        @T.prim_func
+        def plain(X: T.Tensor((8,), "float32")):
+            with T.Kernel(1, threads=1):
+                f = T.alloc_fragment((8,), "float32")
+                T.finalize_reducer(f)

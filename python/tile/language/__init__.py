@@ -51,6 +51,8 @@ from tile.language.tile_ops import (reduce_abssum, reduce_bitand, reduce_bitor, 
                                     reduce_prod)
 from tile.language.tile_ops import atomic_max, atomic_min
 from tile.language.bits import reinterpret
+from tile.language.reducers import (alloc_reducer, finalize_reducer, reducer_init,
+                                    reducer_update)
 from tile.language import expr as _expr
 
 Buffer = Tensor  # TileLang's older spelling of the annotation
@@ -148,6 +150,7 @@ __all__ = [name for name in [
     "get_thread_binding", "get_thread_bindings", "make_swizzled_layout", "thread_binding",
     "atomic_max", "atomic_min", "reinterpret",
     "reduce_abssum", "reduce_bitand", "reduce_bitor", "reduce_bitxor", "reduce_prod",
+    "alloc_reducer", "finalize_reducer", "reducer_init", "reducer_update",
 ] + sorted(_DTYPES) + sorted(_dtypes_module._ALIASES) + sorted(_expr.INTRINSICS) + sorted(
     _unsupported.REFUSED)
            if not hasattr(_builtins, name)]
