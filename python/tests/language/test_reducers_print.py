@@ -1,6 +1,7 @@
 """TileLang's other reductions (T.reduce_abssum, T.reduce_prod, T.reduce_bitand / bitor /
-bitxor, ir_version 6) on small kernels run on the CPU against numpy, what each writes into the
-IR, and what they refuse."""
+bitxor, ir_version 6) and its reducers (T.alloc_reducer, T.finalize_reducer, T.reducer_init,
+T.reducer_update) on small kernels run on the CPU against numpy, what they write into the IR,
+and what they refuse. (T.print and T.device_assert are not there yet.)"""
 
 import numpy as np
 import pytest
