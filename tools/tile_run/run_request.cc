@@ -146,7 +146,8 @@ cli::ArgParser MakeRunParser() {
       "input ranges (integer inputs keep theirs), and reports both; one --seed replays both.\n"
       "Kernels compile through the JIT's kernel cache, so a second run loads the binary.\n"
       "--in/--out/--expect run any kernel on your own .npy arrays instead: no suite entry,\n"
-      "no random inputs; buffers without --in start poisoned (NaN).\n"
+      "no random inputs; every buffer needs one of them, and one without --in starts\n"
+      "poisoned (NaN).\n"
       "Example: tile-run gemm_f16.tile --shapes M=1000,N=777,K=333 --check --bench\n"
       "         tile-run my.tile --in A=a.npy --in B=b.npy --expect C=c.npy --out C=got.npy\n"
       "         tile-run gemm_f16 --autotune --shapes M=4096,N=4096,K=4096 --target=cuda");
