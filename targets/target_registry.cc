@@ -131,20 +131,30 @@ absl::StatusOr<std::shared_ptr<const Target>> TargetRegistry::Resolve(
 std::string TargetRegistry::Describe() const {
   std::string text;
   for (const auto& [name, family] : families_) {
+    // Options go in one brace group, as the parser takes them; each is described on its own
+    // line, and an example of two non-default values shows the spelling whole.
     std::string spelling = name;
     const std::vector<std::string> archs = family->archs();
+    const std::vector<TargetOption> options = family->options();
     if (!archs.empty()) absl::StrAppend(&spelling, "[:", absl::StrJoin(archs, "|"), "]");
-    for (const TargetOption& option : family->options()) {
-      absl::StrAppend(&spelling, "[{", option.key, "=",
-                      option.integer_range ? "N" : absl::StrJoin(option.values, "|"), "}]");
-    }
+    if (!options.empty()) absl::StrAppend(&spelling, "[{KEY=VALUE,...}]");
     absl::StrAppend(&text, "  ", spelling, "\n      ", family->description(), "\n");
     if (!archs.empty()) {
       absl::StrAppend(&text, "      default architecture: ", family->default_arch(), "\n");
     }
-    for (const TargetOption& option : family->options()) {
-      absl::StrAppend(&text, "      {", option.key, "=...}: ", option.description, " (default ",
-                      option.values.front(), ")\n");
+    std::vector<std::string> example;
+    for (const TargetOption& option : options) {
+      absl::StrAppend(&text, "      ", option.key, "=",
+                      option.integer_range ? "N" : absl::StrJoin(option.values, "|"), ": ",
+                      option.description, " (default ", option.values.front(), ")\n");
+      if (!option.integer_range && option.values.size() > 1 && example.size() < 2) {
+        example.push_back(absl::StrCat(option.key, "=", option.values[1]));
+      }
+    }
+    if (!example.empty()) {
+      absl::StrAppend(&text, "      e.g. ", name, archs.empty() ? "" : ":",
+                      archs.empty() ? "" : family->default_arch(), "{",
+                      absl::StrJoin(example, ","), "}\n");
     }
   }
   return text;

@@ -8,6 +8,8 @@
 #include <cstdlib>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "passes/pass/pass_manager.h"
 #include "tile_ir/intrinsics.h"
 
@@ -127,9 +129,27 @@ TEST(TargetRegistryTest, FamiliesRegisterTheirIntrinsics) {
 
 TEST(TargetRegistryTest, DescribeListsEverySpelling) {
   std::string text = LinkedTargets().Describe();
-  EXPECT_TRUE(absl::StrContains(text, "cuda[:sm_80|sm_90a][{gemm=auto|wgmma|mma}]")) << text;
+  EXPECT_TRUE(absl::StrContains(text, "  cuda[:sm_80|sm_90a][{KEY=VALUE,...}]\n")) << text;
+  EXPECT_TRUE(absl::StrContains(text, "      gemm=auto|wgmma|mma: ")) << text;
   EXPECT_TRUE(absl::StrContains(text, "hip[:gfx90a|gfx940]")) << text;
   EXPECT_TRUE(absl::StrContains(text, "  metal\n")) << text;
+}
+
+// Issue 45: the listing printed one brace group per option ({gemm=...}{warp_specialize=...}),
+// which the parser refuses. Every example it prints must resolve as written.
+TEST(TargetRegistryTest, DescribePrintsExamplesTheParserAccepts) {
+  std::string text = LinkedTargets().Describe();
+  EXPECT_FALSE(absl::StrContains(text, "}][{")) << text;
+  int examples = 0;
+  for (absl::string_view line : absl::StrSplit(text, '\n')) {
+    if (!absl::ConsumePrefix(&line, "      e.g. ")) continue;
+    ++examples;
+    absl::StatusOr<std::shared_ptr<const Target>> target =
+        LinkedTargets().Resolve(std::string_view(line.data(), line.size()));
+    EXPECT_TRUE(target.ok()) << line << ": " << target.status();
+  }
+  EXPECT_GT(examples, 0) << text;
+  EXPECT_TRUE(absl::StrContains(text, "e.g. cuda:sm_90a{gemm=wgmma,")) << text;
 }
 
 }  // namespace
