@@ -14,10 +14,20 @@ absl::StatusOr<PipelineTarget> Resolve(std::string_view name) {
                         (*target)->DefaultPipeline()};
 }
 
+std::vector<std::string> TargetsWithPass(std::string_view pass) {
+  std::vector<std::string> names;
+  for (const std::string& family : targets::LinkedTargets().FamilyNames()) {
+    absl::StatusOr<std::shared_ptr<const targets::Target>> target =
+        targets::LinkedTargets().Resolve(family);
+    if (target.ok() && (*target)->PassRegistry().Find(pass) != nullptr) names.push_back(family);
+  }
+  return names;
+}
+
 }  // namespace
 
 TileOptTargets LinkedPipelineTargets() {
-  return {Resolve, targets::LinkedTargets().Describe()};
+  return {Resolve, targets::LinkedTargets().Describe(), TargetsWithPass};
 }
 
 }  // namespace tile_ir::tools

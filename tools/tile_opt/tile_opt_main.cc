@@ -10,6 +10,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "frontends/io/bounded_file.h"
 #include "frontends/io/module_io.h"
@@ -52,7 +53,9 @@ cli::ArgParser MakeParser() {
                            kIrVersion,
                            "); refused, naming the feature, when the module needs a newer one")});
   parser.Add({"o", "FILE", "write the output to FILE instead of stdout"});
-  parser.Add({"list-passes", "", "print every pass with its description and options"});
+  parser.Add({"list-passes", "",
+              "print the passes with their descriptions and options (a target's own passes "
+              "only with --target)"});
   parser.Add({"split-input-file", "",
               "treat each part between '// -----' lines as its own module (text input)"});
   parser.Add({"no-verify", "", "do not verify the input and the IR after each pass"});
@@ -71,8 +74,14 @@ cli::ArgParser MakeParser() {
   return parser;
 }
 
-std::string ListPasses(const passes::PassRegistry& registry) {
-  std::string text = "Passes:\n";
+// `target` is --target's canonical name, or empty: then only the target-independent passes
+// are in `registry`, and the listing says where the others are.
+std::string ListPasses(const passes::PassRegistry& registry, const std::string& target) {
+  std::string text =
+      target.empty()
+          ? "Passes, the target-independent ones (a target's own passes are listed with "
+            "--target=NAME, e.g. --target=cuda):\n"
+          : absl::StrCat("Passes, with ", target, "'s own:\n");
   for (const passes::PassInfo* pass : registry.All()) {
     absl::StrAppend(&text, "  ", pass->name, pass->needs_target ? " (lowers for --target)" : "",
                     "\n      ", pass->description, "\n");
@@ -138,13 +147,29 @@ int UsageError(std::ostream& err, absl::string_view message) {
   return 2;
 }
 
+// Without --target, a pipeline naming a target's own pass ("unknown pass") gets a hint naming
+// the targets that have it: "; 'pad-shared-rows' is a pass of target cuda: pass --target=cuda".
+std::string TargetPassHint(const std::string& pipeline, const TileOptTargets& targets) {
+  absl::StatusOr<passes::Pipeline> steps = passes::ParsePipeline(pipeline);
+  if (!steps.ok() || !targets.targets_with_pass) return "";
+  for (const passes::PipelineStep& step : *steps) {
+    if (passes::BuiltinPassRegistry().Find(step.pass) != nullptr) continue;
+    std::vector<std::string> owners = targets.targets_with_pass(step.pass);
+    if (owners.empty()) continue;
+    return absl::StrCat("; '", step.pass, "' is a pass of target ", absl::StrJoin(owners, ", "),
+                        ": pass --target=", owners.front());
+  }
+  return "";
+}
+
 // --help, --list-targets, --list-passes and --print-pipeline answer without an input: the exit
 // status when one of them was given (or its usage error), else kGoOn. `target` is --target's.
 int AnswerQueries(const cli::ArgParser& parser, const TileOptTargets& targets,
                   const std::optional<PipelineTarget>& target, std::ostream& out,
                   std::ostream& err) {
   if (parser.Has("list-passes")) {
-    out << ListPasses(target ? target->passes : passes::BuiltinPassRegistry());
+    out << (target ? ListPasses(target->passes, target->name)
+                   : ListPasses(passes::BuiltinPassRegistry(), ""));
     return 0;
   }
   if (!parser.Has("print-pipeline")) return kGoOn;
@@ -371,7 +396,8 @@ int TileOptMain(int argc, char** argv, std::istream& in, std::ostream& out, std:
       config.target ? config.target->passes : passes::BuiltinPassRegistry(), config.pipeline,
       config.pm_options);
   if (!manager.ok()) {
-    return UsageError(err, absl::StrCat("--pass-pipeline: ", manager.status().message()));
+    return UsageError(err, absl::StrCat("--pass-pipeline: ", manager.status().message(),
+                                        config.target ? "" : TargetPassHint(config.pipeline, targets)));
   }
   std::vector<Chunk> chunks;
   if (config.split_input_file && config.input_format == ModuleFormat::kText) {

@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "passes/pass/registry.h"
@@ -29,6 +30,9 @@ struct TileOptTargets {
   std::function<absl::StatusOr<PipelineTarget>(std::string_view name)> resolve;
   // The accepted spellings, for --list-targets.
   std::string description;
+  // The targets (family names) whose own passes include `pass`, for the hint on a pass that
+  // is unknown without --target; empty where none does or the binary links no targets.
+  std::function<std::vector<std::string>(std::string_view pass)> targets_with_pass;
 };
 
 // Returns the process exit status: 0 only when everything succeeded.

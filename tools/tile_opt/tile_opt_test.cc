@@ -66,6 +66,30 @@ TEST(TileOptTest, HelpAndListPasses) {
   EXPECT_NE(list.out.find("remove-dead-code"), std::string::npos);
 }
 
+// Issue 45: --list-passes said it lists every pass, yet without --target it leaves out the
+// target's own; and a target's pass named without --target was "unknown" with no hint.
+TEST(TileOptTest, ListPassesSaysWhereATargetsOwnPassesAre) {
+  Result list = RunTileOpt({"--list-passes"});
+  EXPECT_EQ(list.status, 0);
+  EXPECT_NE(list.out.find("a target's own passes are listed with --target=NAME"),
+            std::string::npos)
+      << list.out;
+  EXPECT_EQ(list.out.find("pad-shared-rows"), std::string::npos) << list.out;
+  Result cuda = RunTileOpt({"--list-passes", "--target=cuda"});
+  EXPECT_EQ(cuda.status, 0);
+  EXPECT_NE(cuda.out.find("Passes, with cuda:sm_90a's own:"), std::string::npos) << cuda.out;
+  EXPECT_NE(cuda.out.find("pad-shared-rows"), std::string::npos) << cuda.out;
+}
+
+TEST(TileOptTest, ATargetsPassWithoutTheTargetNamesIt) {
+  Result r = RunTileOpt({"-", "--input-format=tile", "--pass-pipeline=pad-shared-rows"}, kKernel);
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("unknown pass 'pad-shared-rows'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("'pad-shared-rows' is a pass of target cuda: pass --target=cuda"),
+            std::string::npos)
+      << r.err;
+}
+
 TEST(TileOptTest, TextProtoJsonRoundTripThroughStdin) {
   Result proto = RunTileOpt({"-", "--input-format=tile", "--emit=proto"}, kKernel);
   ASSERT_EQ(proto.status, 0) << proto.err;
