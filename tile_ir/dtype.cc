@@ -33,6 +33,14 @@ std::string_view ScalarTypeName(ScalarType type) {
   return "<invalid>";
 }
 
+std::vector<std::string> ValueScalarTypeNames() {
+  std::vector<std::string> names;
+  for (const auto& [t, name] : kNames) {
+    if (t != ScalarType::kVoid) names.emplace_back(name);
+  }
+  return names;
+}
+
 bool DataType::is_int() const {
   switch (scalar_) {
     case ScalarType::kI4:

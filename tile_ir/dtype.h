@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace tile_ir {
 
@@ -81,6 +82,8 @@ inline constexpr DataType kF64{ScalarType::kF64};
 
 // Spelling of a scalar type ("f32"); the inverse of DataType::Parse for lanes == 1.
 std::string_view ScalarTypeName(ScalarType type);
+// The names a value's dtype may take (every scalar type but void), in declaration order.
+std::vector<std::string> ValueScalarTypeNames();
 
 }  // namespace tile_ir
 

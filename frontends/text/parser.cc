@@ -3,8 +3,10 @@
 #include "frontends/text/parser.h"
 
 #include <limits>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "frontends/text/parser_impl.h"
 #include "tile_ir/text_syntax.h"
 
@@ -335,10 +337,31 @@ bool Parser::FailUndefined(const Token& name) {
 bool Parser::ParseDataType(DataType* dtype) {
   std::optional<DataType> parsed;
   if (At(TokenKind::kIdentifier)) parsed = DataType::Parse(current_.text);
+  if (!parsed && At(TokenKind::kIdentifier)) return FailUnknownDataType(current_);
   if (!parsed) return FailExpected("a dtype");
   *dtype = *parsed;
   Advance();
   return true;
+}
+
+// TileLang's dtype names, for the hint on one written in a .tile file.
+constexpr std::pair<const char*, const char*> kTileLangDataTypes[] = {
+    {"float32", "f32"}, {"float16", "f16"},         {"bfloat16", "bf16"},
+    {"float64", "f64"}, {"int8", "i8"},             {"int16", "i16"},
+    {"int32", "i32"},   {"int64", "i64"},           {"uint8", "u8"},
+    {"int4", "i4"},     {"float8_e4m3", "f8e4m3"}, {"float8_e5m2", "f8e5m2"},
+};
+
+bool Parser::FailUnknownDataType(const Token& name) {
+  const std::string names = absl::StrCat(absl::StrJoin(ValueScalarTypeNames(), ", "),
+                                         ", each with xN for N lanes (f32x4)");
+  for (const auto& [tilelang, ours] : kTileLangDataTypes) {
+    if (name.text != tilelang) continue;
+    return Fail(name, absl::StrCat("unknown dtype '", ShownText(name.text), "'; did you mean ",
+                                   ours, " (TileLang's ", tilelang, ")? The dtypes are ", names));
+  }
+  return Fail(name,
+              absl::StrCat("unknown dtype '", ShownText(name.text), "'; the dtypes are ", names));
 }
 
 bool Parser::CheckUtf8String(const Token& token) {

@@ -100,6 +100,8 @@ class Parser {
   // Reports `message` at `token` (a lexical error token reports its own message).
   bool Fail(const Token& token, std::string_view message);
   bool FailExpected(std::string_view what);
+  // A dtype that is no dtype, with the valid names and TileLang's spelling advice.
+  bool FailUnknownDataType(const Token& name);
   SourceLoc LocOf(const Token& token) const;
   // Strings end up in protobuf string fields, which hold UTF-8 only.
   bool CheckUtf8String(const Token& token);

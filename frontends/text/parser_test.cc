@@ -323,6 +323,14 @@ TEST(ParserTest, ReportsTheFirstProblemWithItsPosition) {
             "t.tile:6:16: error: a float literal cannot have the type i32");
   EXPECT_EQ(ErrorOf(InKernel("  let v: i32 = 1_xyz;\n")),
             "t.tile:6:16: error: unknown dtype 'xyz' in literal '1_xyz'");
+  // Issue 45: a TileLang spelling listed no valid names.
+  EXPECT_EQ(ErrorOf(InKernel("  let v: float32 = 1.0;\n")),
+            "t.tile:6:10: error: unknown dtype 'float32'; did you mean f32 (TileLang's float32)? "
+            "The dtypes are bool, i4, i8, i16, i32, i64, u8, f8e4m3, f8e5m2, f16, bf16, f32, f64, "
+            "each with xN for N lanes (f32x4)");
+  EXPECT_EQ(ErrorOf(InKernel("  let v: f33 = 1.0;\n")),
+            "t.tile:6:10: error: unknown dtype 'f33'; the dtypes are bool, i4, i8, i16, i32, i64, "
+            "u8, f8e4m3, f8e5m2, f16, bf16, f32, f64, each with xN for N lanes (f32x4)");
   EXPECT_EQ(ErrorOf(InKernel("  let v: f32x4 = broadcast(s, 2000);\n")),
             "t.tile:6:31: error: expected a lane count from 1 to 1024, found '2000'");
   EXPECT_EQ(ErrorOf(InKernel("  eval min(1);\n")),
