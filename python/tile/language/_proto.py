@@ -11,8 +11,14 @@ import os
 try:
     import google.protobuf  # noqa: F401  (checked first: its absence is the likelier fault)
 except ImportError as error:
-    raise ImportError("tile.language needs protobuf for Python 3.21: apt-get install "
-                      "python3-protobuf (scripts/setup.sh installs it)") from error
+    import sys  # pylint: disable=import-outside-toplevel
+    if sys.executable.startswith("/usr/bin/"):
+        advice = "apt-get install python3-protobuf (scripts/setup.sh installs it)"
+    else:  # Debian's package serves /usr/bin/python3 only, not a pyenv, venv or conda Python
+        advice = (f"it is missing for this interpreter, {sys.executable}: "
+                  f"'{sys.executable} -m pip install protobuf', or run /usr/bin/python3, for "
+                  "which scripts/setup.sh installs python3-protobuf")
+    raise ImportError(f"tile.language needs protobuf for Python: {advice}") from error
 
 
 def _load():
