@@ -13,8 +13,6 @@ import importlib
 import statistics
 import time
 
-import numpy as np
-
 from tile import _frameworks
 from tile.utils.tensor import TensorSupplyType, assert_allclose
 
@@ -101,6 +99,7 @@ class Profiler:
             raise TypeError(f"get_profiler: tensor_supply_type is a tile.TensorSupplyType, not "
                             f"{self.supply_type!r}")
         self.target = kernel._target_name()  # pylint: disable=protected-access
+        import numpy as np  # pylint: disable=import-outside-toplevel
         self._generator = np.random.default_rng(seed)
 
     def _get_inputs(self, dynamic_symbolic_constraints=None):
@@ -148,6 +147,7 @@ class Profiler:
     def assert_consistent(self, repeat=10):
         """Runs the kernel `repeat` times on the same inputs; every run must give the first's
         outputs bit for bit (a race shows as a difference)."""
+        import numpy as np  # pylint: disable=import-outside-toplevel
         ins = self._get_inputs()
         first = [_frameworks.to_float64(o) for o in _as_list(self.kernel(*ins))]
         for _ in range(repeat):
