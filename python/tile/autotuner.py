@@ -25,7 +25,7 @@ import time
 from tile import _frameworks, _lib, _targets
 from tile.jit import JITImpl, JITKernel, _hashable
 from tile.kernel import Kernel
-from tile.profiler import Profiler, do_bench
+from tile.profiler import Profiler, _as_list, do_bench
 from tile.utils.tensor import TensorSupplyType, assert_allclose
 
 _BUILD = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t,
@@ -75,7 +75,7 @@ class AutotuneResult:
     """TileLang's result of AutoTuner.run()."""
     latency: float
     config: dict
-    ref_latency: float
+    ref_latency: float  # TileLang's reference time; not measured here: None
     kernel: JITKernel
     report: AutotuneReport
     libcode: str = None
@@ -149,15 +149,17 @@ def _tune(tuner, args, kwargs):
                             f"'{unknown[0]}', which is not a parameter of the function")
     profile = tuner.profile_args
     target = _targets.resolve(tuner.compile_args.get("target"))
-    prim_funcs, jit_kernels, messages = {}, {}, {}
+    jit_kernels, messages = {}, {}
+    # The first config's prim_func names the kernel every candidate defines; its trace is
+    # kept for build(0) rather than made twice.
+    traced = {0: factory(*args, **{**kwargs, **configs[0]})}
 
     def build(_user, index, module_out, error_out):
         try:
-            result = factory(*args, **{**kwargs, **configs[index]})
+            result = traced.pop(index, None) or factory(*args, **{**kwargs, **configs[index]})
             if len(getattr(result, "kernel_names", [None])) > 1:
                 raise NotImplementedError("a prim_func of several T.Kernel blocks is not "
                                           "autotuned yet (tile_autotune times one kernel)")
-            prim_funcs[index] = result
             module_out[0] = result.module._live_handle().value  # pylint: disable=protected-access
             jit_kernels[index] = JITKernel(result, **tuner.compile_args)
             return 0
@@ -169,7 +171,7 @@ def _tune(tuner, args, kwargs):
         error_out[0] = messages[index]  # kept alive in `messages` until tuning ends
         return 1
 
-    inputs, reference, ref_latency = [], [], [None]
+    inputs, reference = [], []
 
     def inputs_for(kernel):
         if not inputs:
@@ -225,7 +227,7 @@ def _tune(tuner, args, kwargs):
             return _fail(index, error, error_out)
 
     build_callback, time_callback = _BUILD(build), _TIME(check_and_time)
-    name = _kernel_name(factory, args, kwargs, configs)
+    name = traced[0].name
     problem = (f"{factory.__module__}.{factory.__qualname__} args={_hashable(args)!r} "
                f"kwargs={_hashable(kwargs)!r} configs={_hashable(configs)!r}")
     request = _Request(target=target.encode(), kernel_name=name.encode(),
@@ -242,18 +244,13 @@ def _tune(tuner, args, kwargs):
     evidence = _parse_report(text, configs, checked=bool(reference) or (
         profile["ref_prog"] is not None and not profile["skip_check"]))
     chosen = configs[best.value]
-    kernel = jit_kernels.get(best.value)
-    if kernel is None:  # a stored choice: nothing was built
-        kernel = JITKernel(factory(*args, **{**kwargs, **chosen}), **tuner.compile_args)
+    # Every candidate is built even when the choice was stored (the record's key holds their
+    # kernel texts), so the chosen one's kernel is at hand.
+    kernel = jit_kernels[best.value]
     latency = next((c.latency for c in evidence.candidates if c.config == chosen), None)
     kernel.config, kernel.latency, kernel.autotune_report = chosen, latency, evidence
-    return AutotuneResult(latency=latency, config=chosen, ref_latency=ref_latency[0],
+    return AutotuneResult(latency=latency, config=chosen, ref_latency=None,
                           kernel=kernel, report=evidence, func=kernel.prim_func)
-
-
-def _kernel_name(factory, args, kwargs, configs):
-    """The kernel every candidate defines (the first config's; they must agree)."""
-    return factory(*args, **{**kwargs, **configs[0]}).name
 
 
 def _parse_report(text, configs, checked):
@@ -277,12 +274,6 @@ def _parse_report(text, configs, checked):
                 candidates.append(CandidateReport(config, latency=float(result) * 1e3))
     return AutotuneReport(best=best, candidates=candidates, device=device, date=date,
                           from_cache=from_cache, checked=checked)
-
-
-def _as_list(outputs):
-    if outputs is None:
-        return []
-    return list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
 
 
 class AutotuneImpl:
