@@ -18,6 +18,7 @@ TileLang's longer form."""
 
 import ctypes
 import dataclasses
+import functools
 import inspect
 import sys
 import time
@@ -96,6 +97,9 @@ class AutoTuner:
                                  manual_check_prog=None, cache_input_tensors=True)
         self.retune = False
         self.verbose = True
+        self.trace = None   # config -> prim_func, where not the factory's call (eager form)
+        self.inputs = None  # the tensors candidates run on, where the call gave them
+        self.sizes = None   # the eager form's T.const sizes, part of the problem's key
 
     @classmethod
     def from_kernel(cls, kernel, configs):
@@ -148,20 +152,26 @@ def _tune(tuner, args, kwargs):
             raise TypeError(f"autotune '{factory.__name__}': config {config} names "
                             f"'{unknown[0]}', which is not a parameter of the function")
     profile = tuner.profile_args
-    target = _targets.resolve(tuner.compile_args.get("target"))
+    target = _targets.resolve(tuner.compile_args.get("target"), tuner.inputs or ())
+    # How a config becomes a prim_func: the factory's call (lazy form), or the eager body's
+    # trace at the call's sizes (AutotuneImpl sets tuner.trace).
+    trace = tuner.trace or (lambda config: factory(*args, **{**kwargs, **config}))
     jit_kernels, messages = {}, {}
     # The first config's prim_func names the kernel every candidate defines; its trace is
     # kept for build(0) rather than made twice.
-    traced = {0: factory(*args, **{**kwargs, **configs[0]})}
+    traced = {0: trace(configs[0])}
 
     def build(_user, index, module_out, error_out):
         try:
-            result = traced.pop(index, None) or factory(*args, **{**kwargs, **configs[index]})
+            result = traced.pop(index, None) or trace(configs[index])
             if len(getattr(result, "kernel_names", [None])) > 1:
                 raise NotImplementedError("a prim_func of several T.Kernel blocks is not "
                                           "autotuned yet (tile_autotune times one kernel)")
             module_out[0] = result.module._live_handle().value  # pylint: disable=protected-access
-            jit_kernels[index] = JITKernel(result, **tuner.compile_args)
+            compile_args = dict(tuner.compile_args)
+            if result.out_idx is not None:  # the eager form's T.empty outputs
+                compile_args["out_idx"] = result.out_idx
+            jit_kernels[index] = JITKernel(result, **compile_args)
             return 0
         except Exception as error:  # pylint: disable=broad-except
             return _fail(index, error, error_out)
@@ -175,7 +185,9 @@ def _tune(tuner, args, kwargs):
 
     def inputs_for(kernel):
         if not inputs:
-            if profile["supply_prog"] is not None:
+            if tuner.inputs is not None:  # the eager call's own tensors
+                inputs.extend(tuner.inputs)
+            elif profile["supply_prog"] is not None:
                 inputs.extend(profile["supply_prog"](kernel.input_params()))
             else:
                 profiler = Profiler(kernel, profile["supply_type"] or TensorSupplyType.Auto)
@@ -229,7 +241,8 @@ def _tune(tuner, args, kwargs):
     build_callback, time_callback = _BUILD(build), _TIME(check_and_time)
     name = traced[0].name
     problem = (f"{factory.__module__}.{factory.__qualname__} args={_hashable(args)!r} "
-               f"kwargs={_hashable(kwargs)!r} configs={_hashable(configs)!r}")
+               f"kwargs={_hashable(kwargs)!r} configs={_hashable(configs)!r}"
+               + (f" sizes={_hashable(tuner.sizes)!r}" if tuner.sizes else ""))
     request = _Request(target=target.encode(), kernel_name=name.encode(),
                        num_candidates=len(configs), build=build_callback,
                        check_and_time=time_callback, user=None, problem=problem.encode(),
@@ -249,6 +262,7 @@ def _tune(tuner, args, kwargs):
     kernel = jit_kernels[best.value]
     latency = next((c.latency for c in evidence.candidates if c.config == chosen), None)
     kernel.config, kernel.latency, kernel.autotune_report = chosen, latency, evidence
+    kernel.ref_latency = None  # TileLang times ref_prog too; not measured here
     return AutotuneResult(latency=latency, config=chosen, ref_latency=None,
                           kernel=kernel, report=evidence, func=kernel.prim_func)
 
@@ -277,8 +291,10 @@ def _parse_report(text, configs, checked):
 
 
 class AutotuneImpl:
-    """What @tile.autotune makes of a @tile.jit factory: calling it tunes once per arguments
-    and returns the best kernel."""
+    """What @tile.autotune makes of a @tile.jit function. Lazy form: calling it tunes once per
+    arguments and returns the best kernel. Eager form (the body declares its tensors): calling
+    it tunes on the call's own tensors, once per their sizes and the other arguments, and
+    returns the best kernel's outputs; `.compile(...)` returns the kernel (TileLang's)."""
 
     def __init__(self, fn, configs, profile_args):
         if not isinstance(fn, JITImpl):
@@ -288,26 +304,82 @@ class AutotuneImpl:
         self.configs = configs
         self.profile_args = profile_args
         self._tuned = {}
+        functools.update_wrapper(self, fn.func)
 
-    def _all_given(self, args, kwargs):
-        """Whether the call gives a value (not None) to every key of every config."""
+    def _all_given(self, given):
+        """Whether `given` (the call's bound arguments) has a value (not None) for every key of
+        every config: then the call names its kernel and nothing is tuned (TileLang's)."""
         if callable(self.configs):
             return False
-        bound = inspect.signature(self.fn.func).bind_partial(*args, **kwargs).arguments
         keys = {k for config in self.configs for k in config}
-        return bool(keys) and all(bound.get(k) is not None for k in keys)
+        return bool(keys) and all(given.get(k) is not None for k in keys)
+
+    def _tuner(self, inputs=None, trace=None):
+        tuner = AutoTuner(self.fn, self.configs)
+        tuner.set_compile_args(**self.fn.compile_args)
+        tuner.set_profile_args(**self.profile_args)
+        tuner.inputs, tuner.trace = inputs, trace
+        return tuner
+
+    def _lazy_kernel(self, args, kwargs):
+        key = (_hashable(args), _hashable(kwargs))
+        if key not in self._tuned:
+            given = inspect.signature(self.fn.func).bind_partial(*args, **kwargs).arguments
+            if self._all_given(given):
+                self._tuned[key] = self.fn(*args, **kwargs)
+            else:
+                self._tuned[key] = self._tuner().run(args=args, kwargs=kwargs).kernel
+        return self._tuned[key]
+
+    def _eager_kernel(self, given, static, consts, inputs):
+        """The kernel of an eager function for these arguments (`given` the call's own,
+        `static` with the defaults) and T.const sizes; tuned on `inputs` (the call's tensors)
+        or, without them, on generated ones."""
+        if self._all_given(given):  # JITImpl keeps it
+            return self.fn._eager_kernel(static, consts)  # pylint: disable=protected-access
+        key = ("eager", _hashable(static), _hashable(consts))
+        if key not in self._tuned:
+            eager = self.fn._eager  # pylint: disable=protected-access
+            trace = lambda config: eager.trace({**static, **config}, consts)
+            # Tensor parameters are declared in the body: the candidates' arguments are the
+            # static ones, so the tuner is called with those alone.
+            tuner = self._tuner(inputs=inputs, trace=trace)
+            tuner.sizes = consts
+            self._tuned[key] = tuner.run(kwargs=static).kernel
+        return self._tuned[key]
+
+    def compile(self, *args, **kwargs):
+        """The (tuned, unless every config key is given) JITKernel of these arguments; in the
+        eager form, T.const sizes may be given by name as in JITImpl.compile."""
+        eager = self.fn._eager  # pylint: disable=protected-access
+        if eager is None:
+            return self._lazy_kernel(args, kwargs)
+        consts = {k: v for k, v in kwargs.items() if k not in eager.signature.parameters}
+        kwargs = {k: v for k, v in kwargs.items() if k in eager.signature.parameters}
+        tensors, static = eager.split(args, kwargs)
+        if tensors:
+            consts = {**eager.consts_of(tensors, static), **consts}
+        inputs = [tensors[n] for n in eager.declared] if len(tensors) == len(eager.declared) \
+            else None
+        return self._eager_kernel(_given(eager, args, kwargs), static, consts, inputs)
 
     def __call__(self, *args, **kwargs):
-        key = (_hashable(args), _hashable(kwargs))
-        if key not in self._tuned and self._all_given(args, kwargs):
-            # Every tunable argument given by the caller: that kernel, untuned (TileLang's).
-            self._tuned[key] = self.fn(*args, **kwargs)
-        if key not in self._tuned:
-            tuner = AutoTuner(self.fn, self.configs)
-            tuner.set_compile_args(**self.fn.compile_args)
-            tuner.set_profile_args(**self.profile_args)
-            self._tuned[key] = tuner.run(args=args, kwargs=kwargs).kernel
-        return self._tuned[key]
+        eager = self.fn._eager  # pylint: disable=protected-access
+        if eager is None:
+            return self._lazy_kernel(args, kwargs)
+        tensors, static = eager.split(args, kwargs)
+        inputs = [tensors[n] for n in eager.declared]
+        kernel = self._eager_kernel(_given(eager, args, kwargs), static,
+                                    eager.consts_of(tensors, static), inputs)
+        return kernel(*inputs)
+
+    def __repr__(self):
+        return f"<tile.autotune {self.fn.func.__name__}>"
+
+
+def _given(eager, args, kwargs):
+    """The arguments a call to an eager function names itself (no defaults)."""
+    return eager.signature.bind_partial(*args, **kwargs).arguments
 
 
 def autotune(configs=None, warmup=25, rep=100, timeout=100, supply_type=None, ref_prog=None,

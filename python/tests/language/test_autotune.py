@@ -94,3 +94,33 @@ def test_every_tunable_argument_given_skips_tuning():
     kernel = scale(333, block=64, wrong=False)
     assert not hasattr(kernel, "autotune_report")
     assert (kernel(np.ones(333, np.float32)) == 2.0).all()
+
+
+def test_eager_functions_tune_on_the_calls_tensors_and_compile_by_name():
+    # TileLang's topk and Mamba examples: @autotune above an eager @jit (T.const sizes,
+    # T.empty outputs); a call tunes on its own tensors and returns the outputs, .compile()
+    # returns the kernel, and a call that gives every config key is not tuned.
+    @autotune(configs=[{"block": 32}, {"block": 64, "wrong": True}, {"block": 128}],
+              warmup=1, rep=2, ref_prog=lambda X: X.astype(np.float64) * 2.0)
+    @tilelang.jit(target="cpu")
+    def double(X, block=64, wrong=False):
+        N = T.const("N")
+        X: T.Tensor((N,), T.float32)
+        Y = T.empty((N,), T.float32)
+        with T.Kernel(T.ceildiv(N, block), threads=32) as bx:
+            for i in T.Parallel(block):
+                if bx * block + i < N:
+                    Y[bx * block + i] = X[bx * block + i] * (3.0 if wrong else 2.0)
+        return Y
+
+    x = np.random.default_rng(1).standard_normal(300).astype(np.float32)
+    np.testing.assert_allclose(double(x), x * 2.0, rtol=1e-6)
+    tuned = double.compile(x)
+    assert tuned.config in ({"block": 32}, {"block": 128})
+    assert tuned.ref_latency is None and "refused" in tuned.autotune_report.explain()
+    named = double.compile(N=300, block=64, wrong=False)  # every config key given: no tuning
+    assert not hasattr(named, "autotune_report")
+    np.testing.assert_allclose(named(x), x * 2.0, rtol=1e-6)
+    tuned_sizes = double.compile(N=500)  # sizes by name, inputs generated
+    np.testing.assert_allclose(tuned_sizes(x[:1].repeat(500)), np.full(500, x[0] * 2.0),
+                               rtol=1e-6)

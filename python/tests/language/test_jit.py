@@ -179,6 +179,19 @@ def test_tilelang_spellings_dtype_and_shared_fragment():
     assert (y == x).all()
 
 
+def test_a_dtype_is_the_string_of_its_tilelang_spelling():
+    # TileLang's programs write getattr(torch, input_dtype) with input_dtype = T.float32, and
+    # key dicts by dtype strings.
+    import types
+    torch_like = types.SimpleNamespace(float32="torch.float32", bfloat16="torch.bfloat16")
+    assert getattr(torch_like, T.float32) == "torch.float32"
+    assert getattr(torch_like, T.bfloat16) == "torch.bfloat16"
+    assert {"float16": 2}[T.float16] == 2 and {T.float16: 3}["float16"] == 3
+    assert isinstance(T.float32, str) and T.float32 == "f32" and T.float32 != "float16"
+    assert f"{T.float8_e4m3}" == "float8_e4m3" and repr(T.int8) == "T.int8"
+    assert T.float == T.float32 and hash(T.float) == hash("float32")
+
+
 def test_names_that_are_keywords_of_the_text_form():
     # TileLang's convolution names its weight `kernel`; a buffer may be called `copy`.
     @T.prim_func

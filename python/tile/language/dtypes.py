@@ -4,12 +4,17 @@
 from tile.language._proto import pb
 
 
-class DType:
-    """An element type. Compares equal to any of its spellings, so
-    `buffer.dtype == "float32"` reads as in TileLang; calling it makes a
-    literal of the type: T.float16(0.5)."""
+class DType(str):
+    """An element type. It is the string of TileLang's spelling (as TileLang's dtypes are), so
+    `getattr(torch, T.float32)` and `{"float32": ...}[dtype]` work; it also compares equal to
+    its other spellings (`== "f32"`); calling it makes a literal of the type:
+    T.float16(0.5)."""
 
-    def __init__(self, name, ir_name, scalar, kind, bits):
+    def __new__(cls, name, ir_name, scalar, kind, bits):
+        del ir_name, scalar, kind, bits
+        return super().__new__(cls, name)
+
+    def __init__(self, name, ir_name, scalar, kind, bits):  # pylint: disable=super-init-not-called
         self.name = name        # TileLang's spelling
         self.ir_name = ir_name  # the text form's
         self.scalar = scalar    # tile_ir.v1.ScalarType
@@ -36,8 +41,12 @@ class DType:
             return other in (self.name, self.ir_name) or _ALIASES.get(other) is self
         return isinstance(other, DType) and other.ir_name == self.ir_name
 
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
     def __hash__(self):
-        return hash(self.ir_name)
+        # The hash of TileLang's spelling, so a DType finds a dict entry keyed by that string.
+        return str.__hash__(self)
 
     def __str__(self):
         return self.name

@@ -118,7 +118,7 @@ class PrimFunc:
                                    "parameters", self.site)
             if isinstance(annotation, str) and dtypes._LOOKUP.get(annotation):
                 annotation = dtypes.parse(annotation, what)
-            if isinstance(annotation, str):
+            if isinstance(annotation, str) and not isinstance(annotation, dtypes.DType):
                 raise builder.fail(TypeError, what, f"its annotation is the string "
                                    f"{annotation!r}; tile.language needs annotations evaluated "
                                    "(drop `from __future__ import annotations`)", self.site)
