@@ -16,10 +16,9 @@ _TARGET_ALIASES = {"llvm": "cpu", "c": "cpu", "cpu": "cpu", "cuda": "cuda", "nvi
 
 
 @functools.lru_cache(maxsize=None)
-def cuda_arch():
-    """The compute capability of CUDA device 0 as 'sm_XY' ('sm_90a' on Hopper, whose
-    architecture-specific instructions this project uses), or None without a usable driver or
-    device. Asks the driver through ctypes: no framework is imported."""
+def cuda_attributes(*attributes):
+    """The values of CUDA device 0's attributes (CUdevice_attribute numbers), or None without a
+    usable driver or device. Asks the driver through ctypes: no framework is imported."""
     try:
         driver = ctypes.CDLL("libcuda.so.1")
     except OSError:
@@ -28,12 +27,24 @@ def cuda_arch():
     if driver.cuInit(0) != 0 or driver.cuDeviceGetCount(ctypes.byref(count)) != 0 or (
             count.value < 1):
         return None
-    major, minor = ctypes.c_int(0), ctypes.c_int(0)
+    values = []
+    for attribute in attributes:
+        value = ctypes.c_int(0)
+        if driver.cuDeviceGetAttribute(ctypes.byref(value), attribute, 0) != 0:
+            return None
+        values.append(value.value)
+    return values
+
+
+def cuda_arch():
+    """The compute capability of CUDA device 0 as 'sm_XY' ('sm_90a' on Hopper, whose
+    architecture-specific instructions this project uses), or None without a usable driver or
+    device."""
     # CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75, _MINOR = 76.
-    if driver.cuDeviceGetAttribute(ctypes.byref(major), 75, 0) != 0 or (
-            driver.cuDeviceGetAttribute(ctypes.byref(minor), 76, 0) != 0):
+    found = cuda_attributes(75, 76)
+    if found is None:
         return None
-    arch = f"sm_{major.value}{minor.value}"
+    arch = f"sm_{found[0]}{found[1]}"
     return "sm_90a" if arch == "sm_90" else arch
 
 

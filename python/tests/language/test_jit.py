@@ -188,7 +188,7 @@ def test_a_dtype_is_the_string_of_its_tilelang_spelling():
     assert getattr(torch_like, T.bfloat16) == "torch.bfloat16"
     assert {"float16": 2}[T.float16] == 2 and {T.float16: 3}["float16"] == 3
     assert isinstance(T.float32, str) and T.float32 == "f32" and T.float32 != "float16"
-    assert f"{T.float8_e4m3}" == "float8_e4m3" and repr(T.int8) == "T.int8"
+    assert f"{T.float8_e4m3}" == "float8_e4m3fn" and repr(T.int8) == "T.int8"
     assert T.float == T.float32 and hash(T.float) == hash("float32")
 
 

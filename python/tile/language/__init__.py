@@ -31,8 +31,8 @@ import builtins as _builtins
 
 from tile.language import unsupported as _unsupported
 from tile.language.allocations import alloc_fragment, alloc_global, alloc_local, alloc_shared
-from tile.language.control import (Else, If, Kernel, Parallel, Pipelined, serial, unroll,
-                                   use_swizzle, vectorized)
+from tile.language.control import (Else, If, Kernel, Parallel, Persistent, Pipelined, serial,
+                                   unroll, use_swizzle, vectorized)
 from tile.language import dtypes as _dtypes_module
 from tile.language.dtypes import BY_NAME as _DTYPES
 from tile.language.dtypes import DType
@@ -151,6 +151,7 @@ __all__ = [name for name in [
     "atomic_max", "atomic_min", "reinterpret",
     "reduce_abssum", "reduce_bitand", "reduce_bitor", "reduce_bitxor", "reduce_prod",
     "alloc_reducer", "finalize_reducer", "reducer_init", "reducer_update",
+    "Persistent",
 ] + sorted(_DTYPES) + sorted(_dtypes_module._ALIASES) + sorted(_expr.INTRINSICS) + sorted(
     _unsupported.REFUSED)
            if not hasattr(_builtins, name)]

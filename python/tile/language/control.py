@@ -295,3 +295,48 @@ class Else:
         if exc_type is None:
             self.branch.else_body.CopyFrom(self.builder.close_block())
         return False
+
+
+def Persistent(domain, wave_size, index, group_size=8):
+    """TileLang's persistent loop: `for bx, by in T.Persistent([m, n], waves_of, block_id)`
+    visits every tile of the 1- or 2-D `domain` once, spread over `wave_size` blocks, block
+    `index` taking tiles index, index + wave_size, ... Two-dimensional domains are walked in
+    groups of `group_size` rows (bx) for L2 reuse. It is a serial loop over the waves with the
+    tile's coordinates let-bound and a guard for the last wave, so it needs nothing of the IR
+    beyond a loop and a branch."""
+    what = "T.Persistent"
+    builder, site = statement_site(what)
+    domain = list(domain) if isinstance(domain, (list, tuple)) else [domain]
+    if len(domain) not in (1, 2):
+        raise builder.fail(ValueError, what, f"the domain has 1 or 2 axes, not {len(domain)}")
+    if not isinstance(group_size, int) or group_size < 1:
+        raise builder.fail(ValueError, what, f"group_size must be a positive int, not "
+                           f"{group_size!r}")
+    extents = [expr_module.typed(expr_module.as_expr(e, what), dtypes.int32) for e in domain]
+    total = extents[0] if len(extents) == 1 else extents[0] * extents[1]
+    waves = expr_module.binary("ceildiv", total, expr_module.typed(
+        expr_module.as_expr(wave_size, what), dtypes.int32))
+    names = source_names.loop_targets(_where.user_frame())
+    names = names if names and len(names) == len(domain) else ["bx", "by"][:len(domain)]
+
+    def bind(name, value):
+        var = expr_module.Var(builder.fresh_name(name), dtypes.int32, "loop", builder, site)
+        builder.append(pb.Stmt(let=pb.Let(var=var.decl(), value=builder.use(value, what).node),
+                               loc=site.proto()))
+        return var
+
+    for wave in _LoopNest(what, pb.FOR_KIND_SERIAL, [(0, waves, 1)], ["wave"]):
+        tile = bind("tile_id", wave * wave_size + index)
+        with If(tile < total):
+            if len(extents) == 1:
+                yield bind(names[0], tile)
+                continue
+            m, n = extents
+            # Groups of group_size rows (the last group shorter), each walked column by column
+            # within the group: a bijection of [0, m * n) onto the tiles.
+            per_group = n * group_size
+            first = (tile // per_group) * group_size
+            rows = expr_module.binary("min", m - first, expr_module.typed(
+                expr_module.literal(group_size), dtypes.int32))
+            within = tile % per_group
+            yield bind(names[0], first + within % rows), bind(names[1], within // rows)

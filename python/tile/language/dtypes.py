@@ -63,7 +63,8 @@ _TYPES = [
     DType("int32", "i32", pb.SCALAR_TYPE_I32, "int", 32),
     DType("int64", "i64", pb.SCALAR_TYPE_I64, "int", 64),
     DType("uint8", "u8", pb.SCALAR_TYPE_U8, "uint", 8),
-    DType("float8_e4m3", "f8e4m3", pb.SCALAR_TYPE_F8E4M3, "float", 8),
+    # TileLang's (and torch's) name for OCP e4m3, the format the IR's f8e4m3 is.
+    DType("float8_e4m3fn", "f8e4m3", pb.SCALAR_TYPE_F8E4M3, "float", 8),
     DType("float8_e5m2", "f8e5m2", pb.SCALAR_TYPE_F8E5M2, "float", 8),
     DType("float16", "f16", pb.SCALAR_TYPE_F16, "float", 16),
     DType("bfloat16", "bf16", pb.SCALAR_TYPE_BF16, "float", 16),
@@ -72,7 +73,7 @@ _TYPES = [
 ]
 BY_NAME = {t.name: t for t in _TYPES}
 # Other spellings TileLang and TVM accept for the same types.
-_ALIASES = {"float8_e4m3fn": BY_NAME["float8_e4m3"], "half": BY_NAME["float16"],
+_ALIASES = {"float8_e4m3": BY_NAME["float8_e4m3fn"], "half": BY_NAME["float16"],
             "float": BY_NAME["float32"], "double": BY_NAME["float64"]}
 _LOOKUP = {**{t.ir_name: t for t in _TYPES}, **BY_NAME, **_ALIASES}
 

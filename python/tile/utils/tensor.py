@@ -57,3 +57,38 @@ def torch_assert_close(tensor_a, tensor_b, rtol=1e-2, atol=1e-3, max_mismatched_
     del verbose, equal_nan, check_device, check_dtype
     assert_allclose(tensor_a, tensor_b, rtol=rtol, atol=atol,
                     max_mismatched_ratio=max_mismatched_ratio, name=base_name, ref_name=ref_name)
+
+
+def get_tensor_supply(supply_type=TensorSupplyType.Integer, target="auto", seed=0):
+    """TileLang's tilelang.utils.tensor.get_tensor_supply: a function that makes one input for
+    a kernel parameter (a tile_ir.v1.Param, as JITKernel.input_params() gives them, or any
+    object with `shape` and `dtype`), drawn as `supply_type` says, in the framework and on the
+    device of `target` ("auto": the GPU when there is one, as TileLang's current device)."""
+    import numpy as np  # pylint: disable=import-outside-toplevel
+    from tile import _targets  # pylint: disable=import-outside-toplevel
+    from tile.jit import _eval_int, _ir_dtype  # pylint: disable=import-outside-toplevel
+    if not isinstance(supply_type, TensorSupplyType):
+        raise TypeError(f"get_tensor_supply: supply_type is a TensorSupplyType, not "
+                        f"{supply_type!r}")
+    generator = np.random.default_rng(seed)
+
+    def get_tensor(param):
+        framework = _frameworks.framework_for_target(_targets.resolve(target))
+        device = None if framework == "numpy" else "cuda"
+        if hasattr(param, "WhichOneof"):
+            if param.WhichOneof("kind") != "buffer":
+                raise ValueError(f"get_tensor_supply: '{param.scalar.name}' is a scalar "
+                                 "parameter; only buffers are made")
+            buffer = param.buffer
+            what = (f"get_tensor_supply: '{buffer.name}' has a shape with dims; make it "
+                    "yourself")
+            shape = [_eval_int(e, {}, what) for e in buffer.shape]
+            dtype = _ir_dtype(buffer.dtype)
+        else:
+            from tile.language import dtypes  # pylint: disable=import-outside-toplevel
+            shape = list(param.shape)
+            dtype = dtypes.parse(str(param.dtype).replace("torch.", ""), "get_tensor_supply")
+            dtype = dtype.ir_name
+        return _frameworks.random(framework, shape, dtype, supply_type.name, generator, device)
+
+    return get_tensor

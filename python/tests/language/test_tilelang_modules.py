@@ -1,0 +1,104 @@
+"""TileLang's modules beyond the language that its example programs import: carver's device
+facts, language.fp8, utils.tensor.get_tensor_supply, and T.Persistent (the persistent GEMM's
+loop), each doing what the program relies on or refusing by name."""
+
+import numpy as np
+import pytest
+
+import tile as tilelang
+import tile.language as T
+from tile import _targets
+
+
+def test_persistent_visits_every_tile_once_for_any_wave_count_and_group():
+    @tilelang.jit(target="cpu")
+    def add_one(A, block_M, block_N, waves_of, group_size=8):
+        M, N = T.const("M, N")
+        A: T.Tensor((M, N), T.float32)
+        B = T.empty((M, N), T.float32)
+        with T.Kernel(waves_of, threads=32) as block_id:
+            for bx, by in T.Persistent([T.ceildiv(M, block_M), T.ceildiv(N, block_N)],
+                                       waves_of, block_id, group_size=group_size):
+                for i, j in T.Parallel(block_M, block_N):
+                    if bx * block_M + i < M and by * block_N + j < N:
+                        B[bx * block_M + i, by * block_N + j] += 1.0
+        return B
+
+    @tilelang.jit(target="cpu")
+    def add_one_1d(A, block, waves_of):
+        N = T.const("N")
+        A: T.Tensor((N,), T.float32)
+        B = T.empty((N,), T.float32)
+        with T.Kernel(waves_of, threads=32) as block_id:
+            for b in T.Persistent([T.ceildiv(N, block)], waves_of, block_id):
+                for i in T.Parallel(block):
+                    if b * block + i < N:
+                        B[b * block + i] = A[b * block + i] + 1.0
+        return B
+
+    a = np.random.default_rng(0).standard_normal((70, 45)).astype(np.float32)
+    # `B += 1` counts the visits of each element when B is passed in as zeros.
+    for waves_of, group in ((5, 3), (7, 8), (1, 1), (64, 2), (54, 4)):
+        kernel = add_one.compile(M=70, N=45, block_M=8, block_N=8, waves_of=waves_of,
+                                 group_size=group)
+        b = np.zeros((70, 45), np.float32)
+        kernel.compiled()(a, b)  # B given, zeros: each element counts its visits
+        assert (b == 1.0).all(), (waves_of, group, np.unique(b))
+    for waves_of in (1, 3, 100):
+        np.testing.assert_array_equal(add_one_1d(a[0], 16, waves_of), a[0] + 1.0)
+    text = add_one.compile(M=70, N=45, block_M=8, block_N=8, waves_of=5).ir()
+    assert "serial" in text and "let tile_id: i32 = wave * 5 + block_id" in text
+
+
+def test_persistent_refuses_a_3d_domain():
+    with pytest.raises(ValueError, match="T.Persistent: the domain has 1 or 2 axes, not 3"):
+        @T.prim_func
+        def k(A: T.Tensor((8,), "float32")):  # pylint: disable=unused-variable
+            with T.Kernel(2, threads=32) as b:
+                for x, y, z in T.Persistent([2, 2, 2], 2, b):  # pylint: disable=unused-variable
+                    A[x] = 0.0
+
+
+def test_fp8_type_is_torchs_e4m3fn():
+    from tile.language.fp8 import determine_fp8_type
+    assert determine_fp8_type() == T.float8_e4m3fn and str.__str__(determine_fp8_type()) == \
+        "float8_e4m3fn"
+    assert determine_fp8_type("e5m2") == T.float8_e5m2
+    with pytest.raises(ValueError, match="unknown FP8 format 'e3m4'"):
+        determine_fp8_type("e3m4")
+
+
+def test_tensor_supply_makes_a_kernels_inputs():
+    from tile.utils.tensor import TensorSupplyType, get_tensor_supply
+
+    @T.prim_func
+    def k(A: T.Tensor((4, 6), "float16"), B: T.Tensor((3,), "int32")):
+        with T.Kernel(1, threads=32):
+            A[0, 0] = A[0, 0]
+
+    supply = get_tensor_supply(TensorSupplyType.Integer, target="cpu")
+    params = tilelang.compile(k, target="cpu").input_params()
+    a, b = supply(params[0]), supply(params[1])
+    assert a.shape == (4, 6) and a.dtype == np.float16 and set(np.unique(a)) <= {-2, -1, 0, 1, 2}
+    assert b.shape == (3,) and b.dtype == np.int32
+    with pytest.raises(TypeError, match="supply_type is a TensorSupplyType"):
+        get_tensor_supply("Integer")
+
+
+def test_carver_names_the_device_or_says_there_is_none():
+    from tile.carver.arch import CDNA, CUDA, driver
+    from tile.carver.roller.rasterization import NoRasterization
+    from tile.carver.template import MatmulTemplate
+    assert issubclass(NoRasterization, object)
+    if _targets.cuda_arch() is None:
+        with pytest.raises(RuntimeError, match="get_num_sms: no CUDA device answers"):
+            driver.get_num_sms()
+        with pytest.raises(RuntimeError, match="carver.arch.CUDA: no CUDA device answers"):
+            CUDA("cuda")
+    else:
+        assert driver.get_num_sms() > 0 and CUDA("cuda").compute_max_core == driver.get_num_sms()
+    with pytest.raises(NotImplementedError, match="does not query AMD devices"):
+        CDNA("hip")
+    template = MatmulTemplate(M=64, N=64, K=64).with_arch(None)
+    with pytest.raises(NotImplementedError, match="recommend_hints .* tile has no roller"):
+        template.recommend_hints(topk=4)
