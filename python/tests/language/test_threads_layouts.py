@@ -290,14 +290,29 @@ def test_fragment_layouts_with_and_without_replicas():
     np.testing.assert_allclose(s, a.astype(np.float64).sum(axis=1), rtol=1e-5)
 
 
-def test_layouts_the_ir_cannot_express_are_refused_by_name():
-    with pytest.raises(NotImplementedError, match=at(r"in kernel 'k': T.annotate_layout: 'A' is "
-                                                     r"a kernel parameter: the IR's buffer "
-                                                     r"parameters take no layout")):
+def test_a_layout_on_a_parameter_is_dropped_with_a_warning_and_values_keep_their_index():
+    # TileLang's attention backward lays out its dQ accumulator in both kernels that use it.
+    from tile.language.layouts import ParameterLayoutDropped
+    with pytest.warns(ParameterLayoutDropped, match=at(r"T.annotate_layout: 'A' is a kernel "
+                                                       r"parameter; its layout is dropped")):
         @T.prim_func
-        def k(A: T.Tensor((64, 64), "float32")):
+        def k(A: T.Tensor((64, 8), "float32"), B: T.Tensor((64, 8), "float32")):
+            with T.Kernel(1, threads=32):
+                T.annotate_layout({A: lambda i, j: [i // 8, j, i % 8]})
+                for i, j in T.Parallel(64, 8):
+                    B[i, j] = A[i, j] * 2.0
+    a = np.random.default_rng(3).random((64, 8), dtype=np.float32)
+    b = poisoned((64, 8))
+    k(a, b)
+    np.testing.assert_array_equal(b, a * 2.0)
+    with pytest.raises(ValueError, match=r"the layout has 1 dimensions, 'A' 2"):
+        @T.prim_func
+        def k1(A: T.Tensor((64, 64), "float32")):
             with T.Kernel(1):
-                T.annotate_layout({A: T.Layout(A.shape, lambda i, j: [j, i])})
+                T.annotate_layout({A: T.Layout((64,), lambda i: [i])})
+
+
+def test_layouts_the_ir_cannot_express_are_refused_by_name():
     with pytest.raises(NotImplementedError, match=at(r"in kernel 'k2': T.annotate_layout: a "
                                                      r"fragment layout of 2 register "
                                                      r"coordinates")):

@@ -3,12 +3,15 @@ T.Fragment(shape, forward_thread_fn=..., forward_index_fn=...) and T.make_swizzl
 
 The IR's layout (tile_ir.v1.Layout) is an index map on a shared, fragment or local buffer's
 declaration: a shared one maps a tile index to physical coordinates, a fragment one to (thread,
-register), optionally replicated over threads (ir_version 4). What it cannot express (a layout on
-a kernel parameter, a register index of several coordinates, padding) is refused by name. The
+register), optionally replicated over threads (ir_version 4). What it cannot express (a register
+index of several coordinates, padding) is refused by name; a layout on a kernel parameter is
+dropped with a warning (_drop_parameter_layout says why that keeps values right). The
 functions run when the layout is annotated, on variables named after the buffer as the C++ DSL's
 annotate_layout names them (A_s_l0, A_s_l1, ...)."""
 
-from tile.language import dtypes
+import warnings
+
+from tile.language import _where, dtypes
 from tile.language import expr as expr_module
 from tile.language._proto import pb
 from tile.language.buffers import Buffer, check_owner
@@ -167,12 +170,11 @@ def annotate_layout(layout_map):
             raise builder.fail(TypeError, what, f"the keys are buffers, not "
                                f"{type(buffer).__name__}")
         check_owner(builder, buffer, what)
-        if buffer.scope == "global":
-            raise builder.fail(NotImplementedError, what, f"'{buffer.name}' is a kernel "
-                               "parameter: the IR's buffer parameters take no layout (they "
-                               "are dense, or strided); lay out a shared copy of it instead")
         if callable(layout) and not isinstance(layout, Layout):
             layout = Layout(buffer.shape, layout)
+        if buffer.scope == "global":
+            _drop_parameter_layout(builder, buffer, layout, what)
+            continue
         if not isinstance(layout, Layout):
             raise builder.fail(TypeError, what, f"the layout of '{buffer.name}' is "
                                f"{type(layout).__name__}; give T.Layout, T.Fragment or a "
@@ -190,6 +192,33 @@ def annotate_layout(layout_map):
         proto = layout.build(builder, buffer, what)
         if proto is not None:
             decl.layout.CopyFrom(proto)
+
+
+class ParameterLayoutDropped(UserWarning):
+    """A layout on a kernel parameter, which the IR's parameters do not take, was dropped."""
+
+
+def _drop_parameter_layout(builder, buffer, layout, what):
+    """TileLang lets a layout permute a global buffer's storage (its attention backward lays
+    out the dQ accumulator so that atomic adds follow the gemm fragment). The IR's parameters
+    are dense or strided, so the layout is checked and dropped with a warning naming the line:
+    every access in the kernels still reads and writes the element of its logical index, so
+    kernels that share the buffer agree; only a host reading the buffer directly sees
+    row-major order where TileLang's storage would be permuted."""
+    if not isinstance(layout, Layout) or isinstance(layout, Fragment):
+        raise builder.fail(TypeError, what, f"the layout of '{buffer.name}' is "
+                           f"{type(layout).__name__}; a kernel parameter takes T.Layout or a "
+                           "function of the indices")
+    if len(layout.shape) != buffer.ndim:
+        raise builder.fail(ValueError, what, f"the layout has {len(layout.shape)} "
+                           f"dimensions, '{buffer.name}' {buffer.ndim}")
+    site = _where.here()
+    warnings.warn_explicit(
+        f"{site}: {what}: '{buffer.name}' is a kernel parameter; its layout is dropped (the "
+        "IR's parameters are row-major or strided): accesses in the kernel use the logical "
+        f"index, so results are unchanged unless the host reads '{buffer.name}' itself, where "
+        "TileLang's storage order would be the layout's", ParameterLayoutDropped, site.file,
+        site.line)
 
 
 def _declaration(builder, buffer, what):
