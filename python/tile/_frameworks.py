@@ -101,3 +101,30 @@ def synchronize(values):
         if framework == "cupy":
             importlib.import_module("cupy").cuda.Device().synchronize()
             return
+
+
+def view_as(value, shape, what):
+    """`value` (a numpy or cupy array, a torch tensor) under `shape`, sharing its memory: a view, never
+    a copy (a copy would lose what a kernel writes through it)."""
+    shape = tuple(int(d) for d in shape)
+    framework = framework_of(value)
+    if framework == "torch":
+        try:
+            return value.view(shape)
+        except RuntimeError as error:
+            raise ValueError(f"{what}: the tensor of shape {tuple(value.shape)} cannot be "
+                             f"viewed as {shape} without a copy ({error})") from error
+    if framework in ("numpy", "cupy"):
+        import math  # pylint: disable=import-outside-toplevel
+        if math.prod(shape) != value.size:
+            raise ValueError(f"{what}: the array of shape {value.shape} ({value.size} elements) "
+                             f"cannot be viewed as {shape}")
+        view = value.view()
+        try:
+            view.shape = shape  # raises rather than copy
+        except AttributeError as error:
+            raise ValueError(f"{what}: the array of shape {value.shape} cannot be viewed as "
+                             f"{shape} without a copy (it is not contiguous)") from error
+        return view
+    raise TypeError(f"{what}: views are made of numpy, cupy and torch tensors, not "
+                    f"{type(value).__name__}")

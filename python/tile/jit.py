@@ -94,10 +94,14 @@ class JITKernel:
         self.target = target
         self.pass_configs = dict(pass_configs or {})
         self.verbose = verbose
-        # The prim_func's own parameters, then the T.alloc_global workspaces each call makes.
+        # The prim_func's own parameters, the T.alloc_global workspaces each call makes, then
+        # the views each call binds to a reshaped parameter or workspace (language/views.py).
         count = getattr(prim_func, "num_params", len(kernel.params))
+        workspaces = getattr(prim_func, "num_workspaces", len(kernel.params) - count)
         self._params = list(kernel.params)[:count]
-        self._workspaces = [p.buffer for p in list(kernel.params)[count:]]
+        self._workspaces = [p.buffer for p in list(kernel.params)[count:count + workspaces]]
+        self._views = list(zip(getattr(prim_func, "view_bases", []),
+                               [p.buffer for p in list(kernel.params)[count + workspaces:]]))
         self.kernel_names = list(getattr(prim_func, "kernel_names", [self.name]))
         self._dim_names = {d.name for d in kernel.dims}
         self.out_idx = _normalize_out_idx(out_idx, self._params, self.name)
@@ -196,6 +200,12 @@ class JITKernel:
         for i in range(len(self._params)):
             values.append(next(outs) if i in self.out_idx else next(ins))
         values += workspaces
+        if self._views:
+            dims = self._dims_from(inputs)
+            for base, view in self._views:
+                what = f"kernel '{self.name}': view '{view.name}'"
+                values.append(_frameworks.view_as(
+                    values[base], [_eval_int(e, dims, what) for e in view.shape], what))
         for kernel in kernels:  # in order: torch's stream orders them; others return when done
             kernel(*values)
         if not outputs:

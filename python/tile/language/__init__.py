@@ -38,6 +38,8 @@ from tile.language.dtypes import BY_NAME as _DTYPES
 from tile.language.dtypes import DType
 from tile.language.expr import Expr, cast, infinity, literal_of
 from tile.language.layouts import Fragment, Layout, annotate_layout, make_swizzled_layout
+from tile.language.views import reshape, view
+from tile.language.im2col import im2col
 from tile.language.threads import (get_block_binding, get_block_bindings, get_thread_binding,
                                    get_thread_bindings, thread_binding)
 from tile.language.expr import select as if_then_else
@@ -151,7 +153,7 @@ __all__ = [name for name in [
     "atomic_max", "atomic_min", "reinterpret",
     "reduce_abssum", "reduce_bitand", "reduce_bitor", "reduce_bitxor", "reduce_prod",
     "alloc_reducer", "finalize_reducer", "reducer_init", "reducer_update",
-    "Persistent",
+    "Persistent", "reshape", "view", "im2col",
 ] + sorted(_DTYPES) + sorted(_dtypes_module._ALIASES) + sorted(_expr.INTRINSICS) + sorted(
     _unsupported.REFUSED)
            if not hasattr(_builtins, name)]

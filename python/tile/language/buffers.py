@@ -31,6 +31,12 @@ class Buffer:
     def ndim(self):
         return len(self._shape)
 
+    @property
+    def data(self):
+        """TileLang's buffer.data: its memory, for T.Tensor(shape, dtype, buf.data) views."""
+        from tile.language.views import BufferData  # pylint: disable=import-outside-toplevel
+        return BufferData(self)
+
     def decl(self):
         return pb.BufferDecl(name=self.name, dtype=self.dtype.proto(),
                              shape=[e.node for e in self._shape], scope=SCOPES[self.scope])

@@ -30,6 +30,7 @@ class KernelBuilder:
         # before the current one, and the T.alloc_global workspaces every kernel takes.
         self.finished = []
         self.workspaces = []
+        self.views = []           # Buffers over a global buffer's memory (views.py)
 
     def start_next_kernel(self):
         """A T.Kernel block after another: the one before is kept, the next starts empty."""

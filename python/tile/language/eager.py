@@ -47,7 +47,7 @@ class _Context:
         self.consts = consts          # name -> int, for the second trace
         self.discovering = discovering
         self.annotations = {}         # name -> T.Tensor or dtype, in the order seen
-        self.inputs = {}              # name -> tile_ir.v1.Param
+        self.inputs = {}              # Python name -> tile_ir.v1.Param
         self.outputs = []             # (Buffer, tile_ir.v1.Param)
         self.aliases = {}             # Python name -> IR name, where they differ
 
@@ -135,10 +135,10 @@ def annotate(name, current_value, annotation):
     if isinstance(annotation, Tensor):
         _declare_dims(builder, annotation)
         handle = Buffer(name, annotation.dtype, annotation.shape, "global", builder, site)
-        context.inputs[name] = pb.Param(buffer=handle.decl())
+        context.inputs[python_name] = pb.Param(buffer=handle.decl())
     else:
         handle = expr_module.Var(name, annotation, "scalar", builder, site)
-        context.inputs[name] = pb.Param(scalar=handle.decl())
+        context.inputs[python_name] = pb.Param(scalar=handle.decl())
     return handle
 
 

@@ -10,7 +10,7 @@ import numbers
 import re
 
 import tile
-from tile.language import _where, ast_rewrite, dtypes
+from tile.language import _where, ast_rewrite, dtypes, views
 from tile.language import expr as expr_module
 from tile.language._proto import pb
 from tile.language.buffers import Buffer
@@ -46,7 +46,12 @@ class Tensor:
     def __class_getitem__(cls, key):
         return cls(*key) if isinstance(key, tuple) else cls(key)
 
-    def __init__(self, shape, dtype="float32"):
+    def __new__(cls, shape, dtype="float32", data=None, **_ignored):
+        if data is not None:  # T.Tensor(shape, dtype, buf.data): a view (views.py)
+            return views.view_of(data, shape, dtype, "T.Tensor")
+        return super().__new__(cls)
+
+    def __init__(self, shape, dtype="float32", data=None, **_ignored):
         site = _where.here()
         self.dtype = dtypes.parse(dtype, f"{site}: T.Tensor")
         entries = list(shape) if isinstance(shape, (list, tuple)) else [shape]
@@ -96,12 +101,20 @@ class PrimFunc:
         launches = builder.finished + [(builder.launch, builder.blocks[0], builder.launch_site)]
         self.kernel_names = [self.name] + [f"{self.name}_{i}" for i in range(1, len(launches))]
         self.num_params = len(builder.params)
+        self.num_workspaces = len(builder.workspaces)
         params = list(builder.params) + [pb.Param(buffer=w.decl()) for w in builder.workspaces]
+        # Views (views.py) come last, each bound at the call to its base's memory: the
+        # position of each base among the parameters and workspaces.
+        positions = {(p.buffer.name if p.WhichOneof("kind") == "buffer" else None): i
+                     for i, p in enumerate(params)}
+        self.view_bases = [positions[v.view_base.name] for v in builder.views]
+        params += [pb.Param(buffer=v.decl()) for v in builder.views]
         kernels = [pb.Kernel(name=name, dims=[d.decl() for d in builder.dims], params=params,
                              launch=launch,
                              body=pb.Stmt(seq=pb.Seq(stmts=stmts), loc=self.site.proto()),
                              loc=self.site.proto())
                    for name, (launch, stmts, _) in zip(self.kernel_names, launches)]
+        views.check_aliasing(builder, kernels)
         self.proto = pb.Module(ir_version=builder.ir_version, producer=PRODUCER,
                                producer_version=PRODUCER_VERSION, kernels=kernels)
         self.module = tile.load(self.proto.SerializeToString(), name=self.site.file,
@@ -164,6 +177,9 @@ class PrimFunc:
             raise ValueError(f"{self.site}: '{self.name}' has {len(self.kernel_names)} T.Kernel "
                              "blocks; tile.compile(prim_func) gives a kernel that launches them "
                              "in order")
+        if self.view_bases:
+            raise ValueError(f"{self.site}: '{self.name}' views a buffer under another shape; "
+                             "tile.compile(prim_func) gives a kernel that binds the views")
         if target not in self._compiled:
             self._compiled[target] = tile.compile(self.module, kernel=self.name, target=target)
         return self._compiled[target]

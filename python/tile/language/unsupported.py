@@ -16,8 +16,6 @@ REFUSED = {
     "alloc_barrier": "the IR has no barrier objects; targets place their own mbarriers",
     "barrier_wait": "the IR has no barrier objects; targets place their own mbarriers",
     "barrier_arrive": "the IR has no barrier objects; targets place their own mbarriers",
-    "reshape": "the IR has no buffer views: a buffer is declared with one shape",
-    "view": "the IR has no buffer views: a buffer is declared with one shape",
     "print": "the IR has no printing statement",
     "call_extern": "the IR calls only the intrinsics registered in tile_ir/intrinsics.h",
     "uint16": "the IR's integer types are i4, i8, i16, i32, i64 and u8",
