@@ -104,8 +104,8 @@ def synchronize(values):
 
 
 def view_as(value, shape, what):
-    """`value` (a numpy or cupy array, a torch tensor) under `shape`, sharing its memory: a view, never
-    a copy (a copy would lose what a kernel writes through it)."""
+    """`value` (a numpy or cupy array, a torch tensor) under `shape`, sharing its memory: a
+    view, never a copy (a copy would lose what a kernel writes through it)."""
     shape = tuple(int(d) for d in shape)
     framework = framework_of(value)
     if framework == "torch":

@@ -30,9 +30,10 @@ def im2col(img, col, nhw_step, c_step, kernel, stride=1, dilation=1, pad=0,
     check_owner(builder, img, what)
     for name, value in (("kernel", kernel), ("stride", stride), ("dilation", dilation),
                         ("pad", pad)):
-        if not isinstance(value, numbers.Integral) or value < (0 if name == "pad" else 1):
-            raise builder.fail(ValueError, what, f"{name} is a {'non-negative' if name == 'pad' else 'positive'} "
-                               f"Python int, not {value!r}")
+        least = 0 if name == "pad" else 1
+        if not isinstance(value, numbers.Integral) or value < least:
+            raise builder.fail(ValueError, what, f"{name} is a Python int of at least {least}, "
+                               f"not {value!r}")
     target, rows, cols = _tile(builder, col, what)
     batch, height, width, channels = img.shape
     out_h = (height + 2 * pad - (kernel - 1) * dilation - 1) // stride + 1
@@ -63,7 +64,9 @@ def _tile(builder, col, what):
     items = col.items if not col.is_point else [(m, None) for m, _ in col.items]
     extents = []
     for d in (-2, -1):
-        extent = items[d][1] if items[d][1] is not None else col.buffer._shape[d]  # pylint: disable=protected-access
+        extent = items[d][1]
+        if extent is None:
+            extent = col.buffer._shape[d]  # pylint: disable=protected-access
         value = extent.literal_value() if hasattr(extent, "literal_value") else extent
         if value is None:
             raise builder.fail(ValueError, what, f"the tile's extent {d + 2} is not a constant")
