@@ -21,6 +21,7 @@ import dataclasses
 import functools
 import inspect
 import sys
+import threading
 import time
 
 from tile import _frameworks, _lib, _targets
@@ -81,6 +82,33 @@ class AutotuneResult:
     report: AutotuneReport
     libcode: str = None
     func: object = None
+
+
+_capture = threading.local()
+
+
+class set_autotune_inputs:  # pylint: disable=invalid-name
+    """TileLang's `with set_autotune_inputs(A, B, ...):` (or one list): the tensors every
+    candidate of an autotune inside the block runs on, instead of generated ones."""
+
+    def __init__(self, *tensors):
+        self.tensors = list(tensors[0]) if len(tensors) == 1 and isinstance(
+            tensors[0], (list, tuple)) else list(tensors)
+
+    def __enter__(self):
+        if not hasattr(_capture, "stack"):
+            _capture.stack = []
+        _capture.stack.append(self.tensors)
+        return self
+
+    def __exit__(self, *exc):
+        _capture.stack.pop()
+        return False
+
+
+def _captured_inputs():
+    stack = getattr(_capture, "stack", None)
+    return stack[-1] if stack else None
 
 
 class AutoTuner:
@@ -182,11 +210,12 @@ def _tune(tuner, args, kwargs):
         return 1
 
     inputs, reference = [], []
+    given = tuner.inputs if tuner.inputs is not None else _captured_inputs()
 
     def inputs_for(kernel):
         if not inputs:
-            if tuner.inputs is not None:  # the eager call's own tensors
-                inputs.extend(tuner.inputs)
+            if given is not None:  # the eager call's own tensors, or set_autotune_inputs'
+                inputs.extend(given)
             elif profile["supply_prog"] is not None:
                 inputs.extend(profile["supply_prog"](kernel.input_params()))
             else:
@@ -398,4 +427,4 @@ def autotune(configs=None, warmup=25, rep=100, timeout=100, supply_type=None, re
     return lambda fn: AutotuneImpl(fn, configs, profile_args)
 
 
-__all__ = ["AutoTuner", "AutotuneResult", "autotune"]
+__all__ = ["AutoTuner", "AutotuneResult", "autotune", "set_autotune_inputs"]

@@ -102,3 +102,49 @@ def test_carver_names_the_device_or_says_there_is_none():
     template = MatmulTemplate(M=64, N=64, K=64).with_arch(None)
     with pytest.raises(NotImplementedError, match="recommend_hints .* tile has no roller"):
         template.recommend_hints(topk=4)
+
+
+def test_sigmoid_parallel_and_register_hints():
+    @T.prim_func
+    def k(X: T.Tensor((50,), "float32"), Y: T.Tensor((50,), "float32")):
+        with T.Kernel(1, threads=64):
+            T.disable_warp_group_reg_alloc()
+            T.no_set_max_nreg()
+            for i in T.parallel(0, 50):
+                Y[i] = T.sigmoid(X[i])
+
+    x = np.random.default_rng(2).standard_normal(50).astype(np.float32)
+    y = np.full(50, np.nan, np.float32)
+    k(x, y)
+    np.testing.assert_allclose(y, 1 / (1 + np.exp(-x.astype(np.float64))), rtol=1e-6)
+    with pytest.raises(TypeError, match="T.sigmoid: takes a floating-point argument, not i32"):
+        @T.prim_func
+        def k2(A: T.Tensor((4,), "int32")):  # pylint: disable=unused-variable
+            with T.Kernel(1, threads=32):
+                A[0] = T.sigmoid(A[0])
+
+
+def test_set_autotune_inputs_gives_the_candidates_their_tensors():
+    from tile.autotuner import AutoTuner, set_autotune_inputs
+
+    def factory(block=None):
+        @T.prim_func
+        def first_half(X: T.Tensor((64,), "float32"), Y: T.Tensor((64,), "float32")):
+            with T.Kernel(T.ceildiv(64, block), threads=32) as bx:
+                for i in T.Parallel(block):
+                    Y[bx * block + i] = X[bx * block + i] * 2.0
+        return first_half
+
+    x = np.arange(64, dtype=np.float32)
+    seen = []
+
+    def ref(X):
+        seen.append(X)
+        return X.astype(np.float64) * 2.0
+
+    with set_autotune_inputs(x):
+        tuner = AutoTuner.from_kernel(kernel=factory, configs=[{"block": 16}, {"block": 32}])
+        tuner.set_compile_args(out_idx=[-1], target="cpu")
+        tuner.set_profile_args(ref_prog=ref, warmup=1, rep=2)
+        result = tuner.run()
+    assert seen and seen[0] is x and result.config in ({"block": 16}, {"block": 32})

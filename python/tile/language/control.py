@@ -340,3 +340,11 @@ def Persistent(domain, wave_size, index, group_size=8):
                 expr_module.literal(group_size), dtypes.int32))
             within = tile % per_group
             yield bind(names[0], first + within % rows), bind(names[1], within // rows)
+
+
+def parallel(start, stop=None, *, annotations=None):
+    """TVM's T.parallel(start, stop): one `parallel` loop over a range (T.Parallel takes
+    extents)."""
+    what = "T.parallel"
+    _no_annotations(what, annotations)
+    return _LoopNest(what, pb.FOR_KIND_PARALLEL, [_range(what, start, stop, None)], ["p"])

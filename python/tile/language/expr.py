@@ -358,6 +358,15 @@ INTRINSICS = {
 }
 
 
+def sigmoid(x):
+    """TileLang's T.sigmoid: 1 / (1 + exp(-x)), in x's floating-point type."""
+    x = as_expr(x, "T.sigmoid")
+    if not x.dtype.is_float:
+        raise _fail(TypeError, "T.sigmoid", f"takes a floating-point argument, not "
+                    f"{x.dtype.ir_name}; cast with T.cast(x, 'float32')")
+    return 1.0 / (1.0 + call("exp", -x))
+
+
 def call(name, *args):
     count, float_only = INTRINSICS[name]
     what = f"T.{name}"
