@@ -8,7 +8,10 @@ against their torch references, so exit status 0 is a pass.
     python3 tilelang_programs_on_gpu.py PROGRAMS_DIR OUT.json
 
 PROGRAMS_DIR holds the files under their TileLang paths (scripts/gpu/pack_tilelang_programs.sh
-copies them into the bundle; they are not part of this repository)."""
+copies them into the bundle; they are not part of this repository). A listing line is a program
+path, optionally followed by `timeout=SECONDS` (else $PROGRAM_TIMEOUT, 90); a line
+`support: PATH` names a file a program imports from beside it (rewritten the same way, not
+run)."""
 
 import json
 import os
@@ -44,12 +47,34 @@ def rewrite_imports(source):
     return "".join(lines), changed
 
 
-def main(programs_dir, out_path, timeout=int(os.environ.get("PROGRAM_TIMEOUT", "90"))):
+def read_listing(path, default_timeout):
+    """(programs as (path, timeout), support paths) of a listing (the module doc's format)."""
+    programs, support = [], []
+    for line in open(path):
+        words = line.split()
+        if not words or words[0].startswith("#"):
+            continue
+        if words[0] == "support:":
+            support.append(words[1])
+            continue
+        limits = [int(w.split("=", 1)[1]) for w in words[1:] if w.startswith("timeout=")]
+        programs.append((words[0], limits[0] if limits else default_timeout))
+    return programs, support
+
+
+def main(programs_dir, out_path, default_timeout=int(os.environ.get("PROGRAM_TIMEOUT", "90"))):
     listing = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tilelang_programs.txt")
-    names = [l.strip() for l in open(listing) if l.strip() and not l.startswith("#")]
+    programs, support = read_listing(listing, default_timeout)
     results = []
     work = tempfile.mkdtemp(prefix="tilelang-programs-")
-    for name in names:
+    for name in support:
+        path = os.path.join(programs_dir, name)
+        if os.path.exists(path):
+            target = os.path.join(work, name)
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            with open(target, "w") as handle:
+                handle.write(rewrite_imports(open(path).read())[0])
+    for name, timeout in programs:
         path = os.path.join(programs_dir, name)
         if not os.path.exists(path):
             results.append({"program": name, "status": "missing"})

@@ -10,7 +10,10 @@ SOURCE=${1:?usage: pack_tilelang_programs.sh TILELANG_CHECKOUT [REVISION]}
 REVISION=${2:-HEAD}
 OUT=.devrun/tilelang_programs
 rm -rf "$OUT" && mkdir -p "$OUT"
-grep -v '^#' bench/python_call/tilelang_programs.txt | while read -r path; do
+# A line is a path (then options), or `support: PATH`: either way the path is copied.
+grep -v '^#' bench/python_call/tilelang_programs.txt | while read -r first second _; do
+  path=$first
+  [[ $first == support: ]] && path=$second
   [ -n "$path" ] || continue
   mkdir -p "$OUT/$(dirname "$path")"
   git -C "$SOURCE" show "$REVISION:$path" > "$OUT/$path"
