@@ -174,8 +174,32 @@ def test_atomic_max_refuses_what_the_ir_lacks_by_name():
         def prev(M: T.Tensor((1,), "float32")):
             with T.Kernel(1, threads=1) as bx:
                 T.atomic_max(M[0], 1.0, return_prev=True)
-    with pytest.raises(NotImplementedError, match=r"T.atomic_min: the tile form"):
+    with pytest.raises(ValueError, match=r"T.atomic_min: the tiles' extents differ: \[16\] "
+                                         r"and \[8\]"):
         @T.prim_func
         def tile(X: T.Tensor((16,), "float32"), M: T.Tensor((16,), "float32")):
             with T.Kernel(1, threads=16) as bx:
-                T.atomic_min(M[0:16], X[0:16])
+                T.atomic_min(M[0:16], X[0:8])
+
+
+def test_atomic_max_and_min_of_tiles():
+    # TileLang's tile form: a region and a tile of the same extents, or one value for all.
+    @T.prim_func
+    def tiles(X: T.Tensor((N, 8), "float32"), M: T.Tensor((4, 8), "float32"),
+              L: T.Tensor((8,), "float32")):
+        with T.Kernel(T.ceildiv(N, 4), threads=32) as bx:
+            S = T.alloc_shared((4, 8), "float32")
+            T.copy(X[bx * 4, 0], S)
+            T.atomic_max(M, S)
+            T.atomic_min(L[0:8], S[0, 0:8])
+            T.atomic_max(M[3, 0:8], 100.0)
+
+    rng = np.random.default_rng(9)
+    x = rng.standard_normal((36, 8)).astype(np.float32)
+    m = np.full((4, 8), -np.inf, np.float32)
+    low = np.full(8, np.inf, np.float32)
+    tiles(x, m, low)
+    want = x.reshape(9, 4, 8).max(axis=0)
+    want[3] = 100.0
+    np.testing.assert_array_equal(m, want)
+    np.testing.assert_array_equal(low, x.reshape(9, 4, 8)[:, 0, :].min(axis=0))

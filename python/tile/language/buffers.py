@@ -152,9 +152,10 @@ def ranges_of(tile):
     return tile.items
 
 
-def region(builder, tile, other, what):
-    """The tile_ir.v1.Region of `tile`; a point takes its extents from `other`, aligned to
-    the right, leading dimensions of extent 1 (frontends/cpp/tile_ops.cc's Resolve)."""
+def resolved_ranges(builder, tile, other, what):
+    """The buffer of `tile` and its (min, extent) Exprs, typed as its dimensions; a point takes
+    its extents from `other`, aligned to the right, leading dimensions of extent 1
+    (frontends/cpp/tile_ops.cc's Resolve)."""
     tile = getattr(tile, "variable_buffer", tile)  # a T.alloc_var is its one-element buffer
     if not isinstance(tile, (Buffer, Access)):
         raise builder.fail(TypeError, what, f"expected a buffer or a region of one "
@@ -170,13 +171,21 @@ def region(builder, tile, other, what):
             rank = len(ranges)
             ranges = [(m, source[len(source) - (rank - d)] if rank - d <= len(source)
                        else expr_module.literal(1)) for d, (m, _) in enumerate(ranges)]
-    pb_ranges = []
+    typed = []
     for d, (m, e) in enumerate(ranges):
         dtype = buffer._shape[d].dtype
         m, e = expr_module.typed(m, dtype), expr_module.typed(e, dtype)
         builder.use(m, what)
         builder.use(e, what)
-        pb_ranges.append(pb.Range(min=m.node, extent=e.node))
+        typed.append((m, e))
+    return buffer, typed
+
+
+def region(builder, tile, other, what):
+    """The tile_ir.v1.Region of `tile` (resolved_ranges) and its extents (ints, or None where
+    not constant)."""
+    buffer, ranges = resolved_ranges(builder, tile, other, what)
+    pb_ranges = [pb.Range(min=m.node, extent=e.node) for m, e in ranges]
     return pb.Region(buffer=buffer.name, ranges=pb_ranges), [_constant(e) for _, e in ranges]
 
 

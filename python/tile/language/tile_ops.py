@@ -215,15 +215,56 @@ def _atomic_extreme(name, dst, value, memory_order, return_prev):
     if return_prev:
         raise builder.fail(NotImplementedError, what, "return_prev: the IR's atomics are "
                            "statements and return nothing")
-    if not _is_point(dst) or (isinstance(value, (buffers.Buffer, buffers.Access)) and
-                              not _is_point(value)):
-        raise builder.fail(NotImplementedError, what, "the tile form: the IR's tile atomic is "
-                           f"an add only; update each element, {what}(dst[i, j], value) in a "
-                           "T.Parallel loop")
+    tile = isinstance(value, (buffers.Buffer, buffers.Access)) and not _is_point(value)
+    if tile or not _is_point(dst):
+        _atomic_extreme_tile(builder, what, name, dst, value)
+        return
     if dst.buffer.dtype.kind == "bool":
         raise builder.fail(TypeError, what, "bool elements have no order to keep")
     builder.ir_version = max(builder.ir_version, 5)  # atomic_max_at/atomic_min_at came in v5
     _atomic_at(builder, site, what, f"{name}_at", dst, value)
+
+
+def _atomic_extreme_tile(builder, what, name, dst, value):
+    """The tile form of atomic_max/min (TileLang's): a T.Parallel loop over the tile's
+    elements, each an atomic update of one element (the IR's tile atomic is an add only, and
+    an element-wise loop is what a target would make of a tile atomic anyway). `value` is a
+    tile of the same extents (unit dimensions aside) or one value for every element."""
+    from tile.language import control  # pylint: disable=import-outside-toplevel
+    is_tile = isinstance(value, (buffers.Buffer, buffers.Access))
+    dst_buffer, dst_ranges = buffers.resolved_ranges(builder, dst, value if is_tile else None,
+                                                     what)
+    dst_axes = _tile_axes(builder, dst_ranges, what)
+    if is_tile:
+        src_buffer, src_ranges = buffers.resolved_ranges(builder, value, dst, what)
+        src_axes = _tile_axes(builder, src_ranges, what)
+        if [e for _, e in dst_axes] != [e for _, e in src_axes]:
+            raise builder.fail(ValueError, what, f"the tiles' extents differ: "
+                               f"{[e for _, e in dst_axes]} and {[e for _, e in src_axes]}")
+    for index in control.Parallel(*[e for _, e in dst_axes]):
+        index = index if isinstance(index, tuple) else (index,)
+        element = buffers.Access(dst_buffer, _element(dst_ranges, dst_axes, index))
+        update = buffers.Access(src_buffer, _element(src_ranges, src_axes, index))._load() \
+            if is_tile else value
+        _atomic_extreme(name, element, update, None, False)
+
+
+def _tile_axes(builder, ranges, what):
+    """(dimension, extent) of the dimensions of extent other than 1, each a constant."""
+    axes = []
+    for d, (_, extent) in enumerate(ranges):
+        constant = extent.literal_value()
+        if constant is None:
+            raise builder.fail(ValueError, what, f"extent {d} of the tile is not a constant")
+        if int(constant) != 1:
+            axes.append((d, int(constant)))
+    return axes or [(len(ranges) - 1, 1)]
+
+
+def _element(ranges, axes, index):
+    """The element of a tile at `index` (one per axis of `axes`)."""
+    offsets = {d: i for (d, _), i in zip(axes, index)}
+    return tuple(m + offsets[d] if d in offsets else m for d, (m, _) in enumerate(ranges))
 
 
 def atomic_max(dst, value, memory_order=None, return_prev=False):
