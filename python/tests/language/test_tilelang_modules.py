@@ -148,3 +148,25 @@ def test_set_autotune_inputs_gives_the_candidates_their_tensors():
         tuner.set_profile_args(ref_prog=ref, warmup=1, rep=2)
         result = tuner.run()
     assert seen and seen[0] is x and result.config in ({"block": 16}, {"block": 32})
+
+
+def test_atomic_add_of_two_and_four_consecutive_elements():
+    @T.prim_func
+    def k(X: T.Tensor((8, 16), "float32"), Y: T.Tensor((16,), "float32")):
+        with T.Kernel(1, threads=32):
+            for r, q in T.Parallel(8, 4):
+                T.atomic_addx4(Y[q * 4], X[r, q * 4])
+            for r in T.Parallel(8):
+                T.atomic_addx2(Y[0], X[r, 0])
+
+    x = np.random.default_rng(4).standard_normal((8, 16)).astype(np.float32)
+    y = np.zeros(16, np.float32)
+    k(x, y)
+    want = x.astype(np.float64).sum(axis=0)
+    want[:2] *= 2
+    np.testing.assert_allclose(y, want, rtol=1e-5, atol=1e-5)
+    with pytest.raises(TypeError, match=r"T.atomic_addx4: dst names one element"):
+        @T.prim_func
+        def k2(A: T.Tensor((8,), "float32")):  # pylint: disable=unused-variable
+            with T.Kernel(1, threads=32):
+                T.atomic_addx4(A[0:4], A[4])

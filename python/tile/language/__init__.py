@@ -54,7 +54,7 @@ from tile.language.tile_ops import (GemmWarpPolicy, atomic_add, clear, copy, cum
                                     reduce_absmax, reduce_max, reduce_min, reduce_sum)
 from tile.language.tile_ops import (reduce_abssum, reduce_bitand, reduce_bitor, reduce_bitxor,
                                     reduce_prod)
-from tile.language.tile_ops import atomic_max, atomic_min
+from tile.language.tile_ops import atomic_addx2, atomic_addx4, atomic_max, atomic_min
 from tile.language.bits import reinterpret
 from tile.language.reducers import (alloc_reducer, finalize_reducer, reducer_init,
                                     reducer_update)
@@ -156,7 +156,8 @@ __all__ = [name for name in [
     "atomic_max", "atomic_min", "reinterpret",
     "reduce_abssum", "reduce_bitand", "reduce_bitor", "reduce_bitxor", "reduce_prod",
     "alloc_reducer", "finalize_reducer", "reducer_init", "reducer_update",
-    "Persistent", "reshape", "view", "im2col", "parallel", "sigmoid",
+    "Persistent", "reshape", "view", "im2col", "parallel", "sigmoid", "atomic_addx2",
+    "atomic_addx4",
     "no_set_max_nreg", "disable_warp_group_reg_alloc", "set_max_nreg",
     "annotate_producer_reg_alloc", "annotate_consumer_reg_alloc",
 ] + sorted(_DTYPES) + sorted(_dtypes_module._ALIASES) + sorted(_expr.INTRINSICS) + sorted(

@@ -290,3 +290,33 @@ def cumsum(src, dst=None, dim=0, reverse=False):
                            f"{rank} source {buffers.region_text(src)}")
     builder.append(pb.Stmt(cumsum=pb.Cumsum(src=src_region, dst=dst_region, dim=int(dim) % rank,
                                             reverse=bool(reverse)), loc=site.proto()))
+
+
+def _atomic_add_vector(width, dst, value, return_prev):
+    """TileLang's atomic_addx2 / atomic_addx4: `width` consecutive elements (along the last
+    dimension) from the element `value` names added to those from `dst`'s. Each element's add
+    is atomic, as in TileLang's vector atomics (which are atomic per element too); the IR has
+    no vector atomic, so a target that has one may fuse them."""
+    what = f"T.atomic_addx{width}"
+    builder, site = statement_site(what)
+    if return_prev:
+        raise builder.fail(NotImplementedError, what, "return_prev: the IR's atomic add is a "
+                           "statement and returns nothing")
+    for name, operand in (("dst", dst), ("value", value)):
+        if not isinstance(operand, buffers.Access) or not operand.is_point:
+            raise builder.fail(TypeError, what, f"{name} names one element (A[i, j]), the first "
+                               f"of the {width} it covers")
+    for k in range(width):
+        shifted = [buffers.Access(a.buffer, tuple(i for i, _ in a.items[:-1]) +
+                                  (a.items[-1][0] + k,)) for a in (dst, value)]
+        _atomic_at(builder, site, what, "atomic_add_at", shifted[0], shifted[1]._load())
+
+
+def atomic_addx2(dst, value, return_prev=False):
+    """dst[..., j:j+2] += value[..., j:j+2], each element atomically (TileLang's)."""
+    _atomic_add_vector(2, dst, value, return_prev)
+
+
+def atomic_addx4(dst, value, return_prev=False):
+    """dst[..., j:j+4] += value[..., j:j+4], each element atomically (TileLang's)."""
+    _atomic_add_vector(4, dst, value, return_prev)
