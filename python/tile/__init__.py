@@ -26,7 +26,7 @@ from tile.utils.tensor import TensorSupplyType
 
 # TileLang's submodules, imported when first named (tilelang.layout.make_swizzled_layout,
 # tilelang.language, tilelang.testing): `import tile` itself needs no protobuf.
-_SUBMODULES = ("autotuner", "carver", "language", "layout", "math", "profiler", "testing",
+_SUBMODULES = ("autotuner", "carver", "contrib", "language", "layout", "math", "profiler", "testing",
                "transform", "utils")
 
 

@@ -170,3 +170,13 @@ def test_atomic_add_of_two_and_four_consecutive_elements():
         def k2(A: T.Tensor((8,), "float32")):  # pylint: disable=unused-variable
             with T.Kernel(1, threads=32):
                 T.atomic_addx4(A[0:4], A[4])
+
+
+def test_contrib_nvcc_compute_version():
+    from tile.contrib import nvcc
+    assert nvcc.parse_compute_version("9.0") == (9, 0)
+    if _targets.cuda_arch() is None:
+        with pytest.raises(RuntimeError, match="no CUDA device answers"):
+            nvcc.get_target_compute_version()
+    else:
+        assert float(nvcc.get_target_compute_version()) >= 5.0
