@@ -180,3 +180,28 @@ def test_contrib_nvcc_compute_version():
             nvcc.get_target_compute_version()
     else:
         assert float(nvcc.get_target_compute_version()) >= 5.0
+
+
+def test_alloc_buffer_makes_what_its_scope_names():
+    @T.prim_func
+    def k(X: T.Tensor((32,), "float32"), Y: T.Tensor((32,), "float32")):
+        with T.Kernel(1, threads=32):
+            S = T.alloc_buffer((32,), "float32", scope="shared.dyn")
+            F = T.alloc_buffer((32,), "float32", scope="local.fragment")
+            T.copy(X, S)
+            T.copy(S, F)
+            for i in T.Parallel(32):
+                F[i] = F[i] + 1.0
+            T.copy(F, Y)
+
+    text = k.compile().ir()
+    assert "alloc S: shared f32[32]" in text and "alloc F: fragment f32[32]" in text
+    x = np.arange(32, dtype=np.float32)
+    y = np.zeros(32, np.float32)
+    k(x, y)
+    np.testing.assert_array_equal(y, x + 1)
+    with pytest.raises(NotImplementedError, match=r"scope='global': .* T.alloc_global"):
+        @T.prim_func
+        def k2(A: T.Tensor((4,), "float32")):  # pylint: disable=unused-variable
+            with T.Kernel(1, threads=32):
+                T.alloc_buffer((4,), "float32")

@@ -30,7 +30,8 @@ NotImplementedError (unsupported.py)."""
 import builtins as _builtins
 
 from tile.language import unsupported as _unsupported
-from tile.language.allocations import alloc_fragment, alloc_global, alloc_local, alloc_shared
+from tile.language.allocations import (alloc_buffer, alloc_fragment, alloc_global, alloc_local,
+                                       alloc_shared)
 from tile.language.control import (Else, If, Kernel, Parallel, Persistent, Pipelined, parallel,
                                    serial, unroll, use_swizzle, vectorized)
 from tile.language.expr import sigmoid
@@ -157,7 +158,7 @@ __all__ = [name for name in [
     "reduce_abssum", "reduce_bitand", "reduce_bitor", "reduce_bitxor", "reduce_prod",
     "alloc_reducer", "finalize_reducer", "reducer_init", "reducer_update",
     "Persistent", "reshape", "view", "im2col", "parallel", "sigmoid", "atomic_addx2",
-    "atomic_addx4",
+    "atomic_addx4", "alloc_buffer",
     "no_set_max_nreg", "disable_warp_group_reg_alloc", "set_max_nreg",
     "annotate_producer_reg_alloc", "annotate_consumer_reg_alloc",
 ] + sorted(_DTYPES) + sorted(_dtypes_module._ALIASES) + sorted(_expr.INTRINSICS) + sorted(

@@ -95,3 +95,20 @@ def alloc_global(shape, dtype, name=None):
     buffer = Buffer(builder.fresh_name(base), dtype, extents, "global", builder, site)
     builder.workspaces.append(buffer)
     return buffer
+
+
+_BUFFER_SCOPES = {"shared": "shared", "shared.dyn": "shared", "local.fragment": "fragment",
+                  "local": "local", "local.var": "local"}
+
+
+def alloc_buffer(shape, dtype="float32", scope="global", name=None, **_tvm_keywords):
+    """TVM's T.alloc_buffer(shape, dtype, scope=...) inside a kernel: the allocation its scope
+    names (shared, fragment or local). A global buffer is a workspace here (T.alloc_global,
+    before the T.Kernel blocks), so scope="global" is refused with that hint."""
+    what = "T.alloc_buffer"
+    if scope not in _BUFFER_SCOPES:
+        builder = current(what)
+        raise builder.fail(NotImplementedError, what, f"scope={scope!r}: inside a kernel a buffer "
+                           f"is {', '.join(map(repr, _BUFFER_SCOPES))}; a global workspace is "
+                           "T.alloc_global(shape, dtype), written before the T.Kernel blocks")
+    return _alloc(what, _BUFFER_SCOPES[scope], shape, dtype, name)
