@@ -1,12 +1,9 @@
 """2-D convolution as an implicit GEMM, as TileLang's examples/convolution/example_convolution.py
-writes it: the eager @tilelang.jit form, data NHWC (N, H, W, C), weight (KH, KW, C, F), out
+writes it: the eager @tilelang.jit form, data NHWC (N, H, W, C), kernel (KH, KW, C, F), out
 (N, OH, OW, F); the GEMM's rows are the output pixels (N * OH * OW), its columns the filters,
-its reduction KH * KW * C. TileLang gathers the data tile with T.im2col and reads the weight
-and the output through flat views (T.Tensor(shape, dtype, buffer.data)); tile.language has
-neither, so the data and weight tiles are gathered by index arithmetic in T.Parallel loads
-into shared memory (zero outside the image and past the sizes), and the output tile is
-scattered by the same arithmetic. (TileLang names the weight `kernel`, a word the IR's text
-form keeps for itself, so it is `weight` here.)
+its reduction KH * KW * C. T.im2col gathers each data tile (zero in the padding and past the
+sizes); the filter and the output are read and written through flat views
+(T.Tensor(shape, dtype, buffer.data)), each bound at the call to its tensor's memory.
 Run it: python3 python/examples/tilelang/convolution.py"""
 
 import numpy as np
@@ -18,7 +15,7 @@ from _harness import Inputs, check, f64
 
 
 @tilelang.jit
-def convolution(data, weight, S, D, P, block_M, block_N, block_K, num_stages, threads,
+def convolution(data, kernel, S, D, P, block_M, block_N, block_K, num_stages, threads,
                 dtype=T.float16, accum_dtype=T.float32):
     N, C, H, W, F, K = T.const("N, C, H, W, F, K")
     KH, KW = K, K
@@ -26,40 +23,27 @@ def convolution(data, weight, S, D, P, block_M, block_N, block_K, num_stages, th
     OW = (W + 2 * P - D * (K - 1) - 1) // S + 1
 
     data: T.Tensor((N, H, W, C), dtype)
-    weight: T.Tensor((KH, KW, C, F), dtype)
+    kernel: T.Tensor((KH, KW, C, F), dtype)
     out = T.empty((N, OH, OW, F), dtype)
 
     with T.Kernel(T.ceildiv(F, block_N), T.ceildiv(N * OH * OW, block_M),
                   threads=threads) as (bx, by):
         data_shared = T.alloc_shared((block_M, block_K), dtype)
-        weight_shared = T.alloc_shared((block_K, block_N), dtype)
+        kernel_shared = T.alloc_shared((block_K, block_N), dtype)
         out_local = T.alloc_fragment((block_M, block_N), accum_dtype)
         out_shared = T.alloc_shared((block_M, block_N), dtype)
 
+        kernel_flat = T.Tensor((KH * KW * C, F), dtype, kernel.data)
+        out_flat = T.Tensor((N * OH * OW, F), dtype, out.data)
+
         T.clear(out_local)
         for k_iter in T.Pipelined(T.ceildiv(KH * KW * C, block_K), num_stages=num_stages):
-            # im2col: row m is output pixel (n, oh, ow), column k is tap (kh, kw, c).
-            for i, j in T.Parallel(block_M, block_K):
-                m = by * block_M + i
-                k = k_iter * block_K + j
-                n, oh, ow = m // (OH * OW), m // OW % OH, m % OW
-                kh, kw, c = k // (KW * C), k // C % KW, k % C
-                h, w = oh * S + kh * D - P, ow * S + kw * D - P
-                inside = ((m < N * OH * OW) & (k < KH * KW * C) & (h >= 0) & (h < H) & (w >= 0)
-                          & (w < W))
-                data_shared[i, j] = T.if_then_else(inside, data[n, h, w, c], 0)
-            for j, f in T.Parallel(block_K, block_N):
-                k = k_iter * block_K + j
-                kh, kw, c = k // (KW * C), k // C % KW, k % C
-                inside = (k < KH * KW * C) & (bx * block_N + f < F)
-                weight_shared[j, f] = T.if_then_else(inside, weight[kh, kw, c, bx * block_N + f], 0)
-            T.gemm(data_shared, weight_shared, out_local)
+            T.im2col(data, data_shared, by, k_iter, KH, S, D, P)
+            T.copy(kernel_flat[k_iter * block_K, bx * block_N], kernel_shared)
+            T.gemm(data_shared, kernel_shared, out_local)
 
         T.copy(out_local, out_shared)
-        for i, f in T.Parallel(block_M, block_N):
-            m = by * block_M + i
-            if m < N * OH * OW and bx * block_N + f < F:
-                out[m // (OH * OW), m // OW % OH, m % OW, bx * block_N + f] = out_shared[i, f]
+        T.copy(out_shared, out_flat[by * block_M, bx * block_N])
 
     return out
 
