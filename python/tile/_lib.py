@@ -55,12 +55,19 @@ class TileArg(ctypes.Structure):
     ]
 
 
+_PACKAGE = os.path.dirname(os.path.abspath(__file__))
+
+
 def _library_path():
-    """$TILE_LIBRARY, else the Bazel output of a clone this package lives in."""
+    """$TILE_LIBRARY, else the copy installed with this package (the wheel's tile/libtile.so),
+    else the Bazel output of a clone this package lives in."""
     explicit = os.environ.get("TILE_LIBRARY")
     if explicit:
         return explicit
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    bundled = os.path.join(_PACKAGE, "libtile.so")
+    if os.path.exists(bundled):
+        return bundled
+    root = os.path.dirname(os.path.dirname(_PACKAGE))
     return os.path.join(root, "bazel-bin", "capi", "libtile.so")
 
 
@@ -69,7 +76,8 @@ def _load():
     if not os.path.exists(path):
         raise ImportError(
             f"tile: libtile not found at {path}; build it with "
-            "'bazel build -c opt //capi:libtile.so' in the clone, or set TILE_LIBRARY")
+            "'bazel build -c opt //capi:libtile.so' in the clone, or set TILE_LIBRARY, or "
+            "install the wheel (scripts/build_wheel.sh, then pip install dist/tile-*.whl)")
     lib = ctypes.CDLL(path)
     handle = ctypes.c_void_p
     status = ctypes.c_int
@@ -116,13 +124,16 @@ lib = _load()
 
 
 def _load_launch_extension():
-    """tile._launch, the C call path: $TILE_LAUNCH_EXTENSION, else the Bazel
-    output beside libtile's (bazel-bin/python/_launch.abi3.so); None when it
-    was not built, and calls take the ctypes path."""
+    """tile._launch, the C call path: $TILE_LAUNCH_EXTENSION, else the copy installed
+    with this package (the wheel's tile/_launch.abi3.so), else the Bazel output beside
+    libtile's (bazel-bin/python/_launch.abi3.so); None when it was not built, and calls
+    take the ctypes path."""
     path = os.environ.get("TILE_LAUNCH_EXTENSION")
     if not path:
-        bazel_bin = os.path.dirname(os.path.dirname(os.path.abspath(_library_path())))
-        path = os.path.join(bazel_bin, "python", "_launch.abi3.so")
+        path = os.path.join(_PACKAGE, "_launch.abi3.so")
+        if not os.path.exists(path):
+            bazel_bin = os.path.dirname(os.path.dirname(os.path.abspath(_library_path())))
+            path = os.path.join(bazel_bin, "python", "_launch.abi3.so")
     if not os.path.exists(path):
         return None
     loader = importlib.machinery.ExtensionFileLoader("tile._launch", path)
