@@ -7,7 +7,7 @@
 namespace tile_ir {
 namespace {
 
-constexpr std::array<std::pair<ScalarType, std::string_view>, 14> kNames = {{
+constexpr std::array<std::pair<ScalarType, std::string_view>, 17> kNames = {{
     {ScalarType::kVoid, "void"},
     {ScalarType::kBool, "bool"},
     {ScalarType::kI4, "i4"},
@@ -16,6 +16,9 @@ constexpr std::array<std::pair<ScalarType, std::string_view>, 14> kNames = {{
     {ScalarType::kI32, "i32"},
     {ScalarType::kI64, "i64"},
     {ScalarType::kU8, "u8"},
+    {ScalarType::kU16, "u16"},
+    {ScalarType::kU32, "u32"},
+    {ScalarType::kU64, "u64"},
     {ScalarType::kF8E4M3, "f8e4m3"},
     {ScalarType::kF8E5M2, "f8e5m2"},
     {ScalarType::kF16, "f16"},
@@ -49,10 +52,18 @@ bool DataType::is_int() const {
     case ScalarType::kI32:
     case ScalarType::kI64:
     case ScalarType::kU8:
+    case ScalarType::kU16:
+    case ScalarType::kU32:
+    case ScalarType::kU64:
       return true;
     default:
       return false;
   }
+}
+
+bool DataType::is_unsigned() const {
+  return scalar_ == ScalarType::kU8 || scalar_ == ScalarType::kU16 || scalar_ == ScalarType::kU32 ||
+         scalar_ == ScalarType::kU64;
 }
 
 bool DataType::is_float() const {
@@ -82,13 +93,16 @@ int DataType::bits() const {
     case ScalarType::kF8E5M2:
       return 8;
     case ScalarType::kI16:
+    case ScalarType::kU16:
     case ScalarType::kF16:
     case ScalarType::kBF16:
       return 16;
     case ScalarType::kI32:
+    case ScalarType::kU32:
     case ScalarType::kF32:
       return 32;
     case ScalarType::kI64:
+    case ScalarType::kU64:
     case ScalarType::kF64:
       return 64;
   }

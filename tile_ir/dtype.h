@@ -23,6 +23,9 @@ enum class ScalarType : uint8_t {
   kI32,
   kI64,
   kU8,
+  kU16,  // u16, u32 and u64: ir_version 7
+  kU32,
+  kU64,
   kF8E4M3,
   kF8E5M2,
   kF16,
@@ -46,7 +49,7 @@ class DataType {
   bool is_bool() const { return scalar_ == ScalarType::kBool; }
   // Signed or unsigned integer (not bool).
   bool is_int() const;
-  bool is_unsigned() const { return scalar_ == ScalarType::kU8; }
+  bool is_unsigned() const;
   bool is_float() const;
   // Width of one element in bits (i4 is 4, bool is 8 as stored in memory).
   int bits() const;
@@ -73,6 +76,9 @@ inline constexpr DataType kI16{ScalarType::kI16};
 inline constexpr DataType kI32{ScalarType::kI32};
 inline constexpr DataType kI64{ScalarType::kI64};
 inline constexpr DataType kU8{ScalarType::kU8};
+inline constexpr DataType kU16{ScalarType::kU16};
+inline constexpr DataType kU32{ScalarType::kU32};
+inline constexpr DataType kU64{ScalarType::kU64};
 inline constexpr DataType kF8E4M3{ScalarType::kF8E4M3};
 inline constexpr DataType kF8E5M2{ScalarType::kF8E5M2};
 inline constexpr DataType kF16{ScalarType::kF16};

@@ -54,6 +54,11 @@ double RoundToDtype(double value, DataType dtype) {
       return std::nearbyint(value);
     case ScalarType::kU8:
       return ClampToInt(value, 0, 255);
+    case ScalarType::kU16: return ClampToInt(value, 0, 65535);
+    case ScalarType::kU32: return ClampToInt(value, 0, UINT32_MAX);
+    case ScalarType::kU64:
+      // Unbounded above as i64 is: a double cannot tell 2^64 - 1 from 2^64.
+      return std::max(0.0, std::nearbyint(value));
     case ScalarType::kVoid:
       break;
   }

@@ -45,9 +45,54 @@ int64_t WrapInt(int64_t value, DataType dtype) {
   return static_cast<int64_t>(low);
 }
 
+// A value of the integer type `dtype` (held in a double) as int64 bits, and back: u64 values
+// from 2^63 on have no int64 value, so they travel as their bit pattern.
+int64_t IntOf(double value, DataType dtype) {
+  if (dtype.scalar() == ScalarType::kU64 && value >= 0x1p63) {
+    return static_cast<int64_t>(static_cast<uint64_t>(value));
+  }
+  return static_cast<int64_t>(value);
+}
+double ValueOfInt(int64_t bits, DataType dtype) {
+  if (dtype.scalar() == ScalarType::kU64) return static_cast<double>(static_cast<uint64_t>(bits));
+  return static_cast<double>(bits);
+}
+
+// The operators whose u64 meaning differs from their int64 one on the bit patterns IntOf gives.
+std::optional<int64_t> U64Binary(BinaryOp op, uint64_t x, uint64_t y) {
+  switch (op) {
+    case BinaryOp::kDiv:
+    case BinaryOp::kFloorDiv: return static_cast<int64_t>(x / y);
+    case BinaryOp::kMod:
+    case BinaryOp::kFloorMod: return static_cast<int64_t>(x % y);
+    case BinaryOp::kCeilDiv: return static_cast<int64_t>(x / y + (x % y != 0));
+    case BinaryOp::kMin: return static_cast<int64_t>(std::min(x, y));
+    case BinaryOp::kMax: return static_cast<int64_t>(std::max(x, y));
+    case BinaryOp::kLt: return x < y;
+    case BinaryOp::kLe: return x <= y;
+    case BinaryOp::kGt: return x > y;
+    case BinaryOp::kGe: return x >= y;
+    case BinaryOp::kShr: return static_cast<int64_t>(x >> (y & 63));
+    default: return std::nullopt;
+  }
+}
+
 // Integer and bool operators (C semantics for / and %); y is not 0 where it divides. Shifts
-// take y modulo the width of `dtype` and wrap to it (tile_ir/expr.h).
+// take y modulo the width of `dtype` and wrap to it (tile_ir/expr.h); so do +, - and * on
+// unsigned types, as C's unsigned arithmetic does.
 int64_t IntBinary(BinaryOp op, int64_t x, int64_t y, DataType dtype) {
+  if (dtype.scalar() == ScalarType::kU64) {
+    if (std::optional<int64_t> r =
+            U64Binary(op, static_cast<uint64_t>(x), static_cast<uint64_t>(y))) {
+      return *r;
+    }
+  }
+  if (dtype.is_unsigned() &&
+      (op == BinaryOp::kAdd || op == BinaryOp::kSub || op == BinaryOp::kMul)) {
+    const uint64_t ux = static_cast<uint64_t>(x), uy = static_cast<uint64_t>(y);
+    const uint64_t r = op == BinaryOp::kAdd ? ux + uy : op == BinaryOp::kSub ? ux - uy : ux * uy;
+    return WrapInt(static_cast<int64_t>(r), dtype);
+  }
   switch (op) {
     case BinaryOp::kAdd:
       return x + y;
@@ -95,7 +140,8 @@ int64_t IntBinary(BinaryOp op, int64_t x, int64_t y, DataType dtype) {
       return WrapInt(static_cast<int64_t>(static_cast<uint64_t>(x) << (y & (dtype.bits() - 1))),
                      dtype);
     case BinaryOp::kShr:
-      // Values of u8 are never negative: the arithmetic shift is the logical one.
+      // Values of u8, u16 and u32 are never negative here: the arithmetic shift is the logical
+      // one (u64's is above).
       return x >> (y & (dtype.bits() - 1));
   }
   return 0;
@@ -103,7 +149,7 @@ int64_t IntBinary(BinaryOp op, int64_t x, int64_t y, DataType dtype) {
 
 // The bits of `value` (a value of the scalar type `dtype`), low bits first; nullopt for fp8.
 std::optional<uint64_t> BitsOf(double value, DataType dtype) {
-  if (dtype.is_int()) return static_cast<uint64_t>(static_cast<int64_t>(value));
+  if (dtype.is_int()) return static_cast<uint64_t>(IntOf(value, dtype));
   switch (dtype.scalar()) {
     case ScalarType::kF64: return absl::bit_cast<uint64_t>(value);
     case ScalarType::kF32: return absl::bit_cast<uint32_t>(static_cast<float>(value));
@@ -128,7 +174,7 @@ std::optional<uint64_t> BitsOf(double value, DataType dtype) {
 
 // The value of `dtype` whose bits are the low bits of `bits`; nullopt for fp8.
 std::optional<double> ValueOfBits(uint64_t bits, DataType dtype) {
-  if (dtype.is_int()) return static_cast<double>(WrapInt(static_cast<int64_t>(bits), dtype));
+  if (dtype.is_int()) return ValueOfInt(WrapInt(static_cast<int64_t>(bits), dtype), dtype);
   switch (dtype.scalar()) {
     case ScalarType::kF64: return absl::bit_cast<double>(bits);
     case ScalarType::kF32: return absl::bit_cast<float>(static_cast<uint32_t>(bits));
@@ -341,7 +387,8 @@ class Execution {
   double EvalBinary(const Binary& node) {
     double a = Eval(node.a), b = Eval(node.b);
     if (node.a->dtype().is_float()) return FloatBinary(node.op, a, b, node.dtype());
-    auto x = static_cast<int64_t>(a), y = static_cast<int64_t>(b);
+    const DataType type = node.a->dtype().element();
+    const int64_t x = IntOf(a, type), y = IntOf(b, type);
     bool divides = node.op == BinaryOp::kDiv || node.op == BinaryOp::kMod ||
                    node.op == BinaryOp::kFloorDiv || node.op == BinaryOp::kFloorMod ||
                    node.op == BinaryOp::kCeilDiv;
@@ -349,7 +396,9 @@ class Execution {
       Fail("integer division by zero");
       return 0;
     }
-    return static_cast<double>(IntBinary(node.op, x, y, node.a->dtype().element()));
+    const int64_t result = IntBinary(node.op, x, y, type);
+    return IsComparison(node.op) || IsLogical(node.op) ? static_cast<double>(result)
+                                                       : ValueOfInt(result, type);
   }
 
   double EvalCall(const Call& node) {
@@ -406,7 +455,12 @@ class Execution {
       case ExprKind::kUnary: {
         const auto& node = static_cast<const Unary&>(*e);
         double a = Eval(node.a);
-        return node.op == UnaryOp::kNeg ? -a : static_cast<double>(a == 0);
+        if (node.op == UnaryOp::kNot) return static_cast<double>(a == 0);
+        const DataType type = node.a->dtype().element();
+        // Unsigned negation wraps, as C's does.
+        if (type.is_unsigned())
+          return ValueOfInt(IntBinary(BinaryOp::kSub, 0, IntOf(a, type), type), type);
+        return -a;
       }
       case ExprKind::kBinary:
         return EvalBinary(static_cast<const Binary&>(*e));
@@ -414,6 +468,12 @@ class Execution {
         const auto& node = static_cast<const Cast&>(*e);
         double v = Eval(node.value);
         if (node.dtype().is_bool()) return v != 0;
+        const DataType from = node.value->dtype().element(), to = node.dtype().element();
+        // Between integer types the bits wrap (narrowing) or extend by the source's sign, as the
+        // targets' conversions do; to or from unsigned types that is not the value itself.
+        if (to.is_int() && from.is_int() && (to.is_unsigned() || from.is_unsigned())) {
+          return ValueOfInt(WrapInt(IntOf(v, from), to), to);
+        }
         if (node.dtype().is_int()) return std::trunc(v);
         return Round(v, node.dtype());
       }
@@ -540,16 +600,15 @@ class Execution {
         identity = 1.0;
         break;
       case ReduceKind::kBitAnd:
-        identity = dst_type.is_unsigned() ? 255.0 : -1.0;
+        identity = dst_type.is_unsigned() ? std::ldexp(1.0, dst_type.bits()) - 1 : -1.0;
         break;
       default:
         break;
     }
     // The bitwise kinds combine the values' two's-complement bits, wrapped to dst's type.
     auto bits = [&](double x, BinaryOp op, double y) {
-      const int64_t combined =
-          IntBinary(op, static_cast<int64_t>(x), static_cast<int64_t>(y), dst_type);
-      return static_cast<double>(WrapInt(combined, dst_type));
+      const int64_t combined = IntBinary(op, IntOf(x, dst_type), IntOf(y, dst_type), dst_type);
+      return ValueOfInt(WrapInt(combined, dst_type), dst_type);
     };
     ForEachIndex(out_extents, [&](const Index& at) {
       double acc = node.clear ? identity : Load(*node.dst.buffer, dst_index(at));

@@ -109,6 +109,58 @@ TEST(KernelInterpreterTest, BitOperationsReinterpretAndAtomicExtremes) {
   EXPECT_EQ(interpreter.buffer("E")[1], -77);
 }
 
+// The unsigned types of ir_version 7 as C's unsigned arithmetic: >> is logical on a u32 with
+// its top bit set, - wraps modulo 2^32, / and % are unsigned, a u32 converts to i32 by its bits,
+// and u64 keeps values past 2^63 (compared and shifted as unsigned; exact where a double is).
+TEST(KernelInterpreterTest, UnsignedArithmeticWrapsAndShiftsLogically) {
+  Buffer a = BufferNode::Make("A", kU32, {Int(3)}, MemoryScope::kGlobal);
+  Buffer out = BufferNode::Make("Out", kU32, {Int(3), Int(4)}, MemoryScope::kGlobal);
+  Buffer as_i32 = BufferNode::Make("I", kI32, {Int(3)}, MemoryScope::kGlobal);
+  Buffer wide = BufferNode::Make("W", kU64, {Int(3)}, MemoryScope::kGlobal);
+  VarRef bx = Var::Make("bx"), i = Var::Make("i");
+  Expr x = BufferLoad::Make(a, {i});
+  // 2^64 - 2^32 as a u64: past INT64_MAX, so through reinterpret of its i64 bits.
+  Expr big = Call::Make(kU64, kReinterpret, {Int(-(int64_t{1} << 32), kI64)});
+  Stmt per_element = Seq::Make({
+      Store::Make(out, {i, Int(0)}, Op(BinaryOp::kShr, x, Int(28, kU32))),
+      Store::Make(out, {i, Int(1)}, Op(BinaryOp::kSub, x, Int(8, kU32))),
+      Store::Make(out, {i, Int(2)}, Op(BinaryOp::kDiv, x, Int(3, kU32))),
+      Store::Make(out, {i, Int(3)}, Op(BinaryOp::kMod, x, Int(3, kU32))),
+      Store::Make(as_i32, {i}, Cast::Make(kI32, x)),
+      // Values a double holds exactly: big >> 8i where big > x as unsigned (as i64 it is less).
+      Store::Make(
+          wide, {i},
+          Select::Make(Op(BinaryOp::kGt, big, Cast::Make(kU64, x)),
+                       Op(BinaryOp::kShr, big, Cast::Make(kU64, Op(BinaryOp::kMul, i, Int(8)))),
+                       Int(0, kU64))),
+  });
+  Launch launch;
+  launch.grid = {{bx, Int(1)}};
+  launch.threads = {1};
+  Kernel kernel = KernelNode::Make(
+      "unsigned", {}, {{a, nullptr}, {out, nullptr}, {as_i32, nullptr}, {wide, nullptr}}, launch,
+      For::Make(i, Int(0), Int(3), ForKind::kSerial, per_element));
+  KernelInterpreter interpreter;
+  const std::vector<uint32_t> xs = {0xF0000001u, 7, 4294967295u};
+  interpreter.SetBuffer("A", {0xF0000001u, 7, 4294967295u});
+  interpreter.SetBuffer("Out", std::vector<double>(12, NAN));
+  interpreter.SetBuffer("I", std::vector<double>(3, NAN));
+  interpreter.SetBuffer("W", std::vector<double>(3, NAN));
+  absl::Status run = interpreter.RunGrid(*kernel);
+  ASSERT_TRUE(run.ok()) << run;
+  for (int e = 0; e < 3; ++e) {
+    const uint32_t xv = xs[e];
+    const std::vector<double>& got = interpreter.buffer("Out");
+    EXPECT_EQ(got[e * 4 + 0], xv >> 28) << e;
+    EXPECT_EQ(got[e * 4 + 1], static_cast<uint32_t>(xv - 8u)) << e;
+    EXPECT_EQ(got[e * 4 + 2], xv / 3u) << e;
+    EXPECT_EQ(got[e * 4 + 3], xv % 3u) << e;
+    EXPECT_EQ(interpreter.buffer("I")[e], static_cast<int32_t>(xv)) << e;
+    const uint64_t big = ~uint64_t{0} - 0xFFFFFFFFu;
+    EXPECT_EQ(interpreter.buffer("W")[e], static_cast<double>(big >> (8 * e))) << e;
+  }
+}
+
 // The reductions of ir_version 6 on rows of a shared tile: abssum (twice, the second keeping
 // the first's sum), prod, and bitand, bitor and bitxor of u8 (bitand starts from 255).
 TEST(KernelInterpreterTest, ReductionsOfVersion6) {

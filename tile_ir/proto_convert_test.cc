@@ -206,13 +206,13 @@ TEST(ProtoConvertTest, RoundTripPrintsTheSameTextWithLocations) {
 TEST(ProtoConvertTest, WritesTheOldestVersionThatHasEveryFeatureUsed) {
   for (const compat::SampleModule& sample : compat::SampleModules()) {
     EXPECT_EQ(sample.module.ir_version, kIrVersion);
-    const int64_t expected =
-        sample.name == "more_reductions"     ? 6
-        : sample.name == "bit_fields"        ? 5
-        : sample.name == "replicated_layout" ? 4
-        : sample.name == "requirements"      ? 3
-        : sample.name == "swizzle"           ? 2
-                                             : 1;
+    const int64_t expected = sample.name == "unsigned_words"      ? 7
+                             : sample.name == "more_reductions"   ? 6
+                             : sample.name == "bit_fields"        ? 5
+                             : sample.name == "replicated_layout" ? 4
+                             : sample.name == "requirements"      ? 3
+                             : sample.name == "swizzle"           ? 2
+                                                                  : 1;
     EXPECT_EQ(ModuleToProto(sample.module).ir_version(), expected) << sample.name;
   }
   VarRef li = Var::Make("li");

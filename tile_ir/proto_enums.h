@@ -29,6 +29,8 @@ inline constexpr EnumMapping<ScalarType, v1::ScalarType> kScalarTypeMappings[] =
     {ScalarType::kF8E4M3, v1::SCALAR_TYPE_F8E4M3}, {ScalarType::kF8E5M2, v1::SCALAR_TYPE_F8E5M2},
     {ScalarType::kF16, v1::SCALAR_TYPE_F16},       {ScalarType::kBF16, v1::SCALAR_TYPE_BF16},
     {ScalarType::kF32, v1::SCALAR_TYPE_F32},       {ScalarType::kF64, v1::SCALAR_TYPE_F64},
+    {ScalarType::kU16, v1::SCALAR_TYPE_U16},       {ScalarType::kU32, v1::SCALAR_TYPE_U32},
+    {ScalarType::kU64, v1::SCALAR_TYPE_U64},
 };
 
 inline constexpr EnumMapping<MemoryScope, v1::MemoryScope> kMemoryScopeMappings[] = {

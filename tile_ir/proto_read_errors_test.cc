@@ -106,6 +106,30 @@ TEST_F(ProtoReadErrorsTest, BitXorReductionInAVersion5ModuleNamesTheVersionItNee
             "producer must declare 6 or later)");
 }
 
+// The unsigned types of version 7 are refused in a module that declares version 6, at the
+// dtype that names one.
+TEST_F(ProtoReadErrorsTest, U32InAVersion6ModuleNamesTheVersionItNeeds) {
+  store().mutable_value()->mutable_cast()->mutable_dtype()->set_scalar(v1::SCALAR_TYPE_U32);
+  proto_.set_ir_version(6);
+  EXPECT_EQ(ReadError(),
+            "kernels[0].body.seq.stmts[0].for.body.store.value.cast.dtype.scalar in kernel 'k' at "
+            "k.tile:3:4: SCALAR_TYPE_U32 needs ir_version 7, but the module declares ir_version 6 "
+            "(its producer must declare 7 or later)");
+  proto_.set_ir_version(7);
+  EXPECT_TRUE(ModuleFromProto(proto_).ok());
+}
+
+// A name that version 7 made a keyword (the dtype u32) stays a name in an older module, which
+// could hold it; in a version-7 module it is refused like any keyword.
+TEST_F(ProtoReadErrorsTest, ANameThatALaterVersionReservesReadsInAnOlderModule) {
+  kernel().mutable_params(1)->mutable_scalar()->set_name("u32");
+  store().mutable_value()->mutable_cast()->mutable_value()->mutable_var()->set_name("u32");
+  proto_.set_ir_version(6);
+  EXPECT_TRUE(ModuleFromProto(proto_).ok());
+  proto_.set_ir_version(7);
+  EXPECT_THAT(ReadError(), HasSubstr("'u32' is not a valid name"));
+}
+
 TEST_F(ProtoReadErrorsTest, UndeclaredBuffer) {
   store().set_buffer("Nope");
   EXPECT_THAT(ReadError(), AllOf(HasSubstr("store.buffer"),

@@ -21,7 +21,9 @@ constexpr int kMaxLanes = 1024;
 }  // namespace
 
 absl::Status ExprReader::CheckName(const std::string& name, absl::string_view field) {
-  if (IsValidIdentifier(name)) return absl::OkStatus();
+  if (IsValidIdentifierInVersion(name, std::max<int64_t>(declared_ir_version_, 1))) {
+    return absl::OkStatus();
+  }
   Field f(context_, field);
   if (name.empty()) return context_->Error("the name is empty");
   return context_->Error(absl::StrFormat(
@@ -79,6 +81,14 @@ absl::StatusOr<DataType> ExprReader::ReadDataType(bool present, const v1::DataTy
   Field f(context_, "dtype");
   if (!present) return context_->Error("the dtype is missing");
   TILE_ASSIGN_OR_RETURN(ScalarType scalar, ReadEnum(kScalarTypeMappings, proto.scalar(), "scalar"));
+  if (int64_t needed = IntroducedInIrVersion(scalar);
+      needed > std::max<int64_t>(declared_ir_version_, 1)) {
+    Field s(context_, "scalar");
+    return context_->Error(absl::StrFormat(
+        "%s needs ir_version %d, but the module declares ir_version %d (its producer must "
+        "declare %d or later)",
+        v1::ScalarType_Name(proto.scalar()), needed, declared_ir_version_, needed));
+  }
   // 0 is the default, and so means a scalar.
   int lanes = 1;
   if (proto.lanes() != 0) {

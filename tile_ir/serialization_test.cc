@@ -215,11 +215,11 @@ TEST(SerializationTest, UnknownNestedFieldNamesTheMessageAndPath) {
 
 TEST(SerializationTest, NewerVersionNamesBothVersionsBeforeItsUnknownFields) {
   v1::Module proto = ModuleToProto(Sample(0));
-  proto.set_ir_version(7);
+  proto.set_ir_version(kIrVersion + 1);
   proto.GetReflection()->MutableUnknownFields(&proto)->AddVarint(50, 1);
   EXPECT_EQ(ReadError(proto.SerializeAsString()),
-            absl::StrCat("in.tilepb: module has ir_version 7, newer than this reader's ",
-                         kIrVersion, "; upgrade the toolkit"));
+            absl::StrCat("in.tilepb: module has ir_version ", kIrVersion + 1,
+                         ", newer than this reader's ", kIrVersion, "; upgrade the toolkit"));
 }
 
 TEST(SerializationTest, MissingVersion) {

@@ -4,6 +4,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/ascii.h"
 #include "tile_ir/dtype.h"
+#include "tile_ir/version.h"
 
 namespace tile_ir {
 
@@ -73,6 +74,12 @@ bool IsKeyword(std::string_view word) {
   return GrammarWords().contains(word) || DataType::Parse(word).has_value();
 }
 
+bool IsKeywordInVersion(std::string_view word, int64_t ir_version) {
+  if (GrammarWords().contains(word)) return true;
+  std::optional<DataType> dtype = DataType::Parse(word);
+  return dtype && IntroducedInIrVersion(dtype->scalar()) <= ir_version;
+}
+
 bool IsSpecialFloatWord(std::string_view word) {
   if (word.size() < 5 || word[3] != '_') return false;
   std::string_view head = word.substr(0, 3);
@@ -88,6 +95,10 @@ bool IsKernelName(std::string_view name) {
 }
 
 bool IsValidIdentifier(std::string_view name) { return IsKernelName(name) && !IsKeyword(name); }
+
+bool IsValidIdentifierInVersion(std::string_view name, int64_t ir_version) {
+  return IsKernelName(name) && !IsKeywordInVersion(name, ir_version);
+}
 
 std::string SanitizeIdentifier(std::string_view name) {
   std::string result;

@@ -4,6 +4,7 @@
 #define TILE_IR_TEXT_SYNTAX_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -30,12 +31,19 @@ bool IsIdentifierChar(char c);
 // A word the grammar spells literally, a dtype spelling, true/false/inf/nan.
 bool IsKeyword(std::string_view word);
 
+// IsKeyword for a module that declares `ir_version`: a dtype spelling is a keyword from the
+// version that introduced its type on, so a name such as `u32` read from a module of version 6
+// stays a name there (the printer renames it where it is a keyword).
+bool IsKeywordInVersion(std::string_view word, int64_t ir_version);
+
 // `inf_DTYPE` or `nan_DTYPE`: words the lexer reads as float literals although
 // they look like identifiers.
 bool IsSpecialFloatWord(std::string_view word);
 
 // A name the printer may write as is: it reads back as the same identifier.
 bool IsValidIdentifier(std::string_view name);
+// A name a module declaring `ir_version` may hold (IsKeywordInVersion).
+bool IsValidIdentifierInVersion(std::string_view name, int64_t ir_version);
 
 // An identifier or a keyword: what may follow `kernel`, where no keyword is
 // expected (so `kernel gemm` is fine). Not inf/nan, which read as literals.

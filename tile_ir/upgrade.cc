@@ -18,16 +18,16 @@ absl::Status UpgradeFrom3(v1::Module&) { return absl::OkStatus(); }
 absl::Status UpgradeFrom4(v1::Module&) { return absl::OkStatus(); }
 // Version 6 only added five ReduceKind values: every version-5 message is a version-6 message.
 absl::Status UpgradeFrom5(v1::Module&) { return absl::OkStatus(); }
+// Version 7 only added the ScalarType values U16, U32 and U64: every version-6 message is a
+// version-7 message.
+absl::Status UpgradeFrom6(v1::Module&) { return absl::OkStatus(); }
 
 }  // namespace
 
 const std::vector<IrUpgrader>& IrUpgraders() {
   static const auto* const kUpgraders = new std::vector<IrUpgrader>{
-      {1, UpgradeFrom1},
-      {2, UpgradeFrom2},
-      {3, UpgradeFrom3},
-      {4, UpgradeFrom4},
-      {5, UpgradeFrom5},
+      {1, UpgradeFrom1}, {2, UpgradeFrom2}, {3, UpgradeFrom3},
+      {4, UpgradeFrom4}, {5, UpgradeFrom5}, {6, UpgradeFrom6},
   };
   return *kUpgraders;
 }

@@ -70,7 +70,8 @@ bool HasMissingOperand(const ExprNode& node) {
   return missing;
 }
 
-// The values an integer or bool type can hold; nullopt for i64, which holds every int64_t.
+// The values an integer or bool type can hold; nullopt for i64, which holds every int64_t. An
+// IntImm of u64 holds 0 to INT64_MAX (tile_ir.proto).
 std::optional<std::pair<int64_t, int64_t>> IntRange(DataType t) {
   switch (t.scalar()) {
     case ScalarType::kBool:
@@ -85,6 +86,9 @@ std::optional<std::pair<int64_t, int64_t>> IntRange(DataType t) {
       return std::make_pair(INT32_MIN, INT32_MAX);
     case ScalarType::kU8:
       return std::make_pair(0, 255);
+    case ScalarType::kU16: return std::make_pair(0, 65535);
+    case ScalarType::kU32: return std::make_pair(int64_t{0}, int64_t{UINT32_MAX});
+    case ScalarType::kU64: return std::make_pair(int64_t{0}, INT64_MAX);
     default:
       return std::nullopt;
   }

@@ -21,7 +21,8 @@ class FeatureWalk : public IRVisitor {
  public:
   FeatureWalk(const KernelNode& kernel, int64_t limit) : kernel_(kernel), limit_(limit) {}
 
-  // Requirements first: the text form writes them before the body.
+  // Requirements first: the text form writes them before the body; then the parameters' types
+  // in their order (a scalar's need appear in no expression).
   void Run() {
     if (!kernel_.requirements.empty()) {
       Use(kShapeRequirementsIrVersion, [&] {
@@ -29,6 +30,14 @@ class FeatureWalk : public IRVisitor {
         return "the shape requirements ('require ...;') of kernel '" + kernel_.name + "'" +
                At(loc.known() ? loc : kernel_.loc);
       });
+    }
+    for (const Param& param : kernel_.params) {
+      if (param.scalar) {
+        UseType(param.scalar->dtype(),
+                [&] { return " of the parameter '" + param.scalar->name + "'"; });
+      } else if (param.buffer) {
+        UseType(param.buffer->dtype, [&] { return " of the buffer '" + param.buffer->name + "'"; });
+      }
     }
     VisitKernel(kernel_);
   }
@@ -39,7 +48,9 @@ class FeatureWalk : public IRVisitor {
   using IRVisitor::Visit;
   // IR under construction may have null parts, and the writers still print and serialize it.
   void Visit(const Expr& e) override {
-    if (e) IRVisitor::Visit(e);
+    if (!e) return;
+    UseType(e->dtype(), [] { return std::string(); });
+    IRVisitor::Visit(e);
   }
   // Remembers the innermost statement with a location: expressions have none of their own.
   void Visit(const Stmt& s) override {
@@ -76,6 +87,7 @@ class FeatureWalk : public IRVisitor {
   // shared layout is exactly where a newer operator may appear.
   void VisitBufferDecl(const Buffer& buffer) override {
     if (!buffer) return;
+    UseType(buffer->dtype, [&] { return " of the buffer '" + buffer->name + "'"; });
     IRVisitor::VisitBufferDecl(buffer);
     if (!buffer->layout) return;
     if (buffer->layout->replicated()) {
@@ -88,6 +100,16 @@ class FeatureWalk : public IRVisitor {
   }
 
  private:
+  // `of_what` names the declaration that has the type (" of the buffer 'B'"), empty for an
+  // expression's.
+  template <typename OfWhat>
+  void UseType(DataType dtype, OfWhat of_what) {
+    Use(IntroducedInIrVersion(dtype.scalar()), [&] {
+      return "the type " + dtype.element().ToString() + of_what() + " in kernel '" + kernel_.name +
+             "'" + At(where_ ? *where_ : kernel_.loc);
+    });
+  }
+
   template <typename Describe>
   void Use(int64_t version, Describe describe) {
     newest_ = std::max(newest_, version);
@@ -152,6 +174,30 @@ int64_t IntroducedInIrVersion(ReduceKind kind) {
     case ReduceKind::kBitAnd:
     case ReduceKind::kBitOr:
     case ReduceKind::kBitXor: return kMoreReductionsIrVersion;
+  }
+  return kIrVersion;
+}
+
+// No default, as for the operators.
+int64_t IntroducedInIrVersion(ScalarType type) {
+  switch (type) {
+    case ScalarType::kVoid:
+    case ScalarType::kBool:
+    case ScalarType::kI4:
+    case ScalarType::kI8:
+    case ScalarType::kI16:
+    case ScalarType::kI32:
+    case ScalarType::kI64:
+    case ScalarType::kU8:
+    case ScalarType::kF8E4M3:
+    case ScalarType::kF8E5M2:
+    case ScalarType::kF16:
+    case ScalarType::kBF16:
+    case ScalarType::kF32:
+    case ScalarType::kF64: return 1;
+    case ScalarType::kU16:
+    case ScalarType::kU32:
+    case ScalarType::kU64: return kWideUnsignedIrVersion;
   }
   return kIrVersion;
 }

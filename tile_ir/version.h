@@ -10,6 +10,7 @@
 //      SHR) and the intrinsics reinterpret, atomic_max_at and atomic_min_at
 //   6  the reductions abssum, prod, bitand, bitor and bitxor (REDUCE_KIND_ABS_SUM, PROD, BIT_AND,
 //      BIT_OR, BIT_XOR)
+//   7  the unsigned integer types u16, u32 and u64 (SCALAR_TYPE_U16, U32, U64)
 #ifndef TILE_IR_VERSION_H_
 #define TILE_IR_VERSION_H_
 
@@ -27,7 +28,7 @@ struct Module;
 
 // The newest IR version this build reads and writes. Readers accept every version from
 // kOldestSupportedIrVersion (upgrade.h) to this one; raising it needs an upgrader there.
-inline constexpr int64_t kIrVersion = 6;
+inline constexpr int64_t kIrVersion = 7;
 
 // The version that introduced kernels' shape requirements (module.h).
 inline constexpr int64_t kShapeRequirementsIrVersion = 3;
@@ -42,6 +43,9 @@ inline constexpr int64_t kBitOperationsIrVersion = 5;
 // The version that introduced the reductions abssum, prod, bitand, bitor and bitxor.
 inline constexpr int64_t kMoreReductionsIrVersion = 6;
 
+// The version that introduced the unsigned integer types u16, u32 and u64.
+inline constexpr int64_t kWideUnsignedIrVersion = 7;
+
 // The version that introduced `op`; a module using it cannot be written as an older one.
 int64_t IntroducedInIrVersion(BinaryOp op);
 // The version that introduced the built-in intrinsic `name` (intrinsics.h); 1 for the first
@@ -49,6 +53,8 @@ int64_t IntroducedInIrVersion(BinaryOp op);
 int64_t IntroducedInIrVersion(std::string_view intrinsic);
 // The version that introduced the reduction `kind`.
 int64_t IntroducedInIrVersion(ReduceKind kind);
+// The version that introduced the element type `type` (the lanes of a vector add nothing).
+int64_t IntroducedInIrVersion(ScalarType type);
 
 // The oldest version that can represent `module`: the newest version among the features it
 // uses, 1 when it uses none that came later. Writers stamp this rather than kIrVersion, so a

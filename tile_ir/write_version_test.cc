@@ -58,6 +58,38 @@ TEST(WriteVersionTest, RequirementsRefusedForVersion2WithTheirLocation) {
   EXPECT_EQ(feature->introduced_in, kShapeRequirementsIrVersion);
 }
 
+// The types of version 7 are found wherever a module holds a type: a buffer's, a scalar
+// parameter's, or only an expression's (a cast inside an i32 kernel).
+TEST(WriteVersionTest, UnsignedTypesNeedVersion7WhereverTheyAppear) {
+  std::optional<IrFeature> buffer = FirstFeatureNewerThan(Sample("unsigned_words"), 6);
+  ASSERT_TRUE(buffer.has_value());
+  EXPECT_EQ(buffer->introduced_in, kWideUnsignedIrVersion);
+  EXPECT_EQ(buffer->description, "the type u32 of the buffer 'Packed' in kernel 'unsigned_words'");
+
+  auto kernel_with = [](std::vector<Param> params, Stmt body) {
+    Launch launch;
+    launch.grid = {{Var::Make("bx"), Int(1)}};
+    launch.threads = {32};
+    Module module;
+    module.kernels = {KernelNode::Make("k", {}, std::move(params), launch, std::move(body))};
+    return module;
+  };
+  Buffer out = BufferNode::Make("Out", kI32, {Int(4)}, MemoryScope::kGlobal);
+  Module cast_only = kernel_with(
+      {{out, nullptr}}, Store::Make(out, {Int(0)}, Cast::Make(kI32, Cast::Make(kU16, Int(70000)))));
+  EXPECT_EQ(RequiredIrVersion(cast_only), kWideUnsignedIrVersion);
+  std::optional<IrFeature> cast = FirstFeatureNewerThan(cast_only, 6);
+  ASSERT_TRUE(cast.has_value());
+  EXPECT_EQ(cast->description, "the type u16 in kernel 'k'");
+
+  VarRef seed = Var::Make("seed", kU64);
+  Module scalar_only = kernel_with({{out, nullptr}, {nullptr, seed}}, Seq::Make({}));
+  std::optional<IrFeature> scalar = FirstFeatureNewerThan(scalar_only, 6);
+  ASSERT_TRUE(scalar.has_value());
+  EXPECT_EQ(scalar->description, "the type u64 of the parameter 'seed' in kernel 'k'");
+  EXPECT_FALSE(FirstFeatureNewerThan(scalar_only, 7).has_value());
+}
+
 TEST(WriteVersionTest, VersionsOutsideTheSupportedRangeAreRefused) {
   for (int64_t version : {int64_t{0}, kOldestSupportedIrVersion - 1, kIrVersion + 1}) {
     absl::Status status = CheckWritableAsIrVersion(Sample("gemm"), version);

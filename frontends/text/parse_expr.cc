@@ -68,7 +68,11 @@ bool IsBuiltinCall(std::string_view name) {
 // Smallest and largest value of an integer (or bool) type.
 std::pair<int64_t, int64_t> IntRange(DataType dtype) {
   if (dtype.is_bool()) return {0, 1};
-  if (dtype.is_unsigned()) return {0, (int64_t{1} << dtype.bits()) - 1};
+  // u64 stops at the largest int64: an IntImm holds its value as one (tile_ir.proto).
+  if (dtype.is_unsigned()) {
+    if (dtype.bits() >= 64) return {0, std::numeric_limits<int64_t>::max()};
+    return {0, (int64_t{1} << dtype.bits()) - 1};
+  }
   if (dtype.bits() >= 64) {
     return {std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max()};
   }
@@ -225,12 +229,12 @@ ParsedExpr Parser::ParseNameOrCall() {
     return {Bool(name.text == "true"), 1};
   }
   if (IsBuiltinCall(name.text) ||
-      (!IsKeyword(name.text) && lookahead_.kind == TokenKind::kLParen) ||
+      (!IsKeywordInVersion(name.text, ir_version_) && lookahead_.kind == TokenKind::kLParen) ||
       (lookahead_.kind == TokenKind::kLess && DeclaresItsType(name.text))) {
     Advance();
     return ParseCall(name);
   }
-  if (IsKeyword(name.text)) {
+  if (IsKeywordInVersion(name.text, ir_version_)) {
     Fail(name,
          absl::StrCat("expected an expression, found keyword '", std::string(name.text), "'"));
     return {};
@@ -367,6 +371,7 @@ ParsedExpr Parser::ParseLiteral(const Token* minus) {
     Fail(token, absl::StrCat("unknown dtype '", ShownText(suffix), "' in literal '", shown, "'"));
     return {};
   }
+  if (!CheckDeclaredVersionHas(*dtype, token)) return {};
   if (is_int) {
     if (dtype->is_float()) {
       Fail(token, absl::StrCat("an integer literal cannot have the float type ", dtype->ToString(),

@@ -86,7 +86,7 @@ Stmt Parser::ParseStatement() {
   if (word == "copy" || word == "atomic_add" || word == "fill") return ParseMoveOp();
   if (word == "gemm") return ParseGemm();
   if (word == "reduce" || word == "cumsum") return ParseScanOp();
-  if (IsKeyword(word)) {
+  if (IsKeywordInVersion(word, ir_version_)) {
     Fail(current_, absl::StrCat("expected a statement, found keyword '", std::string(word), "'"));
     return nullptr;
   }
@@ -376,7 +376,7 @@ Stmt Parser::ParseEvaluate() {
 }
 
 bool Parser::ParseBufferName(Buffer* buffer) {
-  if (!At(TokenKind::kIdentifier) || IsKeyword(current_.text)) {
+  if (!At(TokenKind::kIdentifier) || IsKeywordInVersion(current_.text, ir_version_)) {
     return FailExpected("a buffer name");
   }
   const Binding* binding = names_.Find(current_.text);

@@ -9,6 +9,7 @@
 #include "absl/strings/str_join.h"
 #include "frontends/text/parser_impl.h"
 #include "tile_ir/text_syntax.h"
+#include "tile_ir/version.h"
 
 namespace tile_ir::text {
 
@@ -307,7 +308,7 @@ bool Parser::ParseSwizzle(BlockSwizzle* swizzle) {
 
 bool Parser::ParseNewName(Token* token) {
   if (!At(TokenKind::kIdentifier)) return FailExpected("a name");
-  if (IsKeyword(current_.text)) {
+  if (IsKeywordInVersion(current_.text, ir_version_)) {
     return Fail(current_,
                 absl::StrCat("expected a name, found keyword '", std::string(current_.text), "'"));
   }
@@ -339,6 +340,7 @@ bool Parser::ParseDataType(DataType* dtype) {
   if (At(TokenKind::kIdentifier)) parsed = DataType::Parse(current_.text);
   if (!parsed && At(TokenKind::kIdentifier)) return FailUnknownDataType(current_);
   if (!parsed) return FailExpected("a dtype");
+  if (!CheckDeclaredVersionHas(*parsed, current_)) return false;
   *dtype = *parsed;
   Advance();
   return true;
@@ -346,11 +348,18 @@ bool Parser::ParseDataType(DataType* dtype) {
 
 // TileLang's dtype names, for the hint on one written in a .tile file.
 constexpr std::pair<const char*, const char*> kTileLangDataTypes[] = {
-    {"float32", "f32"}, {"float16", "f16"},         {"bfloat16", "bf16"},
-    {"float64", "f64"}, {"int8", "i8"},             {"int16", "i16"},
-    {"int32", "i32"},   {"int64", "i64"},           {"uint8", "u8"},
-    {"int4", "i4"},     {"float8_e4m3", "f8e4m3"}, {"float8_e5m2", "f8e5m2"},
+    {"float32", "f32"}, {"float16", "f16"}, {"bfloat16", "bf16"},      {"float64", "f64"},
+    {"int8", "i8"},     {"int16", "i16"},   {"int32", "i32"},          {"int64", "i64"},
+    {"uint8", "u8"},    {"int4", "i4"},     {"float8_e4m3", "f8e4m3"}, {"float8_e5m2", "f8e5m2"},
+    {"uint16", "u16"},  {"uint32", "u32"},  {"uint64", "u64"},
 };
+
+bool Parser::CheckDeclaredVersionHas(DataType dtype, const Token& where) {
+  const int64_t needed = IntroducedInIrVersion(dtype.scalar());
+  if (needed <= ir_version_) return true;
+  return Fail(where, absl::StrCat("the type ", dtype.element().ToString(), " needs ir_version ",
+                                  needed, ", but the module declares ir_version ", ir_version_));
+}
 
 bool Parser::FailUnknownDataType(const Token& name) {
   const std::string names = absl::StrCat(absl::StrJoin(ValueScalarTypeNames(), ", "),

@@ -102,6 +102,8 @@ class Parser {
   bool FailExpected(std::string_view what);
   // A dtype that is no dtype, with the valid names and TileLang's spelling advice.
   bool FailUnknownDataType(const Token& name);
+  // Fails at `where` when `dtype` is newer than the module's declared ir_version.
+  bool CheckDeclaredVersionHas(DataType dtype, const Token& where);
   SourceLoc LocOf(const Token& token) const;
   // Strings end up in protobuf string fields, which hold UTF-8 only.
   bool CheckUtf8String(const Token& token);

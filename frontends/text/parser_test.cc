@@ -230,6 +230,43 @@ TEST(ParserTest, LiteralTypes) {
   EXPECT_EQ(value(7)->dtype(), kI32.with_lanes(4));
 }
 
+std::string InVersion7Kernel(const std::string& body) {
+  std::string text = InKernel(body);
+  return text.replace(text.find("ir_version 1;"), 13, "ir_version 7;");
+}
+
+// u16, u32 and u64 (version 7): literals hold 0 to the type's top, u64's stopping at INT64_MAX,
+// the largest value an IntImm holds.
+TEST(ParserTest, UnsignedLiteralTypes) {
+  absl::StatusOr<Module> module = Parse(
+      InVersion7Kernel("  let a: u16 = 65535_u16;\n  let b: u32 = 4294967295_u32;\n"
+                       "  let c: u64 = 9223372036854775807_u64;\n  let d: u32x4 = 1_u32x4;\n"));
+  ASSERT_TRUE(module.ok()) << module.status();
+  const auto& stmts = As<Seq>(module->kernels[0]->body)->stmts;
+  auto value = [&](int i) { return As<Let>(stmts[i])->value; };
+  EXPECT_EQ(value(0)->dtype(), kU16);
+  EXPECT_EQ(AsConstInt(value(1)), 4294967295);
+  EXPECT_EQ(AsConstInt(value(2)), std::numeric_limits<int64_t>::max());
+  EXPECT_EQ(value(3)->dtype(), kU32.with_lanes(4));
+  EXPECT_EQ(ErrorOf(InVersion7Kernel("  let v: u16 = 65536_u16;\n")),
+            "t.tile:6:16: error: integer literal '65536_u16' does not fit in u16 (range 0 to "
+            "65535)");
+  EXPECT_EQ(ErrorOf(InVersion7Kernel("  let v: u64 = 9223372036854775808_u64;\n")),
+            "t.tile:6:16: error: integer literal '9223372036854775808_u64' does not fit in u64 "
+            "(range 0 to 9223372036854775807)");
+}
+
+// A name that version 7 made a keyword stays a name in a module of an older version, and prints
+// renamed, as the printer renames every keyword used as a name.
+TEST(ParserTest, ANameThatALaterVersionReservesReadsInAnOlderModule) {
+  absl::StatusOr<Module> module =
+      Parse(InKernel("  let u32: i32 = N + 1;\n  A[0] = cast<f32>(u32);\n"));
+  ASSERT_TRUE(module.ok()) << module.status();
+  EXPECT_EQ(Print(*module), InKernel("  let u32_: i32 = N + 1;\n  A[0] = cast<f32>(u32_);\n"));
+  EXPECT_EQ(ErrorOf(InVersion7Kernel("  let u32: i32 = N + 1;\n")),
+            "t.tile:6:7: error: expected a name, found keyword 'u32'");
+}
+
 TEST(ParserTest, FloatsReadBackExactly) {
   for (double value : {0.1, 1.0 / 3.0, 5e-324, 2.2250738585072014e-308, 1.7976931348623157e308,
                        -0.0, 123456789.0, 1e20, 6.02214076e23}) {
@@ -326,11 +363,12 @@ TEST(ParserTest, ReportsTheFirstProblemWithItsPosition) {
   // Issue 45: a TileLang spelling listed no valid names.
   EXPECT_EQ(ErrorOf(InKernel("  let v: float32 = 1.0;\n")),
             "t.tile:6:10: error: unknown dtype 'float32'; did you mean f32 (TileLang's float32)? "
-            "The dtypes are bool, i4, i8, i16, i32, i64, u8, f8e4m3, f8e5m2, f16, bf16, f32, f64, "
-            "each with xN for N lanes (f32x4)");
+            "The dtypes are bool, i4, i8, i16, i32, i64, u8, u16, u32, u64, f8e4m3, f8e5m2, f16, "
+            "bf16, f32, f64, each with xN for N lanes (f32x4)");
   EXPECT_EQ(ErrorOf(InKernel("  let v: f33 = 1.0;\n")),
             "t.tile:6:10: error: unknown dtype 'f33'; the dtypes are bool, i4, i8, i16, i32, i64, "
-            "u8, f8e4m3, f8e5m2, f16, bf16, f32, f64, each with xN for N lanes (f32x4)");
+            "u8, u16, u32, u64, f8e4m3, f8e5m2, f16, bf16, f32, f64, each with xN for N lanes "
+            "(f32x4)");
   EXPECT_EQ(ErrorOf(InKernel("  let v: f32x4 = broadcast(s, 2000);\n")),
             "t.tile:6:31: error: expected a lane count from 1 to 1024, found '2000'");
   EXPECT_EQ(ErrorOf(InKernel("  eval min(1);\n")),

@@ -11,6 +11,7 @@
 #include "passes/analysis/arith/int_math.h"
 #include "passes/analysis/fragment_layout.h"
 #include "passes/transforms/lower_tile_ops_internal.h"
+#include "tile_ir/intrinsics.h"
 #include "tile_ir/printer.h"
 #include "tile_ir/structural_equal.h"
 
@@ -91,6 +92,8 @@ Expr Lowest(DataType dtype) {
 
 Expr Highest(DataType dtype) {
   if (dtype.is_float()) return Float(std::numeric_limits<double>::infinity(), dtype);
+  // u64's top, 2^64 - 1, is past what its IntImm holds: the bits of -1 as an i64.
+  if (dtype.scalar() == ScalarType::kU64) return Call::Make(dtype, kReinterpret, {Int(-1, kI64)});
   return Int(arith::TypeMax(dtype), dtype);
 }
 

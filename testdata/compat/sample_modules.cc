@@ -1,6 +1,7 @@
 // The sample modules, built with the IR builders (sample_modules.h).
 #include "testdata/compat/sample_modules.h"
 
+#include <limits>
 #include <utility>
 
 #include "tile_ir/buffer.h"
@@ -433,6 +434,37 @@ Kernel MoreReductions() {
                           std::move(launch), Seq::Make(std::move(body)));
 }
 
+// Version 7: the unsigned types u16, u32 and u64. 4-bit fields unpacked from u32 words by the
+// logical shift (a u32 with its top bit set stays positive), unsigned division and remainder,
+// widening to u64 by a u64 scalar parameter, and a u16 buffer written through a cast.
+Kernel UnsignedWords() {
+  Buffer packed = BufferNode::Make("Packed", kU32, {Int(64)}, MemoryScope::kGlobal);
+  Buffer fields = BufferNode::Make("Fields", kF32, {Int(512)}, MemoryScope::kGlobal);
+  Buffer halves = BufferNode::Make("Halves", kU16, {Int(64)}, MemoryScope::kGlobal);
+  Buffer wide = BufferNode::Make("Wide", kU64, {Int(64)}, MemoryScope::kGlobal);
+  VarRef scale = Var::Make("scale", kU64);
+  VarRef bx = Var::Make("bx"), tx = Var::Make("tx"), j = Var::Make("j");
+  Expr word = Load(packed, {tx});
+  Expr shift = Mul(Cast::Make(kU32, j), Int(4, kU32));
+  Expr field = Op(BinaryOp::kBitAnd, Op(BinaryOp::kShr, word, shift), Int(15, kU32));
+  Stmt per_thread = Seq::Make({
+      For::Make(j, Int(0), Int(8), ForKind::kUnrolled,
+                Store::Make(fields, {Add(Mul(tx, Int(8)), j)}, Cast::Make(kF32, field))),
+      Store::Make(halves, {tx}, Cast::Make(kU16, Op(BinaryOp::kMod, word, Int(65521, kU32)))),
+      Store::Make(wide, {tx},
+                  Op(BinaryOp::kDiv, Mul(Cast::Make(kU64, word), scale),
+                     Int(std::numeric_limits<int64_t>::max(), kU64))),
+  });
+  Launch launch;
+  launch.grid = {{bx, Int(1)}};
+  launch.threads = {64};
+  return KernelNode::Make(
+      "unsigned_words", {},
+      {{packed, nullptr}, {fields, nullptr}, {halves, nullptr}, {wide, nullptr}, {nullptr, scale}},
+      std::move(launch),
+      For::Make(tx, Int(0), Int(64), ForKind::kThreadBound, per_thread, {}, {}, ThreadAxis::kX));
+}
+
 }  // namespace
 
 std::vector<SampleModule> SampleModules() {
@@ -461,6 +493,9 @@ std::vector<SampleModule> SampleModules() {
   Module more_reductions = NewModule();
   more_reductions.kernels = {MoreReductions()};
   samples.push_back({"more_reductions", std::move(more_reductions)});
+  Module unsigned_words = NewModule();
+  unsigned_words.kernels = {UnsignedWords()};
+  samples.push_back({"unsigned_words", std::move(unsigned_words)});
   return samples;
 }
 

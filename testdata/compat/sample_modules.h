@@ -24,7 +24,7 @@ struct SampleModule {
 // XOR-swizzled layout and ^ on every integer type and on vector lanes. Then the feature of
 // version 3: a kernel's shape requirements. Version 4: a replicated fragment layout. Version 5:
 // bitwise and, or and shifts, reinterpret, atomic max and min. Version 6: the reductions
-// abssum, prod, bitand, bitor and bitxor.
+// abssum, prod, bitand, bitor and bitxor. Version 7: the unsigned types u16, u32 and u64.
 std::vector<SampleModule> SampleModules();
 
 }  // namespace tile_ir::compat

@@ -13,8 +13,11 @@
 namespace tile_ir::arith {
 namespace {
 
+// u64 is left out: its values reach 2^64 - 1, past the int64 bounds of IntInterval, so a range
+// drawn for one (x >> 63 is 0, x <= INT64_MAX) could be wrong. Its constants still fold, exactly.
 bool IsScalarInt(DataType dtype) {
-  return !dtype.is_vector() && (dtype.is_int() || dtype.is_bool());
+  return !dtype.is_vector() && (dtype.is_int() || dtype.is_bool()) &&
+         dtype.scalar() != ScalarType::kU64;
 }
 
 bool IsFloatLiteral(const Expr& e, double value) {

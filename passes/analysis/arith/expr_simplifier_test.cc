@@ -17,6 +17,7 @@ Expr operator*(Expr a, Expr b) { return Binary::Make(BinaryOp::kMul, a, b); }
 Expr operator+(Expr a, int64_t b) { return a + Int(b, a->dtype()); }
 Expr operator-(Expr a, int64_t b) { return a - Int(b, a->dtype()); }
 Expr operator*(Expr a, int64_t b) { return a * Int(b, a->dtype()); }
+Expr operator<(Expr a, Expr b) { return Binary::Make(BinaryOp::kLt, a, b); }
 Expr Op(BinaryOp op, Expr a, int64_t b) { return Binary::Make(op, a, Int(b, a->dtype())); }
 
 class ExprSimplifierTest : public ::testing::Test {
@@ -44,6 +45,22 @@ TEST_F(ExprSimplifierTest, FoldsConstants) {
   EXPECT_EQ(Simplified(Op(BinaryOp::kDiv, Int(7), 0)), "7 / 0");
   EXPECT_EQ(Simplified(Float(1.5) * Float(2.0)), "3.0");
   EXPECT_EQ(Simplified(Op(BinaryOp::kDiv, Float(1.0), Float(3.0))), "1.0 / 3.0");
+}
+
+// u32 values are within int64 and analysed as such; u64 values reach 2^64 - 1, past the int64
+// bounds of an interval, so nothing is concluded from a u64 range (x >> 63 may be 1), while
+// u64 constants still fold exactly.
+TEST_F(ExprSimplifierTest, UnsignedRangesAreExactOrNotUsed) {
+  Expr w = Var::Make("w", kU32), x = Var::Make("x", kU64);
+  EXPECT_EQ(Simplified(Op(BinaryOp::kShr, w, 31) < Int(2, kU32)), "true");
+  EXPECT_EQ(Simplified(Op(BinaryOp::kShr, x, 63)), "x >> 63_u64");
+  EXPECT_EQ(
+      Simplified(Binary::Make(BinaryOp::kLe, x, Int(std::numeric_limits<int64_t>::max(), kU64))),
+      "x <= 9223372036854775807_u64");
+  EXPECT_EQ(Simplified(Cast::Make(kI64, x) < Int(0, kI64)), "cast<i64>(x) < 0_i64");
+  EXPECT_EQ(Simplified(Int(2, kU64) * Int(3, kU64) + 1), "7_u64");
+  // 2^62 * 2 is past INT64_MAX: left for the target, which wraps it.
+  EXPECT_EQ(Simplified(Int(int64_t{1} << 62, kU64) * 2), "4611686018427387904_u64 * 2_u64");
 }
 
 TEST_F(ExprSimplifierTest, AppliesIdentities) {

@@ -18,10 +18,15 @@ using Wide = __int128;
 
 // The values an integer or bool scalar of `dtype` can hold: bool is [0, 1],
 // i4 [-8, 7], u8 [0, 255], ... Inline: layout enumeration checks every index it computes.
+// u64 stops at INT64_MAX, the largest value an IntImm holds: folding stays exact below it, and
+// ExprSimplifier draws no conclusions from u64 ranges, which int64 cannot bound.
 inline int64_t TypeMin(DataType dtype) {
   switch (dtype.scalar()) {
     case ScalarType::kBool:
-    case ScalarType::kU8: return 0;
+    case ScalarType::kU8:
+    case ScalarType::kU16:
+    case ScalarType::kU32:
+    case ScalarType::kU64: return 0;
     case ScalarType::kI4: return -8;
     case ScalarType::kI8: return std::numeric_limits<int8_t>::min();
     case ScalarType::kI16: return std::numeric_limits<int16_t>::min();
@@ -33,6 +38,8 @@ inline int64_t TypeMax(DataType dtype) {
   switch (dtype.scalar()) {
     case ScalarType::kBool: return 1;
     case ScalarType::kU8: return 255;
+    case ScalarType::kU16: return std::numeric_limits<uint16_t>::max();
+    case ScalarType::kU32: return std::numeric_limits<uint32_t>::max();
     case ScalarType::kI4: return 7;
     case ScalarType::kI8: return std::numeric_limits<int8_t>::max();
     case ScalarType::kI16: return std::numeric_limits<int16_t>::max();
@@ -87,7 +94,7 @@ inline int64_t ShiftLeftInt(int64_t a, int64_t b, DataType dtype) {
 }
 
 // `a >> b` in the integer type `dtype`: b modulo the width; arithmetic, which is logical on the
-// never-negative values of u8.
+// never-negative values the unsigned types hold here.
 inline int64_t ShiftRightInt(int64_t a, int64_t b, DataType dtype) {
   return a >> (b & (dtype.bits() - 1));
 }
