@@ -117,3 +117,38 @@ def test_a_jit_factory_registers_per_specialization():
     torch.testing.assert_close(torch.compile(lambda v: triple(double(v)), fullgraph=True,
                                              backend="aot_eager")(x), x * 6)
     np.testing.assert_allclose(double(x).numpy(), (x * 2).numpy())
+
+
+@T.prim_func
+def scale(X: T.Tensor((N,), "float32"), factor: T.float32, Y: T.Tensor((N,), "float32")):
+    with T.Kernel(T.ceildiv(N, 64), threads=64) as bx:
+        for i in T.Parallel(64):
+            if bx * 64 + i < N:
+                Y[bx * 64 + i] = X[bx * 64 + i] * factor
+
+
+def test_autograd_pairs_the_op_with_a_backward_of_tile_ops():
+    forward = tile.torch.custom_op(tile.compile(scaled_add, out_idx=-1), name="scaled_add_ad")
+    times = tile.torch.custom_op(tile.compile(scale, out_idx=-1))
+
+    def setup_context(ctx, inputs, output):
+        ctx.alpha = inputs[2]
+
+    def backward(ctx, grad):  # d(alpha x + y) = alpha dx + dy; none for the scalar
+        return times(grad, ctx.alpha), grad, None
+
+    forward.register_autograd(backward, setup_context=setup_context)
+
+    def loss(x, y, w):
+        return (forward(x, y, 1.5) * w).sum()
+
+    w = torch.randn(130)
+    for run in (loss, torch.compile(loss, fullgraph=True, backend="aot_eager")):
+        x, y = torch.randn(130, requires_grad=True), torch.randn(130, requires_grad=True)
+        run(x, y, w).backward()
+        torch.testing.assert_close(x.grad, 1.5 * w)
+        torch.testing.assert_close(y.grad, w)
+    # The gradient of a sum is an expanded (stride 0) tensor: passed on contiguous.
+    x = torch.randn(70, requires_grad=True)
+    forward(x, torch.zeros(70), 3.0).sum().backward()
+    torch.testing.assert_close(x.grad, torch.full((70,), 3.0))

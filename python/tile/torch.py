@@ -10,7 +10,9 @@ ints or bools) and its outputs (out_idx) as results. Its fake (meta) implementat
 output's shape from the kernel's symbolic shapes with the dims the inputs' shapes bind, and
 its dtype from the kernel's, on the first input's device, so torch.compile(fullgraph=True)
 traces it, with symbolic sizes where the inputs' are dynamic. The real implementation is the
-kernel's call: outputs from torch's allocator, the launch on torch's current stream.
+kernel's call on contiguous inputs: outputs from torch's allocator, the launch on torch's
+current stream. Autograd pairs an operator with its backward, itself made of tile operators:
+`op.register_autograd(backward, setup_context=...)` (torch.library's, on the returned op).
 
 Needs torch; `import tile.torch` without it raises ImportError saying so."""
 
@@ -123,6 +125,9 @@ def custom_op(kernel, *compile_args, name=None, namespace="tile", **compile_kwar
         return op
 
     def run(*inputs):
+        # Autograd and views hand operators strided tensors (an expanded gradient has stride
+        # 0); tile kernels take the row-major layout their buffers declare.
+        inputs = [v.contiguous() if isinstance(v, torch.Tensor) else v for v in inputs]
         outputs = kernel(*inputs)
         return tuple(outputs) if isinstance(outputs, list) else outputs
 
