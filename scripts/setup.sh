@@ -29,6 +29,10 @@ PACKAGES=(
   libprotobuf-java
   # libcrypto's SHA-256 for the kernel cache (runtime/jit/sha256.cc).
   libssl-dev
+  # The remote kernel cache (runtime/remote_cache): hiredis, the Redis client it links, and
+  # redis-server, which its tests start on a loopback port (//runtime/remote_cache:*_redis_test).
+  libhiredis-dev
+  redis-server
   # HIP: hipcc compiles emitted HIP C++ to gfx90a/gfx940 code objects offline
   # (//targets/hip:op_suite_hipcc_test); libamdhip64 is dlopened at run time.
   hipcc
