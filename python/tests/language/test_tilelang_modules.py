@@ -110,6 +110,7 @@ def test_sigmoid_parallel_and_register_hints():
         with T.Kernel(1, threads=64):
             T.disable_warp_group_reg_alloc()
             T.no_set_max_nreg()
+            T.assume(X.shape[0] == 50)
             for i in T.parallel(0, 50):
                 Y[i] = T.sigmoid(X[i])
 

@@ -36,7 +36,8 @@ from tile.language.control import (Else, If, Kernel, Parallel, Persistent, Pipel
                                    serial, unroll, use_swizzle, vectorized)
 from tile.language.expr import sigmoid
 from tile.language.hints import (annotate_consumer_reg_alloc, annotate_producer_reg_alloc,
-                                 disable_warp_group_reg_alloc, no_set_max_nreg, set_max_nreg)
+                                 assume, disable_warp_group_reg_alloc, no_set_max_nreg,
+                                 set_max_nreg)
 from tile.language import dtypes as _dtypes_module
 from tile.language.dtypes import BY_NAME as _DTYPES
 from tile.language.dtypes import DType
@@ -158,7 +159,7 @@ __all__ = [name for name in [
     "reduce_abssum", "reduce_bitand", "reduce_bitor", "reduce_bitxor", "reduce_prod",
     "alloc_reducer", "finalize_reducer", "reducer_init", "reducer_update",
     "Persistent", "reshape", "view", "im2col", "parallel", "sigmoid", "atomic_addx2",
-    "atomic_addx4", "alloc_buffer",
+    "atomic_addx4", "alloc_buffer", "assume",
     "no_set_max_nreg", "disable_warp_group_reg_alloc", "set_max_nreg",
     "annotate_producer_reg_alloc", "annotate_consumer_reg_alloc",
 ] + sorted(_DTYPES) + sorted(_dtypes_module._ALIASES) + sorted(_expr.INTRINSICS) + sorted(

@@ -30,3 +30,16 @@ def annotate_producer_reg_alloc(reg_count):
 def annotate_consumer_reg_alloc(reg_count):
     del reg_count
     statement_site("T.annotate_consumer_reg_alloc")
+
+
+def assume(cond):
+    """TVM's T.assume(cond): a fact the compiler may rely on. Nothing here relies on a user's
+    assumption (bounds are proven or masked), so it emits nothing; the condition is still
+    checked to be a boolean expression of the kernel."""
+    from tile.language import expr  # pylint: disable=import-outside-toplevel
+    from tile.language import dtypes  # pylint: disable=import-outside-toplevel
+    builder, _ = statement_site("T.assume")
+    cond = expr.typed(expr.as_expr(cond, "T.assume"), dtypes.bool_)
+    if cond.dtype.kind != "bool":
+        raise builder.fail(TypeError, "T.assume", f"the condition is {cond.dtype.ir_name}, "
+                           "not bool")
