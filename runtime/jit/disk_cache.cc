@@ -6,7 +6,6 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -19,6 +18,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "runtime/jit/owned_files.h"
+#include "runtime/jit/secret_file.h"
 
 namespace tile_ir::runtime::jit {
 namespace {
@@ -28,61 +28,6 @@ namespace fs = std::filesystem;
 constexpr absl::string_view kEntrySuffix = ".entry";
 constexpr char kKeyName[] = "key";
 constexpr char kLocksName[] = "locks";
-
-// 32 random bytes from the kernel's generator.
-absl::StatusOr<EntrySecret> RandomSecret() {
-  EntrySecret secret;
-  size_t got = 0;
-  while (got < secret.size()) {
-    const ssize_t n = getrandom(secret.data() + got, secret.size() - got, 0);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return ErrnoError("cannot draw random bytes for the key of", "the cache");
-    got += static_cast<size_t>(n);
-  }
-  return secret;
-}
-
-// The folder's key, made when missing and `create` (written aside, then
-// linked into place without replacing one a racing process made first, then
-// read back, so that every process agrees on one key); nullopt when missing
-// otherwise.
-absl::StatusOr<std::optional<EntrySecret>> ReadOrCreateSecret(int folder_fd,
-                                                              const std::string& directory,
-                                                              bool create) {
-  const std::string path = absl::StrCat(directory, "/", kKeyName);
-  for (int attempt = 0; attempt < 2; ++attempt) {
-    absl::StatusOr<std::string> bytes = ReadOwnedFile(folder_fd, kKeyName, 64, /*secret=*/true);
-    if (bytes.ok() && bytes->size() == EntrySecret().size()) {
-      EntrySecret secret;
-      std::copy(bytes->begin(), bytes->end(), secret.begin());
-      return std::optional<EntrySecret>(secret);
-    }
-    if (bytes.ok() || !absl::IsNotFound(bytes.status())) {
-      const std::string why = bytes.ok() ? absl::StrCat(bytes->size(), " bytes, not 32")
-                                         : std::string(bytes.status().message());
-      return absl::PermissionDeniedError(
-          absl::StrCat("tile cache: refusing the key file ", path, ": ", why,
-                       "; a key others could read or replace authenticates nothing: remove it (rm ",
-                       path, "), and a new one is made and every entry rebuilt"));
-    }
-    if (!create) return std::optional<EntrySecret>();
-    absl::StatusOr<EntrySecret> secret = RandomSecret();
-    if (!secret.ok()) return secret.status();
-    const std::string temp = TempName(kKeyName);
-    absl::Status written = WriteNewFile(
-        folder_fd, temp, absl::StrCat(directory, "/", temp),
-        std::string_view(reinterpret_cast<const char*>(secret->data()), secret->size()));
-    if (!written.ok()) return written;
-    const bool linked = linkat(folder_fd, temp.c_str(), folder_fd, kKeyName, 0) == 0;
-    const int link_errno = errno;
-    unlinkat(folder_fd, temp.c_str(), 0);
-    if (!linked && link_errno != EEXIST) {
-      errno = link_errno;
-      return ErrnoError("cannot create the key file", path);
-    }
-  }
-  return absl::InternalError(absl::StrCat("tile cache: the key file ", path, " keeps vanishing"));
-}
 
 bool IsEntryName(const std::string& name) {
   return absl::EndsWith(name, kEntrySuffix) && !absl::StartsWith(name, kTempPrefix);
@@ -143,7 +88,7 @@ absl::StatusOr<DiskCache> DiskCache::OpenFolder(std::string directory, bool crea
     return locks.status();
   }
   absl::StatusOr<std::optional<EntrySecret>> secret =
-      ReadOrCreateSecret(cache.folder_fd_, directory, create);
+      ReadOrCreateSecret(cache.folder_fd_, directory, kKeyName, create);
   if (!secret.ok()) return secret.status();
   cache.secret_ = *secret;
   return cache;

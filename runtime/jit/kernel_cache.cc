@@ -14,6 +14,8 @@ std::string_view CacheSourceName(CacheSource source) {
       return "memory";
     case CacheSource::kDisk:
       return "disk";
+    case CacheSource::kRemote:
+      return "remote";
     case CacheSource::kCompiled:
       return "compiled";
   }
@@ -23,6 +25,8 @@ std::string_view CacheSourceName(CacheSource source) {
 KernelCacheOptions KernelCacheOptions::FromEnvironment() {
   KernelCacheOptions options;
   options.directory = CacheDirectoryFromEnvironment();
+  options.remote_url = RemoteCacheUrlFromEnvironment();
+  if (options.remote_url) options.remote_key_path = RemoteKeyPathFromEnvironment();
   return options;
 }
 
@@ -34,6 +38,21 @@ KernelCache::KernelCache(JitBackend& backend, KernelCacheOptions options)
       disk_ = *std::move(disk);
     } else {
       Warn(absl::StrCat(disk.status().message(), "; caching in memory only"));
+    }
+  }
+  if (options_.remote_url) {
+    if (!options_.remote_key_path) {
+      Warn(absl::StrCat("no key file for the remote kernel cache ", *options_.remote_url,
+                        " (set TILE_CACHE_REMOTE_KEY or HOME); not using it"));
+      return;
+    }
+    absl::StatusOr<std::unique_ptr<RemoteCache>> remote =
+        RemoteCache::Open(*options_.remote_url, *options_.remote_key_path, /*create_key=*/true,
+                          [this](const std::string& message) { Warn(message); });
+    if (remote.ok()) {
+      remote_ = *std::move(remote);
+    } else {
+      Warn(absl::StrCat(remote.status().message(), "; not using the remote cache"));
     }
   }
 }
@@ -101,6 +120,32 @@ std::unique_ptr<LoadedKernel> KernelCache::TryDisk(const CacheContext& context,
   return *std::move(kernel);
 }
 
+std::unique_ptr<LoadedKernel> KernelCache::TryRemote(const CacheContext& context,
+                                                     const std::string& key,
+                                                     std::string_view kernel_name) {
+  LoadResult loaded = remote_->Load(key, context);
+  if (loaded.kind == LoadResult::Kind::kMiss) return nullptr;
+  if (loaded.kind == LoadResult::Kind::kRefused) {
+    ++stats_.refused;
+    Warn(loaded.warning);
+    return nullptr;
+  }
+  absl::StatusOr<std::unique_ptr<LoadedKernel>> kernel =
+      backend_.LoadArtifact(loaded.artifact, kernel_name);
+  if (!kernel.ok()) {
+    ++stats_.refused;
+    Warn(absl::StrCat("remote cache entry ", remote_->EntryName(key), " on ", remote_->name(),
+                      " does not load (", kernel.status().message(), "); compiling it"));
+    return nullptr;
+  }
+  if (disk_) {
+    if (absl::Status stored = disk_->Store(key, context, loaded.artifact); !stored.ok()) {
+      Warn(absl::StrCat(stored.message(), "; the kernel is cached in memory only"));
+    }
+  }
+  return *std::move(kernel);
+}
+
 absl::StatusOr<std::unique_ptr<LoadedKernel>> KernelCache::LoadOrCompile(
     const CacheContext& context, const std::string& key,
     const std::function<absl::StatusOr<Module>()>& build, std::string_view kernel_name,
@@ -131,6 +176,14 @@ absl::StatusOr<std::unique_ptr<LoadedKernel>> KernelCache::LoadOrCompile(
       Warn(absl::StrCat(locked.status().message(), "; compiling without the lock"));
     }
   }
+  // Under the key's lock, so that one process of a machine asks the server.
+  if (remote_) {
+    if (std::unique_ptr<LoadedKernel> kernel = TryRemote(context, key, kernel_name)) {
+      ++stats_.remote_hits;
+      *source = CacheSource::kRemote;
+      return kernel;
+    }
+  }
   absl::StatusOr<Module> module = build();
   if (!module.ok()) return module.status();
   absl::StatusOr<CompiledKernel> compiled = backend_.Compile(*module, kernel_name);
@@ -142,6 +195,7 @@ absl::StatusOr<std::unique_ptr<LoadedKernel>> KernelCache::LoadOrCompile(
       Warn(absl::StrCat(stored.message(), "; the kernel is cached in memory only"));
     }
   }
+  if (remote_) remote_->Store(key, context, compiled->artifact);
   return std::move(compiled->kernel);
 }
 

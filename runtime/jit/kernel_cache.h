@@ -1,5 +1,7 @@
 // The JIT's kernel cache: a call finds a kernel in memory first, then on
-// disk (disk_cache.h), then compiles it through its backend and stores it.
+// disk (disk_cache.h), then in the remote cache where TILE_CACHE_URL names
+// one (remote_cache.h; a hit is stored on disk too), then compiles it through
+// its backend and stores it on disk and remotely.
 // Concurrent calls for one missing key compile once: threads of a process
 // wait on the key's slot, processes on the key's lock file.
 #ifndef RUNTIME_JIT_KERNEL_CACHE_H_
@@ -18,20 +20,28 @@
 #include "runtime/jit/cache_context.h"
 #include "runtime/jit/disk_cache.h"
 #include "runtime/jit/jit_backend.h"
+#include "runtime/jit/remote_cache.h"
 
 namespace tile_ir::runtime::jit {
 
-enum class CacheSource { kMemory, kDisk, kCompiled };
-std::string_view CacheSourceName(CacheSource source);  // "memory", "disk", "compiled"
+enum class CacheSource { kMemory, kDisk, kRemote, kCompiled };
+// "memory", "disk", "remote", "compiled"
+std::string_view CacheSourceName(CacheSource source);
 
 struct KernelCacheOptions {
   // The disk cache's folder; nullopt keeps kernels in memory only.
   std::optional<std::string> directory;
+  // The remote level's URL (redis://host:port/db) and its key file; nullopt
+  // for none. A URL that does not parse or a key file that is refused is
+  // warned about and the cache stays local.
+  std::optional<std::string> remote_url;
+  std::optional<std::string> remote_key_path;
   // Where refusals of stale or damaged entries go; stderr
   // ("tile: warning: ...") by default.
   std::function<void(const std::string&)> warn;
 
-  // $TILE_CACHE_DIR, $XDG_CACHE_HOME/tile or ~/.cache/tile; none with
+  // $TILE_CACHE_DIR, $XDG_CACHE_HOME/tile or ~/.cache/tile; $TILE_CACHE_URL
+  // and the remote key file (RemoteKeyPathFromEnvironment); none with
   // TILE_DISABLE_CACHE=1.
   static KernelCacheOptions FromEnvironment();
 };
@@ -39,6 +49,7 @@ struct KernelCacheOptions {
 struct KernelCacheStats {
   std::atomic<int64_t> memory_hits{0};
   std::atomic<int64_t> disk_hits{0};
+  std::atomic<int64_t> remote_hits{0};
   std::atomic<int64_t> compiles{0};
   std::atomic<int64_t> refused{0};  // stale, damaged or untrusted entries rebuilt
 };
@@ -58,6 +69,8 @@ class KernelCache {
 
   JitBackend& backend() { return backend_; }
   const std::optional<DiskCache>& disk() const { return disk_; }
+  // nullptr without a remote level.
+  const RemoteCache* remote() const { return remote_.get(); }
   const KernelCacheStats& stats() const { return stats_; }
 
   // The kernel `kernel_name` of `module`, keyed by KernelContext.
@@ -85,11 +98,15 @@ class KernelCache {
   // Loads a disk entry; nullptr on a miss, warning on a refusal.
   std::unique_ptr<LoadedKernel> TryDisk(const CacheContext& context, const std::string& key,
                                         std::string_view kernel_name);
+  // Loads a remote entry and stores it on disk; nullptr on a miss, warning on a refusal.
+  std::unique_ptr<LoadedKernel> TryRemote(const CacheContext& context, const std::string& key,
+                                          std::string_view kernel_name);
   void Warn(const std::string& message);
 
   JitBackend& backend_;
   KernelCacheOptions options_;
   std::optional<DiskCache> disk_;
+  std::unique_ptr<RemoteCache> remote_;
   KernelCacheStats stats_;
   std::mutex mutex_;
   absl::flat_hash_map<std::string, std::shared_ptr<Slot>> slots_;

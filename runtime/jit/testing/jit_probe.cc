@@ -1,8 +1,9 @@
 // A process that calls one kernel through the JIT cache, for tests of what
 // several processes sharing $TILE_CACHE_DIR see: add_f32 of the operator
 // suite, specialized with every dimension static (--static) or none, at
-// --shape=M,N. Prints "source=<memory|disk|compiled> key=<key> compiles=N
-// disk_hits=N refused=N" and exits 1 unless C == A + B.
+// --shape=M,N. Prints "source=<memory|disk|remote|compiled> key=<key>
+// compiles=N disk_hits=N refused=N remote_hits=N" and exits 1 unless
+// C == A + B.
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -79,6 +80,7 @@ int main(int argc, char** argv) {
   }
   std::cout << "source=" << CacheSourceName(source) << " key=" << *add.KeyFor(args)
             << " compiles=" << cache.stats().compiles << " disk_hits=" << cache.stats().disk_hits
-            << " refused=" << cache.stats().refused << std::endl;
+            << " refused=" << cache.stats().refused
+            << " remote_hits=" << cache.stats().remote_hits << std::endl;
   return 0;
 }
