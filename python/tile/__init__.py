@@ -20,6 +20,7 @@ from tile.kernel import Kernel
 from tile.module import Module, load
 from tile.jit import JITImpl, JITKernel, compile, jit  # pylint: disable=redefined-builtin
 from tile.autotuner import AutoTuner, autotune
+from tile.cache import disable_cache, enable_cache, is_cache_enabled
 from tile.math import cdiv, next_power_of_2, prev_power_of_2
 from tile.transform import PassConfigKey
 from tile.utils.tensor import TensorSupplyType
@@ -40,5 +41,6 @@ def __getattr__(name):
 __all__ = [
     "AutoTuner", "InternalError", "InvalidArgumentError", "JITImpl", "JITKernel", "Kernel", "Module",
     "NotFoundError", "PassConfigKey", "TensorSupplyType", "TileError", "UnavailableError",
-    "autotune", "cdiv", "compile", "jit", "load", "next_power_of_2", "prev_power_of_2",
+    "autotune", "cdiv", "compile", "disable_cache", "enable_cache", "is_cache_enabled", "jit",
+    "load", "next_power_of_2", "prev_power_of_2",
 ]

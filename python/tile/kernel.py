@@ -190,4 +190,6 @@ def compile(module, kernel=None, target="cpu"):  # pylint: disable=redefined-bui
     handle = ctypes.c_void_p()
     check(lib.tile_kernel_compile(module._live_handle(), kernel.encode(), target.encode(),
                                   ctypes.byref(handle)))
+    from tile import cache  # pylint: disable=import-outside-toplevel
+    cache.note_compile(target)
     return Kernel(handle, module)

@@ -102,6 +102,11 @@ class Profiler:
         import numpy as np  # pylint: disable=import-outside-toplevel
         self._generator = np.random.default_rng(seed)
 
+    @property
+    def func(self):
+        """The kernel the profiler runs (TileLang's profiler.func), callable on tensors."""
+        return self.kernel
+
     def _get_inputs(self, dynamic_symbolic_constraints=None):
         """Fresh inputs of the kernel, as TensorSupplyType says: torch tensors on the GPU for a
         GPU target, numpy arrays for the CPU's."""

@@ -206,3 +206,28 @@ def test_alloc_buffer_makes_what_its_scope_names():
         def k2(A: T.Tensor((4,), "float32")):  # pylint: disable=unused-variable
             with T.Kernel(1, threads=32):
                 T.alloc_buffer((4,), "float32")
+
+
+def test_cache_switches(monkeypatch):
+    from tile import cache
+    monkeypatch.delenv("TILE_DISABLE_CACHE", raising=False)
+    monkeypatch.setattr(cache, "_compiled_targets", set())
+    assert tilelang.is_cache_enabled()
+    tilelang.disable_cache()
+    assert not tilelang.is_cache_enabled()
+    cache.note_compile("cpu")
+    with pytest.warns(RuntimeWarning, match="compiled for cpu already"):
+        tilelang.enable_cache()
+    assert tilelang.is_cache_enabled()
+
+
+def test_profiler_func_is_the_kernel():
+    @T.prim_func
+    def k(X: T.Tensor((8,), "float32"), Y: T.Tensor((8,), "float32")):
+        with T.Kernel(1, threads=32):
+            for i in T.Parallel(8):
+                Y[i] = X[i] + 1.0
+
+    kernel = tilelang.compile(k, out_idx=[-1], target="cpu")
+    x = np.arange(8, dtype=np.float32)
+    np.testing.assert_array_equal(kernel.get_profiler().func(x), x + 1)

@@ -113,7 +113,11 @@ def _uses(stmt):
                     message.name.startswith("atomic") and value and \
                     value[0].WhichOneof("node") == "buffer_load":
                 written.add(value[0].buffer_load.buffer)
-            children = value if field.label == field.LABEL_REPEATED else [value]
+            # A repeated field's value is a container; protobuf's upb descriptors (5.x) have no
+            # `label`, so tell containers from messages and scalars by the value.
+            repeated = not hasattr(value, "ListFields") and not isinstance(
+                value, (str, bytes, int, float))
+            children = value if repeated else [value]
             for child in children:
                 if hasattr(child, "ListFields"):
                     walk(child)
