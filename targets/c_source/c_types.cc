@@ -76,7 +76,8 @@ int64_t StorageBytes(ScalarType type, int64_t elements) {
 }
 
 bool IsNarrowInt(ScalarType type) {
-  return type == ScalarType::kI8 || type == ScalarType::kI16 || type == ScalarType::kU8;
+  return type == ScalarType::kI8 || type == ScalarType::kI16 || type == ScalarType::kU8 ||
+         type == ScalarType::kU16;
 }
 
 bool IsFp8(ScalarType type) { return type == ScalarType::kF8E4M3 || type == ScalarType::kF8E5M2; }
@@ -138,7 +139,7 @@ CExpr Convert(const Dialect& dialect, const CExpr& value, ScalarType from, Scala
     return StaticCast(dialect.ValueType(to), value);
   }
   if (to_type.is_float()) {
-    // Through f64, exact for every integer type but i64, then one rounding
+    // Through f64, exact for every integer type but i64 and u64, then one rounding
     // (through f32 where the dialect has no f64: exact up to 2^24).
     if (!dialect.has_f64()) {
       return FloatToFloat(dialect, StaticCast("float", value), ScalarType::kF32, to);

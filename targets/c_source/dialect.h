@@ -55,6 +55,9 @@ class Dialect {
   // OK when the dialect has a form for `type`; otherwise Unimplemented text
   // naming the missing capability ("Metal has no 64-bit float type").
   virtual absl::Status CheckType(ScalarType type) const { return absl::OkStatus(); }
+  // Whether the device library has an atomic add (`add`) or atomic maximum and minimum of
+  // `type` elements: the CUDA and HIP ones have them for every whole-byte type.
+  virtual bool has_atomic(ScalarType type, bool add) const { return true; }
 
   // Types: a value in a register, an element in memory (i4 is packed two per
   // byte in the u8 type).

@@ -118,6 +118,13 @@ CExpr KernelEmitter::EmitBinary(const Binary& node) {
     bool yields_bool = IsComparison(node.op) || IsLogical(node.op);
     return yields_bool ? result : Convert(dialect_, result, ScalarType::kF32, type);
   }
+  if (type == ScalarType::kU16 && node.op == BinaryOp::kMul) {
+    // C++ promotes unsigned short to int, where 65535 * 65535 overflows (undefined); in
+    // the 32-bit unsigned type the product wraps, and WrapInt keeps its low 16 bits as the IR
+    // does.
+    a = Primary(
+        absl::StrCat("static_cast<", dialect_.ValueType(ScalarType::kU32), ">(", a.text, ")"));
+  }
   CExpr result = ApplyInfix(a, op, b);
   // Integer results come back to their own type (C++ promotes narrow ones to int).
   bool arithmetic = !IsComparison(node.op) && !IsLogical(node.op);

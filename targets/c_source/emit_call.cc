@@ -64,7 +64,7 @@ CExpr KernelEmitter::EmitAtomicUpdate(const Call& node) {
   const bool add = node.name == kAtomicAddAt;
   // The device libraries' maximum and minimum combine whole bytes of the types they order.
   const bool unsupported = type == ScalarType::kI4 || type == ScalarType::kBool ||
-                           (!add && IsFp8(type));
+                           (!add && IsFp8(type)) || !dialect_.has_atomic(type, add);
   if (unsupported) {
     return Fail(absl::StrCat(node.name, " on ", DataType(type).ToString(), " has no ",
                              dialect_.language(), " form (no atomic ", add ? "add" : "update",

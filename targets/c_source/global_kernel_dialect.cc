@@ -31,6 +31,9 @@ std::string GlobalKernelDialect::ValueType(ScalarType type) const {
     case ScalarType::kI32: return "int";
     case ScalarType::kI64: return "long long";
     case ScalarType::kU8: return "unsigned char";
+    case ScalarType::kU16: return "unsigned short";
+    case ScalarType::kU32: return "unsigned int";
+    case ScalarType::kU64: return "unsigned long long";
     case ScalarType::kF8E4M3:
     case ScalarType::kF8E5M2:
     case ScalarType::kF16:

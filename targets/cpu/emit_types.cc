@@ -36,14 +36,11 @@ llvm::Type* KernelEmitter::RegisterType(DataType type) {
       element = builder_.getInt8Ty();
       break;
     case ScalarType::kI16:
-      element = builder_.getInt16Ty();
-      break;
+    case ScalarType::kU16: element = builder_.getInt16Ty(); break;
     case ScalarType::kI32:
-      element = builder_.getInt32Ty();
-      break;
+    case ScalarType::kU32: element = builder_.getInt32Ty(); break;
     case ScalarType::kI64:
-      element = builder_.getInt64Ty();
-      break;
+    case ScalarType::kU64: element = builder_.getInt64Ty(); break;
     case ScalarType::kF16:
       element = builder_.getHalfTy();
       break;
@@ -148,7 +145,7 @@ llvm::Value* KernelEmitter::EmitCast(llvm::Value* value, DataType from, DataType
     if (to.scalar() == ScalarType::kF32 || to.scalar() == ScalarType::kF64) {
       return zext ? builder_.CreateUIToFP(value, target) : builder_.CreateSIToFP(value, target);
     }
-    // Through f64, exact for every integer type but i64, then one rounding.
+    // Through f64, exact for every integer type but i64 and u64, then one rounding.
     llvm::Type* f64 = WithElement(value->getType(), builder_.getDoubleTy());
     llvm::Value* wide =
         zext ? builder_.CreateUIToFP(value, f64) : builder_.CreateSIToFP(value, f64);

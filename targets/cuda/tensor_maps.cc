@@ -86,6 +86,9 @@ std::optional<int> TensorMapDataType(ScalarType type) {
     case ScalarType::kF8E4M3:
     case ScalarType::kF8E5M2: return 0;  // UINT8: the bytes as they are
     case ScalarType::kI16: return 1;     // UINT16: the bits as they are
+    case ScalarType::kU16: return 1;
+    case ScalarType::kU32: return 2;
+    case ScalarType::kU64: return 4;
     case ScalarType::kF16: return 6;
     case ScalarType::kBF16: return 9;
     case ScalarType::kF32: return 7;

@@ -96,6 +96,12 @@ class Metal final : public c_source::Dialect {
     return absl::OkStatus();
   }
 
+  // Metal's atomics: atomic_int and atomic_uint, and float (device memory, Metal 3); no 64-bit
+  // or sub-word ones (metal.h).
+  bool has_atomic(ScalarType type, bool) const override {
+    return type == ScalarType::kI32 || type == ScalarType::kU32 || type == ScalarType::kF32;
+  }
+
   std::string BitCast(ScalarType to, const std::string& value) const override {
     return absl::StrCat("as_type<", ValueType(to), ">(", value, ")");
   }
@@ -109,6 +115,9 @@ class Metal final : public c_source::Dialect {
       case ScalarType::kI32: return "int";
       case ScalarType::kI64: return "long";
       case ScalarType::kU8: return "uchar";
+      case ScalarType::kU16: return "ushort";
+      case ScalarType::kU32: return "uint";
+      case ScalarType::kU64: return "ulong";
       case ScalarType::kF16: return "half";
       case ScalarType::kBF16: return "bfloat";
       case ScalarType::kF32: return "float";

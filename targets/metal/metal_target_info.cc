@@ -31,8 +31,9 @@ absl::Status MetalTargetInfo::CheckTileOp(passes::TileOpKind op, DataType dtype)
   if (op == passes::TileOpKind::kGemm && dtype.scalar() == ScalarType::kI4) {
     return refuse("packed 4-bit integer matrix arithmetic");
   }
-  if (op == passes::TileOpKind::kAtomicAdd && dtype != kF32 && dtype != kI32) {
-    return refuse("an atomic add of that type (Metal has atomic_float and atomic_int only)");
+  if (op == passes::TileOpKind::kAtomicAdd && dtype != kF32 && dtype != kI32 && dtype != kU32) {
+    return refuse(
+        "an atomic add of that type (Metal has atomic_float, atomic_int and atomic_uint only)");
   }
   return absl::OkStatus();
 }

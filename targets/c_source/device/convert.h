@@ -25,6 +25,14 @@ __device__ __forceinline__ T saturate_to_range(F x, long long lo, long long hi) 
   return static_cast<T>(x);
 }
 
+// u64's top is past long long: compare against 2^64, which float and double hold exactly.
+template <typename F>
+__device__ __forceinline__ unsigned long long saturate_to_u64(F x) {
+  if (x != x || x <= static_cast<F>(0)) return 0;
+  if (x >= static_cast<F>(18446744073709551616.0)) return 18446744073709551615ull;
+  return static_cast<unsigned long long>(x);
+}
+
 // An i4 value (held in a signed char) from a float, saturated to [-8, 7].
 template <typename F>
 __device__ __forceinline__ signed char saturate_to_i4(F x) {

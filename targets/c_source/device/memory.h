@@ -1,8 +1,8 @@
 // Memory forms the emitted code cannot spell as plain C++, the same on every vendor: packed i4
 // elements (element k in the low nibble of byte k/2 when k is even, the high one when odd) and
 // atomic adds, by compare-and-swap for 1- and 2-byte types and by the hardware for f32, f64,
-// i32 and i64, and atomic maximum and minimum. Each vendor's memory header adds its narrow
-// float types.
+// i32, i64, u32 and u64, and atomic maximum and minimum. Each vendor's memory header adds its
+// narrow float types.
 #pragma once
 
 #include "tl/portable/arith.h"
@@ -50,6 +50,7 @@ __device__ __forceinline__ void store_i4_local(unsigned char* base, long long in
 __device__ __forceinline__ unsigned to_bits(signed char v) { return static_cast<unsigned char>(v); }
 __device__ __forceinline__ unsigned to_bits(unsigned char v) { return v; }
 __device__ __forceinline__ unsigned to_bits(short v) { return static_cast<unsigned short>(v); }
+__device__ __forceinline__ unsigned to_bits(unsigned short v) { return v; }
 template <typename T>
 __device__ __forceinline__ T from_bits(unsigned bits);
 template <>
@@ -63,6 +64,10 @@ __device__ __forceinline__ unsigned char from_bits<unsigned char>(unsigned bits)
 template <>
 __device__ __forceinline__ short from_bits<short>(unsigned bits) {
   return static_cast<short>(bits);
+}
+template <>
+__device__ __forceinline__ unsigned short from_bits<unsigned short>(unsigned bits) {
+  return static_cast<unsigned short>(bits);
 }
 
 // Sums with the IR's rounding: integers wrap, f16 and bf16 round once (their operator+); a
@@ -99,6 +104,12 @@ __device__ __forceinline__ void atomic_add(double* address, double value) {
 __device__ __forceinline__ void atomic_add(int* address, int value) { atomicAdd(address, value); }
 __device__ __forceinline__ void atomic_add(long long* address, long long value) {
   atomicAdd(reinterpret_cast<unsigned long long*>(address), static_cast<unsigned long long>(value));
+}
+__device__ __forceinline__ void atomic_add(unsigned* address, unsigned value) {
+  atomicAdd(address, value);
+}
+__device__ __forceinline__ void atomic_add(unsigned long long* address, unsigned long long value) {
+  atomicAdd(address, value);
 }
 
 // Atomic maximum and minimum, ordered as tl::max and tl::min (the vendor's arith header, which
@@ -169,12 +180,24 @@ __device__ __forceinline__ void atomic_min(double* address, double value) {
 }
 __device__ __forceinline__ void atomic_max(int* address, int value) { atomicMax(address, value); }
 __device__ __forceinline__ void atomic_min(int* address, int value) { atomicMin(address, value); }
+__device__ __forceinline__ void atomic_max(unsigned* address, unsigned value) {
+  atomicMax(address, value);
+}
+__device__ __forceinline__ void atomic_min(unsigned* address, unsigned value) {
+  atomicMin(address, value);
+}
 // HIP has no atomicMax of long long.
 __device__ __forceinline__ void atomic_max(long long* address, long long value) {
   atomic_combine_word<long long, unsigned long long>(address, value, Larger());
 }
 __device__ __forceinline__ void atomic_min(long long* address, long long value) {
   atomic_combine_word<long long, unsigned long long>(address, value, Smaller());
+}
+__device__ __forceinline__ void atomic_max(unsigned long long* address, unsigned long long value) {
+  atomic_combine_word<unsigned long long, unsigned long long>(address, value, Larger());
+}
+__device__ __forceinline__ void atomic_min(unsigned long long* address, unsigned long long value) {
+  atomic_combine_word<unsigned long long, unsigned long long>(address, value, Smaller());
 }
 
 }  // namespace tl

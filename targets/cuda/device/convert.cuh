@@ -49,5 +49,27 @@ template <>
 __device__ __forceinline__ unsigned char saturate_cast<unsigned char>(double x) {
   return saturate_to_range<unsigned char>(x, 0, 255);
 }
+template <>
+__device__ __forceinline__ unsigned short saturate_cast<unsigned short>(float x) {
+  return saturate_to_range<unsigned short>(x, 0, 65535);
+}
+template <>
+__device__ __forceinline__ unsigned short saturate_cast<unsigned short>(double x) {
+  return saturate_to_range<unsigned short>(x, 0, 65535);
+}
+template <>
+__device__ __forceinline__ unsigned saturate_cast<unsigned>(float x) { return __float2uint_rz(x); }
+template <>
+__device__ __forceinline__ unsigned saturate_cast<unsigned>(double x) {
+  return __double2uint_rz(x);
+}
+template <>
+__device__ __forceinline__ unsigned long long saturate_cast<unsigned long long>(float x) {
+  return __float2ull_rz(x);
+}
+template <>
+__device__ __forceinline__ unsigned long long saturate_cast<unsigned long long>(double x) {
+  return __double2ull_rz(x);
+}
 
 }  // namespace tl

@@ -30,6 +30,8 @@ TL_SATURATE_CAST(signed char, -128, 127)
 TL_SATURATE_CAST(unsigned char, 0, 255)
 TL_SATURATE_CAST(short, -32768, 32767)
 TL_SATURATE_CAST(int, -2147483647LL - 1, 2147483647LL)
+TL_SATURATE_CAST(unsigned short, 0, 65535)
+TL_SATURATE_CAST(unsigned int, 0, 4294967295LL)
 #undef TL_SATURATE_CAST
 
 // i64: the bounds are not exact in float or double, so compare against 2^63.
@@ -46,6 +48,15 @@ __device__ __forceinline__ long long saturate_cast<long long, double>(double x) 
   if (x >= 9223372036854775808.0) return 9223372036854775807LL;
   if (x < -9223372036854775808.0) return -9223372036854775807LL - 1;
   return static_cast<long long>(x);
+}
+
+template <>
+__device__ __forceinline__ unsigned long long saturate_cast<unsigned long long, float>(float x) {
+  return saturate_to_u64(x);
+}
+template <>
+__device__ __forceinline__ unsigned long long saturate_cast<unsigned long long, double>(double x) {
+  return saturate_to_u64(x);
 }
 
 // f64 -> f32 rounding toward zero with the inexact bit kept in the lowest

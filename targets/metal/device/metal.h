@@ -89,6 +89,23 @@ inline long saturate_cast<long>(float x) {
   if (x < -9223372036854775808.0f) return -9223372036854775807L - 1;
   return long(x);
 }
+template <>
+inline ushort saturate_cast<ushort>(float x) {
+  return saturate_to_range<ushort>(x, 0.0f, 65535.0f);
+}
+// uint's and ulong's tops are not floats: compare against 2^32 and 2^64, which are.
+template <>
+inline uint saturate_cast<uint>(float x) {
+  if (x != x || x <= 0.0f) return 0;
+  if (x >= 4294967296.0f) return 4294967295u;
+  return uint(x);
+}
+template <>
+inline ulong saturate_cast<ulong>(float x) {
+  if (x != x || x <= 0.0f) return 0;
+  if (x >= 18446744073709551616.0f) return 18446744073709551615ul;
+  return ulong(x);
+}
 inline char saturate_to_i4(float x) { return saturate_to_range<char>(x, -8.0f, 7.0f); }
 
 // Math on bfloat (Metal 3.1 has the type, not the functions): computed in
@@ -151,7 +168,7 @@ inline void store_i4_local(thread uchar* base, long index, char value) {
   *byte = uchar((uint(*byte) & ~(0xfu << shift)) | ((uint(value) & 0xfu) << shift));
 }
 
-// Atomic adds: Metal has them for 32-bit int and (device memory, Metal 3)
+// Atomic adds: Metal has them for 32-bit int and uint and (device memory, Metal 3)
 // float; the target refuses atomic_add on other types (metal_target_info.h).
 inline void atomic_add(device float* p, float v) {
   atomic_fetch_add_explicit((device atomic_float*)p, v, memory_order_relaxed);
@@ -162,15 +179,27 @@ inline void atomic_add(device int* p, int v) {
 inline void atomic_add(threadgroup int* p, int v) {
   atomic_fetch_add_explicit((threadgroup atomic_int*)p, v, memory_order_relaxed);
 }
+inline void atomic_add(device uint* p, uint v) {
+  atomic_fetch_add_explicit((device atomic_uint*)p, v, memory_order_relaxed);
+}
+inline void atomic_add(threadgroup uint* p, uint v) {
+  atomic_fetch_add_explicit((threadgroup atomic_uint*)p, v, memory_order_relaxed);
+}
 
-// Atomic maximum and minimum: Metal's for 32-bit int; for float a compare-and-swap loop over its
-// bits, keeping the operand that is not NaN as fmax and fmin do.
-#define TL_ATOMIC_INT_EXTREMES(SPACE)                                                \
-  inline void atomic_max(SPACE int* p, int v) {                                      \
-    atomic_fetch_max_explicit((SPACE atomic_int*)p, v, memory_order_relaxed);        \
-  }                                                                                  \
-  inline void atomic_min(SPACE int* p, int v) {                                      \
-    atomic_fetch_min_explicit((SPACE atomic_int*)p, v, memory_order_relaxed);        \
+// Atomic maximum and minimum: Metal's for 32-bit int and uint; for float a compare-and-swap loop
+// over its bits, keeping the operand that is not NaN as fmax and fmin do.
+#define TL_ATOMIC_INT_EXTREMES(SPACE)                                          \
+  inline void atomic_max(SPACE int* p, int v) {                                \
+    atomic_fetch_max_explicit((SPACE atomic_int*)p, v, memory_order_relaxed);  \
+  }                                                                            \
+  inline void atomic_min(SPACE int* p, int v) {                                \
+    atomic_fetch_min_explicit((SPACE atomic_int*)p, v, memory_order_relaxed);  \
+  }                                                                            \
+  inline void atomic_max(SPACE uint* p, uint v) {                              \
+    atomic_fetch_max_explicit((SPACE atomic_uint*)p, v, memory_order_relaxed); \
+  }                                                                            \
+  inline void atomic_min(SPACE uint* p, uint v) {                              \
+    atomic_fetch_min_explicit((SPACE atomic_uint*)p, v, memory_order_relaxed); \
   }
 TL_ATOMIC_INT_EXTREMES(device)
 TL_ATOMIC_INT_EXTREMES(threadgroup)
