@@ -39,6 +39,16 @@ int64_t SaturateToInt(double value, int64_t lo, int64_t hi) {
   return static_cast<int64_t>(rounded);
 }
 
+// u64's top, 2^64 - 1, is past int64: saturate in uint64 (2^64 as a double is the first value
+// past it).
+uint64_t SaturateToU64(double value) {
+  if (std::isnan(value)) return 0;
+  double rounded = std::nearbyint(value);
+  if (rounded <= 0) return 0;
+  if (rounded >= 18446744073709551616.0) return std::numeric_limits<uint64_t>::max();
+  return static_cast<uint64_t>(rounded);
+}
+
 }  // namespace
 
 void HostBuffer::FreeDeleter::operator()(uint8_t* p) const { std::free(p); }
@@ -58,7 +68,10 @@ bool ToDLDataType(DataType dtype, DLDataType* out) {
     case ScalarType::kI16:
     case ScalarType::kI32:
     case ScalarType::kI64: code = kDLInt; break;
-    case ScalarType::kU8: code = kDLUInt; break;
+    case ScalarType::kU8:
+    case ScalarType::kU16:
+    case ScalarType::kU32:
+    case ScalarType::kU64: code = kDLUInt; break;
     case ScalarType::kF8E4M3: code = kDLPackFloat8E4M3FNCode; break;
     case ScalarType::kF8E5M2: code = kDLPackFloat8E5M2Code; break;
     case ScalarType::kBF16: code = kDLBfloat; break;
@@ -125,6 +138,9 @@ double HostBuffer::Get(int64_t i) const {
     case ScalarType::kI32: return Load<int32_t>(p, i);
     case ScalarType::kI64: return static_cast<double>(Load<int64_t>(p, i));
     case ScalarType::kU8: return p[i];
+    case ScalarType::kU16: return Load<uint16_t>(p, i);
+    case ScalarType::kU32: return Load<uint32_t>(p, i);
+    case ScalarType::kU64: return static_cast<double>(Load<uint64_t>(p, i));
     case ScalarType::kF8E4M3: return F8E4M3ToFloat(p[i]);
     case ScalarType::kF8E5M2: return F8E5M2ToFloat(p[i]);
     case ScalarType::kF16: return HalfToFloat(Load<uint16_t>(p, i));
@@ -161,6 +177,14 @@ void HostBuffer::Set(int64_t i, double value) {
                           std::numeric_limits<int64_t>::max()));
       return;
     case ScalarType::kU8: p[i] = static_cast<uint8_t>(SaturateToInt(value, 0, 255)); return;
+    case ScalarType::kU16:
+      Store(p, i, static_cast<uint16_t>(SaturateToInt(value, 0, 65535)));
+      return;
+    case ScalarType::kU32:
+      Store(p, i,
+            static_cast<uint32_t>(SaturateToInt(value, 0, std::numeric_limits<uint32_t>::max())));
+      return;
+    case ScalarType::kU64: Store(p, i, SaturateToU64(value)); return;
     case ScalarType::kF8E4M3: p[i] = DoubleToF8E4M3(value); return;
     case ScalarType::kF8E5M2: p[i] = DoubleToF8E5M2(value); return;
     case ScalarType::kF16: Store(p, i, DoubleToHalf(value)); return;

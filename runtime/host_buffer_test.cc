@@ -132,6 +132,32 @@ TEST(HostBufferTest, DLTensorViewDescribesTheBuffer) {
   EXPECT_EQ(t->dtype.lanes, 1);
 }
 
+// u16 and u32 saturate to their ranges; u64 to 2^64 - 1, past int64 (its bits are all ones).
+TEST(HostBufferTest, UnsignedTypesSaturateToTheirRanges) {
+  HostBuffer u16(kU16, {3});
+  u16.Set(0, -3);
+  u16.Set(1, 70000);
+  u16.Set(2, 40000.5);
+  EXPECT_EQ(u16.Get(0), 0);
+  EXPECT_EQ(u16.Get(1), 65535);
+  EXPECT_EQ(u16.Get(2), 40000);
+  HostBuffer u32(kU32, {2});
+  u32.Set(0, 3e9);
+  u32.Set(1, 1e10);
+  EXPECT_EQ(u32.Get(0), 3e9);
+  EXPECT_EQ(u32.Get(1), 4294967295.0);
+  HostBuffer u64(kU64, {3});
+  u64.Set(0, 1e30);
+  u64.Set(1, -1);
+  u64.Set(2, 0x1p63);
+  uint64_t raw[3];
+  std::memcpy(raw, u64.data(), sizeof raw);
+  EXPECT_EQ(raw[0], std::numeric_limits<uint64_t>::max());
+  EXPECT_EQ(raw[1], 0u);
+  EXPECT_EQ(raw[2], uint64_t{1} << 63);
+  EXPECT_EQ(u64.Get(2), 0x1p63);
+}
+
 TEST(HostBufferTest, DLDataTypeMapping) {
   struct Case {
     DataType dtype;
@@ -141,7 +167,8 @@ TEST(HostBufferTest, DLDataTypeMapping) {
   for (const Case& c :
        {Case{kF32, kDLFloat, 32}, Case{kF16, kDLFloat, 16}, Case{kF64, kDLFloat, 64},
         Case{kBF16, kDLBfloat, 16}, Case{kI4, kDLInt, 4}, Case{kI64, kDLInt, 64},
-        Case{kU8, kDLUInt, 8}, Case{kBool, kDLPackBoolCode, 8},
+        Case{kU8, kDLUInt, 8}, Case{kU16, kDLUInt, 16}, Case{kU32, kDLUInt, 32},
+        Case{kU64, kDLUInt, 64}, Case{kBool, kDLPackBoolCode, 8},
         Case{kF8E4M3, kDLPackFloat8E4M3FNCode, 8}, Case{kF8E5M2, kDLPackFloat8E5M2Code, 8}}) {
     DLDataType dl;
     ASSERT_TRUE(ToDLDataType(c.dtype, &dl)) << c.dtype.ToString();

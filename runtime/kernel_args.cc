@@ -21,9 +21,10 @@ namespace tile_ir::runtime {
 namespace {
 
 constexpr ScalarType kAllScalarTypes[] = {
-    ScalarType::kBool, ScalarType::kI4,  ScalarType::kI8,     ScalarType::kI16,    ScalarType::kI32,
-    ScalarType::kI64,  ScalarType::kU8,  ScalarType::kF8E4M3, ScalarType::kF8E5M2, ScalarType::kF16,
-    ScalarType::kBF16, ScalarType::kF32, ScalarType::kF64};
+    ScalarType::kBool,   ScalarType::kI4,  ScalarType::kI8,   ScalarType::kI16,
+    ScalarType::kI32,    ScalarType::kI64, ScalarType::kU8,   ScalarType::kF8E4M3,
+    ScalarType::kF8E5M2, ScalarType::kF16, ScalarType::kBF16, ScalarType::kF32,
+    ScalarType::kF64,    ScalarType::kU16, ScalarType::kU32,  ScalarType::kU64};
 
 std::string DeviceTypeNumberName(int32_t type) {
   switch (type) {
@@ -119,6 +120,10 @@ absl::StatusOr<uint64_t> ConvertScalar(const KernelArg& arg, DataType dtype) {
       case ScalarType::kI32: store(static_cast<int32_t>(*v)); break;
       case ScalarType::kI64: store(*v); break;
       case ScalarType::kU8: store(static_cast<uint8_t>(*v)); break;
+      case ScalarType::kU16: store(static_cast<uint16_t>(*v)); break;
+      case ScalarType::kU32: store(static_cast<uint32_t>(*v)); break;
+      // Up to INT64_MAX (arith::TypeMax): a KernelArg carries an int64.
+      case ScalarType::kU64: store(static_cast<uint64_t>(*v)); break;
       default: store(static_cast<int8_t>(*v)); break;  // bool, i4, i8: one byte
     }
     return slot;

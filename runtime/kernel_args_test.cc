@@ -427,6 +427,43 @@ TEST_F(BindArgumentsTest, IntegerScalarsOutOfRangeNameTheParameterAndTheRange) {
             "kernel 'integers': argument 3 ('u'): 9.22337e+18 is out of range for u8 [0, 255]");
 }
 
+// u16 and u32 scalars take their whole range; u64 ones 0 to INT64_MAX, which a KernelArg's
+// int64 holds, and a larger value is refused naming that range.
+TEST(BindUnsignedScalarsTest, StoreTheirWidthAndNameTheirRange) {
+  absl::StatusOr<Module> module = text::ParseModule(
+      "ir_version 7;\nproducer \"t\" \"1\";\n\n"
+      "kernel unsigned_scalars(h: u16, w: u32, q: u64) grid(bx: 1) threads(1) {\n}\n",
+      "u.tile");
+  ASSERT_TRUE(module.ok()) << module.status();
+  const KernelNode& kernel = *module->kernels[0];
+  std::vector<KernelArg> args = {KernelArg::Integer(65535), KernelArg::Integer(4294967295),
+                                 KernelArg::Integer(std::numeric_limits<int64_t>::max())};
+  absl::StatusOr<BoundArgs> bound = BindArguments(kernel, args, kDLCPU, 1);
+  ASSERT_TRUE(bound.ok()) << bound.status();
+  uint16_t h;
+  std::memcpy(&h, &bound->scalar_storage[0], sizeof h);
+  EXPECT_EQ(h, 65535);
+  uint32_t w;
+  std::memcpy(&w, &bound->scalar_storage[1], sizeof w);
+  EXPECT_EQ(w, 4294967295u);
+  uint64_t q;
+  std::memcpy(&q, &bound->scalar_storage[2], sizeof q);
+  EXPECT_EQ(q, static_cast<uint64_t>(std::numeric_limits<int64_t>::max()));
+  args[1] = KernelArg::Integer(int64_t{1} << 32);
+  absl::StatusOr<BoundArgs> refused = BindArguments(kernel, args, kDLCPU, 1);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().message(),
+            "kernel 'unsigned_scalars': argument 2 ('w'): 4294967296 is out of range for u32 "
+            "[0, 4294967295]");
+  args[1] = KernelArg::Integer(0);
+  args[2] = KernelArg::Scalar(18446744073709551615.0);
+  refused = BindArguments(kernel, args, kDLCPU, 1);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().message(),
+            "kernel 'unsigned_scalars': argument 3 ('q'): 1.84467e+19 is out of range for u64 "
+            "[0, 9223372036854775807]");
+}
+
 TEST_F(BindArgumentsTest, GridExtentMustBePositive) {
   std::vector<KernelArg> args = {KernelArg::Tensor(Tensor(kF32, {0})),
                                  KernelArg::Tensor(Tensor(kF32, {0})),

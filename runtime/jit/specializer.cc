@@ -13,9 +13,10 @@ namespace tile_ir::runtime::jit {
 namespace {
 
 constexpr ScalarType kScalarTypes[] = {
-    ScalarType::kBool, ScalarType::kI4,  ScalarType::kI8,     ScalarType::kI16,    ScalarType::kI32,
-    ScalarType::kI64,  ScalarType::kU8,  ScalarType::kF8E4M3, ScalarType::kF8E5M2, ScalarType::kF16,
-    ScalarType::kBF16, ScalarType::kF32, ScalarType::kF64};
+    ScalarType::kBool,   ScalarType::kI4,  ScalarType::kI8,   ScalarType::kI16,
+    ScalarType::kI32,    ScalarType::kI64, ScalarType::kU8,   ScalarType::kF8E4M3,
+    ScalarType::kF8E5M2, ScalarType::kF16, ScalarType::kBF16, ScalarType::kF32,
+    ScalarType::kF64,    ScalarType::kU16, ScalarType::kU32,  ScalarType::kU64};
 
 std::optional<DataType> FromDlpack(const DLDataType& dl) {
   for (ScalarType scalar : kScalarTypes) {

@@ -28,7 +28,11 @@ bool LooksLikeInteger(std::string_view text) {
 std::pair<int64_t, int64_t> IntegerRange(DataType dtype) {
   switch (dtype.scalar()) {
     case ScalarType::kBool: return {0, 1};
-    case ScalarType::kU8: return {0, 255};
+    case ScalarType::kU8:
+    case ScalarType::kU16:
+    case ScalarType::kU32: return {0, (int64_t{1} << dtype.bits()) - 1};
+    // A value is read as an int64, so u64 stops at its top (as IntImm and KernelArg do).
+    case ScalarType::kU64: return {0, std::numeric_limits<int64_t>::max()};
     case ScalarType::kI64:
       return {std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max()};
     default: {

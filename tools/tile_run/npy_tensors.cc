@@ -36,6 +36,9 @@ const std::vector<std::string>& Accepted(DataType dtype) {
       {ScalarType::kI8, {"|i1"}},
       {ScalarType::kI4, {"|i1"}},
       {ScalarType::kU8, {"|u1"}},
+      {ScalarType::kU16, {"<u2"}},
+      {ScalarType::kU32, {"<u4"}},
+      {ScalarType::kU64, {"<u8"}},
       {ScalarType::kBool, {"|b1"}},
   };
   static const std::vector<std::string> kNone;

@@ -142,6 +142,28 @@ TEST_F(TileRunNpyCpuTest, ReadsMlDtypesBfloat16) {
   EXPECT_THAT(r.out, HasSubstr("PASS"));
 }
 
+// u32 arrays ('<u4', NumPy's uint32) in and out, the high bit set in most words.
+TEST_F(TileRunNpyCpuTest, ReadsAndWritesUint32) {
+  std::vector<uint32_t> packed, expected;
+  for (uint32_t i = 0; i < 100; ++i) {
+    packed.push_back(0x9E3779B9u * (i + 1));
+    expected.push_back((packed.back() >> 28) + (packed.back() & 15));
+  }
+  Write("packed.npy", Array("<u4", {100}, packed));
+  Write("ends.npy", Array("<u4", {100}, expected));
+  Result r = Run({"--in=Packed=" + Path("packed.npy"), "--expect=Out=" + Path("ends.npy"),
+                  "--out=Out=" + Path("got_ends.npy")},
+                 "tools/tile_run/testdata/nibble_ends.tile");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("0 of 100 mismatched"));
+  absl::StatusOr<npy::NpyArray> got = npy::ReadNpyFile(Path("got_ends.npy"));
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_EQ(got->descr, "<u4");
+  std::vector<uint32_t> values(100);
+  std::memcpy(values.data(), got->data.data(), got->data.size());
+  EXPECT_EQ(values, expected);
+}
+
 TEST_F(TileRunNpyCpuTest, RefusesAWrongDtypeNamingBoth) {
   Write("x64.npy", Array("<f8", {kM, kN}, z_));
   ExpectRefused(Flags("--in=X", "--in=X=" + Path("x64.npy")),
