@@ -11,7 +11,7 @@ PROGRAMS_DIR holds the files under their TileLang paths (scripts/gpu/pack_tilela
 copies them into the bundle; they are not part of this repository). A listing line is a program
 path, optionally followed by `timeout=SECONDS` (else $PROGRAM_TIMEOUT, 90); a line
 `support: PATH` names a file a program imports from beside it (rewritten the same way, not
-run)."""
+run). $PROGRAMS (comma-separated parts of paths) runs only the programs it names."""
 
 import json
 import os
@@ -65,6 +65,10 @@ def read_listing(path, default_timeout):
 def main(programs_dir, out_path, default_timeout=int(os.environ.get("PROGRAM_TIMEOUT", "90"))):
     listing = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tilelang_programs.txt")
     programs, support = read_listing(listing, default_timeout)
+    # PROGRAMS="conv,gemm_fp8": only the programs whose path holds one of these (a re-run).
+    wanted = [w for w in os.environ.get("PROGRAMS", "").split(",") if w]
+    if wanted:
+        programs = [(n, t) for n, t in programs if any(w in n for w in wanted)]
     results = []
     work = tempfile.mkdtemp(prefix="tilelang-programs-")
     for name in support:
