@@ -197,6 +197,29 @@ TEST(DslTest, BitOperatorsReinterpretAndAtomicMax) {
   EXPECT_NE(text.find("eval atomic_max_at(M[0], X[i]);"), std::string::npos) << text;
 }
 
+// ~ on the unsigned types of ir_version 7 sets every bit: 2^bits - 1 as a constant, and for u64,
+// whose 2^64 - 1 no IntImm holds, through the bits of an i64.
+TEST(DslTest, BitwiseNotOfWideUnsignedTypes) {
+  KernelBuilder k("unsigned_not");
+  Tensor H = k.Param("H", kU16, {64});
+  Tensor W = k.Param("W", kU32, {64});
+  Tensor Q = k.Param("Q", kU64, {64});
+  k.Launch({1}, {64});
+  parallel(64, [&](E i) {
+    H(i) = ~H(i);
+    W(i) = ~W(i) >> 28;
+    Q(i) = ~Q(i);
+  });
+  absl::StatusOr<Kernel> kernel = k.Finish();
+  ASSERT_TRUE(kernel.ok()) << kernel.status();
+  std::string text = Print(**kernel);
+  EXPECT_NE(text.find("H[i] = H[i] ^ 65535_u16;"), std::string::npos) << text;
+  EXPECT_NE(text.find("W[i] = (W[i] ^ 4294967295_u32) >> 28_u32;"), std::string::npos) << text;
+  EXPECT_NE(text.find("Q[i] = reinterpret<u64>(reinterpret<i64>(Q[i]) ^ -1_i64);"),
+            std::string::npos)
+      << text;
+}
+
 // The reductions of ir_version 6; the module's text declares that version.
 TEST(DslTest, ReductionsOfVersion6) {
   KernelBuilder k("reductions");

@@ -67,7 +67,13 @@ E operator<<(E a, E b) { return MakeBinary(BinaryOp::kShl, a, b); }
 E operator>>(E a, E b) { return MakeBinary(BinaryOp::kShr, a, b); }
 E operator~(E a) {
   DataType type = a.dtype().element();
-  Expr ones = Int(type.is_unsigned() ? 255 : -1, type);
+  if (type.scalar() == ScalarType::kU64) {
+    // Every bit set is 2^64 - 1, past what a u64 IntImm holds (INT64_MAX): flip the bits as
+    // an i64 instead, which reinterpret keeps exactly.
+    DataType as_signed = DataType(ScalarType::kI64, a.dtype().lanes());
+    return reinterpret(a.dtype(), ~reinterpret(as_signed, a));
+  }
+  Expr ones = Int(type.is_unsigned() ? (int64_t{1} << type.bits()) - 1 : -1, type);
   if (a.dtype().is_vector()) ones = Broadcast::Make(std::move(ones), a.dtype().lanes());
   return MakeBinary(BinaryOp::kXor, a, E(std::move(ones)));
 }

@@ -24,6 +24,8 @@ TEST(PromotionTest, TheTypeTwoOperandsMeetAt) {
       {kF8E4M3, kBF16, kBF16},  {kI32, kBF16, kBF16},     {kI8, kF8E5M2, kF8E5M2},
       {kBool, kF16, kF16},      {kI8, kI32, kI32},        {kI4, kI64, kI64},
       {kU8, kI8, kU8},          {kU8, kI16, kI16},        {kBool, kI32, kI32},
+      {kU32, kI32, kU32},       {kU16, kI32, kI32},       {kU32, kI64, kI64},
+      {kU64, kI64, kU64},       {kU8, kU32, kU32},        {kU64, kF16, kF16},
       {kF8E4M3, kF8E5M2, std::nullopt}, {kF32.with_lanes(4), kF32, std::nullopt},
   };
   for (const Case& c : cases) {

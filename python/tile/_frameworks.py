@@ -6,7 +6,8 @@ import importlib
 
 # IR dtype names (tile_ir/dtype.h) to each framework's attribute names.
 _NUMPY = {"bool": "bool_", "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64",
-          "u8": "uint8", "f16": "float16", "f32": "float32", "f64": "float64"}
+          "u8": "uint8", "u16": "uint16", "u32": "uint32", "u64": "uint64", "f16": "float16",
+          "f32": "float32", "f64": "float64"}
 _TORCH = {**_NUMPY, "bool": "bool", "bf16": "bfloat16", "f8e4m3": "float8_e4m3fn",
           "f8e5m2": "float8_e5m2"}
 
@@ -59,7 +60,7 @@ def random(framework, shape, ir_dtype, supply, generator, device=None):
         data = np.ones(shape)
     elif ir_dtype == "bool":
         data = generator.integers(0, 2, shape)
-    elif ir_dtype == "u8":
+    elif ir_dtype[0] == "u":
         data = generator.integers(0, 3, shape)
     elif ir_dtype.startswith("f8"):
         data = generator.integers(-128, 128, shape) / 16.0

@@ -30,6 +30,14 @@ class DType(str):
         return self.kind in ("int", "uint")
 
     def proto(self):
+        # Every type reaches the IR through here, so a kernel that writes a type newer than the
+        # first IR version declares the version that has it.
+        version = _IR_VERSION.get(self.ir_name)
+        if version is not None:
+            from tile.language import builder  # pylint: disable=import-outside-toplevel
+            active = getattr(builder._active, "builder", None)  # pylint: disable=protected-access
+            if active is not None:
+                active.ir_version = max(active.ir_version, version)
         return pb.DataType(scalar=self.scalar)
 
     def __call__(self, value):
@@ -63,6 +71,10 @@ _TYPES = [
     DType("int32", "i32", pb.SCALAR_TYPE_I32, "int", 32),
     DType("int64", "i64", pb.SCALAR_TYPE_I64, "int", 64),
     DType("uint8", "u8", pb.SCALAR_TYPE_U8, "uint", 8),
+    # ir_version 7: a kernel using one is written as version 7.
+    DType("uint16", "u16", pb.SCALAR_TYPE_U16, "uint", 16),
+    DType("uint32", "u32", pb.SCALAR_TYPE_U32, "uint", 32),
+    DType("uint64", "u64", pb.SCALAR_TYPE_U64, "uint", 64),
     # TileLang's (and torch's) name for OCP e4m3, the format the IR's f8e4m3 is.
     DType("float8_e4m3fn", "f8e4m3", pb.SCALAR_TYPE_F8E4M3, "float", 8),
     DType("float8_e5m2", "f8e5m2", pb.SCALAR_TYPE_F8E5M2, "float", 8),
@@ -72,6 +84,8 @@ _TYPES = [
     DType("float64", "f64", pb.SCALAR_TYPE_F64, "float", 64),
 ]
 BY_NAME = {t.name: t for t in _TYPES}
+# The types that came after IR version 1, with the version that introduced them.
+_IR_VERSION = {"u16": 7, "u32": 7, "u64": 7}
 # Other spellings TileLang and TVM accept for the same types.
 _ALIASES = {"float8_e4m3": BY_NAME["float8_e4m3fn"], "half": BY_NAME["float16"],
             "float": BY_NAME["float32"], "double": BY_NAME["float64"]}

@@ -112,7 +112,14 @@ def Var(name, dtype, kind, owner, site):
 
 
 def _int_node(value, dtype):
-    return pb.Expr(int_imm=pb.IntImm(dtype=dtype.proto(), value=int(value)))
+    value = int(value)
+    if value >= 2**63:
+        # A u64 past int64: an IntImm holds an int64 in every form of the IR, so the constant is
+        # the same bits as an i64, reinterpreted (ir_version 5).
+        _uses_ir_version(5)
+        bits = pb.Expr(int_imm=pb.IntImm(dtype=dtypes.int64.proto(), value=value - 2**64))
+        return pb.Expr(call=pb.Call(dtype=dtype.proto(), name="reinterpret", args=[bits]))
+    return pb.Expr(int_imm=pb.IntImm(dtype=dtype.proto(), value=value))
 
 
 def _float_node(value, dtype):
@@ -302,10 +309,13 @@ def negate(a):
 
 def logical_not(a):
     """~a: the logical not of a condition; on an integer, its bitwise not (a ^ -1, as the IR
-    has no bitwise-not node; a ^ 255 on u8)."""
+    has no bitwise-not node; a ^ 255 on u8, every bit set on the other unsigned types)."""
     a = as_expr(a, "'~'")
     if a.dtype.is_int and not a.weak:
-        return binary("^", a, 255 if a.dtype.name == "uint8" else -1)
+        if a.dtype.kind != "uint":
+            return binary("^", a, -1)
+        # Typed, not a Python literal: u64's 2^64 - 1 is past the literals Python may write.
+        return binary("^", a, Expr(_int_node(2**a.dtype.bits - 1, a.dtype), a.dtype))
     a = typed(a, dtypes.bool_)
     if a.dtype.kind != "bool":
         raise _fail(TypeError, "'~'", f"on {a.dtype.ir_name}: ~ takes a bool condition or an "

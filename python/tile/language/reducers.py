@@ -60,7 +60,8 @@ def _identity(op, dtype):
     if op in ("sum", "bitor", "bitxor"):
         return 0
     if op == "bitand":
-        return 255 if dtype.kind == "uint" else -1
+        # Typed, not a Python literal: u64's 2^64 - 1 is past the literals Python may write.
+        return expr_module.literal_of(2**dtype.bits - 1, dtype) if dtype.kind == "uint" else -1
     if dtype.is_float:
         infinity = expr_module.infinity(dtype)
         return -infinity if op == "max" else infinity

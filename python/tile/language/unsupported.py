@@ -18,9 +18,6 @@ REFUSED = {
     "barrier_arrive": "the IR has no barrier objects; targets place their own mbarriers",
     "print": "the IR has no printing statement",
     "call_extern": "the IR calls only the intrinsics registered in tile_ir/intrinsics.h",
-    "uint16": "the IR's integer types are i4, i8, i16, i32, i64 and u8",
-    "uint32": "the IR's integer types are i4, i8, i16, i32, i64 and u8",
-    "uint64": "the IR's integer types are i4, i8, i16, i32, i64 and u8",
 }
 
 globals().update({name: _refuse(name, reason) for name, reason in REFUSED.items()})
