@@ -18,8 +18,10 @@ VERSION=$(sed -n 's/^__version__ = "\(.*\)"$/\1/p' python/tile/_version.py)
 [[ -n "$VERSION" ]] || { echo "build_wheel: no __version__ in python/tile/_version.py" >&2; exit 1; }
 
 # --define=llvm_link=static: libtile with LLVM's static archives (third_party/llvm.BUILD), 38 MB,
-# instead of libLLVM-16.so (118 MB, and it needs z3, ICU and libxml2 besides).
-BAZEL_FLAGS=(-c opt --define=llvm_link=static)
+# instead of libLLVM-16.so (118 MB, and it needs z3, ICU and libxml2 besides). The platform
+# suffix keeps these outputs in bazel-out/k8-optwheel/: in k8-opt, any other -c opt build of
+# //capi:libtile.so (the Python package's in-tree one) relinks it against libLLVM-16.so.
+BAZEL_FLAGS=(-c opt --define=llvm_link=static --platform_suffix=wheel)
 echo "build_wheel: bazel build ${BAZEL_FLAGS[*]} (libtile, the call path, tile_ir_pb2)"
 bazel build "${BAZEL_FLAGS[@]}" //capi:libtile.so //python:_launch.abi3.so //python:tile_ir_pb2
 BIN_DIR=$(bazel info "${BAZEL_FLAGS[@]}" bazel-bin 2>/dev/null)
@@ -38,6 +40,11 @@ mkdir -p "$WORK/stage" "$WORK/raw" dist
 cp -L "$BIN_DIR/capi/libtile.so" "$BIN_DIR/python/_launch.abi3.so" "$WORK/stage/"
 chmod u+w "$WORK/stage/"*.so
 strip --strip-unneeded "$WORK/stage/libtile.so" "$WORK/stage/_launch.abi3.so"
+if readelf -d "$WORK/stage/libtile.so" | grep -q 'NEEDED.*libLLVM'; then
+  echo "build_wheel: error: $BIN_DIR/capi/libtile.so links libLLVM-16.so, not LLVM's static" \
+    "archives (third_party/llvm.BUILD, --define=llvm_link=static)" >&2
+  exit 1
+fi
 
 "$PYTHON" python/packaging/make_wheel.py --package python/tile --out "$WORK/raw" \
   --readme python/README.md \
