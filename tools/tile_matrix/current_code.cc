@@ -3,10 +3,71 @@
 
 #include <algorithm>
 #include <set>
+#include <utility>
+
+#include "tools/tile_matrix/code_hash_cache.h"
 
 namespace tile_ir::matrix {
 
-CurrentCode DescribeCurrentCode(const std::vector<ops::OpCase>& suite, const Probers& probers) {
+// The code hashes not computed yet: the probers' targets, the suite, and the cache of this build.
+class CodeGeneration {
+ public:
+  CodeGeneration(const std::vector<ops::OpCase>& suite, Probers probers,
+                 std::optional<CodeHashCache> cache)
+      : suite_(suite), probers_(std::move(probers)), cache_(std::move(cache)) {
+    for (const auto& prober : probers_) {
+      for (TargetSpec& target : prober->Targets()) {
+        std::string name = target.target;
+        columns_.emplace(std::move(name), Column{prober.get(), std::move(target), nullptr, false});
+      }
+    }
+  }
+  ~CodeGeneration() {
+    if (cache_) cache_->Save();
+  }
+
+  std::optional<std::string> Generate(const std::string& op_name, const std::string& target,
+                                      const CurrentCode& code) {
+    auto column = columns_.find(target);
+    if (column == columns_.end() || column->second.spec.code_follows_host) return std::nullopt;
+    const ops::OpCase* op = nullptr;
+    for (const ops::OpCase& each : suite_) {
+      if (each.name == op_name) op = &each;
+    }
+    if (op == nullptr) return std::nullopt;
+    const std::string& ir_hash = code.ir_hash.at(op_name);
+    const std::string& lowering_hash = code.lowering_hash.at(target);
+    if (cache_) {
+      if (std::optional<std::string> cached = cache_->Find(op_name, target, ir_hash, lowering_hash))
+        return cached;
+    }
+    Column& c = column->second;
+    if (!c.asked_info) {
+      c.info = c.prober->Info(c.spec);
+      c.asked_info = true;
+    }
+    absl::StatusOr<Module> module = ProbeModule(*op, c.info.get());
+    std::string hash = CodeHash(module.ok() ? c.prober->Generate(*module, c.spec)
+                                            : absl::StatusOr<std::string>(module.status()));
+    if (cache_) cache_->Store(op_name, target, {ir_hash, lowering_hash, hash});
+    return hash;
+  }
+
+ private:
+  struct Column {
+    BackendProber* prober;
+    TargetSpec spec;
+    std::shared_ptr<const passes::TargetInfo> info;
+    bool asked_info;
+  };
+  const std::vector<ops::OpCase>& suite_;
+  Probers probers_;
+  std::map<std::string, Column> columns_;
+  std::optional<CodeHashCache> cache_;
+};
+
+CurrentCode DescribeCurrentCode(const std::vector<ops::OpCase>& suite, Probers probers,
+                                const std::string& cache_directory) {
   CurrentCode code;
   for (const ops::OpCase& op : suite) {
     code.ops.push_back(op.name);
@@ -19,18 +80,27 @@ CurrentCode DescribeCurrentCode(const std::vector<ops::OpCase>& suite, const Pro
       code.backend[target.target] = prober->backend();
       code.lowering_hash[target.target] = HashText(target.lowering);
       code.arch[target.target] = target.arch;
-      const std::shared_ptr<const passes::TargetInfo> info = prober->Info(target);
-      for (const ops::OpCase& op : suite) {
-        if (target.code_follows_host) break;
-        absl::StatusOr<Module> module = ProbeModule(op, info.get());
-        code.code_hash[{op.name, target.target}] =
-            CodeHash(module.ok() ? prober->Generate(*module, target)
-                                 : absl::StatusOr<std::string>(module.status()));
-      }
       code.targets.push_back(std::move(target));
     }
   }
+  std::optional<CodeHashCache> cache;
+  if (!cache_directory.empty()) {
+    if (std::optional<std::string> identity = LoadedCodeIdentity()) {
+      cache.emplace(cache_directory, *identity);
+    }
+  }
+  code.generation = std::make_shared<CodeGeneration>(suite, std::move(probers), std::move(cache));
   return code;
+}
+
+std::optional<std::string> CurrentCode::CodeHashOf(const std::string& op,
+                                                   const std::string& target) const {
+  auto known = code_hash.find({op, target});
+  if (known != code_hash.end()) return known->second;
+  if (generation == nullptr) return std::nullopt;
+  std::optional<std::string> generated = generation->Generate(op, target, *this);
+  if (generated) code_hash[{op, target}] = *generated;
+  return generated;
 }
 
 std::string StaleReason(const Record& record, const CurrentCode& code) {
@@ -42,10 +112,11 @@ std::string StaleReason(const Record& record, const CurrentCode& code) {
   if (lowering->second != record.lowering_hash) {
     return "the target's lowering (pipeline or device library) changed since this record";
   }
-  auto generated = code.code_hash.find({record.op, record.target});
+  // Generating the code is the slow part: only for a record whose hash it can contradict.
   auto arch = code.arch.find(record.target);
-  if (!record.code_hash.empty() && generated != code.code_hash.end() && arch != code.arch.end() &&
-      arch->second == record.arch && generated->second != record.code_hash) {
+  if (record.code_hash.empty() || arch == code.arch.end() || arch->second != record.arch) return "";
+  std::optional<std::string> generated = code.CodeHashOf(record.op, record.target);
+  if (generated && *generated != record.code_hash) {
     return "the code generated for it changed since this record (a pass or an emitter)";
   }
   return "";

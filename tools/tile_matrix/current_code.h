@@ -5,6 +5,8 @@
 #define TOOLS_TILE_MATRIX_CURRENT_CODE_H_
 
 #include <map>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +16,8 @@
 
 namespace tile_ir::matrix {
 
+class CodeGeneration;
+
 struct CurrentCode {
   std::vector<std::string> ops;                      // the suite's order
   std::map<std::string, std::string> dtype;          // by op
@@ -22,12 +26,24 @@ struct CurrentCode {
   std::map<std::string, std::string> backend;        // by target
   std::map<std::string, std::string> lowering_hash;  // by target
   std::map<std::string, std::string> arch;           // by target
-  // What generating each operator's code gives now, by (op, target): every operator is
-  // lowered for every target (a few seconds for the suite).
-  std::map<std::pair<std::string, std::string>, std::string> code_hash;
+  // What generating each operator's code gives now, by (op, target), filled in as CodeHashOf
+  // is asked: one operator on one target lowers in up to a second unoptimized, the whole suite
+  // on every target in a minute, so a query judges only the records it shows.
+  mutable std::map<std::pair<std::string, std::string>, std::string> code_hash;
+  // Generates what code_hash lacks (and keeps it in the code-hash cache when there is one);
+  // null where code_hash is filled by hand (tests).
+  std::shared_ptr<CodeGeneration> generation;
+
+  // The code hash of `op` on `target` now, or nullopt where there is none to compare: a target
+  // whose code follows the host, or one this build has no prober for.
+  std::optional<std::string> CodeHashOf(const std::string& op, const std::string& target) const;
 };
 
-CurrentCode DescribeCurrentCode(const std::vector<ops::OpCase>& suite, const Probers& probers);
+// The suite and the probers' targets described; code hashes are generated when first asked, by
+// `probers` (kept for that), and read from and written to `cache_directory`'s code-hash cache
+// (code_hash_cache.h) unless it is empty. The cache is written when the description is destroyed.
+CurrentCode DescribeCurrentCode(const std::vector<ops::OpCase>& suite, Probers probers,
+                                const std::string& cache_directory = "");
 
 // Why `record` no longer describes the current code ("the kernel changed
 // since", "the operator is not in the suite", ...), or empty when it still

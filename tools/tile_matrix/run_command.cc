@@ -34,9 +34,10 @@ cli::ArgParser MakeRunParser(const TileMatrixEnvironment& env,
           "Probes every operator of the suite on each backend's targets as far as this machine\n"
           "allows: generate the source; compile it when the backend's real compiler is here;\n"
           "run it and check it against the float64 reference when the hardware is here. Each\n"
-          "(operator, target) gets one record with its evidence. The records are merged into\n"
-          "the committed file and the pages re-rendered, or with --out written to FILE alone\n"
-          "(for `merge` on another machine).\n"
+          "(operator, target) gets one record with its evidence. With --out the records go to\n"
+          "FILE alone (fold them in with `merge`, here or after a run on another machine); with\n"
+          "--merge they are merged into the committed records and the committed pages are\n"
+          "re-rendered (three files under docs/). One of the two is required.\n"
           "This binary's backends: ",
           absl::StrJoin(backends, ", "), ".\nExit status 1 when a cell failed (it is recorded)."));
   parser.Add(
@@ -45,7 +46,9 @@ cli::ArgParser MakeRunParser(const TileMatrixEnvironment& env,
   parser.Add({"seed", "N", "seed of the random inputs of the runs", "1"});
   parser.Add({"out", "FILE", "write the new records to FILE instead of merging them"});
   parser.Add({"commit", "REV", "the project commit to record (default: git rev-parse)"});
-  parser.Add({"no-render", "", "merge without rewriting the Markdown and HTML pages"});
+  parser.Add({"merge", "", "merge into the committed records and re-render the pages"});
+  parser.Add(
+      {"no-render", "", "with --merge: merge without rewriting the Markdown and HTML pages"});
   AddPathOptions(parser, /*with_outputs=*/true);
   return parser;
 }
@@ -150,9 +153,9 @@ std::optional<int> ProbeAll(const cli::ArgParser& parser, const ProbePlan& plan,
 // The new records folded into `matrix`, written to `records_path`, and the pages re-rendered
 // unless --no-render; `result` unless writing or rendering fails.
 int MergeAndRender(const cli::ArgParser& parser, const TileMatrixEnvironment& env,
-                   const Probers& probers, const std::string& records_path,
-                   std::vector<Record>& matrix, const std::vector<Record>& records, int result,
-                   std::ostream& out, std::ostream& err) {
+                   const std::string& records_path, std::vector<Record>& matrix,
+                   const std::vector<Record>& records, int result, std::ostream& out,
+                   std::ostream& err) {
   std::vector<MergeEvent> events = MergeRecords(matrix, records);
   for (const MergeEvent& event : events) {
     if (event.action == MergeAction::kKeptStronger)
@@ -163,7 +166,7 @@ int MergeAndRender(const cli::ArgParser& parser, const TileMatrixEnvironment& en
   }
   out << "wrote " << records_path << " (" << matrix.size() << " records)\n";
   if (parser.Has("no-render")) return result;
-  CurrentCode code = DescribeCurrentCode(*env.suite, probers);
+  CurrentCode code = DescribeCurrentCode(*env.suite, env.make_probers(), env.code_hash_cache);
   int rendered = Render(matrix, code, env, parser, records_path, false, out, err);
   return rendered != 0 ? rendered : result;
 }
@@ -177,13 +180,28 @@ int RunCommand(int argc, char** argv, std::ostream& out, std::ostream& err,
   for (const auto& prober : probers) backends.push_back(prober->backend());
   cli::ArgParser parser = MakeRunParser(env, backends);
   if (std::optional<int> done = ParseOptionsOnly(parser, argc, argv, out, err)) return *done;
+  // Asked before the long run: the committed files change only when asked to.
+  if (parser.Has("out") && parser.Has("merge")) {
+    err << parser.program() << ": --out and --merge exclude each other (see --help)\n";
+    return 2;
+  }
+  if (!parser.Has("out") && !parser.Has("merge")) {
+    err << parser.program() << ": where do the records go? --out=FILE writes them to FILE; --merge "
+        << "merges them into " << kRecordsPath << " and re-renders " << kMarkdownPath << " and "
+        << kHtmlPath << " (see --help)\n";
+    return 2;
+  }
+  if (parser.Has("no-render") && !parser.Has("merge")) {
+    err << parser.program() << ": --no-render goes with --merge (--out renders nothing)\n";
+    return 2;
+  }
   ProbePlan plan;
   if (std::optional<int> done = ChooseBackends(parser, probers, backends, plan, err)) return *done;
   if (std::optional<int> done = ChooseOps(parser, *env.suite, plan, err)) return *done;
 
   std::string records_path = Path(env, parser, "records", kRecordsPath);
   std::vector<Record> matrix;
-  if (!parser.Has("out")) {
+  if (parser.Has("merge")) {
     // Read before the long run, so that a bad file stops it at once.
     absl::StatusOr<std::vector<Record>> existing = ReadRecordsFileOrEmpty(records_path);
     if (!existing.ok()) return Fail(parser, err, existing.status().message());
@@ -202,8 +220,8 @@ int RunCommand(int argc, char** argv, std::ostream& out, std::ostream& err,
   for (const auto& [name, count] : counts) tally.push_back(absl::StrCat(count, " ", name));
   out << records.size() << " records: " << absl::StrJoin(tally, ", ") << "\n";
   int result = counts.count("failed") ? 1 : 0;
-  if (!parser.Has("out")) {
-    return MergeAndRender(parser, env, probers, records_path, matrix, records, result, out, err);
+  if (parser.Has("merge")) {
+    return MergeAndRender(parser, env, records_path, matrix, records, result, out, err);
   }
   if (absl::Status written = WriteRecordsFile(parser.Get("out"), records); !written.ok()) {
     return Fail(parser, err, written.message());

@@ -15,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "tools/common/cli.h"
+#include "tools/tile_matrix/code_hash_cache.h"
 #include "tools/tile_matrix/current_code.h"
 #include "tools/tile_matrix/record.h"
 #include "tools/tile_matrix/render.h"
@@ -70,7 +71,7 @@ int MergeCommand(int argc, char** argv, std::ostream& out, std::ostream& err,
   out << actions[MergeAction::kAdded] << " added, " << actions[MergeAction::kReplaced]
       << " replaced, " << actions[MergeAction::kKeptOlder] + actions[MergeAction::kKeptStronger]
       << " kept as they were\n";
-  CurrentCode code = DescribeCurrentCode(*env.suite, env.make_probers());
+  CurrentCode code = DescribeCurrentCode(*env.suite, env.make_probers(), env.code_hash_cache);
   PrintStale(*matrix, code, err);
   if (absl::Status written = WriteRecordsFile(records_path, *matrix); !written.ok()) {
     return Fail(parser, err, written.message());
@@ -104,7 +105,7 @@ int QueryCommand(int argc, char** argv, std::ostream& out, std::ostream& err,
   std::string records_path = Path(env, parser, "records", kRecordsPath);
   absl::StatusOr<std::vector<Record>> records = ReadRecordsFile(records_path);
   if (!records.ok()) return Fail(parser, err, records.status().message());
-  CurrentCode code = DescribeCurrentCode(*env.suite, env.make_probers());
+  CurrentCode code = DescribeCurrentCode(*env.suite, env.make_probers(), env.code_hash_cache);
   std::vector<const Record*> found;
   for (const Record& record : *records) {
     if (parser.Has("op") && !OpMatches(record.op, parser.Get("op"))) continue;
@@ -145,15 +146,16 @@ int RenderCommand(int argc, char** argv, std::ostream& out, std::ostream& err,
       "Writes the matrix from the records: a Markdown table and a self-contained HTML page\n"
       "whose cells open to the evidence. Records whose kernel, lowering or generated code\n"
       "changed since they were made are marked stale (judging the code generates every\n"
-      "operator for every target). With --check, compares instead of writing (exit 1 when a\n"
-      "page differs).");
+      "operator for every target: a minute unoptimized the first time, then read from the\n"
+      "code-hash cache of this build). With --check, compares instead of writing (exit 1 when\n"
+      "a page differs).");
   AddPathOptions(parser, /*with_outputs=*/true);
   parser.Add({"check", "", "compare the pages with what render would write; write nothing"});
   if (std::optional<int> done = ParseOptionsOnly(parser, argc, argv, out, err)) return *done;
   std::string records_path = Path(env, parser, "records", kRecordsPath);
   absl::StatusOr<std::vector<Record>> records = ReadRecordsFile(records_path);
   if (!records.ok()) return Fail(parser, err, records.status().message());
-  CurrentCode code = DescribeCurrentCode(*env.suite, env.make_probers());
+  CurrentCode code = DescribeCurrentCode(*env.suite, env.make_probers(), env.code_hash_cache);
   PrintStale(*records, code, err);
   return Render(*records, code, env, parser, records_path, parser.Has("check"), out, err);
 }
@@ -178,6 +180,7 @@ TileMatrixEnvironment DefaultEnvironment(std::string program,
   env.make_probers = std::move(make_probers);
   env.suite = &ops::OperatorSuite();
   if (const char* workspace = std::getenv("BUILD_WORKSPACE_DIRECTORY")) env.root = workspace;
+  env.code_hash_cache = CodeHashCacheDirectory().value_or("");
   std::string root = env.root;
   env.commit = [root] {
     std::string in = root.empty() ? "" : absl::StrCat("-C '", root, "' ");

@@ -35,11 +35,13 @@ struct TileMatrixEnvironment {
   std::function<std::string()> commit;
   std::function<std::string()> now;
   std::function<std::string()> machine;
+  // Where code hashes are kept between runs of one build (code_hash_cache.h); "" keeps none.
+  std::string code_hash_cache;
 };
 
 // The environment of the binaries: `make_probers` as given, the real suite,
 // the root from $BUILD_WORKSPACE_DIRECTORY (bazel run) or the current directory,
-// git, the clock and the host name.
+// git, the clock, the host name and the code-hash cache's folder.
 TileMatrixEnvironment DefaultEnvironment(std::string program,
                                          std::function<Probers()> make_probers);
 
