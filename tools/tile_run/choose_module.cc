@@ -67,6 +67,11 @@ int ChooseModule(const RunRequest& request, LoadedInput& input, Compiler& compil
       compiler.device == nullptr || !IsSuiteKernel(input)) {
     return kGoOn;
   }
+  if (input.from_file) {
+    out << "config  as written in " << request.path << " (--config=NAME or --autotune runs one of "
+        << op->name << "'s configs)\n";
+    return kGoOn;
+  }
   ChosenConfig chosen = ChooseConfig(*op, options.dims, request.static_shapes, compiler.cache.get(),
                                      compiler.device->target());
   if (!chosen.own || chosen.tuned) {
@@ -94,10 +99,15 @@ int ExplainRun(const RunRequest& request, const LoadedInput& input, const Compil
         << "'\n";
     return 2;
   }
-  const bool as_written = input.op == nullptr || input.op->config_space.candidates.empty();
+  const bool no_space = input.op == nullptr || input.op->config_space.candidates.empty();
+  const bool as_written = no_space || (input.from_file && !given && !request.autotune);
+  const std::string heading =
+      no_space ? absl::StrCat("kernel '", input.name, "' has no config space: it runs as written")
+               : absl::StrCat("kernel '", input.name, "' runs as written in ", request.path,
+                              " (--config=NAME or --autotune runs one of its operator's configs)");
   const bool lowers = as_written
                           ? ExplainAsWritten(input.kernel, options.dims, request.static_shapes,
-                                             *compiler.target_object, out)
+                                             *compiler.target_object, heading, out)
                           : Explain(*input.op, options.dims, order, request.static_shapes,
                                     *compiler.target_object, out, given ? &*given : nullptr);
   if (compiler.device != nullptr) return kGoOn;

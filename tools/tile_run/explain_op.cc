@@ -74,8 +74,9 @@ bool Explain(const ops::OpCase& op, const ops::Shapes& dims, const std::vector<s
 }
 
 bool ExplainAsWritten(const Kernel& kernel, const std::map<std::string, int64_t>& dims,
-                      bool static_shapes, const targets::Target& target, std::ostream& out) {
-  out << "kernel '" << kernel->name << "' has no config space: it runs as written\n";
+                      bool static_shapes, const targets::Target& target, const std::string& heading,
+                      std::ostream& out) {
+  out << heading << "\n";
   absl::StatusOr<RunSpecialization> run =
       SpecializeAsRun(kernel, dims, static_shapes, target.info().get());
   return PrintLoweringRemarks(

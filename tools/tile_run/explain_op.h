@@ -34,13 +34,15 @@ bool Explain(const ops::OpCase& op, const ops::Shapes& dims, const std::vector<s
              bool static_shapes, const targets::Target& target, std::ostream& out,
              const runtime::jit::Config* given = nullptr);
 
-// --explain for a kernel without a config space (not in the suite, or an operator with one
-// config): says it runs as written, then its lowering's remarks for `target` with `dims`
+// --explain for a kernel that runs as written (a file's, or one without a config space: not in
+// the suite, or an operator with one config): prints `heading`, then its lowering's remarks for
+// `target` with `dims`
 // compiled in (`static_shapes`) or, as a run compiles it, the dims sizing fragments compiled
 // in and the others' divisibility classes where the target asks for them. Whether the lowering
 // succeeded (its failure is printed).
 bool ExplainAsWritten(const Kernel& kernel, const std::map<std::string, int64_t>& dims,
-                      bool static_shapes, const targets::Target& target, std::ostream& out);
+                      bool static_shapes, const targets::Target& target, const std::string& heading,
+                      std::ostream& out);
 
 // Below an autotuning table: each timed candidate's lowering remarks, so that the table says
 // which candidates the target split into a producer and consumers, and why not the others.

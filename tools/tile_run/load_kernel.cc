@@ -80,6 +80,7 @@ int LoadKernel(const RunRequest& request, const std::vector<ops::OpCase>& suite,
         << status.message() << "\n";
     return 1;
   }
+  input.from_file = !input.suite_kernel;
   input.module = *std::move(module);
   absl::StatusOr<Kernel> kernel = PickKernel(input.module, request.path, request.kernel);
   if (!kernel.ok()) {

@@ -22,6 +22,9 @@ struct LoadedInput {
   // kernel, built once (the kernel read, when it came from the suite).
   const ops::OpCase* op = nullptr;
   Kernel suite_kernel;
+  // Read from a file, which then runs as written: a config (the default for the shapes, a
+  // stored tuning) replaces it only when --config or --autotune asks.
+  bool from_file = false;
 };
 
 // Stage 2: the module read (FILE when it exists, else the operator of that name), verified, and

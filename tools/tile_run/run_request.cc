@@ -142,6 +142,10 @@ cli::ArgParser MakeRunParser() {
       "parameter names and order, dtypes, ranks, shape expressions and dimensions must be the\n"
       "operator's (--list prints each), else tile-run refuses naming the difference; a kernel\n"
       "named like no operator runs with --shapes but cannot be checked.\n"
+      "FILE runs as written, even where its kernel is a suite operator's with a config space:\n"
+      "only --config or --autotune run another config. OP (a name, no file) runs the\n"
+      "operator at the config chosen for the shapes (a tuning cached for them, else the\n"
+      "default, which --explain explains).\n"
       "--check runs the kernel twice, on standard normal inputs and on the operator's own\n"
       "input ranges (integer inputs keep theirs), and reports both; one --seed replays both.\n"
       "Kernels compile through the JIT's kernel cache, so a second run loads the binary.\n"
@@ -201,11 +205,11 @@ cli::ArgParser MakeRunParser() {
               "128x256x64_s4 (an unknown name lists them); combines with --static-shapes"});
   parser.Add(
       {"explain", "",
-       "print the operator's default config for these shapes and target (or --config's), why, "
-       "and what the target's lowering decides for it (its remarks: e.g. whether sm_90a gives "
-       "the copies to a producer warpgroup); for a kernel without a config space, that it runs "
-       "as written, and its remarks; alone it opens no device, so GPU targets are explained "
-       "anywhere"});
+       "print what runs and what the target's lowering decides for it (its remarks: e.g. "
+       "whether sm_90a gives the copies to a producer warpgroup): for OP, its default config "
+       "for these shapes and target (or --config's) and why; for FILE, or a kernel without a "
+       "config space, the kernel as written; alone it opens no device, so GPU targets are "
+       "explained anywhere"});
   parser.Add({"help", "", "show this help"});
   return parser;
 }

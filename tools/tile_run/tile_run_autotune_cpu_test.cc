@@ -214,6 +214,17 @@ TEST_F(TileRunAutotuneCpuTest, ExplainsAGpuTargetWithoutTheGpu) {
 
 // --explain with --config explains that config's lowering (here: sm_90a, whose remarks say
 // why this config keeps its copies in the compute warps), still without a GPU.
+// A file runs as written, so --explain explains the file, not the operator's default config.
+TEST_F(TileRunAutotuneCpuTest, ExplainsAFileAsWritten) {
+  Result r = Run({"ops/gemm_f16.tile", "--explain", "--target=cuda:sm_90a",
+                  "--shapes=M=4096,N=4096,K=4096"});
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("kernel 'gemm_f16' runs as written in ops/gemm_f16.tile "
+                               "(--config=NAME or --autotune runs one of its operator's configs)\n"
+                               "its lowering for cuda:sm_90a ("));
+  EXPECT_THAT(r.out, Not(HasSubstr("default config of")));
+}
+
 TEST_F(TileRunAutotuneCpuTest, ExplainsAGivenConfig) {
   Result r = Run({"gemm_f16", "--explain", "--config=128x128x32_s3", "--target=cuda:sm_90a",
                   "--shapes=M=4096,N=4096,K=4096"});

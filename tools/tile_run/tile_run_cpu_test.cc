@@ -168,6 +168,26 @@ TEST(TileRunCpuTest, ChecksAGemmAtSmallRaggedShapes) {
   EXPECT_THAT(r.out, HasSubstr("shapes  M=100,N=70,K=50"));
 }
 
+// A file runs as written even when its kernel is a suite operator's with a config space (the
+// default for gemm_f16's shapes is another config); by name, the operator takes that default.
+// (--explain of a file: tile_run_autotune_cpu_test's ExplainsAFileAsWritten.)
+TEST(TileRunCpuTest, AFileRunsAsWrittenAndAnOperatorByNameAtItsDefault) {
+  Result file = RunTileRun({"ops/gemm_f16.tile", "--check", "--seed=3"});
+  EXPECT_EQ(file.status, 0) << file.out << file.err;
+  EXPECT_THAT(file.out, HasSubstr("config  as written in ops/gemm_f16.tile (--config=NAME or "
+                                  "--autotune runs one of gemm_f16's configs)"));
+  EXPECT_THAT(file.out, Not(HasSubstr("the default for these shapes")));
+  Result named = RunTileRun({"gemm_f16", "--check", "--seed=3"});
+  EXPECT_EQ(named.status, 0) << named.out << named.err;
+  EXPECT_THAT(named.out, HasSubstr("the default for these shapes"));
+
+
+  // Run as written, a refusal of the file's contract names where the file wrote it.
+  Result refused = RunTileRun({"ops/gemm_w4a16.tile", "--shapes=M=64,N=64,K=333"});
+  EXPECT_EQ(refused.status, 1);
+  EXPECT_THAT(refused.err, HasSubstr("the kernel requires K % 32 == 0 (ops/gemm_w4a16.tile:6:3)"));
+}
+
 TEST(TileRunCpuTest, RunsAGemmAtANamedConfigOfItsSpace) {
   Result r = RunTileRun({"gemm_bf16", "--config=64x64x32_s3", "--static-shapes", "--check",
                          "--shapes=M=128,N=64,K=96", "--seed=3"});
