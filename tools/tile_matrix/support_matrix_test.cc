@@ -20,8 +20,8 @@ namespace tile_ir::matrix {
 namespace {
 
 constexpr char kRerun[] =
-    "bazel run -c opt //tools:tile-matrix -- run (and the GPU machine's tile-matrix-gpu run, "
-    "merged with tile-matrix merge)";
+    "bazel run -c opt //tools:tile-matrix -- run --merge (and the GPU machine's tile-matrix-gpu "
+    "run --out=FILE, merged with tile-matrix merge)";
 
 std::string ReadFile(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
