@@ -56,19 +56,25 @@ absl::Status EvaluateKernel(const KernelNode& kernel, const Shapes& dims,
 }
 
 void ExpectKernelMatchesReference(const OpCase& op, const Shapes& dims, InputCase input_case) {
-  absl::StatusOr<Kernel> kernel = op.build();
-  ASSERT_TRUE(kernel.ok()) << kernel.status();
-  absl::StatusOr<RefTensors> tensors = MakeRefTensors(op, **kernel, dims, kSeed, input_case);
+  absl::StatusOr<std::vector<Kernel>> kernels = OpKernels(op);
+  ASSERT_TRUE(kernels.ok()) << kernels.status();
+  std::vector<const KernelNode*> stages;
+  for (const Kernel& kernel : *kernels) stages.push_back(kernel.get());
+  absl::StatusOr<std::vector<Param>> params = StageParams(stages);
+  ASSERT_TRUE(params.ok()) << params.status();
+  absl::StatusOr<RefTensors> tensors = MakeRefTensors(op, *params, dims, kSeed, input_case);
   ASSERT_TRUE(tensors.ok()) << tensors.status();
   RefTensors want = *tensors;
   op.reference(want, dims, op.scalars);
-  // Poisoned outputs: an element the kernel never writes stays NaN and fails.
-  for (const std::string& output : op.outputs) {
-    std::vector<double>& data = tensors->at(output).data;
-    std::fill(data.begin(), data.end(), NAN);
+  // Poisoned outputs and scratch: an element the kernels never write (or read before writing)
+  // stays NaN and fails.
+  for (auto& [name, tensor] : *tensors) {
+    if (IsWrittenByOp(op, name)) std::fill(tensor.data.begin(), tensor.data.end(), NAN);
   }
-  absl::Status run = EvaluateKernel(**kernel, dims, op.scalars, *tensors);
-  ASSERT_TRUE(run.ok()) << run;
+  for (const Kernel& kernel : *kernels) {
+    absl::Status run = EvaluateKernel(*kernel, dims, op.scalars, *tensors);
+    ASSERT_TRUE(run.ok()) << kernel->name << ": " << run;
+  }
   for (const std::string& output : op.outputs) {
     const RefTensor& got = tensors->at(output);
     absl::Status close = CheckClose(got, want.at(output), op.AtolAt(dims), op.rtol);

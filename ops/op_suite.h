@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <random>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,10 +30,15 @@ using Shapes = std::map<std::string, int64_t>;
 
 // How an input is filled with seeded random values.
 struct InputInit {
-  enum class Kind { kUniform, kIntegers, kNormal };
+  enum class Kind { kUniform, kIntegers, kNormal, kGenerated };
   Kind kind = Kind::kUniform;
   double lo = -1.0;  // uniform in [lo, hi); integers in [lo, hi]; unused by kNormal (N(0, 1))
   double hi = 1.0;
+  // kGenerated: the op draws the whole tensor (row-major, every element) itself, for an input
+  // whose values have a structure no element-wise draw gives: a packed batch's sequence offsets,
+  // a block table of pages. Every input case keeps it; `about` names it in reports.
+  std::function<std::vector<double>(const Shapes& dims, std::mt19937_64& rng)> generate;
+  std::string about;
 };
 
 // A named set of an op's compile-time integers (tile sizes, stages).
@@ -66,6 +72,17 @@ struct OpCase {
   std::string description;
   // Builds the kernel with the C++ API (frontends/cpp).
   std::function<absl::StatusOr<Kernel>()> build;
+  // An operator of several kernels (a backward's forward, preprocess, main pass and
+  // postprocess; a split decode and its combine) builds all of them here, in launch order, and
+  // they run one after another on one set of tensors shared by parameter name. `build`'s kernel
+  // is one of them (the one named like the operator: its .tile file and the one a tool that
+  // takes a single kernel sees); each other one is the kernel of an operator of its own, so it
+  // has its own .tile file, reference and support-matrix row. Unset: `build`'s kernel alone.
+  std::function<absl::StatusOr<std::vector<Kernel>>()> build_stages;
+  // Buffers the stages hand to each other (the forward's log-sum-exp, the backward's delta, a
+  // split decode's partial results): neither drawn as inputs nor checked, and poisoned before
+  // the run, so a stage that reads one before another stage writes it fails.
+  std::vector<std::string> scratch;
   Shapes default_shapes;                  // a value for every symbolic dimension
   Shapes ragged_shapes;                   // dimensions that are not multiples of the tile sizes
   std::map<std::string, double> scalars;  // scalar parameter values
@@ -96,6 +113,14 @@ struct OpCase {
 };
 
 const std::vector<OpCase>& OperatorSuite();
+// The kernels `op` launches, in order: build_stages' or `build`'s alone.
+absl::StatusOr<std::vector<Kernel>> OpKernels(const OpCase& op);
+// The buffer and scalar parameters of `kernels`, each name once, in order of first appearance:
+// the tensors and values a run of the operator binds. An error when two kernels give one name
+// different dtypes or shapes.
+absl::StatusOr<std::vector<Param>> StageParams(const std::vector<const KernelNode*>& kernels);
+// Whether the harness writes `name` before the run rather than drawing it: an output or scratch.
+bool IsWrittenByOp(const OpCase& op, const std::string& name);
 // nullptr when no operator has that name.
 const OpCase* FindOp(std::string_view name);
 // The canonical text of the op's kernel as a module of its own: what

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -62,13 +63,6 @@ std::string ReadFile(const std::string& path) {
 }
 
 std::string TilePath(const OpCase& op) { return std::string(kDir) + "/" + op.name + ".tile"; }
-
-const Param* FindParam(const KernelNode& kernel, const std::string& name) {
-  for (const Param& param : kernel.params) {
-    if (param.name() == name) return &param;
-  }
-  return nullptr;
-}
 
 // Every ceildiv(DIM, TILE) in a kernel: where a tile size meets a dimension.
 class TiledDims : public IRVisitor {
@@ -143,40 +137,67 @@ TEST(OpSuiteTest, TileFilesParseVerifyAndPrintBack) {
   }
 }
 
+// The parameters of every kernel the op launches, each name once.
+std::vector<Param> OpParams(const std::vector<Kernel>& kernels) {
+  std::vector<const KernelNode*> stages;
+  for (const Kernel& kernel : kernels) stages.push_back(kernel.get());
+  absl::StatusOr<std::vector<Param>> params = StageParams(stages);
+  EXPECT_TRUE(params.ok()) << params.status();
+  return params.ok() ? *params : std::vector<Param>{};
+}
+
+const Param* FindParam(const std::vector<Param>& params, const std::string& name) {
+  for (const Param& param : params) {
+    if (param.name() == name) return &param;
+  }
+  return nullptr;
+}
+
 TEST(OpSuiteTest, EveryOpCaseIsComplete) {
   for (const OpCase& op : OperatorSuite()) {
     SCOPED_TRACE(op.name);
-    absl::StatusOr<Kernel> built = op.build();
-    ASSERT_TRUE(built.ok()) << built.status();
-    const KernelNode& kernel = **built;
+    absl::StatusOr<std::vector<Kernel>> kernels = OpKernels(op);
+    ASSERT_TRUE(kernels.ok()) << kernels.status();
+    const std::vector<Param> params = OpParams(*kernels);
     EXPECT_FALSE(op.description.empty());
     std::set<std::string> dims;
-    for (const VarRef& dim : kernel.dims) dims.insert(dim->name);
+    for (const Kernel& kernel : *kernels) {
+      for (const VarRef& dim : kernel->dims) dims.insert(dim->name);
+    }
     for (const Shapes* shapes : {&op.default_shapes, &op.ragged_shapes}) {
       std::set<std::string> bound;
       for (const auto& [name, value] : *shapes) {
         bound.insert(name);
         EXPECT_GT(value, 0) << name;
       }
-      EXPECT_EQ(bound, dims) << "shapes must bind exactly the kernel's dims";
+      EXPECT_EQ(bound, dims) << "shapes must bind exactly the kernels' dims";
     }
     EXPECT_NE(op.default_shapes, op.ragged_shapes);
     ASSERT_FALSE(op.outputs.empty());
     for (const std::string& output : op.outputs) {
-      const Param* param = FindParam(kernel, output);
+      const Param* param = FindParam(params, output);
       ASSERT_NE(param, nullptr) << "output '" << output << "' is no parameter";
       EXPECT_TRUE(param->is_buffer()) << output;
     }
+    for (const std::string& scratch : op.scratch) {
+      const Param* param = FindParam(params, scratch);
+      ASSERT_NE(param, nullptr) << "scratch '" << scratch << "' is no parameter";
+      EXPECT_TRUE(param->is_buffer()) << scratch;
+      EXPECT_EQ(std::count(op.outputs.begin(), op.outputs.end(), scratch), 0)
+          << "'" << scratch << "' is both an output and scratch";
+    }
+    EXPECT_TRUE(op.scratch.empty() || op.build_stages) << "scratch passes between stages";
     for (const auto& [name, init] : op.inits) {
-      const Param* param = FindParam(kernel, name);
+      const Param* param = FindParam(params, name);
       ASSERT_NE(param, nullptr) << "init for '" << name << "', which is no parameter";
       EXPECT_TRUE(param->is_buffer()) << name;
-      EXPECT_EQ(std::count(op.outputs.begin(), op.outputs.end(), name), 0)
-          << "'" << name << "' is an output; outputs are not initialized";
+      EXPECT_FALSE(IsWrittenByOp(op, name))
+          << "'" << name << "' is an output or scratch; those are not initialized";
       EXPECT_LT(init.lo, init.hi) << name;
+      EXPECT_EQ(init.kind == InputInit::Kind::kGenerated, init.generate != nullptr) << name;
     }
     std::set<std::string> scalar_params, scalar_values;
-    for (const Param& param : kernel.params) {
+    for (const Param& param : params) {
       if (!param.is_buffer()) scalar_params.insert(param.name());
     }
     for (const auto& [name, value] : op.scalars) scalar_values.insert(name);
@@ -198,7 +219,7 @@ TEST(OpSuiteTest, EveryOpCaseIsComplete) {
         << "a tolerance this loose would hide real errors";
     for (const std::string& output : op.outputs) {
       // A narrow float output is rounded, so an exact comparison cannot pass.
-      DataType dtype = FindParam(kernel, output)->buffer->dtype;
+      DataType dtype = FindParam(params, output)->buffer->dtype;
       if (dtype == kF16 || dtype == kBF16) {
         EXPECT_GT(op.rtol, 0) << output;
       }
@@ -206,25 +227,54 @@ TEST(OpSuiteTest, EveryOpCaseIsComplete) {
   }
 }
 
+TEST(OpSuiteTest, EveryStageIsAnOperatorsKernel) {
+  // By canonical text: each stage then has its own .tile file, reference and matrix row.
+  std::map<std::string, std::string> own_text;
+  for (const OpCase& op : OperatorSuite()) {
+    absl::StatusOr<Kernel> kernel = op.build();
+    ASSERT_TRUE(kernel.ok()) << op.name << ": " << kernel.status();
+    own_text[op.name] = Print(**kernel);
+  }
+  for (const OpCase& op : OperatorSuite()) {
+    if (!op.build_stages) continue;
+    SCOPED_TRACE(op.name);
+    absl::StatusOr<std::vector<Kernel>> stages = op.build_stages();
+    ASSERT_TRUE(stages.ok()) << stages.status();
+    EXPECT_GE(stages->size(), 2u) << "one kernel needs no stages";
+    int own = 0;
+    for (const Kernel& stage : *stages) {
+      if (stage->name == op.name) ++own;
+      auto found = own_text.find(stage->name);
+      ASSERT_NE(found, own_text.end()) << "stage '" << stage->name << "' is no operator";
+      EXPECT_EQ(found->second, Print(*stage))
+          << "stage '" << stage->name << "' differs from that operator's kernel";
+    }
+    EXPECT_EQ(own, 1) << "the operator's own kernel is one of its stages";
+  }
+}
+
 TEST(OpSuiteTest, DefaultShapesFillTilesAndRaggedShapesDoNot) {
   for (const OpCase& op : OperatorSuite()) {
     SCOPED_TRACE(op.name);
-    absl::StatusOr<Kernel> kernel = op.build();
-    ASSERT_TRUE(kernel.ok()) << kernel.status();
-    TiledDims tiled;
-    tiled.VisitKernel(**kernel);
-    // A whole-row kernel's tile is the row, sized by a dim: its default extent splits into
-    // 16-byte runs over the lanes, its ragged one does not split at all (odd).
-    std::vector<std::string> whole = passes::DimsSizingRegisters(**kernel);
-    for (const std::string& dim : whole) {
-      EXPECT_EQ(op.default_shapes.at(dim) % 1024, 0) << dim;
-      EXPECT_EQ(op.ragged_shapes.at(dim) % 2, 1) << dim;
-    }
-    ASSERT_FALSE(tiled.found.empty() && whole.empty())
-        << "no ceildiv(dim, tile) in the kernel and no dim sizing a fragment";
-    for (const auto& [dim, tile] : tiled.found) {
-      EXPECT_EQ(op.default_shapes.at(dim) % tile, 0) << dim << " vs tile " << tile;
-      EXPECT_NE(op.ragged_shapes.at(dim) % tile, 0) << dim << " vs tile " << tile;
+    absl::StatusOr<std::vector<Kernel>> kernels = OpKernels(op);
+    ASSERT_TRUE(kernels.ok()) << kernels.status();
+    for (const Kernel& kernel : *kernels) {
+      SCOPED_TRACE(kernel->name);
+      TiledDims tiled;
+      tiled.VisitKernel(*kernel);
+      // A whole-row kernel's tile is the row, sized by a dim: its default extent splits into
+      // 16-byte runs over the lanes, its ragged one does not split at all (odd).
+      std::vector<std::string> whole = passes::DimsSizingRegisters(*kernel);
+      for (const std::string& dim : whole) {
+        EXPECT_EQ(op.default_shapes.at(dim) % 1024, 0) << dim;
+        EXPECT_EQ(op.ragged_shapes.at(dim) % 2, 1) << dim;
+      }
+      ASSERT_FALSE(tiled.found.empty() && whole.empty())
+          << "no ceildiv(dim, tile) in the kernel and no dim sizing a fragment";
+      for (const auto& [dim, tile] : tiled.found) {
+        EXPECT_EQ(op.default_shapes.at(dim) % tile, 0) << dim << " vs tile " << tile;
+        EXPECT_NE(op.ragged_shapes.at(dim) % tile, 0) << dim << " vs tile " << tile;
+      }
     }
   }
 }

@@ -21,28 +21,17 @@ absl::StatusOr<int64_t> EvalBinary(BinaryOp op, int64_t a, int64_t b) {
                  op == BinaryOp::kFloorMod || op == BinaryOp::kCeilDiv;
   if (divides && b == 0) return absl::InvalidArgumentError("division by zero in a shape");
   switch (op) {
-    case BinaryOp::kAdd:
-      return a + b;
-    case BinaryOp::kSub:
-      return a - b;
-    case BinaryOp::kMul:
-      return a * b;
-    case BinaryOp::kDiv:
-      return a / b;
-    case BinaryOp::kMod:
-      return a % b;
-    case BinaryOp::kFloorDiv:
-      return a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
-    case BinaryOp::kFloorMod:
-      return a - b * (a / b - ((a % b != 0) && ((a < 0) != (b < 0))));
-    case BinaryOp::kCeilDiv:
-      return a / b + ((a % b != 0) && ((a < 0) == (b < 0)));
-    case BinaryOp::kMin:
-      return std::min(a, b);
-    case BinaryOp::kMax:
-      return std::max(a, b);
-    case BinaryOp::kXor:
-      return a ^ b;
+    case BinaryOp::kAdd: return a + b;
+    case BinaryOp::kSub: return a - b;
+    case BinaryOp::kMul: return a * b;
+    case BinaryOp::kDiv: return a / b;
+    case BinaryOp::kMod: return a % b;
+    case BinaryOp::kFloorDiv: return a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
+    case BinaryOp::kFloorMod: return a - b * (a / b - ((a % b != 0) && ((a < 0) != (b < 0))));
+    case BinaryOp::kCeilDiv: return a / b + ((a % b != 0) && ((a < 0) == (b < 0)));
+    case BinaryOp::kMin: return std::min(a, b);
+    case BinaryOp::kMax: return std::max(a, b);
+    case BinaryOp::kXor: return a ^ b;
     default:
       return absl::InvalidArgumentError(
           absl::StrCat("'", std::string(BinaryOpName(op)), "' does not belong in a shape"));
@@ -66,8 +55,10 @@ double StandardNormal(std::mt19937_64& rng) {
 InputInit InitOf(const OpCase& op, const std::string& name, InputCase input_case) {
   auto it = op.inits.find(name);
   InputInit init = it == op.inits.end() ? InputInit{} : it->second;
-  // Integer inits are codes (packed int4 weights), which stay in their range.
-  if (input_case == InputCase::kNormal && init.kind != InputInit::Kind::kIntegers) {
+  // Integer inits are codes (packed int4 weights), which stay in their range; generated inputs
+  // keep their structure.
+  if (input_case == InputCase::kNormal && init.kind != InputInit::Kind::kIntegers &&
+      init.kind != InputInit::Kind::kGenerated) {
     init = {InputInit::Kind::kNormal, 0, 0};
   }
   return init;
@@ -75,18 +66,13 @@ InputInit InitOf(const OpCase& op, const std::string& name, InputCase input_case
 
 std::string DescribeInit(const InputInit& init) {
   switch (init.kind) {
-    case InputInit::Kind::kNormal:
-      return "N(0, 1)";
+    case InputInit::Kind::kNormal: return "N(0, 1)";
     case InputInit::Kind::kIntegers:
       return absl::StrCat("integers in [", init.lo, ", ", init.hi, "]");
-    case InputInit::Kind::kUniform:
-      break;
+    case InputInit::Kind::kGenerated: return init.about;
+    case InputInit::Kind::kUniform: break;
   }
   return absl::StrCat("uniform [", init.lo, ", ", init.hi, ")");
-}
-
-bool IsOutput(const OpCase& op, const std::string& name) {
-  return std::find(op.outputs.begin(), op.outputs.end(), name) != op.outputs.end();
 }
 
 double Draw(const InputInit& init, DataType dtype, std::mt19937_64& rng) {
@@ -161,7 +147,7 @@ std::string DescribeInputs(const OpCase& op, const KernelNode& kernel, InputCase
   // Inputs drawn alike share one phrase: "A, B N(0, 1)".
   std::vector<std::pair<std::string, std::vector<std::string>>> groups;
   for (const Param& param : kernel.params) {
-    if (!param.is_buffer() || IsOutput(op, param.name())) continue;
+    if (!param.is_buffer() || IsWrittenByOp(op, param.name())) continue;
     std::string how = DescribeInit(InitOf(op, param.name(), input_case));
     auto group = std::find_if(groups.begin(), groups.end(),
                               [&how](const auto& each) { return each.first == how; });
@@ -177,9 +163,14 @@ std::string DescribeInputs(const OpCase& op, const KernelNode& kernel, InputCase
 
 absl::StatusOr<RefTensors> MakeRefTensors(const OpCase& op, const KernelNode& kernel,
                                           const Shapes& dims, uint64_t seed, InputCase input_case) {
+  return MakeRefTensors(op, kernel.params, dims, seed, input_case);
+}
+
+absl::StatusOr<RefTensors> MakeRefTensors(const OpCase& op, const std::vector<Param>& params,
+                                          const Shapes& dims, uint64_t seed, InputCase input_case) {
   std::mt19937_64 rng(seed);
   RefTensors tensors;
-  for (const Param& param : kernel.params) {
+  for (const Param& param : params) {
     if (!param.is_buffer()) continue;
     absl::StatusOr<std::vector<int64_t>> shape = ParamShape(param, dims);
     if (!shape.ok()) return shape.status();
@@ -188,9 +179,21 @@ absl::StatusOr<RefTensors> MakeRefTensors(const OpCase& op, const KernelNode& ke
     int64_t size = 1;
     for (int64_t extent : tensor.shape) size *= extent;
     tensor.data.assign(size, 0.0);
-    if (!IsOutput(op, param.name())) {
+    if (!IsWrittenByOp(op, param.name())) {
       InputInit how = InitOf(op, param.name(), input_case);
-      for (double& value : tensor.data) value = Draw(how, param.buffer->dtype, rng);
+      if (how.kind == InputInit::Kind::kGenerated) {
+        std::vector<double> values = how.generate(dims, rng);
+        if (values.size() != tensor.data.size()) {
+          return absl::InvalidArgumentError(absl::StrCat("the generator of '", param.name(),
+                                                         "' gave ", values.size(), " values for ",
+                                                         tensor.data.size(), " elements"));
+        }
+        for (size_t i = 0; i < values.size(); ++i) {
+          tensor.data[i] = RoundToDtype(values[i], param.buffer->dtype);
+        }
+      } else {
+        for (double& value : tensor.data) value = Draw(how, param.buffer->dtype, rng);
+      }
     }
     tensors.emplace(param.name(), std::move(tensor));
   }

@@ -42,9 +42,13 @@ std::string DescribeInputs(const OpCase& op, const KernelNode& kernel, InputCase
 
 // A tensor for every buffer parameter of `kernel`: inputs drawn as
 // `input_case` says with a generator seeded by `seed` and rounded to the
-// parameter's dtype; outputs zero-filled. Same seed and case, same data, on
+// parameter's dtype; outputs and scratch zero-filled. Same seed and case, same data, on
 // every standard library.
 absl::StatusOr<RefTensors> MakeRefTensors(const OpCase& op, const KernelNode& kernel,
+                                          const Shapes& dims, uint64_t seed, InputCase input_case);
+// The same over the parameters of an operator's stages (StageParams): outputs and scratch
+// zero-filled, the rest drawn.
+absl::StatusOr<RefTensors> MakeRefTensors(const OpCase& op, const std::vector<Param>& params,
                                           const Shapes& dims, uint64_t seed, InputCase input_case);
 
 // OK when |got - want| <= atol + rtol * |want| for every element (NaN never

@@ -96,6 +96,13 @@ int MatchOperator(const RunRequest& request, const std::vector<ops::OpCase>& sui
                   LoadedInput& input, std::ostream& err) {
   input.op = FindOp(suite, input.name);
   if (input.op == nullptr) return kGoOn;
+  if (input.op->build_stages) {
+    // Its other kernels write the tensors this one reads, so alone it has no reference.
+    err << "tile-run: error: operator '" << input.name
+        << "' runs several kernels in order and tile-run runs one; check the operator with "
+           "--all (its stages are in --list)\n";
+    return 2;
+  }
   if (!input.suite_kernel) {
     absl::StatusOr<Kernel> own = input.op->build();
     if (!own.ok()) {

@@ -58,85 +58,119 @@ absl::StatusOr<double> TimeLaunch(runtime::LoadedKernel& kernel,
   return std::chrono::duration<double>(end - start).count();
 }
 
-absl::Status ParamError(const KernelNode& kernel, const std::string& param,
+absl::Status ParamError(const std::string& kernel, const std::string& param,
                         const absl::Status& status) {
-  return absl::Status(status.code(), absl::StrCat("kernel '", kernel.name, "': parameter '", param,
+  return absl::Status(status.code(), absl::StrCat("kernel '", kernel, "': parameter '", param,
                                                   "': ", status.message()));
 }
 
-// Every dim and scalar parameter has a value and no value names nothing; a check has a
-// reference.
-absl::Status CheckRunValues(const KernelNode& kernel, const ops::OpCase* op,
+// The kernels of one run in launch order: one, or an operator's stages (ops::OpCase::build_stages)
+// sharing their tensors by name.
+std::vector<const KernelNode*> Signatures(const std::vector<runtime::LoadedKernel*>& stages) {
+  std::vector<const KernelNode*> kernels;
+  for (runtime::LoadedKernel* stage : stages) kernels.push_back(&stage->signature());
+  return kernels;
+}
+
+// Every dim and scalar parameter of some stage has a value and no value names nothing; a check
+// has a reference.
+absl::Status CheckRunValues(const std::vector<const KernelNode*>& kernels,
+                            const std::vector<Param>& params, const ops::OpCase* op,
                             const RunOptions& options) {
+  const std::string& name = op != nullptr && kernels.size() > 1 ? op->name : kernels[0]->name;
   std::vector<std::string> dim_names;
-  for (const VarRef& dim : kernel.dims) dim_names.push_back(dim->name);
+  for (const KernelNode* kernel : kernels) {
+    for (const VarRef& dim : kernel->dims) {
+      if (std::find(dim_names.begin(), dim_names.end(), dim->name) == dim_names.end()) {
+        dim_names.push_back(dim->name);
+      }
+    }
+  }
   // Dims the kernel was specialized on are constants in its signature now; the reference
   // and the figures still read their values.
   for (const std::string& dim : options.specialized_dims) dim_names.push_back(dim);
   std::vector<std::string> scalar_names;
-  for (const Param& param : kernel.params) {
+  for (const Param& param : params) {
     if (!param.is_buffer()) scalar_names.push_back(param.name());
   }
-  absl::Status names = CheckNames(kernel.name, "dimension", dim_names, Keys(options.dims));
+  absl::Status names = CheckNames(name, "dimension", dim_names, Keys(options.dims));
   if (names.ok()) {
-    names = CheckNames(kernel.name, "scalar parameter", scalar_names, Keys(options.scalars));
+    names = CheckNames(name, "scalar parameter", scalar_names, Keys(options.scalars));
   }
   if (!names.ok()) return names;
   if (options.check && op == nullptr) {
-    return absl::FailedPreconditionError(absl::StrCat("no reference for kernel '", kernel.name,
+    return absl::FailedPreconditionError(absl::StrCat("no reference for kernel '", name,
                                                       "': checking needs an operator-suite entry"));
   }
   return absl::OkStatus();
 }
 
-// The kernel's arguments: the host copy of every buffer (inputs as the reference sees them,
-// outputs as copied back), the device copy the kernel reads and writes, and the scalars.
+// The run's arguments: the host copy of every buffer (inputs as the reference sees them,
+// outputs as copied back), the device copy the kernels read and write, the scalars, and each
+// stage's argument list over them.
 struct KernelArgs {
   std::map<std::string, std::unique_ptr<HostBuffer>> host;
   std::map<std::string, std::unique_ptr<DeviceBuffer>> on_device;
-  std::map<std::string, double> scalars;  // as the kernel sees them, rounded to their dtype
-  std::vector<KernelArg> args;
+  std::map<std::string, double> scalars;     // as the kernel sees them, rounded to their dtype
+  std::vector<std::vector<KernelArg>> args;  // per stage, in its parameters' order
 };
 
-absl::StatusOr<KernelArgs> AllocateArgs(runtime::Device& device, const KernelNode& kernel,
+absl::Status AllocateBuffer(runtime::Device& device, const std::string& kernel, const Param& param,
+                            const RunOptions& options, KernelArgs& all) {
+  const std::string& name = param.name();
+  absl::StatusOr<std::vector<int64_t>> shape = ops::ParamShape(param, options.dims);
+  if (!shape.ok()) return shape.status();
+  absl::StatusOr<std::unique_ptr<HostBuffer>> buffer =
+      HostBuffer::Create(param.buffer->dtype, *shape);
+  if (!buffer.ok()) return ParamError(kernel, name, buffer.status());
+  absl::StatusOr<std::unique_ptr<DeviceBuffer>> device_buffer =
+      device.Allocate(param.buffer->dtype, *shape);
+  if (!device_buffer.ok()) return ParamError(kernel, name, device_buffer.status());
+  all.host[name] = *std::move(buffer);
+  all.on_device[name] = *std::move(device_buffer);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<KernelArgs> AllocateArgs(runtime::Device& device,
+                                        const std::vector<const KernelNode*>& kernels,
                                         const RunOptions& options) {
   KernelArgs all;
-  for (const Param& param : kernel.params) {
-    const std::string& name = param.name();
-    if (!param.is_buffer()) {
-      if (auto exact = options.integer_scalars.find(name); exact != options.integer_scalars.end()) {
-        all.scalars[name] = static_cast<double>(exact->second);
-        all.args.push_back(KernelArg::Integer(exact->second));
+  for (const KernelNode* kernel : kernels) {
+    std::vector<KernelArg>& args = all.args.emplace_back();
+    for (const Param& param : kernel->params) {
+      const std::string& name = param.name();
+      if (!param.is_buffer()) {
+        if (auto exact = options.integer_scalars.find(name);
+            exact != options.integer_scalars.end()) {
+          all.scalars[name] = static_cast<double>(exact->second);
+          args.push_back(KernelArg::Integer(exact->second));
+          continue;
+        }
+        double value = RoundToDtype(options.scalars.at(name), param.scalar->dtype());
+        all.scalars[name] = value;
+        args.push_back(KernelArg::Scalar(value));
         continue;
       }
-      double value = RoundToDtype(options.scalars.at(name), param.scalar->dtype());
-      all.scalars[name] = value;
-      all.args.push_back(KernelArg::Scalar(value));
-      continue;
+      if (!all.on_device.contains(name)) {
+        if (absl::Status status = AllocateBuffer(device, kernel->name, param, options, all);
+            !status.ok()) {
+          return status;
+        }
+      }
+      args.push_back(KernelArg::Tensor(all.on_device.at(name)->tensor()));
     }
-    absl::StatusOr<std::vector<int64_t>> shape = ops::ParamShape(param, options.dims);
-    if (!shape.ok()) return shape.status();
-    absl::StatusOr<std::unique_ptr<HostBuffer>> buffer =
-        HostBuffer::Create(param.buffer->dtype, *shape);
-    if (!buffer.ok()) return ParamError(kernel, name, buffer.status());
-    absl::StatusOr<std::unique_ptr<DeviceBuffer>> device_buffer =
-        device.Allocate(param.buffer->dtype, *shape);
-    if (!device_buffer.ok()) return ParamError(kernel, name, device_buffer.status());
-    all.args.push_back(KernelArg::Tensor((*device_buffer)->tensor()));
-    all.host[name] = *std::move(buffer);
-    all.on_device[name] = *std::move(device_buffer);
   }
   return all;
 }
 
-// Poisons the outputs on the device and copies the inputs there from `ref`, which then holds
-// exactly what the kernel reads.
-absl::Status FillBuffers(const KernelNode& kernel, const ops::OpCase& how, KernelArgs& args,
+// Poisons the outputs and scratch on the device and copies the inputs there from `ref`, which
+// then holds exactly what the kernels read.
+absl::Status FillBuffers(const std::string& kernel, const ops::OpCase& how, KernelArgs& args,
                          ops::RefTensors& ref) {
   for (const auto& [name, buffer] : args.host) {
     ops::RefTensor& tensor = ref.at(name);
     absl::Status filled;
-    if (std::find(how.outputs.begin(), how.outputs.end(), name) != how.outputs.end()) {
+    if (ops::IsWrittenByOp(how, name)) {
       filled = args.on_device.at(name)->Fill(0xFF);
     } else {
       HostBuffer& b = *buffer;
@@ -152,7 +186,7 @@ absl::Status FillBuffers(const KernelNode& kernel, const ops::OpCase& how, Kerne
 }
 
 // Copies `op`'s outputs back and compares each with the reference computed from `ref`.
-absl::Status CheckOutputs(const KernelNode& kernel, const ops::OpCase& op,
+absl::Status CheckOutputs(const std::string& kernel, const ops::OpCase& op,
                           const RunOptions& options, ops::InputCase input_case, KernelArgs& args,
                           ops::RefTensors& ref, RunResult& result) {
   op.reference(ref, options.dims, args.scalars);
@@ -168,21 +202,34 @@ absl::Status CheckOutputs(const KernelNode& kernel, const ops::OpCase& op,
   return absl::OkStatus();
 }
 
-// Launches the kernel on each input case's fresh data (a check runs every case, a plain run the
+// Launches every stage in order; the seconds they took in all.
+absl::StatusOr<double> LaunchStages(const std::vector<runtime::LoadedKernel*>& stages,
+                                    const KernelArgs& args) {
+  double seconds = 0;
+  for (size_t i = 0; i < stages.size(); ++i) {
+    absl::StatusOr<double> launch = TimeLaunch(*stages[i], args.args[i]);
+    if (!launch.ok()) return launch.status();
+    seconds += *launch;
+  }
+  return seconds;
+}
+
+// Launches the stages on each input case's fresh data (a check runs every case, a plain run the
 // first), timing the first launch and checking each case's outputs with --check.
-absl::Status RunCases(runtime::LoadedKernel& loaded, const ops::OpCase* op,
+absl::Status RunCases(const std::vector<runtime::LoadedKernel*>& stages,
+                      const std::vector<Param>& params, const ops::OpCase* op,
                       const RunOptions& options, KernelArgs& args, RunResult& result) {
-  const KernelNode& kernel = loaded.signature();
+  const std::string& kernel = stages[0]->signature().name;
   const ops::OpCase no_op{};  // every buffer an input
   const ops::OpCase& how = op != nullptr ? *op : no_op;
   std::vector<ops::InputCase> cases(std::begin(ops::kInputCases), std::end(ops::kInputCases));
   if (!options.check) cases.resize(1);
   for (ops::InputCase input_case : cases) {
     absl::StatusOr<ops::RefTensors> ref =
-        ops::MakeRefTensors(how, kernel, options.dims, options.seed, input_case);
+        ops::MakeRefTensors(how, params, options.dims, options.seed, input_case);
     if (!ref.ok()) return ref.status();
     if (absl::Status status = FillBuffers(kernel, how, args, *ref); !status.ok()) return status;
-    absl::StatusOr<double> launch = TimeLaunch(loaded, args.args);
+    absl::StatusOr<double> launch = LaunchStages(stages, args);
     if (!launch.ok()) return launch.status();
     if (input_case == cases.front()) result.launch_seconds = *launch;
     if (!options.check) break;
@@ -194,18 +241,24 @@ absl::Status RunCases(runtime::LoadedKernel& loaded, const ops::OpCase* op,
   return absl::OkStatus();
 }
 
-// --bench: the median of --iters timed launches after --warmup untimed ones, and the operator's
-// rates at it.
-absl::Status Bench(runtime::LoadedKernel& loaded, const ops::OpCase* op, const RunOptions& options,
-                   const std::vector<KernelArg>& args, RunResult& result) {
+// --bench: the median of --iters timed runs of every stage after --warmup untimed ones, and the
+// operator's rates at it.
+absl::Status Bench(const std::vector<runtime::LoadedKernel*>& stages, const ops::OpCase* op,
+                   const RunOptions& options, const KernelArgs& args, RunResult& result) {
   for (int i = 0; i < options.warmup; ++i) {
-    if (absl::Status status = loaded.Launch(args); !status.ok()) return status;
+    for (size_t s = 0; s < stages.size(); ++s) {
+      if (absl::Status status = stages[s]->Launch(args.args[s]); !status.ok()) return status;
+    }
   }
   std::vector<double> times;
   for (int i = 0; i < std::max(1, options.iters); ++i) {
-    absl::StatusOr<double> t = loaded.TimedLaunch(args);
-    if (!t.ok()) return t.status();
-    times.push_back(*t);
+    double total = 0;
+    for (size_t s = 0; s < stages.size(); ++s) {
+      absl::StatusOr<double> t = stages[s]->TimedLaunch(args.args[s]);
+      if (!t.ok()) return t.status();
+      total += *t;
+    }
+    times.push_back(total);
   }
   std::sort(times.begin(), times.end());
   size_t n = times.size();
@@ -225,25 +278,35 @@ bool RunResult::passed() const {
 
 absl::StatusOr<RunResult> RunKernel(runtime::Device& device, runtime::LoadedKernel& loaded,
                                     const ops::OpCase* op, const RunOptions& options) {
-  const KernelNode& kernel = loaded.signature();
-  if (absl::Status status = CheckRunValues(kernel, op, options); !status.ok()) return status;
-  absl::StatusOr<KernelArgs> args = AllocateArgs(device, kernel, options);
+  return RunStages(device, {&loaded}, op, options);
+}
+
+absl::StatusOr<RunResult> RunStages(runtime::Device& device,
+                                    const std::vector<runtime::LoadedKernel*>& stages,
+                                    const ops::OpCase* op, const RunOptions& options) {
+  const std::vector<const KernelNode*> kernels = Signatures(stages);
+  absl::StatusOr<std::vector<Param>> params = ops::StageParams(kernels);
+  if (!params.ok()) return params.status();
+  if (absl::Status status = CheckRunValues(kernels, *params, op, options); !status.ok()) {
+    return status;
+  }
+  absl::StatusOr<KernelArgs> args = AllocateArgs(device, kernels, options);
   if (!args.ok()) return args.status();
   if (options.check) {
     for (const std::string& name : op->outputs) {
       if (!args->host.contains(name)) {
         return absl::InvalidArgumentError(
             absl::StrCat("operator '", op->name, "' lists the output '", name,
-                         "', which is not a buffer parameter of kernel '", kernel.name, "'"));
+                         "', which is not a buffer parameter of kernel '", kernels[0]->name, "'"));
       }
     }
   }
   RunResult result;
-  if (absl::Status status = RunCases(loaded, op, options, *args, result); !status.ok()) {
+  if (absl::Status status = RunCases(stages, *params, op, options, *args, result); !status.ok()) {
     return status;
   }
   if (options.bench) {
-    if (absl::Status status = Bench(loaded, op, options, args->args, result); !status.ok()) {
+    if (absl::Status status = Bench(stages, op, options, *args, result); !status.ok()) {
       return status;
     }
   }

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "runtime/device_base.h"
 #include "ops/op_suite.h"
+#include "runtime/device_base.h"
 #include "tools/tile_run/compare.h"
 
 namespace tile_ir::tools {
@@ -52,6 +52,12 @@ struct RunResult {
 // nothing is poisoned or checked. Errors name what is missing or what failed
 // (dims, scalars, allocation, copies, launch).
 absl::StatusOr<RunResult> RunKernel(runtime::Device& device, runtime::LoadedKernel& kernel,
+                                    const ops::OpCase* op, const RunOptions& options);
+// The same for an operator of several kernels (ops::OpCase::build_stages), loaded in launch
+// order: one set of tensors shared by parameter name, every stage launched in order per input
+// case, the op's scratch poisoned like its outputs; a bench times all the stages together.
+absl::StatusOr<RunResult> RunStages(runtime::Device& device,
+                                    const std::vector<runtime::LoadedKernel*>& stages,
                                     const ops::OpCase* op, const RunOptions& options);
 
 }  // namespace tile_ir::tools

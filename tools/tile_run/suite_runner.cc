@@ -74,43 +74,62 @@ OperatorCheck CheckOperator(const ops::OpCase& op, runtime::Device& device,
     check.status = absl::FailedPreconditionError("the operator has no ragged shapes");
     return check;
   }
-  absl::StatusOr<Kernel> kernel = op.build();
-  if (!kernel.ok()) {
-    check.status = absl::Status(kernel.status().code(),
-                                absl::StrCat("building the kernel: ", kernel.status().message()));
+  absl::StatusOr<std::vector<Kernel>> kernels = ops::OpKernels(op);
+  if (!kernels.ok()) {
+    check.status = absl::Status(kernels.status().code(),
+                                absl::StrCat("building the kernel: ", kernels.status().message()));
     return check;
   }
-  check.shapes = FormatShapes(dims, DimOrder(**kernel));
-  // As a call of these shapes compiles: the dims that size fragments compiled in, the others
-  // symbolic with their divisibility classes where the target asks for them.
-  absl::StatusOr<RunSpecialization> specialized =
-      SpecializeAsRun(*kernel, dims, /*static_shapes=*/false, device.target().info().get());
-  if (!specialized.ok()) {
-    check.status = specialized.status();
-    return check;
+  std::vector<std::string> order;
+  for (const Kernel& kernel : *kernels) {
+    for (const std::string& dim : DimOrder(*kernel)) {
+      if (std::find(order.begin(), order.end(), dim) == order.end()) order.push_back(dim);
+    }
   }
-  Module module;
-  module.producer = "tile-run";
-  module.kernels = {specialized->kernel};
-  absl::StatusOr<std::unique_ptr<runtime::LoadedKernel>> loaded = device.Load(module, op.name);
-  if (!loaded.ok()) {
-    check.status = loaded.status();
-    return check;
+  check.shapes = FormatShapes(dims, order);
+  // Each stage as a call of these shapes compiles it: the dims that size fragments compiled in,
+  // the others symbolic with their divisibility classes where the target asks for them.
+  std::vector<std::unique_ptr<runtime::LoadedKernel>> loaded;
+  std::vector<std::string> compiled_in;
+  for (const Kernel& kernel : *kernels) {
+    absl::StatusOr<RunSpecialization> specialized =
+        SpecializeAsRun(kernel, dims, /*static_shapes=*/false, device.target().info().get());
+    if (!specialized.ok()) {
+      check.status = specialized.status();
+      return check;
+    }
+    for (const std::string& dim : specialized->compiled_in) {
+      if (std::find(compiled_in.begin(), compiled_in.end(), dim) == compiled_in.end()) {
+        compiled_in.push_back(dim);
+      }
+    }
+    Module module;
+    module.producer = "tile-run";
+    module.kernels = {specialized->kernel};
+    absl::StatusOr<std::unique_ptr<runtime::LoadedKernel>> stage =
+        device.Load(module, kernel->name);
+    if (!stage.ok()) {
+      check.status = stage.status();
+      return check;
+    }
+    if (!options.dump_dir.empty()) {
+      check.status = DumpArtifacts(**stage, device.name(), options.dump_dir);
+      if (!check.status.ok()) return check;
+    }
+    loaded.push_back(*std::move(stage));
   }
-  if (!options.dump_dir.empty()) {
-    check.status = DumpArtifacts(**loaded, device.name(), options.dump_dir);
-    if (!check.status.ok()) return check;
-  }
+  std::vector<runtime::LoadedKernel*> stages;
+  for (const auto& stage : loaded) stages.push_back(stage.get());
   RunOptions run;
   run.dims = dims;
-  run.specialized_dims = specialized->compiled_in;
+  run.specialized_dims = compiled_in;
   run.scalars = op.scalars;
   run.seed = options.seed;
   run.check = true;
   run.bench = options.bench;
   run.warmup = options.warmup;
   run.iters = options.iters;
-  absl::StatusOr<RunResult> result = RunKernel(device, **loaded, &op, run);
+  absl::StatusOr<RunResult> result = RunStages(device, stages, &op, run);
   if (!result.ok()) {
     check.status = result.status();
     return check;
@@ -139,6 +158,15 @@ std::string ListOperators(const std::vector<ops::OpCase>& suite) {
       absl::StrAppend(&text, "  ", key, ": ", value.empty() ? "none" : value, "\n");
     };
     line("description", op.description);
+    if (op.build_stages) {
+      absl::StatusOr<std::vector<Kernel>> stages = op.build_stages();
+      std::vector<std::string> names;
+      if (stages.ok()) {
+        for (const Kernel& stage : *stages) names.push_back(stage->name);
+      }
+      line("stages", stages.ok() ? absl::StrJoin(names, ", ") : "error: building them");
+      line("scratch", absl::StrJoin(op.scratch, ", "));
+    }
     std::vector<std::string> requirements;
     for (const ShapeRequirement& requirement : (*kernel)->requirements) {
       requirements.push_back(Print(requirement.condition));
