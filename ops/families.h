@@ -11,17 +11,20 @@
 
 namespace tile_ir::ops {
 
-std::vector<OpCase> GemmOps();         // ops_gemm.cc
-std::vector<OpCase> ElementwiseOps();  // ops_elementwise.cc
-std::vector<OpCase> ReductionOps();    // ops_reduce.cc
-std::vector<OpCase> SoftmaxOps();      // ops_softmax.cc
-std::vector<OpCase> NormOps();         // ops_norm.cc
-std::vector<OpCase> RowOps();          // ops_rows.cc
-std::vector<OpCase> ScanOps();         // ops_scan.cc
-std::vector<OpCase> AttentionOps();    // ops_attention.cc
-std::vector<OpCase> ConvOps();         // ops_conv.cc
-std::vector<OpCase> QuantGemmOps();    // ops_quant_gemm.cc
-std::vector<OpCase> GemvOps();         // ops_gemv.cc
+std::vector<OpCase> GemmOps();               // ops_gemm.cc
+std::vector<OpCase> ElementwiseOps();        // ops_elementwise.cc
+std::vector<OpCase> ReductionOps();          // ops_reduce.cc
+std::vector<OpCase> SoftmaxOps();            // ops_softmax.cc
+std::vector<OpCase> NormOps();               // ops_norm.cc
+std::vector<OpCase> RowOps();                // ops_rows.cc
+std::vector<OpCase> ScanOps();               // ops_scan.cc
+std::vector<OpCase> AttentionOps();          // ops_attention.cc
+std::vector<OpCase> AttentionBackwardOps();  // ops_attention_bwd.cc
+std::vector<OpCase> DecodeOps();             // ops_attention_decode.cc
+std::vector<OpCase> VarlenOps();             // ops_attention_varlen.cc
+std::vector<OpCase> ConvOps();               // ops_conv.cc
+std::vector<OpCase> QuantGemmOps();          // ops_quant_gemm.cc
+std::vector<OpCase> GemvOps();               // ops_gemv.cc
 
 // Bytes of one element in memory (i4 is packed: half a byte).
 inline double ElementBytes(DataType dtype) { return dtype.bits() / 8.0; }

@@ -14,8 +14,9 @@ namespace tile_ir::ops {
 const std::vector<OpCase>& OperatorSuite() {
   static const std::vector<OpCase>* suite = [] {
     auto* all = new std::vector<OpCase>;
-    for (auto family : {GemmOps, QuantGemmOps, ConvOps, ElementwiseOps, ReductionOps, SoftmaxOps,
-                        NormOps, RowOps, ScanOps, AttentionOps, GemvOps}) {
+    for (auto family :
+         {GemmOps, QuantGemmOps, ConvOps, ElementwiseOps, ReductionOps, SoftmaxOps, NormOps, RowOps,
+          ScanOps, AttentionOps, GemvOps, AttentionBackwardOps, DecodeOps, VarlenOps}) {
       for (OpCase& op : family()) all->push_back(std::move(op));
     }
     return all;
