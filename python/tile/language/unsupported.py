@@ -17,6 +17,7 @@ REFUSED = {
     "barrier_wait": "the IR has no barrier objects; targets place their own mbarriers",
     "barrier_arrive": "the IR has no barrier objects; targets place their own mbarriers",
     "print": "the IR has no printing statement",
+    "device_assert": "the IR has no assertion statement",
     "call_extern": "the IR calls only the intrinsics registered in tile_ir/intrinsics.h",
 }
 
