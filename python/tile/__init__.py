@@ -14,6 +14,7 @@ A pure-Python package over libtile (capi/tile.h) through ctypes; errors are
 TileError subclasses carrying libtile's messages. Compiles go through the
 same kernel cache as the C++ tools ($TILE_CACHE_DIR, ~/.cache/tile)."""
 
+from tile._version import __version__
 from tile._lib import (InternalError, InvalidArgumentError, NotFoundError, TileError,
                        UnavailableError)
 from tile.kernel import Kernel
