@@ -231,3 +231,13 @@ def test_profiler_func_is_the_kernel():
     kernel = tilelang.compile(k, out_idx=[-1], target="cpu")
     x = np.arange(8, dtype=np.float32)
     np.testing.assert_array_equal(kernel.get_profiler().func(x), x + 1)
+def test_torch_and_numpy_dtypes_are_dtypes():
+    # TileLang's programs write T.dtype(torch.float16) and dtype.as_torch(); torch is not
+    # installed where this runs, so a torch dtype is stood in for by its type's module and str.
+    assert T.dtype(np.dtype("float16")) == T.float16
+    fake_torch_dtype = type("dtype", (), {"__module__": "torch", "__str__":
+                                          lambda self: "torch.bfloat16"})()
+    assert T.dtype(fake_torch_dtype) == T.bfloat16
+    assert callable(T.float16.as_torch)
+
+

@@ -59,6 +59,11 @@ class DType(str):
     def __str__(self):
         return self.name
 
+    def as_torch(self):
+        """The torch dtype of this type (TileLang's dtype.as_torch()); torch is imported."""
+        from tile import _frameworks  # pylint: disable=import-outside-toplevel
+        return _frameworks._dtype("torch", self.ir_name)  # pylint: disable=protected-access
+
     def __repr__(self):
         return f"T.{self.name}"
 
@@ -96,7 +101,12 @@ bool_, int32, int64, float32 = BY_NAME["bool"], BY_NAME["int32"], BY_NAME["int64
 
 
 def parse(dtype, what):
-    """The DType of a spelling; `what` names the argument in the error."""
+    """The DType of a spelling (or of a torch or numpy dtype, as TileLang takes them); `what`
+    names the argument in the error."""
+    framework = type(dtype).__module__.split(".")[0]
+    if framework in ("torch", "numpy") and not isinstance(dtype, str):
+        # torch.float16 prints "torch.float16"; numpy's dtype("float16") prints "float16".
+        dtype = str(dtype).rsplit(".", 1)[-1]
     if isinstance(dtype, DType):
         return dtype
     if isinstance(dtype, str):
