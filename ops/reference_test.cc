@@ -458,7 +458,25 @@ TEST(ReferenceTest, EveryOperatorHasASelfTest) {
                                         "flash_attn_d128_causal",
                                         "flash_attn_d128_b128",
                                         "flash_attn_d128_b128_causal",
-                                        "gemv_splitk_f16"};
+                                        "gemv_splitk_f16",
+                                        // Issue 42's, in reference_attention_test.cc.
+                                        "flash_attn_d64_lse",
+                                        "flash_attn_d64_causal_lse",
+                                        "flash_attn_d128_lse",
+                                        "flash_attn_d128_causal_lse",
+                                        "gqa_fwd_d128",
+                                        "flash_attn_bwd_pre_d64",
+                                        "flash_attn_bwd_pre_d128",
+                                        "flash_attn_bwd_post_d64",
+                                        "flash_attn_bwd_post_d128",
+                                        "flash_attn_bwd_d64",
+                                        "flash_attn_bwd_d64_causal",
+                                        "flash_attn_bwd_d128",
+                                        "flash_attn_bwd_d128_causal",
+                                        "decode_combine_d128",
+                                        "decode_paged_d128",
+                                        "flash_attn_varlen_d128",
+                                        "flash_attn_varlen_d128_causal"};
   for (const OpCase& op : OperatorSuite()) {
     EXPECT_TRUE(tested.contains(op.name)) << op.name << " has no reference self-test";
   }
