@@ -9,6 +9,12 @@
 // that (Specialize and one synchronized Launch: the compile, or the disk
 // lookup and load), which is what the cache can make fast.
 //
+// With TILE_CACHE_URL set (bench/remote_cache_latency.sh starts a private
+// redis-server and sets it), each run adds a third child on an empty folder
+// that must get the kernel from the remote cache, and then removes that one
+// key from the server (runs use a key file of their own under the temporary
+// folder, so entries of other runs or users are refused, never timed).
+//
 //   jit_latency [--target=cpu|cuda] [--op=gemm_f16] [--runs=5] [--iters=200000]
 //
 // One binary per backend: //bench:jit_latency (CPU, LLVM) and
@@ -32,7 +38,9 @@
 #include "absl/time/clock.h"
 #include "runtime/jit/jit_backend.h"
 #include "runtime/jit/kernel_cache.h"
+#include "runtime/jit/remote_cache.h"
 #include "runtime/jit/specializer.h"
+#include "runtime/remote_cache/open_remote_store.h"
 #include "ops/op_suite.h"
 
 namespace tile_ir::bench {
@@ -141,7 +149,7 @@ int Child(const std::string& target, const std::string& op) {
   const double first_call_ms = MsSince(start);
   std::cout << "open_ms=" << open_ms << " setup_ms=" << setup_ms
             << " first_call_ms=" << first_call_ms << " source=" << CacheSourceName(source)
-            << std::endl;
+            << " key=" << call->function->KeyFor(call->args).value_or("?") << std::endl;
   return 0;
 }
 
@@ -150,6 +158,7 @@ struct ChildTimes {
   double setup_ms = 0;
   double first_call_ms = 0;
   double process_ms = 0;  // the whole child, as the parent sees it
+  std::string key;
 };
 
 // The number after "<name>=" in the child's output.
@@ -191,6 +200,9 @@ absl::StatusOr<ChildTimes> RunChild(const std::string& self, const std::string& 
     if (!value.ok()) return value.status();
     *field = *value;
   }
+  if (const size_t at = out.find("key="); at != std::string::npos) {
+    times.key = out.substr(at + 4, out.find_first_of(" \n", at) - at - 4);
+  }
   return times;
 }
 
@@ -210,7 +222,20 @@ int Main(int argc, char** argv) {
   const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
   const std::string root =
       absl::StrCat(std::filesystem::temp_directory_path().string(), "/jit_latency_", getpid());
-  std::vector<double> open, setup, cold, cold_process, disk, disk_process;
+  std::vector<double> open, setup, cold, cold_process, disk, disk_process, remote,
+      remote_process;
+  const std::optional<std::string> url = RemoteCacheUrlFromEnvironment();
+  std::unique_ptr<remote_cache::RemoteStore> store;
+  if (url) {
+    absl::StatusOr<std::unique_ptr<remote_cache::RemoteStore>> opened =
+        remote_cache::OpenRemoteStore(*url);
+    if (!opened.ok()) {
+      std::cerr << "jit_latency: " << opened.status() << "\n";
+      return 1;
+    }
+    store = *std::move(opened);
+    setenv("TILE_CACHE_REMOTE_KEY", absl::StrCat(root, "/remote.key").c_str(), 1);
+  }
   for (int run = 0; run < runs; ++run) {
     const std::string dir = absl::StrCat(root, "/", run);
     std::filesystem::remove_all(dir);
@@ -218,11 +243,27 @@ int Main(int argc, char** argv) {
     unsetenv("TILE_DISABLE_CACHE");
     absl::StatusOr<ChildTimes> first = RunChild(self, target, op, "compiled");
     absl::StatusOr<ChildTimes> second = RunChild(self, target, op, "disk");
-    for (const auto* result : {&first, &second}) {
+    absl::StatusOr<ChildTimes> third = ChildTimes{};
+    if (store) {
+      setenv("TILE_CACHE_DIR", absl::StrCat(dir, "-remote").c_str(), 1);
+      third = RunChild(self, target, op, "remote");
+      if (first.ok()) {
+        if (absl::StatusOr<int64_t> removed =
+                store->Remove({absl::StrCat(kRemoteKeyPrefix, first->key)});
+            !removed.ok()) {
+          third = removed.status();
+        }
+      }
+    }
+    for (const auto* result : {&first, &second, &third}) {
       if (!result->ok()) {
         std::cerr << "jit_latency: " << result->status() << "\n";
         return 1;
       }
+    }
+    if (store) {
+      remote.push_back(third->first_call_ms);
+      remote_process.push_back(third->process_ms);
     }
     for (const ChildTimes& times : {*first, *second}) {
       open.push_back(times.open_ms);
@@ -265,6 +306,12 @@ int Main(int argc, char** argv) {
       "  first call after open, cached on disk               %9.2f ms median  (process %.1f ms; "
       "target < 50 ms)\n",
       Median(disk), Median(disk_process));
+  if (store) {
+    std::cout << absl::StrFormat(
+        "  first call after open, from the remote cache        %9.2f ms median  (process %.1f ms; "
+        "%s)\n",
+        Median(remote), Median(remote_process), store->name());
+  }
   std::cout << absl::StrFormat(
       "  dispatch of a cached specialization                 %9.3f us host time per call (%d "
       "calls%s)\n",
