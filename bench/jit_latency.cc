@@ -222,8 +222,7 @@ int Main(int argc, char** argv) {
   const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
   const std::string root =
       absl::StrCat(std::filesystem::temp_directory_path().string(), "/jit_latency_", getpid());
-  std::vector<double> open, setup, cold, cold_process, disk, disk_process, remote,
-      remote_process;
+  std::vector<double> open, setup, cold, cold_process, disk, disk_process, remote, remote_process;
   const std::optional<std::string> url = RemoteCacheUrlFromEnvironment();
   std::unique_ptr<remote_cache::RemoteStore> store;
   if (url) {

@@ -66,10 +66,10 @@ struct EntryInfo {
   std::string key;
   std::string path;
   int64_t size_bytes = 0;
-  absl::Time modified;                          // disk entries
-  std::optional<absl::Duration> time_to_live;   // remote entries: the time left, where one expires
-  std::optional<CacheContext> context;  // nullopt when the file does not parse
-  std::vector<std::string> problems;    // empty for a sound entry (Verify fills it)
+  absl::Time modified;                         // disk entries
+  std::optional<absl::Duration> time_to_live;  // remote entries: the time left, where one expires
+  std::optional<CacheContext> context;         // nullopt when the file does not parse
+  std::vector<std::string> problems;           // empty for a sound entry (Verify fills it)
 };
 
 class DiskCache {

@@ -106,20 +106,20 @@ LoadResult RemoteCache::Load(std::string_view key, const CacheContext& current) 
   result.kind = LoadResult::Kind::kRefused;
   const std::string where = absl::StrCat("remote cache entry ", name, " on ", store_->name());
   if ((*value)->size > kMaxEntryBytes) {
-    result.warning = absl::StrCat(where, " refused: ", (*value)->size,
-                                  " bytes, over the limit of ", kMaxEntryBytes, "; compiling it");
+    result.warning = absl::StrCat(where, " refused: ", (*value)->size, " bytes, over the limit of ",
+                                  kMaxEntryBytes, "; compiling it");
     return result;
   }
   const std::string& bytes = (*value)->bytes;
   absl::StatusOr<ParsedEntry> entry = ParseEntry(bytes);
   if (!entry.ok()) {
-    result.warning = absl::StrCat(where, " refused: damaged (", entry.status().message(),
-                                  "); compiling it");
+    result.warning =
+        absl::StrCat(where, " refused: damaged (", entry.status().message(), "); compiling it");
     return result;
   }
   if (std::optional<std::string> mismatch = FirstMismatch(entry->context, current)) {
-    result.warning = absl::StrCat(where, " refused: built for another context (", *mismatch,
-                                  "); compiling it");
+    result.warning =
+        absl::StrCat(where, " refused: built for another context (", *mismatch, "); compiling it");
     return result;
   }
   if (!IsAuthentic(bytes, *entry, *secret_)) {
@@ -148,7 +148,8 @@ void RemoteCache::Store(std::string_view key, const CacheContext& context,
 }
 
 absl::StatusOr<std::vector<EntryInfo>> RemoteCache::Entries(bool verify) {
-  absl::StatusOr<std::vector<std::string>> names = store_->Keys(std::string_view(kRemoteKeyPrefix.data(), kRemoteKeyPrefix.size()));
+  absl::StatusOr<std::vector<std::string>> names =
+      store_->Keys(std::string_view(kRemoteKeyPrefix.data(), kRemoteKeyPrefix.size()));
   if (!names.ok()) return names.status();
   std::vector<EntryInfo> entries;
   for (const std::string& name : *names) {
@@ -164,9 +165,8 @@ absl::StatusOr<std::vector<EntryInfo>> RemoteCache::Entries(bool verify) {
     info.time_to_live = *ttl;
     info.size_bytes = (*value)->size;
     const std::string& bytes = (*value)->bytes;
-    absl::StatusOr<ParsedEntry> entry = (*value)->size > kMaxEntryBytes
-                                            ? absl::ResourceExhaustedError("")
-                                            : ParseEntry(bytes);
+    absl::StatusOr<ParsedEntry> entry =
+        (*value)->size > kMaxEntryBytes ? absl::ResourceExhaustedError("") : ParseEntry(bytes);
     if (entry.ok()) info.context = entry->context;
     if (verify) {
       if ((*value)->size > kMaxEntryBytes) {
@@ -200,7 +200,8 @@ absl::StatusOr<std::vector<EntryInfo>> RemoteCache::List() { return Entries(fals
 absl::StatusOr<std::vector<EntryInfo>> RemoteCache::Verify() { return Entries(true); }
 
 absl::StatusOr<int64_t> RemoteCache::Clear() {
-  absl::StatusOr<std::vector<std::string>> names = store_->Keys(std::string_view(kRemoteKeyPrefix.data(), kRemoteKeyPrefix.size()));
+  absl::StatusOr<std::vector<std::string>> names =
+      store_->Keys(std::string_view(kRemoteKeyPrefix.data(), kRemoteKeyPrefix.size()));
   if (!names.ok()) return names.status();
   return store_->Remove(*names);
 }

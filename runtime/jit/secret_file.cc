@@ -33,7 +33,8 @@ absl::StatusOr<EntrySecret> RandomSecret() {
 
 absl::StatusOr<std::optional<EntrySecret>> ReadOrCreateSecret(int folder_fd,
                                                               const std::string& directory,
-                                                              const std::string& name, bool create) {
+                                                              const std::string& name,
+                                                              bool create) {
   const std::string path = absl::StrCat(directory, "/", name);
   for (int attempt = 0; attempt < 2; ++attempt) {
     absl::StatusOr<std::string> bytes = ReadOwnedFile(folder_fd, name, 64, /*secret=*/true);
@@ -80,12 +81,12 @@ absl::StatusOr<std::optional<EntrySecret>> ReadOrCreateSecretFile(const std::str
       std::filesystem::create_directories(parent, error);
     }
     if (error) {
-      return absl::InternalError(absl::StrCat("tile cache: cannot create the folder of ", path,
-                                              ": ", error.message()));
+      return absl::InternalError(
+          absl::StrCat("tile cache: cannot create the folder of ", path, ": ", error.message()));
     }
   }
-  absl::StatusOr<int> folder = OpenOwnedFolder(AT_FDCWD, directory, directory,
-                                               "the key file's folder", create, true);
+  absl::StatusOr<int> folder =
+      OpenOwnedFolder(AT_FDCWD, directory, directory, "the key file's folder", create, true);
   if (!folder.ok()) {
     if (!create && absl::IsNotFound(folder.status())) return std::optional<EntrySecret>();
     return folder.status();

@@ -25,10 +25,10 @@ constexpr int64_t kSmallReply = 64 * 1024;
 constexpr int64_t kScanPageBytes = int64_t{16} << 20;
 
 absl::Status BadUrl(absl::string_view url, absl::string_view why) {
-  return absl::InvalidArgumentError(absl::StrCat(
-      "remote kernel cache: bad URL '", url, "': ", why,
-      " (expected redis://[[USER]:PASSWORD@]HOST[:PORT][/DB][?ttl=SECONDS&timeout_ms=N"
-      "&connect_timeout_ms=N])"));
+  return absl::InvalidArgumentError(
+      absl::StrCat("remote kernel cache: bad URL '", url, "': ", why,
+                   " (expected redis://[[USER]:PASSWORD@]HOST[:PORT][/DB][?ttl=SECONDS&timeout_ms=N"
+                   "&connect_timeout_ms=N])"));
 }
 
 bool ParsePositive(absl::string_view text, int64_t limit, int64_t* value) {
@@ -228,8 +228,8 @@ absl::StatusOr<RedisStore::Reply> RedisStore::Command(const std::vector<std::str
   void* raw = nullptr;
   for (;;) {
     if (redisGetReplyFromReader(context_, &raw) != REDIS_OK) {
-      return Drop(absl::DataLossError(
-          absl::StrCat(what, ": not a Redis reply (", context_->errstr, ")")));
+      return Drop(
+          absl::DataLossError(absl::StrCat(what, ": not a Redis reply (", context_->errstr, ")")));
     }
     if (raw != nullptr) break;
     const redisReader& reader = *context_->reader;

@@ -52,8 +52,7 @@ class RedisStore : public RemoteStore {
 
   const std::string& name() const override { return address_.name; }
   absl::Duration ttl() const override { return address_.ttl; }
-  absl::StatusOr<std::optional<RemoteValue>> Get(std::string_view key,
-                                                 int64_t max_bytes) override;
+  absl::StatusOr<std::optional<RemoteValue>> Get(std::string_view key, int64_t max_bytes) override;
   absl::Status Put(std::string_view key, std::string_view value) override;
   absl::Status Touch(std::string_view key) override;
   absl::StatusOr<std::vector<std::string>> Keys(std::string_view prefix) override;
@@ -68,8 +67,7 @@ class RedisStore : public RemoteStore {
 
   // Sends one command and reads its reply within address_.timeout, the reply
   // at most `max_reply_bytes`; an error reply is an error. Callers hold mutex_.
-  absl::StatusOr<Reply> Command(const std::vector<std::string_view>& args,
-                                int64_t max_reply_bytes);
+  absl::StatusOr<Reply> Command(const std::vector<std::string_view>& args, int64_t max_reply_bytes);
   absl::Status Connect();
   absl::Status Drop(absl::Status why);  // closes the connection, returns `why`
 

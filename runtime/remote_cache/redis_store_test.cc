@@ -45,9 +45,9 @@ TEST(ParseRedisUrlTest, ReadsHostPortDatabaseAndOptions) {
 }
 
 TEST(ParseRedisUrlTest, RefusesWhatItCannotRead) {
-  for (const char* url : {"http://host:6379", "redis://", "redis://host:0", "redis://host:x/0",
-                          "redis://host/db", "redis://host/0?ttl=0", "redis://host/0?colour=red",
-                          "redis://user@host"}) {
+  for (const char* url :
+       {"http://host:6379", "redis://", "redis://host:0", "redis://host:x/0", "redis://host/db",
+        "redis://host/0?ttl=0", "redis://host/0?colour=red", "redis://user@host"}) {
     absl::StatusOr<RedisAddress> address = ParseRedisUrl(url);
     EXPECT_TRUE(absl::IsInvalidArgument(address.status())) << url;
     EXPECT_TRUE(absl::StrContains(address.status().message(), url)) << address.status();

@@ -109,8 +109,8 @@ class RemoteCacheRedisTest : public ::testing::Test {
     if (pid_ == 0) {
       const std::string port = absl::StrCat(port_), folder = dir_ + "/redis";
       const std::string log = folder + "/log";
-      execl(server.c_str(), server.c_str(), "--port", port.c_str(), "--bind", "127.0.0.1",
-            "--save", "", "--appendonly", "no", "--dir", folder.c_str(), "--logfile", log.c_str(),
+      execl(server.c_str(), server.c_str(), "--port", port.c_str(), "--bind", "127.0.0.1", "--save",
+            "", "--appendonly", "no", "--dir", folder.c_str(), "--logfile", log.c_str(),
             "--daemonize", "no", static_cast<char*>(nullptr));
       _exit(127);
     }
@@ -185,8 +185,8 @@ class RemoteCacheRedisTest : public ::testing::Test {
 };
 
 TEST_F(RemoteCacheRedisTest, ASecondProcessOnAnotherFolderGetsTheKernelFromRedis) {
-  const std::string run = absl::StrCat(Runfile("tools/tile_run/tile-run"),
-                                       " add_f32 --check --seed=3");
+  const std::string run =
+      absl::StrCat(Runfile("tools/tile_run/tile-run"), " add_f32 --check --seed=3");
   ProcessRun first = Shell(Env("a") + run);
   ASSERT_EQ(first.exit_code, 0) << first.out;
   EXPECT_TRUE(absl::StrContains(first.out, "cache   compiled, key ")) << first.out;
@@ -251,8 +251,8 @@ TEST_F(RemoteCacheRedisTest, PlantedEntriesAreRefusedNamingTheKeyAndCompiled) {
 
   // Over the local bound (256 MiB), made on the server without sending it: refused by its
   // length alone, never fetched.
-  auto* grown = static_cast<redisReply*>(
-      redisCommand(redis_, "SETRANGE %s 268435456 x", name.c_str()));
+  auto* grown =
+      static_cast<redisReply*>(redisCommand(redis_, "SETRANGE %s 268435456 x", name.c_str()));
   ASSERT_NE(grown, nullptr);
   freeReplyObject(grown);
   ProcessRun oversized = Probe("fresh-oversized");
@@ -364,11 +364,12 @@ TEST_F(RemoteCacheRedisTest, TileCacheListsVerifiesAndClearsTheRemoteLevel) {
   EXPECT_TRUE(absl::StrContains(verify.out, "2 bad")) << verify.out;
   EXPECT_TRUE(absl::StrContains(verify.out, "damaged")) << verify.out;
   EXPECT_TRUE(absl::StrContains(verify.out, "not to its name")) << verify.out;
-  ProcessRun foreign = Shell(absl::StrCat(Runfile("tools/tile_cache/tile-cache"),
-                                          " verify --remote-url=", url_, " --remote-key=", dir_,
-                                          "/nobody/remote-cache.key"));
+  ProcessRun foreign =
+      Shell(absl::StrCat(Runfile("tools/tile_cache/tile-cache"), " verify --remote-url=", url_,
+                         " --remote-key=", dir_, "/nobody/remote-cache.key"));
   EXPECT_EQ(foreign.exit_code, 1) << foreign.out;
-  EXPECT_TRUE(absl::StrContains(foreign.out, "not authenticated: no remote key file")) << foreign.out;
+  EXPECT_TRUE(absl::StrContains(foreign.out, "not authenticated: no remote key file"))
+      << foreign.out;
 
   ProcessRun clear = TileCache("clear --remote");
   ASSERT_EQ(clear.exit_code, 0) << clear.out;

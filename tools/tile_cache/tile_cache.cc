@@ -236,8 +236,7 @@ int RemoteMain(const CacheRequest& request) {
     return 0;
   }
   const bool verify = request.command == "verify";
-  absl::StatusOr<std::vector<EntryInfo>> entries =
-      verify ? (*remote)->Verify() : (*remote)->List();
+  absl::StatusOr<std::vector<EntryInfo>> entries = verify ? (*remote)->Verify() : (*remote)->List();
   if (!entries.ok()) {
     std::cerr << "tile-cache: error: " << entries.status().message() << "\n";
     return 1;

@@ -80,7 +80,7 @@ int main(int argc, char** argv) {
   }
   std::cout << "source=" << CacheSourceName(source) << " key=" << *add.KeyFor(args)
             << " compiles=" << cache.stats().compiles << " disk_hits=" << cache.stats().disk_hits
-            << " refused=" << cache.stats().refused
-            << " remote_hits=" << cache.stats().remote_hits << std::endl;
+            << " refused=" << cache.stats().refused << " remote_hits=" << cache.stats().remote_hits
+            << std::endl;
   return 0;
 }
