@@ -116,7 +116,7 @@ TEST(BuiltinPassesTest, RegistersEveryBuiltinPass) {
       registry.Names(),
       ElementsAre("async-copies", "bound-predication", "inject-software-pipeline",
                   "insert-barriers", "layout-inference", "longest-blocks-first", "lower-tile-ops",
-                  "pipeline-planning", "plan-shared-memory", "rasterize-blocks", "remove-dead-code",
+                  "padded-reductions", "pipeline-planning", "plan-shared-memory", "rasterize-blocks", "remove-dead-code",
                   "simplify", "specialize-dims", "specialize-divisibility", "thread-binding",
                   "unswitch-selects", "vectorize"));
   for (const PassInfo* pass : registry.All()) {

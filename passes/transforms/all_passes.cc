@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "passes/analysis/padded_reductions.h"
 #include "passes/transforms/async_copies.h"
 #include "passes/transforms/bound_predication.h"
 #include "passes/transforms/inject_software_pipeline.h"
@@ -43,6 +44,7 @@ void RegisterBuiltinPasses(PassRegistry& registry) {
   RegisterOrDie(registry, SimplifyPass());
   RegisterOrDie(registry, SpecializeDimsPass());
   RegisterOrDie(registry, SpecializeDivisibilityPass());
+  RegisterOrDie(registry, PaddedReductionsPass());
   RegisterOrDie(registry, LongestBlocksFirstPass());
   RegisterOrDie(registry, RasterizeBlocksPass());
   RegisterOrDie(registry, UnswitchSelectsPass());
