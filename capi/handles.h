@@ -4,6 +4,7 @@
 #define CAPI_HANDLES_H_
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,8 @@ struct tile_kernel {
   tile_ir::Module single;
   const tile_ir::targets::Target* target = nullptr;
   std::string source;
+  // tile_kernel_remarks' lines, made on first request from `single`.
+  std::optional<std::string> remarks;
 };
 
 namespace tile_ir::capi {

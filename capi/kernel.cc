@@ -11,6 +11,7 @@
 #include "capi/handles.h"
 #include "capi/tile.h"
 #include "frontends/io/module_io.h"
+#include "passes/analysis/padded_reductions.h"
 #include "runtime/jit/jit_backend.h"
 #include "runtime/jit/kernel_cache.h"
 #include "runtime/jit/specialization_plan.h"
@@ -216,6 +217,23 @@ const char* tile_kernel_source(tile_kernel* kernel) {
     kernel->source = *std::move(source);
   }
   return kernel->source.c_str();
+}
+const char* tile_kernel_remarks(tile_kernel* kernel) {
+  if (kernel == nullptr) {
+    NullArgument("tile_kernel_remarks", "kernel");
+    return nullptr;
+  }
+  if (!kernel->remarks) {
+    std::string lines;
+    for (const tile_ir::Kernel& each : kernel->single.kernels) {
+      for (const tile_ir::passes::PaddedReduction& finding :
+           tile_ir::passes::FindPaddedReductions(*each)) {
+        absl::StrAppend(&lines, tile_ir::passes::FormatPaddedReduction(finding), "\n");
+      }
+    }
+    kernel->remarks = std::move(lines);
+  }
+  return kernel->remarks->c_str();
 }
 size_t tile_kernel_num_params(const tile_kernel* kernel) {
   return kernel ? kernel->param_names.size() : 0;

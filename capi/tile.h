@@ -27,7 +27,7 @@ extern "C" {
 #endif
 
 #define TILE_API_VERSION_MAJOR 0
-#define TILE_API_VERSION_MINOR 4
+#define TILE_API_VERSION_MINOR 5
 /* 0.1 is 1; 1.2 would be 10002. */
 #define TILE_API_VERSION (TILE_API_VERSION_MAJOR * 10000 + TILE_API_VERSION_MINOR)
 
@@ -107,6 +107,13 @@ TILE_API const char* tile_kernel_cache_info(const tile_kernel* kernel);
  * call's values. Made on the first request (a lowering, no compile); valid while the kernel
  * lives. NULL when the target cannot lower it (tile_last_error says why). Since 0.4. */
 TILE_API const char* tile_kernel_source(tile_kernel* kernel);
+/* What may make the kernel silently compute a wrong answer, one line each, "FILE:LINE:COL:
+ * kernel 'K': MESSAGE" ("" when nothing): today the reductions that may combine the zeros a
+ * copy padded a tile with past a tensor's edge (passes/analysis/padded_reductions.h;
+ * docs/TEXT_FORMAT.md "Edges"). Frontends show them by default (tile.compile warns with
+ * tile.remarks.PaddingRemark). Made on the first request; valid while the kernel lives; NULL
+ * only for a NULL kernel. Since 0.5. */
+TILE_API const char* tile_kernel_remarks(tile_kernel* kernel);
 TILE_API size_t tile_kernel_num_params(const tile_kernel* kernel);
 /* The i-th parameter's name and whether it is a buffer (1) or a scalar (0);
  * NULL and -1 when out of range. */

@@ -6,6 +6,7 @@ import operator
 
 from tile import _dlpack
 from tile import _lib
+from tile import remarks
 from tile._lib import (TILE_ARG_INT, TILE_ARG_SCALAR, TILE_ARG_TENSOR, InvalidArgumentError,
                        TileArg, check, lib)
 
@@ -192,4 +193,7 @@ def compile(module, kernel=None, target="cpu"):  # pylint: disable=redefined-bui
                                   ctypes.byref(handle)))
     from tile import cache  # pylint: disable=import-outside-toplevel
     cache.note_compile(target)
-    return Kernel(handle, module)
+    compiled = Kernel(handle, module)
+    # Shown by default: a reduction over padding computes a wrong answer silently.
+    remarks.warn_remarks(handle)
+    return compiled

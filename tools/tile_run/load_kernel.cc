@@ -12,6 +12,7 @@
 #include "absl/strings/str_join.h"
 #include "frontends/cpp/builder.h"
 #include "frontends/io/module_io.h"
+#include "passes/analysis/padded_reductions.h"
 #include "tile_ir/printer.h"
 #include "tile_ir/verifier.h"
 #include "tools/tile_run/signature.h"
@@ -89,6 +90,10 @@ int LoadKernel(const RunRequest& request, const std::vector<ops::OpCase>& suite,
   }
   input.kernel = *kernel;
   input.name = input.kernel->name;
+  // Shown by default, unlike the lowering's remarks (--explain): these may be wrong answers.
+  for (const passes::PaddedReduction& finding : passes::FindPaddedReductions(*input.kernel)) {
+    err << "tile-run: remark: " << passes::FormatPaddedReduction(finding) << "\n";
+  }
   return kGoOn;
 }
 
