@@ -22,6 +22,7 @@ from tile.module import Module, load
 from tile.jit import JITImpl, JITKernel, compile, jit  # pylint: disable=redefined-builtin
 from tile.autotuner import AutoTuner, autotune
 from tile.cache import disable_cache, enable_cache, is_cache_enabled
+from tile.remarks import PaddingRemark
 from tile.math import cdiv, next_power_of_2, prev_power_of_2
 from tile.transform import PassConfigKey
 from tile.utils.tensor import TensorSupplyType
@@ -41,7 +42,7 @@ def __getattr__(name):
 
 __all__ = [
     "AutoTuner", "InternalError", "InvalidArgumentError", "JITImpl", "JITKernel", "Kernel", "Module",
-    "NotFoundError", "PassConfigKey", "TensorSupplyType", "TileError", "UnavailableError",
+    "NotFoundError", "PaddingRemark", "PassConfigKey", "TensorSupplyType", "TileError", "UnavailableError",
     "autotune", "cdiv", "compile", "disable_cache", "enable_cache", "is_cache_enabled", "jit",
     "load", "next_power_of_2", "prev_power_of_2",
 ]
