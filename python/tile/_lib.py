@@ -67,8 +67,8 @@ def _library_path():
     bundled = os.path.join(_PACKAGE, "libtile.so")
     if os.path.exists(bundled):
         return bundled
-    root = os.path.dirname(os.path.dirname(_PACKAGE))
-    return os.path.join(root, "bazel-bin", "capi", "libtile.so")
+    from tile import _clone  # pylint: disable=import-outside-toplevel
+    return _clone.built("capi", "libtile.so")
 
 
 def _load():
@@ -132,8 +132,14 @@ def _load_launch_extension():
     if not path:
         path = os.path.join(_PACKAGE, "_launch.abi3.so")
         if not os.path.exists(path):
-            bazel_bin = os.path.dirname(os.path.dirname(os.path.abspath(_library_path())))
-            path = os.path.join(bazel_bin, "python", "_launch.abi3.so")
+            library = os.path.abspath(_library_path())
+            beside = os.path.join(os.path.dirname(os.path.dirname(library)), "python",
+                                  "_launch.abi3.so")
+            if os.path.exists(beside):
+                path = beside
+            else:
+                from tile import _clone  # pylint: disable=import-outside-toplevel
+                path = _clone.built("python", "_launch.abi3.so")
     if not os.path.exists(path):
         return None
     loader = importlib.machinery.ExtensionFileLoader("tile._launch", path)

@@ -3,7 +3,7 @@
 tile_ir_pb2 is generated from tile_ir/proto/tile_ir.proto at build time
 (//python:tile_ir_pb2, the system protoc), never committed, so it cannot drift
 from the schema. In Bazel's runfiles it sits beside this package's sources; in
-a clone it is under bazel-bin/python/tile/."""
+a clone it is under bazel-bin/python/tile/ (or the other configuration's folder, _clone.py)."""
 
 import importlib.util
 import os
@@ -27,9 +27,13 @@ def _load():
         return tile_ir_pb2
     except ImportError:
         pass
-    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    clone = os.path.dirname(os.path.dirname(package))
-    path = os.path.join(clone, "bazel-bin", "python", "tile", "tile_ir_pb2.py")
+    from tile import _clone, _lib  # pylint: disable=import-outside-toplevel
+    # The schema module of the build libtile came from, where it has one.
+    library = os.path.abspath(_lib._library_path())  # pylint: disable=protected-access
+    path = os.path.join(os.path.dirname(os.path.dirname(library)), "python", "tile",
+                        "tile_ir_pb2.py")
+    if not os.path.exists(path):
+        path = _clone.built("python", "tile", "tile_ir_pb2.py")
     if not os.path.exists(path):
         raise ImportError(f"tile.language: the generated {path} is missing; build it with "
                           "'bazel build -c opt //capi:libtile.so //python:tile_ir_pb2' in the clone")
