@@ -57,10 +57,12 @@ absl::StatusOr<Kernel> BuildVarlen(int dim, bool causal) {
   E batch = OFFSETS - 1;
   std::vector<E> blocks = k.Launch({ceildiv(TOTAL, kBlockM) + batch, HEADS}, {128});
   E tile_index = blocks[0], head = blocks[1];
-  // This block's sequence (-1: none, an idle block) and query tile within it.
-  Tensor seq = dsl::alloc_var("seq", kI32);
-  Tensor tile = dsl::alloc_var("tile", kI32);
-  Tensor tiles_before = dsl::alloc_var("tiles_before", kI32);
+  // This block's sequence (-1: none, an idle block) and query tile within it. In shared memory,
+  // not per-thread locals: every thread finds the same values, and a branch on shared values is
+  // one the whole block takes (insert-barriers refuses shared exchanges under a per-thread one).
+  Tensor seq = alloc_shared("seq", {1}, kI32);
+  Tensor tile = alloc_shared("tile", {1}, kI32);
+  Tensor tiles_before = alloc_shared("tiles_before", {1}, kI32);
   seq(0) = -1;
   tile(0) = 0;
   tiles_before(0) = 0;
