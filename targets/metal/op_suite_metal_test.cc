@@ -31,7 +31,20 @@ const std::map<std::string, std::string>& ExpectedUnsupported() {
       {"flash_attn_d128_b128_causal", "more than the 32768 bytes target 'metal' allows"},
       {"flash_attn_d64", "more than the 32768 bytes target 'metal' allows"},
       {"flash_attn_d64_causal", "more than the 32768 bytes target 'metal' allows"},
-      {"gemm_w4a16", "more than the 32768 bytes target 'metal' allows"}};
+      {"gemm_w4a16", "more than the 32768 bytes target 'metal' allows"},
+      // Issue 42's attention operators, with the same NVIDIA-sized tiles.
+      {"decode_paged_d128", "more than the 32768 bytes target 'metal' allows"},
+      {"flash_attn_bwd_d64", "more than the 32768 bytes target 'metal' allows"},
+      {"flash_attn_bwd_d64_causal", "more than the 32768 bytes target 'metal' allows"},
+      {"flash_attn_bwd_d128", "more than the 32768 bytes target 'metal' allows"},
+      {"flash_attn_bwd_d128_causal", "more than the 32768 bytes target 'metal' allows"},
+      {"flash_attn_d64_lse", "more than the 32768 bytes target 'metal' allows"},
+      {"flash_attn_d64_causal_lse", "more than the 32768 bytes target 'metal' allows"},
+      {"flash_attn_d128_lse", "more than the 32768 bytes target 'metal' allows"},
+      {"flash_attn_d128_causal_lse", "more than the 32768 bytes target 'metal' allows"},
+      {"flash_attn_varlen_d128", "more than the 32768 bytes target 'metal' allows"},
+      {"flash_attn_varlen_d128_causal", "more than the 32768 bytes target 'metal' allows"},
+      {"gqa_fwd_d128", "more than the 32768 bytes target 'metal' allows"}};
   return *ops;
 }
 
