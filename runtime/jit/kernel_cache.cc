@@ -99,10 +99,10 @@ absl::StatusOr<CachedKernel> KernelCache::Get(const CacheContext& context,
   return result;
 }
 
-std::unique_ptr<LoadedKernel> KernelCache::TryDisk(const CacheContext& context,
-                                                   const std::string& key,
-                                                   std::string_view kernel_name) {
-  LoadResult loaded = disk_->Load(key, context);
+std::unique_ptr<LoadedKernel> KernelCache::LoadEntry(const LoadResult& loaded,
+                                                     std::string_view kernel_name,
+                                                     const std::string& entry,
+                                                     const std::string& then) {
   if (loaded.kind == LoadResult::Kind::kMiss) return nullptr;
   if (loaded.kind == LoadResult::Kind::kRefused) {
     ++stats_.refused;
@@ -113,37 +113,35 @@ std::unique_ptr<LoadedKernel> KernelCache::TryDisk(const CacheContext& context,
       backend_.LoadArtifact(loaded.artifact, kernel_name);
   if (!kernel.ok()) {
     ++stats_.refused;
-    Warn(absl::StrCat("cache entry ", disk_->EntryPath(key), " does not load (",
-                      kernel.status().message(), "); rebuilding it"));
+    Warn(absl::StrCat(entry, " does not load (", kernel.status().message(), "); ", then));
     return nullptr;
   }
   return *std::move(kernel);
+}
+
+std::unique_ptr<LoadedKernel> KernelCache::TryDisk(const CacheContext& context,
+                                                   const std::string& key,
+                                                   std::string_view kernel_name) {
+  LoadResult loaded = disk_->Load(key, context);
+  return LoadEntry(loaded, kernel_name, absl::StrCat("cache entry ", disk_->EntryPath(key)),
+                   "rebuilding it");
 }
 
 std::unique_ptr<LoadedKernel> KernelCache::TryRemote(const CacheContext& context,
                                                      const std::string& key,
                                                      std::string_view kernel_name) {
   LoadResult loaded = remote_->Load(key, context);
-  if (loaded.kind == LoadResult::Kind::kMiss) return nullptr;
-  if (loaded.kind == LoadResult::Kind::kRefused) {
-    ++stats_.refused;
-    Warn(loaded.warning);
-    return nullptr;
-  }
-  absl::StatusOr<std::unique_ptr<LoadedKernel>> kernel =
-      backend_.LoadArtifact(loaded.artifact, kernel_name);
-  if (!kernel.ok()) {
-    ++stats_.refused;
-    Warn(absl::StrCat("remote cache entry ", remote_->EntryName(key), " on ", remote_->name(),
-                      " does not load (", kernel.status().message(), "); compiling it"));
-    return nullptr;
-  }
+  std::unique_ptr<LoadedKernel> kernel = LoadEntry(
+      loaded, kernel_name,
+      absl::StrCat("remote cache entry ", remote_->EntryName(key), " on ", remote_->name()),
+      "compiling it");
+  if (kernel == nullptr) return nullptr;
   if (disk_) {
     if (absl::Status stored = disk_->Store(key, context, loaded.artifact); !stored.ok()) {
       Warn(absl::StrCat(stored.message(), "; the kernel is cached in memory only"));
     }
   }
-  return *std::move(kernel);
+  return kernel;
 }
 
 absl::StatusOr<std::unique_ptr<LoadedKernel>> KernelCache::LoadOrCompile(

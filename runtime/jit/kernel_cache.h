@@ -96,6 +96,10 @@ class KernelCache {
       const std::function<absl::StatusOr<Module>()>& build, std::string_view kernel_name,
       CacheSource* source);
   // Loads a disk entry; nullptr on a miss, warning on a refusal.
+  // The kernel of a cache level's answer: nullptr on a miss, and on a refusal or an artifact
+  // that does not load (counted and warned of, naming `entry`, then what happens: `then`).
+  std::unique_ptr<LoadedKernel> LoadEntry(const LoadResult& loaded, std::string_view kernel_name,
+                                          const std::string& entry, const std::string& then);
   std::unique_ptr<LoadedKernel> TryDisk(const CacheContext& context, const std::string& key,
                                         std::string_view kernel_name);
   // Loads a remote entry and stores it on disk; nullptr on a miss, warning on a refusal.
